@@ -1,0 +1,96 @@
+"""Akropolis actions: `{"tile": k, "q": q, "r": r, "rotation": o}`.
+
+The legal actions are every affordable Construction Site position crossed with every
+legal placement, so they are kept as that product and built one at a time on demand.
+Their order is fixed: by site position, then by triangle id, then by the triangle's
+three anchors (see `geometry`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
+
+from engine.akropolis.geometry import TRIANGLE_ACTIONS
+from engine.core import IllegalAction
+from engine.hexgrid import decode
+
+ACTION_KEYS = frozenset(("tile", "q", "r", "rotation"))
+
+
+def parse_action(action: object) -> tuple[int, int, int, int]:
+    """(tile position, q, r, rotation) of a well-formed action; IllegalAction otherwise."""
+    if not isinstance(action, dict) or set(action) != ACTION_KEYS:
+        raise IllegalAction(
+            'an Akropolis action is an object {"tile": k, "q": q, "r": r, "rotation": o}, '
+            f"not {action!r}"
+        )
+    values = tuple(action[key] for key in ("tile", "q", "r", "rotation"))
+    for key, value in zip(("tile", "q", "r", "rotation"), values, strict=True):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise IllegalAction(f"action field {key} must be an integer, not {value!r}")
+    tile, q, r, rotation = values
+    if not 0 <= rotation <= 5:
+        raise IllegalAction(f"rotation must be 0..5, not {rotation}")
+    return tile, q, r, rotation
+
+
+def placement_of(triangle: int, which: int) -> tuple[int, int, int]:
+    """(q, r, rotation) of the `which`-th (0..2) action covering a triangle."""
+    y, kind = divmod(triangle, 2)
+    offset, rotation = TRIANGLE_ACTIONS[kind][which]
+    q, r = decode(y + offset)
+    return q, r, rotation
+
+
+class LegalActions(Sequence[dict[str, int]]):
+    """The legal actions as a lazy product: affordable positions x legal placements."""
+
+    __slots__ = ("tiles", "triangles")
+
+    def __init__(self, tiles: Sequence[int], triangles: Sequence[int]) -> None:
+        self.tiles = tuple(tiles)
+        self.triangles = tuple(triangles)
+
+    def __len__(self) -> int:
+        return len(self.tiles) * len(self.triangles) * 3
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, int]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, int]]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("legal action index out of range")
+        tile, rest = divmod(index, 3 * len(self.triangles))
+        triangle, which = divmod(rest, 3)
+        q, r, rotation = placement_of(self.triangles[triangle], which)
+        return {"tile": self.tiles[tile], "q": q, "r": r, "rotation": rotation}
+
+    def __iter__(self) -> Iterator[dict[str, int]]:
+        placements = self.placements()
+        for tile in self.tiles:
+            for q, r, rotation in placements:
+                yield {"tile": tile, "q": q, "r": r, "rotation": rotation}
+
+    def __contains__(self, action: object) -> bool:
+        try:
+            tile, q, r, rotation = parse_action(action)
+        except IllegalAction:
+            return False
+        return tile in self.tiles and [q, r, rotation] in self.placements()
+
+    def placements(self) -> list[list[int]]:
+        """Every legal placement as [q, r, rotation], in action order."""
+        return [list(placement_of(t, which)) for t in self.triangles for which in range(3)]
+
+    def compact(self) -> dict[str, list[Any]]:
+        """The same set in the bot protocol's compact form: positions x placements."""
+        return {"tiles": list(self.tiles), "placements": self.placements()}

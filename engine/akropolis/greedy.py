@@ -1,0 +1,72 @@
+"""The builtin greedy bot: the action with the best immediate gain in its own score.
+
+Gain = the city's score after the placement (stones included, so a tile's cost and the
+quarries it covers count) minus the score before. Ties go to the first legal action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.akropolis.components import STARS_OF_CODE, hex_code
+from engine.akropolis.geometry import STEP
+from engine.akropolis.scoring import VARIANTS, score_surface
+from engine.core import JSON
+from engine.hexgrid import encode
+from engine.players import Bot
+
+Surface = dict[int, tuple[int, int, int]]
+
+
+def surface_from_json(hexes: Sequence[dict[str, Any]]) -> Surface:
+    surface: Surface = {}
+    for h in hexes:
+        code = hex_code(h["kind"], h.get("color"))
+        surface[encode(h["q"], h["r"])] = (h["level"], code, h.get("stars", STARS_OF_CODE[code]))
+    return surface
+
+
+def placed_surface(surface: Surface, action: dict[str, int], codes: Sequence[int]) -> tuple[Surface, int]:
+    """The surface after the action's tile (hex codes) is placed, and the quarries it covers."""
+    anchor = encode(action["q"], action["r"])
+    rotation = action["rotation"]
+    cells = (anchor, anchor + STEP[rotation], anchor + STEP[(rotation + 1) % 6])
+    below = surface.get(anchor)
+    level = 1 if below is None else below[0] + 1
+    after = dict(surface)
+    quarries = 0
+    for cell, code in zip(cells, codes, strict=True):
+        old = surface.get(cell)
+        if old is not None and old[1] == 0:
+            quarries += 1
+        after[cell] = (level, code, STARS_OF_CODE[code])
+    return after, quarries
+
+
+def naive_gains(observation: dict[str, Any], legal_actions: Sequence[dict[str, int]]) -> list[int]:
+    """The gain of every legal action by rescoring the whole city: slow, obviously right."""
+    me = observation["player"]
+    variants = [name for name in VARIANTS if observation["options"].get(name)]
+    stones = observation["stones"][me]
+    surface = surface_from_json(observation["cities"][me]["hexes"])
+    before = score_surface(surface, stones, variants).total
+    site_codes = [
+        [hex_code(h["kind"], h.get("color")) for h in entry["hexes"]] for entry in observation["site"]
+    ]
+    gains = []
+    for action in legal_actions:
+        after, quarries = placed_surface(surface, action, site_codes[action["tile"]])
+        stones_after = stones - action["tile"] + quarries
+        gains.append(score_surface(after, stones_after, variants).total - before)
+    return gains
+
+
+class GreedyBot(Bot):
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed  # the greedy bot draws nothing at random; kept for a uniform interface
+
+    def act(self, observation: JSON, legal_actions: Sequence[JSON]) -> JSON:
+        gains = naive_gains(observation, legal_actions)
+        best = max(range(len(gains)), key=lambda i: (gains[i], -i))
+        return legal_actions[best]

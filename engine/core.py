@@ -1,0 +1,119 @@
+"""The contract every game implements, and the types the rest of Agon sees.
+
+A game is a stateless object whose methods take a mutable state; `apply` changes the
+state in place (use `copy_state` for lookahead). States, actions and observations are
+plain data that round-trip through JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+JSON = Any
+"""A JSON-ready value: dict, list, str, int, float, bool or None."""
+
+StateT = TypeVar("StateT")
+
+ENGINE_VERSION = "1"
+"""Bumped whenever a rule change would make an old replay play differently."""
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow in the current position."""
+
+
+class InvalidOptions(ValueError):
+    """Match options a game does not accept."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One match option of a game: its name, default and a line of help."""
+
+    name: str
+    default: bool
+    help: str
+    player_counts: tuple[int, ...] = ()
+    """Player counts the option may be switched on for; empty means all."""
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Final scores and ranks per seat (rank 1 is best; tied seats share a rank)."""
+
+    scores: list[int]
+    ranks: list[int]
+    details: list[JSON] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"scores": self.scores, "ranks": self.ranks, "details": self.details}
+
+
+def competition_ranks(keys: Sequence[tuple[int, ...]]) -> list[int]:
+    """Ranks 1, 1, 3, ... for the given sort keys (higher is better; equal keys tie)."""
+    return [1 + sum(1 for other in keys if other > key) for key in keys]
+
+
+def ranks_with_faults(result: MatchResult, faulted: set[int]) -> list[int]:
+    """A faulted seat ranks below every seat that did not fault; otherwise the game's ranks."""
+    keys = [(0 if seat in faulted else 1, -rank) for seat, rank in enumerate(result.ranks)]
+    return competition_ranks(keys)
+
+
+class Game(Protocol, Generic[StateT]):
+    """What the referee, the bots and the platform need from a game."""
+
+    id: str
+    name: str
+    player_counts: tuple[int, ...]
+    options: tuple[OptionSpec, ...]
+
+    def new_state(self, seed: int, players: int, options: Mapping[str, JSON]) -> StateT: ...
+
+    def current_player(self, state: StateT) -> int: ...
+
+    def legal_actions(self, state: StateT) -> Sequence[JSON]: ...
+
+    def apply(self, state: StateT, action: JSON) -> None: ...
+
+    def is_over(self, state: StateT) -> bool: ...
+
+    def result(self, state: StateT) -> MatchResult: ...
+
+    def observation(self, state: StateT, player: int) -> JSON: ...
+
+    def state_to_json(self, state: StateT) -> JSON: ...
+
+    def state_from_json(self, data: JSON) -> StateT: ...
+
+    def copy_state(self, state: StateT) -> StateT: ...
+
+    def turn_number(self, state: StateT) -> int: ...
+
+    def render_text(self, state: StateT) -> str: ...
+
+    def greedy_bot(self, seed: int) -> Any: ...
+
+
+def normalize_options(
+    specs: Sequence[OptionSpec], players: int, options: Mapping[str, JSON]
+) -> dict[str, bool]:
+    """Fill defaults and reject unknown, mistyped or not-allowed options with a clear error."""
+    known = {spec.name: spec for spec in specs}
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise InvalidOptions(
+            f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known)) or 'none'}"
+        )
+    normalized: dict[str, bool] = {}
+    for spec in specs:
+        value = options.get(spec.name, spec.default)
+        if not isinstance(value, bool):
+            raise InvalidOptions(f"option {spec.name} must be true or false, not {value!r}")
+        if value and spec.player_counts and players not in spec.player_counts:
+            counts = "/".join(str(n) for n in spec.player_counts)
+            raise InvalidOptions(f"option {spec.name} is only for {counts} players")
+        normalized[spec.name] = value
+    return normalized

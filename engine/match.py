@@ -1,0 +1,118 @@
+"""Play one match between bot objects, turning every bot failure into recorded data.
+
+This is the referee's loop without any I/O: boxes, pipes and clocks belong to the
+sandbox, which wraps each bot program in a `Bot` that raises `BotFault` when the
+program times out, crashes or talks nonsense.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import ENGINE_VERSION, JSON, Game, IllegalAction, ranks_with_faults
+from engine.players import Bot, BotFault, RandomBot
+from engine.replay import Replay
+from engine.rng import derive_seed
+
+@dataclass(frozen=True)
+class Fault:
+    seat: int
+    kind: str
+    detail: str
+    turn: int
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"seat": self.seat, "kind": self.kind, "detail": self.detail, "turn": self.turn}
+
+
+def fallback_bot(seed: int, seat: int) -> Bot:
+    """Plays a faulted seat's remaining turns, the same way on every run."""
+    return RandomBot(derive_seed(seed, "fallback", seat))
+
+
+def as_json_value(action: Any) -> JSON:
+    """The action as plain JSON, so what is recorded is what a replay will feed back."""
+    return json.loads(json.dumps(action, allow_nan=False))
+
+
+def play_match(
+    game: Game[Any],
+    *,
+    seed: int,
+    players: int,
+    options: dict[str, JSON],
+    bots: Sequence[Bot],
+    bot_ids: Sequence[str],
+    on_turn: Callable[[Any, int, JSON], None] | None = None,
+) -> Replay:
+    """Play to the end. `on_turn(state, seat, action)` is told of every applied action."""
+    if len(bots) != players or len(bot_ids) != players:
+        raise ValueError(f"{players} players need {players} bots")
+    state = game.new_state(seed, players, options)
+    info = {"game": game.id, "seed": seed, "players": players, "options": state_options(game, state)}
+    for seat, bot in enumerate(bots):
+        _guarded(lambda b=bot, s=seat: b.start({**info, "player": s}))
+    faults: list[Fault] = []
+    stand_ins: dict[int, Bot] = {}
+    actions: list[JSON] = []
+    while not game.is_over(state):
+        seat = game.current_player(state)
+        turn = game.turn_number(state)
+        legal = game.legal_actions(state)
+        action: JSON = None
+        if seat not in stand_ins:
+            try:
+                action = as_json_value(bots[seat].act(game.observation(state, seat), legal))
+                game.apply(state, action)
+            except BotFault as fault:
+                faults.append(Fault(seat, fault.kind, fault.detail, turn))
+            except IllegalAction as error:
+                faults.append(Fault(seat, "illegal_action", str(error), turn))
+            except (TypeError, ValueError) as error:
+                faults.append(Fault(seat, "bad_output", f"not a JSON action: {error}", turn))
+            except Exception as error:  # an in-process bot's own bug
+                faults.append(Fault(seat, "crash", f"{type(error).__name__}: {error}", turn))
+            else:
+                actions.append(action)
+                if on_turn:
+                    on_turn(state, seat, action)
+                continue
+            stand_ins[seat] = fallback_bot(seed, seat)
+        action = as_json_value(stand_ins[seat].act(game.observation(state, seat), legal))
+        game.apply(state, action)
+        actions.append(action)
+        if on_turn:
+            on_turn(state, seat, action)
+    result = game.result(state)
+    ranks = ranks_with_faults(result, {fault.seat for fault in faults})
+    final = {"scores": result.scores, "ranks": ranks, "details": result.details}
+    for bot in bots:
+        _guarded(lambda b=bot: b.end(final))
+    return Replay(
+        game=game.id,
+        engine_version=ENGINE_VERSION,
+        seed=seed,
+        players=players,
+        options=state_options(game, state),
+        bots=list(bot_ids),
+        actions=actions,
+        faults=[fault.to_json() for fault in faults],
+        result=final,
+    )
+
+
+def state_options(game: Game[Any], state: Any) -> dict[str, JSON]:
+    """The options as the game normalized them (defaults filled in)."""
+    options: dict[str, JSON] = game.state_to_json(state)["options"]
+    return options
+
+
+def _guarded(call: Callable[[], None]) -> None:
+    # start/end notices are courtesies: a bot failing them is caught on its next turn.
+    try:
+        call()
+    except Exception:  # noqa: BLE001, S110
+        pass

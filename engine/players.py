@@ -1,0 +1,44 @@
+"""What a player is to the referee: a `Bot` that picks actions, and the faults it can make."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.core import JSON
+from engine.rng import SplitMix64
+
+FAULT_KINDS = ("timeout", "illegal_action", "bad_output", "crash", "memory", "output_limit")
+
+
+class Bot:
+    """A player. `act` returns one of `legal_actions` (any equal JSON value will do)."""
+
+    def start(self, info: dict[str, JSON]) -> None:
+        """Called once before the first turn with the match's public setup."""
+
+    def act(self, observation: JSON, legal_actions: Sequence[JSON]) -> JSON:
+        raise NotImplementedError
+
+    def end(self, result: dict[str, JSON]) -> None:
+        """Called once when the match is over."""
+
+
+class RandomBot(Bot):
+    """Uniform over the legal actions, from its own seeded stream."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = SplitMix64(seed)
+
+    def act(self, observation: JSON, legal_actions: Sequence[JSON]) -> JSON:
+        return legal_actions[self.rng.below(len(legal_actions))]
+
+
+class BotFault(Exception):  # noqa: N818 - it is a fault of the bot, recorded as data
+    """Raised by a bot adapter when its program fails; `kind` is one of FAULT_KINDS."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        if kind not in FAULT_KINDS:
+            raise ValueError(f"unknown fault kind {kind!r}")
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail

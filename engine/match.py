@@ -52,7 +52,8 @@ def play_match(
     if len(bots) != players or len(bot_ids) != players:
         raise ValueError(f"{players} players need {players} bots")
     state = game.new_state(seed, players, options)
-    info = {"game": game.id, "seed": seed, "players": players, "options": state_options(game, state)}
+    # No seed here: it fixes the order of the hidden stacks.
+    info = {"game": game.id, "players": players, "options": state_options(game, state)}
     for seat, bot in enumerate(bots):
         _guarded(lambda b=bot, s=seat: b.start({**info, "player": s}))
     faults: list[Fault] = []

@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.akropolis.actions import LegalActions, parse_action
 from engine.akropolis.city import City
+from engine.akropolis.city_json import score_json
 from engine.akropolis.components import STARS_OF_CODE, STARTING_STONES, TILES, describe_hex
 from engine.akropolis.geometry import STEP, triangle_of
 from engine.akropolis.greedy import GreedyBot
@@ -182,6 +183,10 @@ class Akropolis:
 
     def greedy_bot(self, seed: int) -> GreedyBot:
         return GreedyBot(seed)
+
+    def score_json(self, data: JSON) -> JSON:
+        """`agon score`: one city (or a list) in the rules file's JSON form, scored."""
+        return score_json(data)
 
 
 def tile_hexes_json(tile_id: int) -> list[dict[str, Any]]:

@@ -1,0 +1,1 @@
+"""Agon web platform: the Django project and its apps."""

@@ -1,0 +1,35 @@
+"""Small helpers shared by the `agon` subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from engine.core import JSON
+
+
+class CommandError(Exception):
+    """A user error: printed as one clear line, exit status 2."""
+
+
+def fail(message: str) -> int:
+    print(f"agon: error: {message}", file=sys.stderr)
+    return 2
+
+
+def parse_option(text: str) -> tuple[str, JSON]:
+    """KEY=VALUE from the command line; VALUE is JSON when it parses (true, 3), else a string."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"options are KEY=VALUE, not {text!r}")
+    try:
+        parsed: Any = json.loads(value)
+    except json.JSONDecodeError:
+        parsed = value
+    return key, parsed
+
+
+def print_json(value: JSON) -> None:
+    print(json.dumps(value, separators=(", ", ": ")))

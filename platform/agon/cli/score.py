@@ -1,0 +1,52 @@
+"""`agon score GAME FILE`: score positions given as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from agon.cli.common import fail, print_json
+from engine.registry import game_ids, get_game
+
+
+def scorable_games() -> list[str]:
+    return [gid for gid in game_ids() if callable(getattr(get_game(gid), "score_json", None))]
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "score",
+        help="score cities given as JSON",
+        description="Score one city, or a list of them, given in the JSON form of the game's "
+        "rules file. Prints the same shape back: per city "
+        '{"total", "stones", "colors": {COLOR: {"value", "stars", "points"}}}. '
+        "Any surface is scored; no check is made that a real game could reach it.",
+        epilog='example city: {"stones": 2, "variants": ["markets"], "hexes": '
+        '[{"q": 0, "r": 0, "level": 1, "kind": "plaza", "color": "house", "stars": 1}]}',
+    )
+    parser.add_argument("game", choices=scorable_games(), help="the game")
+    parser.add_argument("file", metavar="FILE", help="a JSON file, or - for standard input")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as handle:
+                text = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        return fail(f"cannot read {args.file}: {error}")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        return fail(f"{args.file} is not valid JSON: {error}")
+    try:
+        scored = get_game(args.game).score_json(data)  # type: ignore[attr-defined]
+    except ValueError as error:
+        return fail(f"{args.file}: {error}")
+    print_json(scored)
+    return 0

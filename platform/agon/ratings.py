@@ -1,0 +1,42 @@
+"""Elo ratings for matches of two to four players, updated pairwise from the ranking.
+
+Each pair of players in a match is scored 1 / 0.5 / 0 by their ranks against the Elo
+expectation; a player's K is divided by (players - 1) so a 4-player match moves a rating
+about as far as one 2-player game. New players use a larger K while provisional.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+START_RATING = 1500.0
+K_FACTOR = 32.0
+PROVISIONAL_K_FACTOR = 64.0
+PROVISIONAL_GAMES = 20
+
+
+def expected_score(rating: float, opponent: float) -> float:
+    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+
+
+def k_factor(games_played: int) -> float:
+    return PROVISIONAL_K_FACTOR if games_played < PROVISIONAL_GAMES else K_FACTOR
+
+
+def rating_changes(
+    ratings: Sequence[float], ranks: Sequence[int], games_played: Sequence[int]
+) -> list[float]:
+    """The change of each seat's rating after a match (rank 1 is best; equal ranks draw)."""
+    players = len(ratings)
+    if players < 2 or len(ranks) != players or len(games_played) != players:
+        raise ValueError("need a rating, a rank and a game count for each of 2+ players")
+    changes = []
+    for i in range(players):
+        total = 0.0
+        for j in range(players):
+            if i == j:
+                continue
+            actual = 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
+            total += actual - expected_score(ratings[i], ratings[j])
+        changes.append(k_factor(games_played[i]) / (players - 1) * total)
+    return changes

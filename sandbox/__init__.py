@@ -1,0 +1,1 @@
+"""Runs bot programs in isolated boxes and referees matches."""

@@ -1,0 +1,58 @@
+"""The bot protocol: one JSON object per line over the bot's stdin and stdout.
+
+Referee to bot: `start`, then one `turn` per decision, then `end`.
+Bot to referee: `{"action": ...}` once per `turn`. stderr is the bot's own log.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from engine.core import JSON
+from engine.players import BotFault
+
+MAX_MESSAGE_BYTES = 1 << 20
+"""The largest line a bot may send."""
+
+
+def encode(message: dict[str, JSON]) -> bytes:
+    return json.dumps(message, separators=(",", ":"), allow_nan=False).encode() + b"\n"
+
+
+def start_message(info: dict[str, JSON]) -> dict[str, JSON]:
+    return {"type": "start", **info}
+
+
+def legal_actions_json(legal_actions: Sequence[JSON]) -> JSON:
+    """The legal actions as sent: a game's compact form where it has one, else the list."""
+    compact = getattr(legal_actions, "compact", None)
+    return compact() if callable(compact) else list(legal_actions)
+
+
+def turn_message(
+    turn: int, observation: JSON, legal_actions: Sequence[JSON], time_left_ms: int | None
+) -> dict[str, JSON]:
+    return {
+        "type": "turn",
+        "turn": turn,
+        "observation": observation,
+        "legal_actions": legal_actions_json(legal_actions),
+        "time_left_ms": time_left_ms,
+    }
+
+
+def end_message(result: dict[str, JSON]) -> dict[str, JSON]:
+    return {"type": "end", "result": result}
+
+
+def parse_reply(line: bytes) -> Any:
+    """The action in a bot's reply line; BotFault("bad_output") if it is not one."""
+    try:
+        reply = json.loads(line)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise BotFault("bad_output", f"not a JSON line: {error}: {line[:200]!r}") from None
+    if not isinstance(reply, dict) or "action" not in reply:
+        raise BotFault("bad_output", f'expected {{"action": ...}}, got {line[:200]!r}')
+    return reply["action"]

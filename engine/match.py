@@ -7,6 +7,8 @@ program times out, crashes or talks nonsense.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -16,6 +18,7 @@ from engine.core import ENGINE_VERSION, JSON, Game, IllegalAction, ranks_with_fa
 from engine.players import Bot, BotFault, RandomBot
 from engine.replay import Replay
 from engine.rng import derive_seed
+
 
 @dataclass(frozen=True)
 class Fault:
@@ -55,7 +58,7 @@ def play_match(
     # No seed here: it fixes the order of the hidden stacks.
     info = {"game": game.id, "players": players, "options": state_options(game, state)}
     for seat, bot in enumerate(bots):
-        _guarded(lambda b=bot, s=seat: b.start({**info, "player": s}))
+        _guarded(functools.partial(bot.start, {**info, "player": seat}))
     faults: list[Fault] = []
     stand_ins: dict[int, Bot] = {}
     actions: list[JSON] = []
@@ -91,7 +94,7 @@ def play_match(
     ranks = ranks_with_faults(result, {fault.seat for fault in faults})
     final = {"scores": result.scores, "ranks": ranks, "details": result.details}
     for bot in bots:
-        _guarded(lambda b=bot: b.end(final))
+        _guarded(functools.partial(bot.end, final))
     return Replay(
         game=game.id,
         engine_version=ENGINE_VERSION,
@@ -113,7 +116,5 @@ def state_options(game: Game[Any], state: Any) -> dict[str, JSON]:
 
 def _guarded(call: Callable[[], None]) -> None:
     # start/end notices are courtesies: a bot failing them is caught on its next turn.
-    try:
+    with contextlib.suppress(Exception):
         call()
-    except Exception:  # noqa: BLE001, S110
-        pass

@@ -33,7 +33,7 @@ class RandomBot(Bot):
         return legal_actions[self.rng.below(len(legal_actions))]
 
 
-class BotFault(Exception):  # noqa: N818 - it is a fault of the bot, recorded as data
+class BotFault(Exception):
     """Raised by a bot adapter when its program fails; `kind` is one of FAULT_KINDS."""
 
     def __init__(self, kind: str, detail: str) -> None:

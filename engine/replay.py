@@ -46,8 +46,17 @@ class Replay:
     def from_json(cls, data: Any) -> Replay:
         if not isinstance(data, dict) or data.get("format") != REPLAY_FORMAT:
             raise ReplayError(f"not an Agon replay (expected format {REPLAY_FORMAT!r})")
-        expected = {"game": str, "engine_version": str, "seed": int, "players": int,
-                    "options": dict, "bots": list, "actions": list, "faults": list, "result": dict}
+        expected = {
+            "game": str,
+            "engine_version": str,
+            "seed": int,
+            "players": int,
+            "options": dict,
+            "bots": list,
+            "actions": list,
+            "faults": list,
+            "result": dict,
+        }
         for key, kind in expected.items():
             if not isinstance(data.get(key), kind):
                 raise ReplayError(f"replay field {key!r} is missing or not a {kind.__name__}")
@@ -89,14 +98,21 @@ def verify_replay(replay: Replay) -> None:
     """Re-run the replay; ReplayError unless every action is legal and the result matches."""
     game = get_game(replay.game)
     state = None
-    for state in replay_states(replay):
+    for state in replay_states(replay):  # noqa: B007 - the last state is the one wanted
         pass
     if state is None or not game.is_over(state):
-        raise ReplayError(f"the replay stops before the end of the game ({len(replay.actions)} actions)")
+        raise ReplayError(
+            f"the replay stops before the end of the game ({len(replay.actions)} actions)"
+        )
     result = game.result(state)
-    faulted = {int(fault["seat"]) for fault in replay.faults if isinstance(fault, dict) and "seat" in fault}
-    expected = {"scores": result.scores, "ranks": ranks_with_faults(result, faulted),
-                "details": result.details}
+    faulted = {
+        int(fault["seat"]) for fault in replay.faults if isinstance(fault, dict) and "seat" in fault
+    }
+    expected = {
+        "scores": result.scores,
+        "ranks": ranks_with_faults(result, faulted),
+        "details": result.details,
+    }
     for key, value in expected.items():
         if replay.result.get(key) != value:
             raise ReplayError(

@@ -50,7 +50,9 @@ def derive_seed(seed: int, *labels: int | str) -> int:
     mixer = SplitMix64(seed)
     value = mixer.next_u64()
     for label in labels:
-        data = label.encode() if isinstance(label, str) else label.to_bytes(8, "little", signed=True)
+        data = (
+            label.encode() if isinstance(label, str) else label.to_bytes(8, "little", signed=True)
+        )
         for byte in data:
             mixer = SplitMix64(value ^ byte)
             value = mixer.next_u64()

@@ -30,7 +30,9 @@ def resolve_bot(spec: str, *, game_id: str, seed: int, seat: int, sandbox: str) 
     if spec.startswith("builtin:"):
         name = spec.removeprefix("builtin:")
         if name not in BUILTIN_BOTS:
-            raise BotSpecError(f"unknown builtin bot {name!r}; builtin bots: {', '.join(BUILTIN_BOTS)}")
+            raise BotSpecError(
+                f"unknown builtin bot {name!r}; builtin bots: {', '.join(BUILTIN_BOTS)}"
+            )
         return ResolvedBot(builtin_bot(name, game_id, seed, seat), spec)
     path = Path(spec)
     if not path.is_file():

@@ -50,24 +50,28 @@ class ProcessBot(Bot):
         return self._process
 
     def _send(self, message: dict[str, JSON]) -> None:
-        process = self._spawn()
-        assert process.stdin is not None
+        stdin = self._spawn().stdin
+        if stdin is None:
+            raise RuntimeError("the bot process has no stdin pipe")
         try:
-            process.stdin.write(protocol.encode(message))
-            process.stdin.flush()
+            stdin.write(protocol.encode(message))
+            stdin.flush()
         except (BrokenPipeError, OSError):
             raise BotFault("crash", self._exit_detail()) from None
 
     def _read_line(self, timeout: float) -> bytes:
-        process = self._spawn()
-        assert process.stdout is not None
+        stdout = self._spawn().stdout
+        if stdout is None:
+            raise RuntimeError("the bot process has no stdout pipe")
         deadline = time.monotonic() + timeout
-        fd = process.stdout.fileno()
+        fd = stdout.fileno()
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_READ)
             while b"\n" not in self._buffer:
                 if len(self._buffer) > protocol.MAX_MESSAGE_BYTES:
-                    raise BotFault("output_limit", f"a line longer than {protocol.MAX_MESSAGE_BYTES} bytes")
+                    raise BotFault(
+                        "output_limit", f"a line longer than {protocol.MAX_MESSAGE_BYTES} bytes"
+                    )
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise BotFault("timeout", f"no answer within {timeout:g} s")
@@ -84,7 +88,9 @@ class ProcessBot(Bot):
         process = self._process
         code = process.wait(timeout=5) if process is not None else None
         tail = self.log()[-500:].strip()
-        return f"the program exited with code {code}" + (f"; last log lines: {tail}" if tail else "")
+        return f"the program exited with code {code}" + (
+            f"; last log lines: {tail}" if tail else ""
+        )
 
     def start(self, info: dict[str, JSON]) -> None:
         self._send(protocol.start_message(info))

@@ -79,7 +79,9 @@ class City:
         tile_at = self.tile_at
         return not tile_at[y + oa] == tile_at[y + ob] == tile_at[y + oc]
 
-    def place(self, triangle: int, cells: tuple[int, int, int], codes: tuple[int, ...], uid: int) -> int:
+    def place(
+        self, triangle: int, cells: tuple[int, int, int], codes: tuple[int, ...], uid: int
+    ) -> int:
         """Put a tile's hexes (codes) on the cells of a legal triangle; returns quarries covered."""
         top = self.top
         below = top.get(cells[0])
@@ -104,8 +106,9 @@ class City:
         return self._legal
 
     def _update_legal(self, triangle: int) -> None:
-        assert self._legal is not None
         legal, legal_set = self._legal, self._legal_set
+        if legal is None:
+            return
         y2 = 2 * (triangle // 2)
         for relative in NEARBY_TRIANGLES[triangle % 2]:
             other = y2 + relative

@@ -42,10 +42,9 @@ def _load() -> tuple[dict[str, int], tuple[int, ...], dict[int, TileData]]:
     stars = {color: int(raw["plaza_stars"][color]) for color in COLORS}
     tiles: dict[int, TileData] = {}
     for tile in raw["tiles"]:
-        codes = tuple(hex_code(h["kind"], h.get("color")) for h in tile["hexes"])
-        if len(codes) != 3:
-            raise ValueError(f"tile {tile['id']} does not have three hexes")
-        tiles[int(tile["id"])] = TileData(int(tile["id"]), int(tile["min_players"]), codes)  # type: ignore[arg-type]
+        first, second, third = (hex_code(h["kind"], h.get("color")) for h in tile["hexes"])
+        codes = (first, second, third)
+        tiles[int(tile["id"])] = TileData(int(tile["id"]), int(tile["min_players"]), codes)
     return stars, tuple(int(s) for s in raw["starting_stones_by_seat"]), tiles
 
 

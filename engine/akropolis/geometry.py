@@ -9,7 +9,9 @@ exactly three actions, one per hex of the tile that lands on the anchor p.
 
 from __future__ import annotations
 
-from engine.hexgrid import NEIGHBOUR_STEPS as STEP
+from engine.hexgrid import NEIGHBOUR_STEPS
+
+STEP = NEIGHBOUR_STEPS
 
 D0, D1, D2, D3, D4, D5 = STEP
 

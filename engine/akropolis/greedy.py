@@ -27,7 +27,9 @@ def surface_from_json(hexes: Sequence[dict[str, Any]]) -> Surface:
     return surface
 
 
-def placed_surface(surface: Surface, action: dict[str, int], codes: Sequence[int]) -> tuple[Surface, int]:
+def placed_surface(
+    surface: Surface, action: dict[str, int], codes: Sequence[int]
+) -> tuple[Surface, int]:
     """The surface after the action's tile (hex codes) is placed, and the quarries it covers."""
     anchor = encode(action["q"], action["r"])
     rotation = action["rotation"]
@@ -52,7 +54,8 @@ def naive_gains(observation: dict[str, Any], legal_actions: Sequence[dict[str, i
     surface = surface_from_json(observation["cities"][me]["hexes"])
     before = score_surface(surface, stones, variants).total
     site_codes = [
-        [hex_code(h["kind"], h.get("color")) for h in entry["hexes"]] for entry in observation["site"]
+        [hex_code(h["kind"], h.get("color")) for h in entry["hexes"]]
+        for entry in observation["site"]
     ]
     gains = []
     for action in legal_actions:

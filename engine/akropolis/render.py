@@ -56,7 +56,11 @@ def render_state(game: Akropolis, state: AkropolisState) -> str:
     variants = [name for name in VARIANTS if state.options.get(name)]
     lines = [
         f"Akropolis, {state.players} players, turn {state.turn}"
-        + (" (game over)" if game.is_over(state) else f", player {game.current_player(state)} to move"),
+        + (
+            " (game over)"
+            if game.is_over(state)
+            else f", player {game.current_player(state)} to move"
+        ),
         "Construction Site: "
         + "  ".join(
             f"[{k}] #{tile}: " + "/".join(hex_label(1, c).strip()[0] for c in TILES[tile].hexes)

@@ -50,8 +50,8 @@ _VARIANT_HELP = {
 class Akropolis:
     id = "akropolis"
     name = "Akropolis"
-    player_counts = (2, 3, 4)
-    options = (
+    player_counts: tuple[int, ...] = (2, 3, 4)
+    options: tuple[OptionSpec, ...] = (
         OptionSpec("all_tiles", False, "play with all 61 tiles (a longer game)", (2, 3)),
         *(OptionSpec(name, False, _VARIANT_HELP[name]) for name in VARIANTS),
     )
@@ -70,7 +70,8 @@ class Akropolis:
         stack_size = players + 1
         stacks_count = ALL_TILES_STACKS[players] if all_tiles else STANDARD_STACKS
         site_size = len(tiles) - stacks_count * stack_size
-        assert site_size == players + 2, "the tile counts of the rules must add up"
+        if site_size != players + 2:
+            raise AssertionError("the rules' tile counts do not add up")
         stacks = [tiles[i : i + stack_size] for i in range(site_size, len(tiles), stack_size)]
         return AkropolisState(
             seed=seed,
@@ -109,11 +110,13 @@ class Akropolis:
         player = self.current_player(state)
         if not 0 <= position < len(state.site):
             raise IllegalAction(
-                f"tile {position} is not in the Construction Site (positions 0..{len(state.site) - 1})"
+                f"tile {position} is not in the Construction Site "
+                f"(positions 0..{len(state.site) - 1})"
             )
         if position > state.stones[player]:
             raise IllegalAction(
-                f"tile {position} costs {position} stones but player {player} has {state.stones[player]}"
+                f"tile {position} costs {position} stones "
+                f"but player {player} has {state.stones[player]}"
             )
         if not (abs(q) < COORD_LIMIT - 2 and abs(r) < COORD_LIMIT - 2):
             raise IllegalAction(f"({q}, {r}) is far outside any city")
@@ -121,8 +124,10 @@ class Akropolis:
         anchor = encode(q, r)
         triangle = triangle_of(anchor, rotation)
         if not city.is_legal(triangle):
-            raise IllegalAction(f"tile cannot be placed at ({q}, {r}) rotation {rotation}: "
-                                + explain_illegal(city, anchor, rotation))
+            raise IllegalAction(
+                f"tile cannot be placed at ({q}, {r}) rotation {rotation}: "
+                + explain_illegal(city, anchor, rotation)
+            )
         cells = (anchor, anchor + STEP[rotation], anchor + STEP[(rotation + 1) % 6])
         tile_id = state.site.pop(position)
         state.stones[player] -= position

@@ -72,9 +72,7 @@ def outside_empty_cells(surface: Surface) -> set[int]:
     r_high = max(r for _, r in coords) + 1
     border = [encode(q, r) for q in range(q_low, q_high + 1) for r in (r_low, r_high)]
     border += [encode(q, r) for r in range(r_low + 1, r_high) for q in (q_low, q_high)]
-    inside = {
-        encode(q, r) for q in range(q_low + 1, q_high) for r in range(r_low + 1, r_high)
-    }
+    inside = {encode(q, r) for q in range(q_low + 1, q_high) for r in range(r_low + 1, r_high)}
     seen = set(border)
     frontier = border
     while frontier:
@@ -154,7 +152,5 @@ def score_surface(surface: Surface, stones: int, variants: Collection[str] = ())
 
     return CityScore(
         stones=stones,
-        colors={
-name: ColorScore(values[i], stars[i]) for i, name in enumerate(COLORS)
-        },
+        colors={name: ColorScore(values[i], stars[i]) for i, name in enumerate(COLORS)},
     )

@@ -7,6 +7,7 @@ about as far as one 2-player game. New players use a larger K while provisional.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 START_RATING = 1500.0
@@ -16,7 +17,7 @@ PROVISIONAL_GAMES = 20
 
 
 def expected_score(rating: float, opponent: float) -> float:
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, (opponent - rating) / 400.0))
 
 
 def k_factor(games_played: int) -> float:

@@ -76,9 +76,13 @@ def register(commands: Any) -> None:
         "and redraw the Elo table after every match. Stop with Ctrl-C.",
     )
     parser.add_argument("--game", default="akropolis", help="game id (default: akropolis)")
-    parser.add_argument("--matches", type=int, default=0, help="stop after N matches (0: run until Ctrl-C)")
+    parser.add_argument(
+        "--matches", type=int, default=0, help="stop after N matches (0: run until Ctrl-C)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the first match (default: 1)")
-    parser.add_argument("--replays", type=Path, metavar="DIR", help="also write each match's replay here")
+    parser.add_argument(
+        "--replays", type=Path, metavar="DIR", help="also write each match's replay here"
+    )
     parser.set_defaults(run=run)
 
 
@@ -97,15 +101,27 @@ def render(entrants: list[Entrant], recent: list[str], played: int) -> Group:
     from rich.text import Text
 
     table = Table(title=f"Agon demo ladder — {played} matches played", expand=False)
-    for column, justify in (("#", "right"), ("bot", "left"), ("Elo", "right"),
-                            ("", "left"), ("games", "right"), ("wins", "right")):
+    for column, justify in (
+        ("#", "right"),
+        ("bot", "left"),
+        ("Elo", "right"),
+        ("", "left"),
+        ("games", "right"),
+        ("wins", "right"),
+    ):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     ordered = sorted(entrants, key=lambda e: -e.rating)
     low = min(e.rating for e in entrants) - 20
     high = max(e.rating for e in entrants)
     for place, entrant in enumerate(ordered, start=1):
-        table.add_row(str(place), entrant.name, f"{entrant.rating:.0f}",
-                      _bar(entrant.rating, low, high), str(entrant.games), str(entrant.wins))
+        table.add_row(
+            str(place),
+            entrant.name,
+            f"{entrant.rating:.0f}",
+            _bar(entrant.rating, low, high),
+            str(entrant.games),
+            str(entrant.wins),
+        )
     return Group(table, Text("\n".join(recent[-6:]), style="grey70"))
 
 
@@ -121,8 +137,9 @@ def run(args: argparse.Namespace) -> int:
     recent: list[str] = []
     picker = SplitMix64(args.seed)
     played = 0
-    with Live(render(entrants, recent, played), console=console, auto_refresh=False,
-              transient=False) as live:
+    with Live(
+        render(entrants, recent, played), console=console, auto_refresh=False, transient=False
+    ) as live:
         while args.matches <= 0 or played < args.matches:
             seed = args.seed + played
             players = game.player_counts[played % len(game.player_counts)]
@@ -148,7 +165,8 @@ def run(args: argparse.Namespace) -> int:
                 replay.write(args.replays / f"{game.id}-{seed}.json")
             played += 1
             line = f"match {played} (seed {seed}, {players} players): " + ", ".join(
-                f"{e.name} {score}" for e, score in zip(seated, replay.result["scores"], strict=True)
+                f"{e.name} {score}"
+                for e, score in zip(seated, replay.result["scores"], strict=True)
             )
             recent.append(line)
             if not console.is_terminal:

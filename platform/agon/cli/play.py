@@ -50,7 +50,10 @@ def register(commands: Any) -> None:
         help="where bot programs run; 'none' runs them unboxed (trusted code only)",
     )
     parser.add_argument(
-        "bots", nargs="+", metavar="BOT", help="builtin:random, builtin:greedy or a bot file, one per seat"
+        "bots",
+        nargs="+",
+        metavar="BOT",
+        help="builtin:random, builtin:greedy or a bot file, one per seat",
     )
     parser.set_defaults(run=run)
 
@@ -90,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
         rank = replay.result["ranks"][seat]
         print(f"seat {seat}: {bot_id:<28} score {score:>4}  rank {rank}")
     for fault in replay.faults:
-        print(f"fault: seat {fault['seat']} {fault['kind']} on turn {fault['turn']}: {fault['detail']}")
+        seat, kind, turn = fault["seat"], fault["kind"], fault["turn"]
+        print(f"fault: seat {seat} {kind} on turn {turn}: {fault['detail']}")
     print_json(
         {
             "ranks": replay.result["ranks"],

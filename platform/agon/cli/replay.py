@@ -72,9 +72,7 @@ def run_show(args: argparse.Namespace) -> int:
         return fail(f"--step must be between 0 and {last}")
     game = get_game(replay.game)
     try:
-        for index, state in enumerate(replay_states(replay)):
-            if index == step:
-                break
+        state = next(s for index, s in enumerate(replay_states(replay)) if index == step)
     except ReplayError as error:
         return fail(str(error))
     print(f"Replay {args.path.name}: {', '.join(replay.bots)}")

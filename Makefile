@@ -8,9 +8,7 @@ LOCK_ARGS ?=
 PIP_COMPILE := $(BIN)/pip-compile --quiet --extra dev --strip-extras --generate-hashes \
 	--allow-unsafe --build-deps-for editable --no-emit-index-url --no-emit-find-links
 
-# mypy rejects a folder without Python files, and tests/ starts out empty.
-MYPY_TARGETS = engine sandbox platform/agon manage.py \
-	$(if $(wildcard tests/*.py tests/*/*.py tests/*/*/*.py),tests)
+MYPY_TARGETS = engine sandbox agon_bot platform/agon manage.py tests
 
 .PHONY: venv run test lint lock bench clean
 

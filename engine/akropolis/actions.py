@@ -94,3 +94,43 @@ class LegalActions(Sequence[dict[str, int]]):
     def compact(self) -> dict[str, list[Any]]:
         """The same set in the bot protocol's compact form: positions x placements."""
         return {"tiles": list(self.tiles), "placements": self.placements()}
+
+
+class ExpandedActions(Sequence[dict[str, int]]):
+    """The legal actions rebuilt from the compact form: `{"tiles": [...], "placements":
+    [[q, r, rotation], ...]}` stands for every tile with every placement, in that order."""
+
+    __slots__ = ("placements", "tiles")
+
+    def __init__(self, tiles: Sequence[int], placements: Sequence[Sequence[int]]) -> None:
+        self.tiles = tuple(tiles)
+        self.placements = tuple((int(q), int(r), int(o)) for q, r, o in placements)
+
+    @classmethod
+    def from_json(cls, data: Any) -> ExpandedActions:
+        if not isinstance(data, dict) or set(data) != {"tiles", "placements"}:
+            raise ValueError('compact legal actions are {"tiles": [...], "placements": [...]}')
+        return cls(data["tiles"], data["placements"])
+
+    def __len__(self) -> int:
+        return len(self.tiles) * len(self.placements)
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, int]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, int]]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("legal action index out of range")
+        tile, placement = divmod(index, len(self.placements))
+        q, r, rotation = self.placements[placement]
+        return {"tile": self.tiles[tile], "q": q, "r": r, "rotation": rotation}
+
+    def compact(self) -> dict[str, list[Any]]:
+        return {"tiles": list(self.tiles), "placements": [list(p) for p in self.placements]}

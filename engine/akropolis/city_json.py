@@ -13,7 +13,8 @@ from engine.akropolis.components import COLORS, IS_PLAZA, STARS_OF_CODE, hex_cod
 from engine.akropolis.scoring import VARIANTS, CityScore, Surface, score_surface
 from engine.hexgrid import COORD_LIMIT, encode
 
-_HEX_KEYS = {"q", "r", "level", "kind", "color", "stars"}
+_HEX_KEYS = {"q", "r", "level", "kind", "color", "stars", "tile"}
+"""`tile` (which tile a hex belongs to, as observations give it) is accepted and ignored."""
 
 
 class CityFormatError(ValueError):

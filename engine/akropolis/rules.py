@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.akropolis.actions import LegalActions, parse_action
+from engine.akropolis.actions import ExpandedActions, LegalActions, parse_action
 from engine.akropolis.city import City
 from engine.akropolis.city_json import score_json
 from engine.akropolis.components import STARS_OF_CODE, STARTING_STONES, TILES, describe_hex
@@ -188,6 +188,28 @@ class Akropolis:
 
     def greedy_bot(self, seed: int) -> GreedyBot:
         return GreedyBot(seed)
+
+    def legal_actions_from_json(self, data: JSON) -> ExpandedActions:
+        """The legal actions from the compact form the bot protocol sends."""
+        return ExpandedActions.from_json(data)
+
+    def state_from_observation(self, observation: JSON) -> AkropolisState:
+        """A state for lookahead built from what a player sees. The stacks' order is
+        hidden, so they hold the unseen tiles in id order: a guess, not the truth."""
+        unseen = list(observation["stack_tiles"])
+        size = observation["players"] + 1
+        data = {
+            "game": "akropolis",
+            "seed": 0,
+            "players": observation["players"],
+            "options": observation["options"],
+            "turn": observation["turn"],
+            "stones": observation["stones"],
+            "site": [entry["tile"] for entry in observation["site"]],
+            "stacks": [unseen[i : i + size] for i in range(0, len(unseen), size)],
+            "cities": observation["cities"],
+        }
+        return state_from_json(data)
 
     def score_json(self, data: JSON) -> JSON:
         """`agon score`: one city (or a list) in the rules file's JSON form, scored."""

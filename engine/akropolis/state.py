@@ -50,7 +50,11 @@ def hex_to_json(cell: int, level: int, code: int, stars: int) -> dict[str, Any]:
 
 
 def city_hexes_to_json(city: City) -> list[dict[str, Any]]:
-    return [hex_to_json(cell, *city.top[cell]) for cell in sorted(city.top)]
+    """The visible hexes, each with the id of its tile (0: the starting tile)."""
+    return [
+        {**hex_to_json(cell, *city.top[cell]), "tile": city.tile_at[cell]}
+        for cell in sorted(city.top)
+    ]
 
 
 def state_to_json(state: AkropolisState) -> dict[str, Any]:
@@ -66,10 +70,7 @@ def state_to_json(state: AkropolisState) -> dict[str, Any]:
         "cities": [
             {
                 "tiles": city.tiles,
-                "hexes": [
-                    {**hex_to_json(cell, *city.top[cell]), "tile": city.tile_at[cell]}
-                    for cell in sorted(city.top)
-                ],
+                "hexes": city_hexes_to_json(city),
             }
             for city in state.cities
         ],

@@ -3,21 +3,29 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 from pathlib import Path
 from typing import Any
 
 from agon.cli.common import fail, parse_option, print_json
+from engine.bots import BUILTIN_BOTS
 from engine.core import InvalidOptions
-from engine.match import play_match
 from engine.registry import UnknownGame, game_ids, get_game
-from sandbox.bots import SANDBOXES, BotSpecError, resolve_bot
+from sandbox.backends import BACKENDS, SandboxError
+from sandbox.packages import PackageError
+from sandbox.runner import Program, run_match
 
 EXAMPLES = """\
 examples:
   agon play --game akropolis --seed 1 builtin:greedy builtin:random
   agon play --game akropolis --seed 7 --option markets=true --replay m.json \\
       builtin:greedy builtin:greedy builtin:random builtin:random
-  agon play --game akropolis --seed 3 --sandbox none my_bot.py builtin:greedy
+  agon play --game akropolis --seed 3 my_bot.py builtin:greedy
+  agon play --game akropolis --seed 3 --sandbox none --limit turn_seconds=5 my_bot.py builtin:greedy
+
+A bot file is a .py file, or a .zip / .tar.gz with main.py at the top. It runs in a box
+(--sandbox auto: Docker when an engine answers, else bubblewrap); --sandbox none runs it
+unboxed, for your own trusted code only.
 
 The last line printed is one JSON object:
   {"ranks": [...], "scores": [...], "faults": [...], "replay": PATH or null}
@@ -45,9 +53,17 @@ def register(commands: Any) -> None:
     parser.add_argument("--replay", type=Path, metavar="PATH", help="write the replay JSON here")
     parser.add_argument(
         "--sandbox",
-        choices=SANDBOXES,
+        choices=BACKENDS,
         default="auto",
-        help="where bot programs run; 'none' runs them unboxed (trusted code only)",
+        help="where bot programs run (default: auto); 'none' runs them unboxed",
+    )
+    parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        type=parse_option,
+        metavar="KEY=VALUE",
+        help="override a limit, e.g. turn_seconds=2, memory_bytes=268435456 (repeatable)",
     )
     parser.add_argument(
         "bots",
@@ -69,20 +85,18 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"{game.name} is played by {counts} players, not {players}")
     options = dict(args.option)
     try:
-        resolved = [
-            resolve_bot(spec, game_id=game.id, seed=args.seed, seat=seat, sandbox=args.sandbox)
-            for seat, spec in enumerate(args.bots)
-        ]
-        replay = play_match(
-            game,
+        programs = [program_for(spec) for spec in args.bots]
+        record = run_match(
+            game_id=game.id,
             seed=args.seed,
-            players=players,
             options=options,
-            bots=[r.bot for r in resolved],
-            bot_ids=[r.bot_id for r in resolved],
+            programs=programs,
+            sandbox=args.sandbox,
+            limits=dict(args.limit),
         )
-    except (BotSpecError, InvalidOptions) as error:
+    except (InvalidOptions, PackageError, SandboxError, ValueError, OSError) as error:
         return fail(str(error))
+    replay = record.replay
     if args.replay is not None:
         try:
             replay.write(args.replay)
@@ -92,6 +106,11 @@ def run(args: argparse.Namespace) -> int:
         score = replay.result["scores"][seat]
         rank = replay.result["ranks"][seat]
         print(f"seat {seat}: {bot_id:<28} score {score:>4}  rank {rank}")
+    for seat, report in enumerate(record.seats):
+        if report.log.strip():
+            print(f"log of seat {seat} (last lines):")
+            for line in report.log.strip().splitlines()[-5:]:
+                print(f"  {line}")
     for fault in replay.faults:
         seat, kind, turn = fault["seat"], fault["kind"], fault["turn"]
         print(f"fault: seat {seat} {kind} on turn {turn}: {fault['detail']}")
@@ -104,3 +123,15 @@ def run(args: argparse.Namespace) -> int:
         }
     )
     return 0
+
+
+def program_for(spec: str) -> Program:
+    """builtin:NAME or a path to a bot file."""
+    if spec.startswith("builtin:"):
+        return Program.builtin(spec.removeprefix("builtin:"))
+    path = Path(spec)
+    if not path.is_file():
+        builtins = ", ".join(f"builtin:{name}" for name in BUILTIN_BOTS)
+        raise ValueError(f"bot {spec!r} is neither a file nor one of {builtins}")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    return Program.from_file(path, bot_id=f"file:{path.name}@sha256:{digest}")

@@ -1,0 +1,21 @@
+"""agon_bot: write an Agon bot as one function.
+
+    from agon_bot import run
+
+    def act(observation, legal_actions):
+        return legal_actions[0]
+
+    if __name__ == "__main__":
+        run(act)
+
+`run` speaks the bot protocol on stdin/stdout for you; print your own notes to stderr
+(`log(...)`), which your bot's owner page shows. The same file runs unchanged on your
+machine (`agon play --sandbox none my_bot.py builtin:greedy`) and in Agon's boxes, where
+this library and the `engine` package are installed for you, so bots can look ahead
+with the real rules: see `engine.get_game(...)` and, for Akropolis,
+`state_from_observation`.
+"""
+
+from agon_bot.runner import Bot, log, run
+
+__all__ = ["Bot", "log", "run"]

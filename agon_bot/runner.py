@@ -1,0 +1,78 @@
+"""The protocol loop behind `agon_bot.run`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import IO, Any
+
+from engine.registry import get_game
+
+Action = Any
+ActFunction = Callable[[Any, Sequence[Action]], Action]
+
+
+class Bot:
+    """Subclass this for a bot that keeps state between turns; or pass `run` a function."""
+
+    def start(self, info: dict[str, Any]) -> None:
+        """The match begins: game, your seat (`player`), players, options, limits."""
+
+    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
+        raise NotImplementedError
+
+    def end(self, result: dict[str, Any]) -> None:
+        """The match is over: scores and ranks per seat."""
+
+
+class _FunctionBot(Bot):
+    def __init__(self, act: ActFunction) -> None:
+        self._act = act
+
+    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
+        return self._act(observation, legal_actions)
+
+
+def log(*parts: object) -> None:
+    """A line in your bot's log (stderr), for its owner's eyes only."""
+    print(*parts, file=sys.stderr, flush=True)
+
+
+def legal_actions_from_message(game_id: str | None, data: Any) -> Sequence[Action]:
+    """The legal actions of a turn message as a sequence, expanding a compact form."""
+    if isinstance(data, list):
+        return data
+    if game_id is None:
+        raise ValueError("a compact list of legal actions arrived before the start message")
+    expand = getattr(get_game(game_id), "legal_actions_from_json", None)
+    if expand is None:
+        raise ValueError(f"game {game_id} sent a compact form it cannot expand")
+    result: Sequence[Action] = expand(data)
+    return result
+
+
+def run(
+    bot: Bot | ActFunction, *, stdin: IO[str] | None = None, stdout: IO[str] | None = None
+) -> None:
+    """Answer the referee's messages until the match ends."""
+    player = bot if isinstance(bot, Bot) else _FunctionBot(bot)
+    source = stdin or sys.stdin
+    sink = stdout or sys.stdout
+    game_id: str | None = None
+    for line in source:
+        if not line.strip():
+            continue
+        message = json.loads(line)
+        kind = message.get("type")
+        if kind == "start":
+            game_id = message.get("game")
+            player.start(message)
+        elif kind == "turn":
+            legal = legal_actions_from_message(game_id, message["legal_actions"])
+            action = player.act(message["observation"], legal)
+            sink.write(json.dumps({"action": action}, separators=(",", ":")) + "\n")
+            sink.flush()
+        elif kind == "end":
+            player.end(message.get("result", {}))
+            return

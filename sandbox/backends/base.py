@@ -1,0 +1,156 @@
+"""The interface every sandbox backend implements, and the process-based box they share."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Protocol
+
+from sandbox.cgroups import BoxCgroup
+from sandbox.limits import Limits
+
+BOX_UID = 65534
+"""`nobody`: boxes never run as a real user of the host."""
+
+BOX_ENV = {
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "HOME": "/tmp",  # noqa: S108 - the box's own private tmpfs
+    "LANG": "C.UTF-8",
+    "PYTHONPATH": "/opt/agon/lib",
+    "PYTHONDONTWRITEBYTECODE": "1",
+    "PYTHONUNBUFFERED": "1",
+}
+"""The whole environment of a bot: nothing of the host's reaches it."""
+
+
+class SandboxError(RuntimeError):
+    """The sandbox itself failed (not the bot): a missing tool, a broken engine."""
+
+
+@dataclass(frozen=True)
+class BoxSpec:
+    package_dir: Path
+    """The unpacked bot, shown read-only at /bot in the box; main.py is run."""
+    limits: Limits
+    label: str = "bot"
+
+
+class Box(Protocol):
+    """A bot program running in a box, with pipes for the protocol and its log."""
+
+    stdin: IO[bytes]
+    stdout_fd: int
+    stderr_fd: int
+
+    def freeze(self) -> None: ...
+
+    def thaw(self) -> None: ...
+
+    def exit_code(self) -> int | None: ...
+
+    def oom_killed(self) -> bool: ...
+
+    def memory_peak(self) -> int | None: ...
+
+    def close(self) -> None:
+        """Kill everything the box started and free what it held; safe to call twice."""
+
+
+class Backend(Protocol):
+    name: str
+
+    def check(self) -> None:
+        """SandboxError with the reason unless this backend can run boxes here."""
+
+    def open(self, spec: BoxSpec) -> Box: ...
+
+
+class ProcessBox:
+    """A box whose program is a child process of the referee (the none and bwrap backends).
+
+    With a cgroup, limits, freezing and the final kill cover the whole process tree;
+    without one (trusted code only) the process group stands in for the tree.
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        cwd: Path,
+        env: dict[str, str],
+        cgroup: BoxCgroup | None,
+        on_close: Callable[[], None] | None = None,
+    ) -> None:
+        self.cgroup = cgroup
+        self._on_close = on_close
+        self._closed = False
+        try:
+            self.process = subprocess.Popen(  # noqa: S603 - a fixed argv, never a shell line
+                list(argv),
+                cwd=cwd,
+                env=env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                close_fds=True,
+                preexec_fn=cgroup.attach_self if cgroup else None,
+            )
+        except OSError as error:
+            self._cleanup()
+            raise SandboxError(f"cannot start {argv[0]}: {error}") from error
+        assert self.process.stdin and self.process.stdout and self.process.stderr  # noqa: S101
+        self.stdin = self.process.stdin
+        self.stdout_fd = self.process.stdout.fileno()
+        self.stderr_fd = self.process.stderr.fileno()
+
+    def freeze(self) -> None:
+        if self.cgroup:
+            self.cgroup.freeze()
+        else:
+            self._signal_group(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        if self.cgroup:
+            self.cgroup.thaw()
+        else:
+            self._signal_group(signal.SIGCONT)
+
+    def _signal_group(self, signum: int) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signum)
+
+    def exit_code(self) -> int | None:
+        return self.process.poll()
+
+    def oom_killed(self) -> bool:
+        return self.cgroup.oom_killed() if self.cgroup else False
+
+    def memory_peak(self) -> int | None:
+        return self.cgroup.memory_peak() if self.cgroup else None
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._signal_group(signal.SIGKILL)
+        if self.cgroup:
+            self.cgroup.kill_all()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=5)
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            with contextlib.suppress(OSError):
+                if stream:
+                    stream.close()
+        self._cleanup()
+
+    def _cleanup(self) -> None:
+        if self.cgroup:
+            self.cgroup.remove()
+        if self._on_close:
+            self._on_close()

@@ -1,0 +1,164 @@
+"""Control groups for boxes: memory, process and CPU limits, freezing, and killing a
+whole process tree at once.
+
+Works with cgroup v2 (the unified hierarchy) and with the v1 controllers
+(memory, pids, freezer, cpu) that older hosts mount separately.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path("/sys/fs/cgroup")
+V1_CONTROLLERS = ("memory", "pids", "freezer", "cpu")
+CPU_PERIOD_US = 100_000
+
+
+class CgroupUnavailable(RuntimeError):
+    pass
+
+
+def _write(path: Path, value: str) -> None:
+    path.write_text(value)
+
+
+def _v2_root() -> Path | None:
+    if (ROOT / "cgroup.controllers").exists():
+        return ROOT
+    return None
+
+
+def check_available() -> None:
+    """CgroupUnavailable with the reason unless boxes can get their own cgroups here."""
+    if _v2_root() is not None:
+        controllers = (ROOT / "cgroup.controllers").read_text().split()
+        missing = {"memory", "pids", "cpu"} - set(controllers)
+        if missing:
+            raise CgroupUnavailable(f"cgroup v2 lacks the {', '.join(sorted(missing))} controllers")
+        if not os.access(ROOT, os.W_OK):
+            raise CgroupUnavailable("the cgroup v2 hierarchy is not writable (run as root)")
+        return
+    for controller in V1_CONTROLLERS:
+        folder = ROOT / controller
+        if not folder.is_dir():
+            raise CgroupUnavailable(f"no cgroup v1 {controller} controller at {folder}")
+        if not os.access(folder, os.W_OK):
+            raise CgroupUnavailable(f"{folder} is not writable (run as root)")
+
+
+class BoxCgroup:
+    """One box's cgroup(s). Create, `attach` the box's first process, then control it."""
+
+    def __init__(self, memory_bytes: int, pids: int, cpus: float = 1.0) -> None:
+        check_available()
+        self.name = f"agon-box-{uuid.uuid4().hex[:12]}"
+        self.v2 = _v2_root() is not None
+        if self.v2:
+            parent = ROOT / "agon"
+            if not parent.exists():
+                parent.mkdir()
+                _write(parent / "cgroup.subtree_control", "+memory +pids +cpu")
+            self.folders = {"unified": parent / self.name}
+        else:
+            self.folders = {c: ROOT / c / "agon" / self.name for c in V1_CONTROLLERS}
+        for folder in self.folders.values():
+            folder.mkdir(parents=True)
+        quota = str(int(cpus * CPU_PERIOD_US))
+        if self.v2:
+            unified = self.folders["unified"]
+            _write(unified / "memory.max", str(memory_bytes))
+            _write(unified / "memory.swap.max", "0")
+            _write(unified / "pids.max", str(pids))
+            _write(unified / "cpu.max", f"{quota} {CPU_PERIOD_US}")
+        else:
+            memory = self.folders["memory"]
+            _write(memory / "memory.limit_in_bytes", str(memory_bytes))
+            with contextlib.suppress(OSError):  # no swap accounting on this kernel
+                _write(memory / "memory.memsw.limit_in_bytes", str(memory_bytes))
+            _write(self.folders["pids"] / "pids.max", str(pids))
+            _write(self.folders["cpu"] / "cpu.cfs_period_us", str(CPU_PERIOD_US))
+            _write(self.folders["cpu"] / "cpu.cfs_quota_us", quota)
+
+    def attach_self(self) -> None:
+        """Move the calling process in; run in the child between fork and exec."""
+        pid = str(os.getpid())
+        for folder in self.folders.values():
+            _write(folder / "cgroup.procs", pid)
+
+    def pids_inside(self) -> list[int]:
+        folder = self.folders.get("unified") or self.folders["pids"]
+        try:
+            text = (folder / "cgroup.procs").read_text()
+        except OSError:
+            return []
+        return [int(line) for line in text.split()]
+
+    def freeze(self) -> None:
+        if self.v2:
+            _write(self.folders["unified"] / "cgroup.freeze", "1")
+        else:
+            _write(self.folders["freezer"] / "freezer.state", "FROZEN")
+
+    def thaw(self) -> None:
+        if self.v2:
+            _write(self.folders["unified"] / "cgroup.freeze", "0")
+        else:
+            _write(self.folders["freezer"] / "freezer.state", "THAWED")
+
+    def oom_killed(self) -> bool:
+        """Whether the kernel killed a process of the box for running out of memory."""
+        if self.v2:
+            path, key = self.folders["unified"] / "memory.events", "oom_kill"
+        else:
+            path, key = self.folders["memory"] / "memory.oom_control", "oom_kill"
+        try:
+            for line in path.read_text().splitlines():
+                name, _, value = line.partition(" ")
+                if name == key and int(value) > 0:
+                    return True
+        except OSError:
+            pass
+        return False
+
+    def memory_peak(self) -> int | None:
+        path = (
+            self.folders["unified"] / "memory.peak"
+            if self.v2
+            else self.folders["memory"] / "memory.max_usage_in_bytes"
+        )
+        try:
+            return int(path.read_text())
+        except (OSError, ValueError):
+            return None
+
+    def kill_all(self, timeout: float = 5.0) -> None:
+        """SIGKILL every process in the box, frozen first so none can fork away."""
+        with contextlib.suppress(OSError):
+            self.freeze()
+        deadline = time.monotonic() + timeout
+        while pids := self.pids_inside():
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                self.thaw()  # a frozen process only dies once thawed
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.005)
+
+    def remove(self) -> None:
+        self.kill_all()
+        for folder in self.folders.values():
+            for _ in range(100):
+                try:
+                    folder.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.01)

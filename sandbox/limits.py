@@ -1,0 +1,58 @@
+"""What a bot may use in one match: time, memory, processes, output.
+
+Each game has defaults; a match may override any of them by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+MIB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    turn_seconds: float = 1.0
+    """Thinking time per turn before the time bank is drawn on."""
+    first_turn_seconds: float = 10.0
+    """Allowance for the first turn, which includes the program's start-up."""
+    time_bank_seconds: float = 10.0
+    """Extra time shared by all turns; a bot that overdraws it times out."""
+    memory_bytes: int = 512 * MIB
+    """Memory and swap of the whole box."""
+    pids: int = 32
+    """Processes and threads in the box."""
+    log_bytes: int = 256 * 1024
+    """stderr kept per bot per match (shown to its owner); the rest is dropped."""
+    message_bytes: int = 1 * MIB
+    """The longest line a bot may send."""
+    scratch_bytes: int = 16 * MIB
+    """Size of the writable /tmp."""
+
+    def with_overrides(self, overrides: Mapping[str, Any]) -> Limits:
+        known = {f.name: f.type for f in fields(self)}
+        unknown = sorted(set(overrides) - set(known))
+        if unknown:
+            raise ValueError(f"unknown limit(s) {', '.join(unknown)}; known: {', '.join(known)}")
+        checked: dict[str, Any] = {}
+        for name, value in overrides.items():
+            current = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                raise ValueError(f"limit {name} must be a positive number, not {value!r}")
+            checked[name] = int(value) if isinstance(current, int) else float(value)
+        return replace(self, **checked)
+
+    def to_json(self) -> dict[str, float | int]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+GAME_LIMITS: dict[str, Limits] = {
+    "akropolis": Limits(),
+}
+
+
+def limits_for(game_id: str, overrides: Mapping[str, Any] | None = None) -> Limits:
+    base = GAME_LIMITS.get(game_id, Limits())
+    return base.with_overrides(overrides or {})

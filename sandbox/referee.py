@@ -1,0 +1,189 @@
+"""The referee's side of one boxed bot: the protocol conversation, its clock and its log.
+
+The bot gets CPU only during its own turns: the box is frozen from the moment it
+answers until its next turn. Every failure becomes a `BotFault` the match records.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from engine.core import JSON
+from engine.players import Bot, BotFault
+from sandbox import protocol
+from sandbox.backends.base import Box
+from sandbox.limits import Limits
+
+END_GRACE_SECONDS = 0.5
+
+
+class BoxBot(Bot):
+    def __init__(self, box: Box, limits: Limits) -> None:
+        self.box = box
+        self.limits = limits
+        self.turns = 0
+        self.bank = limits.time_bank_seconds
+        self.thinking_seconds = 0.0
+        self.slowest_turn_seconds = 0.0
+        self._stdout = b""
+        self._log = bytearray()
+        self._log_dropped = 0
+        self._frozen = False
+        self._closed = False
+        self.memory_peak_bytes: int | None = None
+        self._selector = selectors.DefaultSelector()
+        self._open_fds = {box.stdout_fd, box.stderr_fd}
+        for fd in self._open_fds:
+            self._selector.register(fd, selectors.EVENT_READ)
+
+    # --- the conversation ------------------------------------------------------------
+
+    def start(self, info: dict[str, JSON]) -> None:
+        limits = {
+            "turn_ms": round(self.limits.turn_seconds * 1000),
+            "first_turn_ms": round(self.limits.first_turn_seconds * 1000),
+            "time_bank_ms": round(self.limits.time_bank_seconds * 1000),
+            "memory_bytes": self.limits.memory_bytes,
+        }
+        self._send(protocol.start_message({**info, "limits": limits}))
+
+    def act(self, observation: JSON, legal_actions: Sequence[JSON]) -> Any:
+        allowance = self.limits.first_turn_seconds if self.turns == 0 else self.limits.turn_seconds
+        budget = allowance + self.bank
+        message = protocol.turn_message(
+            self.turns, observation, legal_actions, round(budget * 1000)
+        )
+        self.turns += 1
+        self._thaw()
+        started = time.monotonic()
+        try:
+            self._send(message)
+            line = self._read_reply(started + budget)
+        finally:
+            elapsed = time.monotonic() - started
+            self._freeze()
+        self.thinking_seconds += elapsed
+        self.slowest_turn_seconds = max(self.slowest_turn_seconds, elapsed)
+        self.bank -= max(0.0, elapsed - allowance)
+        if self.bank < 0:
+            raise BotFault("timeout", f"took {elapsed:.3f} s and overdrew its time bank")
+        return protocol.parse_reply(line)
+
+    def end(self, result: dict[str, JSON]) -> None:
+        """Tell the bot the result, give it a moment to leave, then end the box."""
+        self._thaw()
+        try:
+            self._send(protocol.end_message(result))
+            deadline = time.monotonic() + END_GRACE_SECONDS
+            while self.box.exit_code() is None and time.monotonic() < deadline:
+                self._pump(deadline, want_line=False)
+        except BotFault:
+            pass
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._drain_log()
+        self._selector.close()
+        self.memory_peak_bytes = self.box.memory_peak()
+        self.box.close()
+
+    # --- pipes -----------------------------------------------------------------------
+
+    def _send(self, message: dict[str, JSON]) -> None:
+        data = protocol.encode(message)
+        try:
+            self.box.stdin.write(data)
+            self.box.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise self._exit_fault() from None
+
+    def _read_reply(self, deadline: float) -> bytes:
+        while b"\n" not in self._stdout:
+            if len(self._stdout) > self.limits.message_bytes:
+                raise BotFault(
+                    "output_limit", f"sent a line longer than {self.limits.message_bytes} bytes"
+                )
+            if time.monotonic() >= deadline:
+                raise BotFault("timeout", "did not answer in time")
+            self._pump(deadline, want_line=True)
+        line, self._stdout = self._stdout.split(b"\n", 1)
+        if len(line) > self.limits.message_bytes:
+            raise BotFault(
+                "output_limit", f"sent a line longer than {self.limits.message_bytes} bytes"
+            )
+        if self._stdout.strip():
+            raise BotFault("bad_output", "sent more than one line for one turn")
+        return line
+
+    def _pump(self, deadline: float, *, want_line: bool) -> None:
+        """Wait for output until the deadline; stdout is kept, stderr goes to the log."""
+        if not self._open_fds:
+            if want_line:
+                raise self._exit_fault()
+            time.sleep(max(0.0, min(0.01, deadline - time.monotonic())))
+            return
+        remaining = max(0.0, deadline - time.monotonic())
+        for key, _ in self._selector.select(remaining):
+            chunk = os.read(key.fd, 65536)
+            if not chunk:
+                self._selector.unregister(key.fd)
+                self._open_fds.discard(key.fd)
+                if key.fd == self.box.stdout_fd and want_line:
+                    raise self._exit_fault()
+            elif key.fd == self.box.stderr_fd:
+                self._keep_log(chunk)
+            else:
+                self._stdout += chunk
+
+    def _keep_log(self, chunk: bytes) -> None:
+        room = max(0, self.limits.log_bytes - len(self._log))
+        self._log += chunk[:room]
+        self._log_dropped += max(0, len(chunk) - room)
+
+    def _drain_log(self) -> None:
+        """Read what the log pipe holds now, without waiting."""
+        fd = self.box.stderr_fd
+        while fd in self._open_fds and any(key.fd == fd for key, _ in self._selector.select(0)):
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                self._selector.unregister(fd)
+                self._open_fds.discard(fd)
+            self._keep_log(chunk)
+
+    def _exit_fault(self) -> BotFault:
+        deadline = time.monotonic() + 2
+        while self.box.exit_code() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        self._drain_log()
+        if self.box.oom_killed():
+            return BotFault("memory", f"ran out of its {self.limits.memory_bytes} bytes of memory")
+        code = self.box.exit_code()
+        tail = self.log()[-300:].strip()
+        detail = "the program ended" if code is None else f"the program exited with code {code}"
+        return BotFault("crash", detail + (f"; its log ends: {tail}" if tail else ""))
+
+    def _freeze(self) -> None:
+        if not self._frozen and self.box.exit_code() is None:
+            self.box.freeze()
+            self._frozen = True
+
+    def _thaw(self) -> None:
+        if self._frozen:
+            self.box.thaw()
+            self._frozen = False
+
+    # --- what the owner sees ---------------------------------------------------------
+
+    def log(self) -> str:
+        text = self._log.decode("utf-8", "replace")
+        if self._log_dropped:
+            text += f"\n[agon: {self._log_dropped} more bytes of log were dropped]\n"
+        return text

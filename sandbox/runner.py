@@ -1,0 +1,143 @@
+"""Run one match between bot programs in boxes: the sandbox's single entry point.
+
+    record = run_match(game_id="akropolis", seed=7, options={}, programs=[...])
+
+Each program is a builtin bot (run in-process: it is our code) or an uploaded
+package (always boxed). Whatever happens, every box, process and folder the match
+made is gone when `run_match` returns or raises.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.bots import BUILTIN_BOTS, builtin_bot
+from engine.core import JSON
+from engine.match import play_match
+from engine.players import Bot
+from engine.registry import get_game
+from engine.replay import Replay
+from sandbox.backends import Backend, BoxSpec, SandboxError, get_backend
+from sandbox.limits import Limits, limits_for
+from sandbox.packages import unpack_bot
+from sandbox.referee import BoxBot
+
+
+@dataclass(frozen=True)
+class Program:
+    """A seat's bot: `builtin:NAME`, or a package (a .py file or an archive) as bytes."""
+
+    bot_id: str
+    package: bytes | None = None
+    filename: str | None = None
+
+    @classmethod
+    def builtin(cls, name: str) -> Program:
+        if name not in BUILTIN_BOTS:
+            raise ValueError(
+                f"unknown builtin bot {name!r}; builtin bots: {', '.join(BUILTIN_BOTS)}"
+            )
+        return cls(bot_id=f"builtin:{name}")
+
+    @classmethod
+    def from_file(cls, path: Path, bot_id: str | None = None) -> Program:
+        return cls(bot_id=bot_id or path.name, package=path.read_bytes(), filename=path.name)
+
+
+@dataclass
+class SeatReport:
+    log: str = ""
+    turns: int = 0
+    thinking_seconds: float = 0.0
+    slowest_turn_seconds: float = 0.0
+    memory_peak_bytes: int | None = None
+
+
+@dataclass
+class MatchRecord:
+    replay: Replay
+    seats: list[SeatReport]
+    backend: str
+    limits: Limits
+    start_seconds: float = 0.0
+    """Time to unpack and start every box."""
+    match_seconds: float = 0.0
+    """Wall time of the whole match, boxes included."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def run_match(
+    *,
+    game_id: str,
+    seed: int,
+    options: Mapping[str, JSON],
+    programs: Sequence[Program],
+    sandbox: str | Backend = "auto",
+    limits: Mapping[str, Any] | None = None,
+    workdir: Path | None = None,
+) -> MatchRecord:
+    """Play a whole match. Raises SandboxError if the sandbox itself cannot work, and
+    ValueError for a bad game, options or package; a bot's failure is a recorded fault."""
+    game = get_game(game_id)
+    match_limits = limits_for(game_id, limits)
+    started = time.monotonic()
+    backend = get_backend(sandbox) if isinstance(sandbox, str) else sandbox
+    with contextlib.ExitStack() as cleanup:
+        bots: list[Bot] = []
+        boxed: dict[int, BoxBot] = {}
+        for seat, program in enumerate(programs):
+            if program.package is None:
+                bots.append(
+                    builtin_bot(program.bot_id.removeprefix("builtin:"), game_id, seed, seat)
+                )
+                continue
+            folder = Path(cleanup.enter_context(tempfile.TemporaryDirectory(dir=workdir)))
+            folder.chmod(0o755)
+            unpack_bot(program.package, program.filename or "main.py", folder)
+            box = backend.open(BoxSpec(folder, match_limits, label=f"seat{seat}"))
+            bot = BoxBot(box, match_limits)
+            cleanup.callback(bot.close)
+            boxed[seat] = bot
+            bots.append(bot)
+        start_seconds = time.monotonic() - started
+        replay = play_match(
+            game,
+            seed=seed,
+            players=len(programs),
+            options=dict(options),
+            bots=bots,
+            bot_ids=[p.bot_id for p in programs],
+        )
+        seats = []
+        for seat in range(len(programs)):
+            boxed_bot = boxed.get(seat)
+            if boxed_bot is None:
+                seats.append(SeatReport())
+                continue
+            boxed_bot.close()
+            seats.append(
+                SeatReport(
+                    log=boxed_bot.log(),
+                    turns=boxed_bot.turns,
+                    thinking_seconds=boxed_bot.thinking_seconds,
+                    slowest_turn_seconds=boxed_bot.slowest_turn_seconds,
+                    memory_peak_bytes=boxed_bot.memory_peak_bytes,
+                )
+            )
+    return MatchRecord(
+        replay=replay,
+        seats=seats,
+        backend=backend.name,
+        limits=match_limits,
+        start_seconds=start_seconds,
+        match_seconds=time.monotonic() - started,
+    )
+
+
+__all__ = ["MatchRecord", "Program", "SandboxError", "SeatReport", "run_match"]

@@ -32,6 +32,9 @@ class SplitMix64:
         """A uniform integer in [0, bound), without modulo bias."""
         if bound <= 0:
             raise ValueError("bound must be positive")
+        if bound > _MASK + 1:
+            # No 64-bit draw could be accepted: the loop below would never end.
+            raise ValueError("bound must be at most 2**64")
         limit = _MASK + 1 - ((_MASK + 1) % bound)
         while True:
             value = self.next_u64()

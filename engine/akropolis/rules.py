@@ -59,8 +59,9 @@ class Akropolis:
     # --- setup -----------------------------------------------------------------------
 
     def new_state(self, seed: int, players: int, options: Mapping[str, JSON]) -> AkropolisState:
-        if players not in self.player_counts:
-            raise InvalidOptions(f"Akropolis is for 2 to 4 players, not {players}")
+        # 2.0 == 2, so membership alone would let a float through to the slicing below.
+        if not isinstance(players, int) or players not in self.player_counts:
+            raise InvalidOptions(f"Akropolis is for 2 to 4 players, not {players!r}")
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
             raise InvalidOptions(f"the seed must be an integer in [0, 2**64), not {seed!r}")
         normalized = normalize_options(self.options, players, options)

@@ -16,6 +16,9 @@ ActFunction = Callable[[Any, Sequence[Action]], Action]
 class Bot:
     """Subclass this for a bot that keeps state between turns; or pass `run` a function."""
 
+    time_left_ms: int | None = None
+    """Set before each `act`: the time this turn may take, time bank included."""
+
     def start(self, info: dict[str, Any]) -> None:
         """The match begins: game, your seat (`player`), players, options, limits."""
 
@@ -70,6 +73,7 @@ def run(
             player.start(message)
         elif kind == "turn":
             legal = legal_actions_from_message(game_id, message["legal_actions"])
+            player.time_left_ms = message.get("time_left_ms")
             action = player.act(message["observation"], legal)
             sink.write(json.dumps({"action": action}, separators=(",", ":")) + "\n")
             sink.flush()

@@ -35,6 +35,7 @@ def bwrap_argv(spec: BoxSpec, executable: str) -> list[str]:
         "--unshare-all",
         "--unshare-user",
         "--die-with-parent",
+        "--as-pid-1",
         "--new-session",
         "--cap-drop",
         "ALL",
@@ -87,5 +88,9 @@ class BwrapBackend:
         assert self.executable is not None  # noqa: S101 - check() makes sure
         cgroup = BoxCgroup(spec.limits.memory_bytes, spec.limits.pids)
         return ProcessBox(
-            bwrap_argv(spec, self.executable), cwd=spec.package_dir, env={}, cgroup=cgroup
+            bwrap_argv(spec, self.executable),
+            cwd=spec.package_dir,
+            env={},
+            cgroup=cgroup,
+            launcher_runs_no_bot_code=True,
         )

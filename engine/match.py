@@ -69,15 +69,15 @@ def play_match(
         action: JSON = None
         if seat not in stand_ins:
             try:
-                action = as_json_value(bots[seat].act(game.observation(state, seat), legal))
+                action = _bot_action(bots[seat], game.observation(state, seat), legal)
                 game.apply(state, action)
             except BotFault as fault:
                 faults.append(Fault(seat, fault.kind, fault.detail, turn))
             except IllegalAction as error:
                 faults.append(Fault(seat, "illegal_action", str(error), turn))
             except (TypeError, ValueError) as error:
-                faults.append(Fault(seat, "bad_output", f"not a JSON action: {error}", turn))
-            except Exception as error:  # an in-process bot's own bug
+                faults.append(Fault(seat, "bad_output", f"not an action: {error}", turn))
+            except Exception as error:  # the game choked on what the bot sent
                 faults.append(Fault(seat, "crash", f"{type(error).__name__}: {error}", turn))
             else:
                 actions.append(action)
@@ -106,6 +106,24 @@ def play_match(
         faults=[fault.to_json() for fault in faults],
         result=final,
     )
+
+
+def _bot_action(bot: Bot, observation: JSON, legal: Sequence[JSON]) -> JSON:
+    """The bot's action as plain JSON; BotFault when the bot fails or answers non-JSON.
+
+    A TypeError or ValueError raised inside `act` is the bot's own bug (a crash), not an
+    answer that failed to serialize (bad output), so the two are told apart here.
+    """
+    try:
+        reply = bot.act(observation, legal)
+    except BotFault:
+        raise
+    except Exception as error:  # an in-process bot's own bug
+        raise BotFault("crash", f"{type(error).__name__}: {error}") from error
+    try:
+        return as_json_value(reply)
+    except (TypeError, ValueError) as error:
+        raise BotFault("bad_output", f"not a JSON action: {error}") from error
 
 
 def state_options(game: Game[Any], state: Any) -> dict[str, JSON]:

@@ -105,9 +105,7 @@ def verify_replay(replay: Replay) -> None:
             f"the replay stops before the end of the game ({len(replay.actions)} actions)"
         )
     result = game.result(state)
-    faulted = {
-        int(fault["seat"]) for fault in replay.faults if isinstance(fault, dict) and "seat" in fault
-    }
+    faulted = _faulted_seats(replay)
     expected = {
         "scores": result.scores,
         "ranks": ranks_with_faults(result, faulted),
@@ -119,3 +117,13 @@ def verify_replay(replay: Replay) -> None:
                 f"the stored result does not reproduce: {key} is {replay.result.get(key)!r}, "
                 f"the engine gives {value!r}"
             )
+
+
+def _faulted_seats(replay: Replay) -> set[int]:
+    seats = set()
+    for index, fault in enumerate(replay.faults):
+        seat = fault.get("seat") if isinstance(fault, dict) else None
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < replay.players:
+            raise ReplayError(f"fault {index} does not name a seat of the match: {fault!r}")
+        seats.add(seat)
+    return seats

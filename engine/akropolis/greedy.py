@@ -2,6 +2,8 @@
 
 Gain = the city's score after the placement (stones included, so a tile's cost and the
 quarries it covers count) minus the score before. Ties go to the first legal action.
+The bot uses `gains.fast_gains`; `naive_gains` rescores the whole city for every action
+and stays as the oracle it must equal.
 """
 
 from __future__ import annotations
@@ -10,21 +12,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.akropolis.components import STARS_OF_CODE, hex_code
+from engine.akropolis.gains import Surface, fast_gains, surface_from_json
 from engine.akropolis.geometry import STEP
 from engine.akropolis.scoring import VARIANTS, score_surface
 from engine.core import JSON
 from engine.hexgrid import encode
 from engine.players import Bot
 
-Surface = dict[int, tuple[int, int, int]]
-
-
-def surface_from_json(hexes: Sequence[dict[str, Any]]) -> Surface:
-    surface: Surface = {}
-    for h in hexes:
-        code = hex_code(h["kind"], h.get("color"))
-        surface[encode(h["q"], h["r"])] = (h["level"], code, h.get("stars", STARS_OF_CODE[code]))
-    return surface
+__all__ = ["GreedyBot", "Surface", "naive_gains", "placed_surface", "surface_from_json"]
 
 
 def placed_surface(
@@ -70,6 +65,5 @@ class GreedyBot(Bot):
         self.seed = seed  # the greedy bot draws nothing at random; kept for a uniform interface
 
     def act(self, observation: JSON, legal_actions: Sequence[JSON]) -> JSON:
-        gains = naive_gains(observation, legal_actions)
-        best = max(range(len(gains)), key=lambda i: (gains[i], -i))
-        return legal_actions[best]
+        gains = fast_gains(observation, legal_actions)
+        return legal_actions[gains.index(max(gains))]  # the first of the best

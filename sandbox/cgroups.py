@@ -92,8 +92,15 @@ class BoxCgroup:
             _write(folder / "cgroup.procs", pid)
 
     def pids_inside(self) -> list[int]:
+        folder = self.folders.get("unified") or self.folders["pids"]
+        if not self.v2:
+            # v1 keeps the list it made for an open file for as long as reads keep
+            # coming, so a kept descriptor shows the box as it was: open it every time.
+            try:
+                return [int(pid) for pid in (folder / "cgroup.procs").read_bytes().split()]
+            except OSError:
+                return []
         if self._procs_fd is None:
-            folder = self.folders.get("unified") or self.folders["pids"]
             try:
                 self._procs_fd = os.open(folder / "cgroup.procs", os.O_RDONLY)
             except OSError:

@@ -16,9 +16,9 @@ so the work is split three ways:
   becoming surrounded, barracks around it losing empty neighbours, lakes appearing or
   shrinking, gardens losing or gaining a lake) and what a new barracks, temple or garden
   on each of its cells would be worth; the score with three neutral hexes on it;
-- per triangle and tile codes in the triangle's cell order (memoized: several site tiles
-  and rotations often give the same codes): the plazas' stars, the new districts, markets
-  next to markets or market plazas, and the largest house group.
+- per triangle and tile codes in the triangle's cell order (once per distinct codes:
+  several site tiles and rotations often give the same): the plazas' stars, the new
+  districts, markets next to markets or market plazas, and the largest house group.
 """
 
 from __future__ import annotations
@@ -167,6 +167,10 @@ whose count the tile changes)."""
 # --- the city as it stands ---------------------------------------------------------------
 
 
+if encode(0, 1) - encode(0, 0) != 1:
+    raise AssertionError("`lakes_of` counts on cell codes stepping by 1 along r")
+
+
 def lakes_of(occupied: Collection[int]) -> set[int]:
     """Empty cells not connected to the outside through empty cells (the rules' lakes).
 
@@ -179,14 +183,19 @@ def lakes_of(occupied: Collection[int]) -> set[int]:
     q_high = max(q for q, _ in coords) + 1
     r_low = min(r for _, r in coords) - 1
     r_high = max(r for _, r in coords) + 1
+    # Codes step by 1 along r, so each column of the box is a range of codes.
+    columns = [encode(q, r_low) for q in range(q_low, q_high + 1)]
+    height = r_high - r_low
     empty = {
         cell
-        for q in range(q_low + 1, q_high)
-        for r in range(r_low + 1, r_high)
-        if (cell := encode(q, r)) not in occupied
+        for bottom in columns[1:-1]
+        for cell in range(bottom + 1, bottom + height)
+        if cell not in occupied
     }
-    frontier = [encode(q, r) for q in range(q_low, q_high + 1) for r in (r_low, r_high)]
-    frontier += [encode(q, r) for r in range(r_low + 1, r_high) for q in (q_low, q_high)]
+    frontier = [*range(columns[0], columns[0] + height + 1)]
+    frontier += range(columns[-1], columns[-1] + height + 1)
+    for bottom in columns[1:-1]:
+        frontier += (bottom, bottom + height)
     while frontier:
         grown = []
         for cell in frontier:
@@ -687,8 +696,9 @@ class Placement:
                     value += self.level
         return value
 
-    def scores(self, tiles: Sequence[TileCodes]) -> list[int]:
-        """The score without stones after each of these tiles (see `tile_codes`).
+    def scores(self, tiles: Sequence[TileCodes], offset: int = 0) -> list[int]:
+        """The score without stones, plus `offset`, after each of these tiles (see
+        `tile_codes`).
 
         With neutral hexes the score is `base`; a plaza adds its stars times its colour's
         value, and each colour whose value the tile changes adds that change times the
@@ -696,7 +706,7 @@ class Placement:
         values, worth, base, house_values = self.values, self.worth, self.base, self.house_values
         scores = []
         for codes, plazas, districts, houses, markets, market_plazas in tiles:
-            score = base
+            score = base + offset
             stars = self.stars
             if plazas:
                 stars = stars.copy()
@@ -819,8 +829,7 @@ def _product_gains(
         if placement is None:
             rows.append(None)
         else:
-            offset = placement.quarries - before
-            rows.append([score + offset for score in placement.scores(tiles)])
+            rows.append(placement.scores(tiles, placement.quarries - before))
     gains: list[int] = []
     for position, i, j, k in picks:
         for triangle, row in zip(legal.triangles, rows, strict=True):

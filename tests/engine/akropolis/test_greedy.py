@@ -27,8 +27,9 @@ from engine.akropolis.components import (
 from engine.akropolis.gains import RING_CYCLE, CityGains, fast_gains, lakes_of
 from engine.akropolis.geometry import TRIANGLE_CELLS
 from engine.akropolis.greedy import GreedyBot, naive_gains
+from engine.akropolis.scoring import outside_empty_cells
 from engine.core import JSON
-from engine.hexgrid import encode
+from engine.hexgrid import decode, encode
 from engine.players import RandomBot
 
 GAME = engine.get_game("akropolis")
@@ -167,6 +168,21 @@ def test_a_level_1_tile_closes_a_lake_only_across_two_runs_of_empty_ring_cells(
             assert lakes_after == city.lakes
         else:
             assert city.new_lakes(cells, runs) == lakes_after - city.lakes
+
+
+@settings(PROPERTY, max_examples=200)
+@given(st.sets(st.tuples(st.integers(-4, 4), st.integers(-4, 4)), min_size=1, max_size=50))
+def test_the_lakes_are_the_empty_cells_of_the_box_not_outside(cells: set[tuple[int, int]]) -> None:
+    occupied = {encode(q, r) for q, r in cells}
+    outside = outside_empty_cells(dict.fromkeys(occupied, (1, HOUSE, 0)))
+    qs, rs = [q for q, _ in cells], [r for _, r in cells]
+    box = {
+        encode(q, r)
+        for q in range(min(qs) - 1, max(qs) + 2)
+        for r in range(min(rs) - 1, max(rs) + 2)
+    }
+    assert lakes_of(occupied) == box - outside - occupied
+    assert all(decode(cell) not in cells for cell in lakes_of(occupied))
 
 
 # --- hand-built positions -------------------------------------------------------------------

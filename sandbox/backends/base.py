@@ -74,7 +74,8 @@ class ProcessBox:
     """A box whose program is a child process of the referee (the none and bwrap backends).
 
     With a cgroup, limits, freezing and the final kill cover the whole process tree;
-    without one (trusted code only) the process group stands in for the tree.
+    without one (trusted code only) the process group stands in for the tree. With a
+    `user`, the program starts as that user (and group), with no other groups.
     """
 
     def __init__(
@@ -85,6 +86,7 @@ class ProcessBox:
         env: dict[str, str],
         cgroup: BoxCgroup | None,
         launcher_runs_no_bot_code: bool = False,
+        user: int | None = None,
         on_close: Callable[[], None] | None = None,
     ) -> None:
         self.cgroup = cgroup
@@ -100,7 +102,7 @@ class ProcessBox:
                 stderr=subprocess.PIPE,
                 start_new_session=True,
                 close_fds=True,
-                preexec_fn=cgroup.attach_self if cgroup else None,
+                preexec_fn=_enter_box(cgroup, user),
             )
         except OSError as error:
             self._cleanup()
@@ -158,3 +160,25 @@ class ProcessBox:
             self.cgroup.remove()
         if self._on_close:
             self._on_close()
+
+
+def _enter_box(cgroup: BoxCgroup | None, user: int | None) -> Callable[[], None] | None:
+    """What the child runs between fork and exec: join the cgroup (which needs the
+    referee's privileges), then become `user`."""
+    if cgroup is None and user is None:
+        return None
+
+    def enter() -> None:
+        if cgroup is not None:
+            cgroup.attach_self()
+        if user is not None:
+            become(user)
+
+    return enter
+
+
+def become(user: int) -> None:
+    """Drop to `user` (as its own group, with no others): for root's child processes."""
+    os.setgroups([])
+    os.setresgid(user, user, user)
+    os.setresuid(user, user, user)

@@ -8,12 +8,17 @@ environment. Namespaces: user (uid 65534), PID, IPC, UTS, mount, network, cgroup
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import os
 import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
-from sandbox.backends.base import BOX_ENV, BOX_UID, BoxSpec, ProcessBox, SandboxError
+from sandbox.backends.base import BOX_ENV, BOX_UID, BoxSpec, ProcessBox, SandboxError, become
 from sandbox.cgroups import BoxCgroup, CgroupUnavailable, check_available
-from sandbox.libraries import library_binds
+from sandbox.libraries import library_binds, library_dirs
 
 BOX_PYTHON = "/usr/bin/python3"
 
@@ -82,15 +87,79 @@ class BwrapBackend:
             check_available()
         except CgroupUnavailable as error:
             raise SandboxError(f"bwrap boxes need cgroups for their limits: {error}") from error
+        if os.geteuid() == 0:
+            problem = _unprivileged_start_problem(self.executable)
+            if problem:
+                raise SandboxError(problem)
 
     def open(self, spec: BoxSpec) -> ProcessBox:
         self.check()
         assert self.executable is not None  # noqa: S101 - check() makes sure
-        cgroup = BoxCgroup(spec.limits.memory_bytes, spec.limits.pids)
+        user, staging = None, None
+        if os.geteuid() == 0:
+            # Started by root, bubblewrap maps the box's user to root itself, which owns
+            # the host's /proc/sys (core_pattern names a program the kernel runs as root)
+            # and every root-only file the box can see. So it starts as BOX_UID; as that
+            # user it must reach the bot's folder, so the bot is copied where it can.
+            user, staging = BOX_UID, _stage(spec.package_dir)
+            spec = dataclasses.replace(spec, package_dir=staging / "bot")
+        on_close = None
+        if staging:
+            on_close = functools.partial(shutil.rmtree, staging, ignore_errors=True)
+        try:
+            cgroup = BoxCgroup(spec.limits.memory_bytes, spec.limits.pids)
+        except BaseException:
+            if on_close:
+                on_close()
+            raise
         return ProcessBox(
             bwrap_argv(spec, self.executable),
             cwd=spec.package_dir,
             env={},
             cgroup=cgroup,
             launcher_runs_no_bot_code=True,
+            user=user,
+            on_close=on_close,
         )
+
+
+def _stage(package_dir: Path) -> Path:
+    """A copy of the bot in a new folder of the system's temporary folder, whose path
+    uid BOX_UID can walk (the referee's own folders may well be private)."""
+    staging = Path(tempfile.mkdtemp(prefix="agon-bwrap-"))
+    try:
+        staging.chmod(0o755)
+        shutil.copytree(package_dir, staging / "bot")
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return staging
+
+
+@functools.cache
+def _unprivileged_start_problem(executable: str) -> str | None:
+    """Why bubblewrap cannot start a box as uid BOX_UID here, or None if it can: it
+    needs unprivileged user namespaces, and the libraries and the temporary folder must
+    be reachable by that user."""
+    binds = []
+    for folder in [*library_dirs().values(), Path(tempfile.gettempdir())]:
+        binds += ["--ro-bind", str(folder), str(folder)]
+    argv = [executable, "--unshare-all", "--unshare-user", *_system_binds(), *binds]
+    try:
+        probe = subprocess.run(  # noqa: S603 - a fixed argv, never a shell line
+            [*argv, "--", BOX_PYTHON, "-S", "-c", ""],
+            env={},
+            capture_output=True,
+            text=True,
+            timeout=30,
+            preexec_fn=functools.partial(become, BOX_UID),
+        )
+    except (OSError, subprocess.SubprocessError) as error:
+        return f"bubblewrap cannot start as uid {BOX_UID}: {error}"
+    if probe.returncode != 0:
+        return (
+            f"bubblewrap cannot start a box as uid {BOX_UID} (it needs unprivileged user "
+            f"namespaces, and {', '.join(binds[1::3])} readable by that user): "
+            f"{probe.stderr.strip()}"
+        )
+    return None

@@ -39,6 +39,7 @@ def bwrap_argv(spec: BoxSpec, executable: str) -> list[str]:
         executable,
         "--unshare-all",
         "--unshare-user",
+        "--disable-userns",  # a user namespace of its own would give the bot capabilities
         "--die-with-parent",
         "--as-pid-1",
         "--new-session",
@@ -144,7 +145,8 @@ def _unprivileged_start_problem(executable: str) -> str | None:
     binds = []
     for folder in [*library_dirs().values(), Path(tempfile.gettempdir())]:
         binds += ["--ro-bind", str(folder), str(folder)]
-    argv = [executable, "--unshare-all", "--unshare-user", *_system_binds(), *binds]
+    argv = [executable, "--unshare-all", "--unshare-user", "--disable-userns"]
+    argv += [*_system_binds(), *binds]
     try:
         probe = subprocess.run(  # noqa: S603 - a fixed argv, never a shell line
             [*argv, "--", BOX_PYTHON, "-S", "-c", ""],
@@ -158,8 +160,8 @@ def _unprivileged_start_problem(executable: str) -> str | None:
         return f"bubblewrap cannot start as uid {BOX_UID}: {error}"
     if probe.returncode != 0:
         return (
-            f"bubblewrap cannot start a box as uid {BOX_UID} (it needs unprivileged user "
-            f"namespaces, and {', '.join(binds[1::3])} readable by that user): "
+            f"bubblewrap cannot start a box as uid {BOX_UID} (it needs version 0.8 or later, "
+            f"unprivileged user namespaces, and {', '.join(binds[1::3])} readable by that user): "
             f"{probe.stderr.strip()}"
         )
     return None

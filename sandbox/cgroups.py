@@ -1,4 +1,4 @@
-"""Control groups for boxes: memory, process and CPU limits, stopping a box between its
+"""Control groups for boxes: memory, process and CPU limits, freezing a box between its
 turns, and killing a whole process tree at once.
 
 Works with cgroup v2 (the unified hierarchy) and with the v1 controllers
@@ -109,29 +109,6 @@ class BoxCgroup:
             return [int(pid) for pid in os.pread(self._procs_fd, 1 << 20, 0).split()]
         except OSError:
             return []
-
-    def stop_processes(self, spare: frozenset[int] = frozenset()) -> None:
-        """Keep the box off the CPU until `continue_processes`: SIGSTOP to every process.
-
-        Between turns this is ten times cheaper than the freezer (tens of microseconds
-        against hundreds). SIGSTOP cannot be caught or ignored, and a stopped process
-        cannot resume another; a child forked while the signals go out shows up on the
-        next read of the process list and is stopped too, so the loop ends when no
-        process of the box is left running (the pids limit bounds it).
-        """
-        stopped: set[int] = set(spare)
-        while fresh := [pid for pid in self.pids_inside() if pid not in stopped]:
-            for pid in fresh:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGSTOP)
-            stopped.update(fresh)
-
-    def continue_processes(self, spare: frozenset[int] = frozenset()) -> None:
-        for pid in self.pids_inside():
-            if pid in spare:
-                continue
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGCONT)
 
     def freeze(self) -> None:
         if self.v2:

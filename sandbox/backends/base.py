@@ -85,7 +85,6 @@ class ProcessBox:
         cwd: Path,
         env: dict[str, str],
         cgroup: BoxCgroup | None,
-        launcher_runs_no_bot_code: bool = False,
         user: int | None = None,
         on_close: Callable[[], None] | None = None,
     ) -> None:
@@ -108,22 +107,21 @@ class ProcessBox:
             self._cleanup()
             raise SandboxError(f"cannot start {argv[0]}: {error}") from error
         assert self.process.stdin and self.process.stdout and self.process.stderr  # noqa: S101
-        # A launcher such as bubblewrap's outer process only waits for the box: it is
-        # not stopped between turns, which spares a signal and a wake-up each turn.
-        self._spare = frozenset({self.process.pid}) if launcher_runs_no_bot_code else frozenset()
         self.stdin = self.process.stdin
         self.stdout_fd = self.process.stdout.fileno()
         self.stderr_fd = self.process.stderr.fileno()
 
     def freeze(self) -> None:
+        # The freezer, not SIGSTOP process by process: a process of the box that is not
+        # stopped yet could send SIGCONT to one that is, and run between turns.
         if self.cgroup:
-            self.cgroup.stop_processes(self._spare)
+            self.cgroup.freeze()
         else:
             self._signal_group(signal.SIGSTOP)
 
     def thaw(self) -> None:
         if self.cgroup:
-            self.cgroup.continue_processes(self._spare)
+            self.cgroup.thaw()
         else:
             self._signal_group(signal.SIGCONT)
 

@@ -118,7 +118,6 @@ class BwrapBackend:
             cwd=spec.package_dir,
             env={},
             cgroup=cgroup,
-            launcher_runs_no_bot_code=True,
             user=user,
             on_close=on_close,
         )

@@ -10,7 +10,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "platform"))
 
 
 def main() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "agon.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "agon.settings.local")
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)

@@ -1,5 +1,12 @@
-"""URL routes of the Agon platform; apps add theirs here."""
+"""Top-level URLs: the REST API under /api/, its schema and docs, the admin."""
 
-from django.urls import URLPattern, URLResolver
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-urlpatterns: list[URLPattern | URLResolver] = []
+urlpatterns = [
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/", include("agon.api.urls")),
+    path("admin/", admin.site.urls),
+]

@@ -4,6 +4,6 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "agon.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "agon.settings.local")
 
 application = get_wsgi_application()

@@ -1,29 +1,21 @@
-"""Django settings for Agon: small and environment-driven; the platform issue grows it."""
+"""Settings shared by every environment. Each toggle reads one environment variable
+through the helpers in `agon.env`; `local`, `production` and `test` adjust the rest."""
 
-import os
+from __future__ import annotations
+
 from pathlib import Path
 
-REPO_DIR = Path(__file__).resolve().parent.parent.parent
-# Local data (SQLite database, replays, uploads); ignored by git.
-VAR_DIR = Path(os.environ.get("AGON_VAR_DIR", REPO_DIR / "var"))
-VAR_DIR.mkdir(parents=True, exist_ok=True)
+import dj_database_url
 
+from agon.env import env_bool, env_float, env_int, env_list, env_str
 
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    lowered = value.strip().lower()
-    if lowered in {"1", "true", "yes", "on"}:
-        return True
-    if lowered in {"0", "false", "no", "off"}:
-        return False
-    raise ValueError(f"{name} must be a boolean, got {value!r}")
+REPO_DIR = Path(__file__).resolve().parents[3]
+VAR_DIR = Path(env_str("AGON_VAR_DIR", str(REPO_DIR / "var")))
+"""Local data of the embedded setup: database, broker folders, replays, uploads."""
 
-
-SECRET_KEY = os.environ.get("AGON_SECRET_KEY", "django-insecure-agon-dev-only-change-me")
-DEBUG = env_bool("AGON_DEBUG", default=True)
-ALLOWED_HOSTS = [h for h in os.environ.get("AGON_ALLOWED_HOSTS", "").split(",") if h]
+SECRET_KEY = env_str("AGON_SECRET_KEY", "django-insecure-agon-dev-only-change-me")
+DEBUG = env_bool("AGON_DEBUG", default=False)
+ALLOWED_HOSTS = env_list("AGON_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -32,10 +24,19 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "agon.accounts",
+    "agon.bots",
+    "agon.ladders",
+    "agon.matches",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -63,10 +64,10 @@ TEMPLATES = [
 ]
 
 DATABASES = {
-    "default": {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": VAR_DIR / "agon.sqlite3",
-    }
+    "default": dj_database_url.parse(
+        env_str("AGON_DATABASE_URL", f"sqlite:///{VAR_DIR / 'agon.sqlite3'}"),
+        conn_max_age=env_int("AGON_DATABASE_CONN_MAX_AGE", 60),
+    )
 }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -74,4 +75,85 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+
 STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+MEDIA_ROOT = VAR_DIR / "media"
+MEDIA_URL = "media/"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+DATA_UPLOAD_MAX_MEMORY_SIZE = 6 * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 6 * 1024 * 1024
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "agon.api_errors.json_exception_handler",
+    "DEFAULT_THROTTLE_RATES": {"challenges": env_str("AGON_CHALLENGE_RATE", "20/hour")},
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Agon API",
+    "DESCRIPTION": "Bots, ladders, matches and replays of the Agon bot competition platform.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- Celery: queues, reliability --------------------------------------------------------
+CELERY_BROKER_URL = env_str("AGON_BROKER_URL", "filesystem://")
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_DEFAULT_QUEUE = "default"
+AGON_MATCH_QUEUE = env_str("AGON_MATCH_QUEUE", "matches")
+CELERY_TASK_ROUTES = {
+    "agon.matches.tasks.run_match": {"queue": AGON_MATCH_QUEUE},
+}
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("AGON_TASK_SOFT_TIME_LIMIT", 900)
+CELERY_TASK_TIME_LIMIT = env_int("AGON_TASK_TIME_LIMIT", 960)
+CELERY_BEAT_SCHEDULE = {
+    "matchmaking": {
+        "task": "agon.ladders.tasks.matchmaking",
+        "schedule": env_float("AGON_MATCHMAKING_SECONDS", 5.0),
+    },
+    "requeue-stuck-matches": {
+        "task": "agon.matches.tasks.requeue_stuck_matches",
+        "schedule": env_float("AGON_REQUEUE_SECONDS", 30.0),
+    },
+}
+
+# --- Agon ---------------------------------------------------------------------------------
+AGON_SANDBOX = env_str("AGON_SANDBOX", "auto")
+"""Sandbox backend for uploaded bots: auto, docker or bwrap (none only if allowed below)."""
+AGON_ALLOW_UNSANDBOXED = env_bool("AGON_ALLOW_UNSANDBOXED", default=False)
+"""Let uploaded bots run with the `none` backend: only for a trusted, single-user setup."""
+AGON_MATCH_STUCK_SECONDS = env_int("AGON_MATCH_STUCK_SECONDS", 1200)
+"""A match `running` for longer than this is considered lost and queued again."""
+AGON_MATCH_MAX_ATTEMPTS = env_int("AGON_MATCH_MAX_ATTEMPTS", 3)
+AGON_QUEUE_TARGET = env_int("AGON_QUEUE_TARGET", 4)
+"""Matchmaking keeps about this many ladder matches queued or running per ladder."""
+AGON_WORK_DIR = Path(env_str("AGON_WORK_DIR", str(VAR_DIR / "work")))
+"""Scratch folder for unpacked bots while a match runs."""
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("AGON_LOG_LEVEL", "INFO")},
+}

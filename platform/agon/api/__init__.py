@@ -1,0 +1,1 @@
+"""The REST API: thin views over the apps' services and selectors."""

@@ -1,0 +1,63 @@
+"""Bots and their versions. A version's archive is immutable once uploaded."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from engine.registry import game_ids
+
+
+class Bot(models.Model):
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"
+    )
+    name = models.CharField(max_length=64)
+    game = models.CharField(max_length=32, choices=[(g, g) for g in game_ids()])
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["owner", "name"], name="bot_name_per_owner")]
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.owner}/{self.name}"
+
+    def active_version(self) -> BotVersion | None:
+        return self.versions.filter(status=BotVersion.Status.ACTIVE).first()
+
+
+class BotVersion(models.Model):
+    class Status(models.TextChoices):
+        VALIDATING = "validating"
+        ACTIVE = "active"
+        REJECTED = "rejected"
+        RETIRED = "retired"
+
+    bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    archive = models.FileField(upload_to="bots/")
+    filename = models.CharField(max_length=255)
+    sha256 = models.CharField(max_length=64)
+    size = models.PositiveIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.VALIDATING)
+    reason = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["bot", "number"], name="version_number_per_bot"),
+            models.UniqueConstraint(
+                fields=["bot"],
+                condition=models.Q(status="active"),
+                name="one_active_version_per_bot",
+            ),
+        ]
+        ordering = ["bot_id", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.bot} v{self.number}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.bot.owner.username}/{self.bot.name}@v{self.number}"

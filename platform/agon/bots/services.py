@@ -1,0 +1,108 @@
+"""Bot writes: uploads (checked at once), versions, and the validation verdict."""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from pathlib import Path
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
+from django.db.models import Max
+
+from agon.bots.models import Bot, BotVersion
+from agon.matches.models import Match
+from engine.registry import UnknownGame, get_game
+from sandbox.packages import MAX_PACKED_BYTES, PackageError, unpack_bot
+
+VALIDATION_OPPONENT = "random"
+
+
+def _read_upload(upload: UploadedFile) -> tuple[bytes, str]:
+    if upload.size is not None and upload.size > MAX_PACKED_BYTES:
+        raise ValidationError(f"the package is larger than {MAX_PACKED_BYTES // (1024 * 1024)} MiB")
+    data = upload.read(MAX_PACKED_BYTES + 1)
+    filename = (upload.name or "main.py").rsplit("/", 1)[-1]
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            unpack_bot(data, filename, Path(folder))
+        except PackageError as error:
+            raise ValidationError(str(error)) from None
+    return data, filename
+
+
+@transaction.atomic
+def version_submit(*, bot: Bot, upload: UploadedFile) -> BotVersion:
+    """A new version of a bot: checked now, validated by a match against a builtin bot."""
+    from agon.matches.services import match_create
+
+    data, filename = _read_upload(upload)
+    Bot.objects.select_for_update().get(pk=bot.pk)  # one version number at a time
+    number = (bot.versions.aggregate(top=Max("number"))["top"] or 0) + 1
+    version = BotVersion(
+        bot=bot,
+        number=number,
+        filename=filename,
+        sha256=hashlib.sha256(data).hexdigest(),
+        size=len(data),
+    )
+    version.archive.save(f"{bot.id}-v{number}-{filename}", ContentFile(data), save=False)
+    version.save()
+    game = get_game(bot.game)
+    players = min(game.player_counts)
+    match_create(
+        kind=Match.Kind.VALIDATION,
+        game=bot.game,
+        players=players,
+        options={},
+        seats=[version, *[VALIDATION_OPPONENT] * (players - 1)],
+    )
+    return version
+
+
+@transaction.atomic
+def bot_submit(*, owner: User, name: str, game: str, upload: UploadedFile) -> Bot:
+    try:
+        get_game(game)
+    except UnknownGame as error:
+        raise ValidationError(str(error)) from None
+    name = name.strip()
+    if not name or len(name) > 64:
+        raise ValidationError("a bot needs a name of 1 to 64 characters")
+    if Bot.objects.filter(owner=owner, name=name).exists():
+        raise ValidationError(f"you already have a bot called {name!r}")
+    bot = Bot.objects.create(owner=owner, name=name, game=game)
+    version_submit(bot=bot, upload=upload)
+    return bot
+
+
+def validation_conclude(*, match: Match) -> BotVersion | None:
+    """Accept or reject the version a validation match was for (inside its transaction)."""
+    from agon.ladders.services import ratings_enter
+
+    seat = match.seats.select_related("version__bot").filter(version__isnull=False).first()
+    if seat is None or seat.version is None:
+        return None
+    version = BotVersion.objects.select_for_update().get(pk=seat.version.pk)
+    if version.status != BotVersion.Status.VALIDATING:
+        return version
+    if match.status == Match.Status.FAILED:
+        version.status = BotVersion.Status.REJECTED
+        version.reason = f"the validation match could not run: {match.error}"
+    elif seat.fault:
+        fault = next(f for f in match.faults if f["seat"] == seat.seat)
+        version.status = BotVersion.Status.REJECTED
+        version.reason = f"{fault['kind']} on turn {fault['turn']}: {fault['detail']}"
+    else:
+        BotVersion.objects.filter(bot=version.bot, status=BotVersion.Status.ACTIVE).update(
+            status=BotVersion.Status.RETIRED
+        )
+        version.status = BotVersion.Status.ACTIVE
+        version.reason = ""
+    version.save(update_fields=["status", "reason"])
+    if version.status == BotVersion.Status.ACTIVE:
+        ratings_enter(version=version)
+    return version

@@ -1,0 +1,72 @@
+"""Ladders (a game, a player count and options), ratings and every rating change."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from agon.ratings import PROVISIONAL_GAMES, START_RATING
+
+
+class Ladder(models.Model):
+    name = models.CharField(max_length=100, unique=True)
+    game = models.CharField(max_length=32)
+    players = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict)
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["game", "players", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Rating(models.Model):
+    """One bot's standing on one ladder; the bot's active version plays for it."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="ratings")
+    bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="ratings")
+    version = models.ForeignKey("bots.BotVersion", on_delete=models.PROTECT, related_name="+")
+    rating = models.FloatField(default=START_RATING)
+    games = models.PositiveIntegerField(default=0)
+    """Rated games on this ladder, all versions."""
+    version_games = models.PositiveIntegerField(default=0)
+    """Rated games of the current version: it is provisional for its first games."""
+    wins = models.PositiveIntegerField(default=0)
+    active = models.BooleanField(default=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["ladder", "bot"], name="rating_per_ladder")]
+        indexes = [models.Index(fields=["ladder", "active", "-rating"], name="leaderboard")]
+
+    def __str__(self) -> str:
+        return f"{self.bot_id} on {self.ladder_id}: {self.rating:.0f}"
+
+    @property
+    def provisional(self) -> bool:
+        return self.version_games < PROVISIONAL_GAMES
+
+
+class RatingChange(models.Model):
+    """What one rated match did to one bot's rating: the history charts and audits use."""
+
+    match = models.ForeignKey(
+        "matches.Match", on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="+")
+    bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="rating_changes")
+    version = models.ForeignKey("bots.BotVersion", on_delete=models.PROTECT, related_name="+")
+    before = models.FloatField()
+    after = models.FloatField()
+    provisional = models.BooleanField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "bot"], name="one_change_per_bot_per_match")
+        ]
+        indexes = [models.Index(fields=["bot", "ladder", "id"], name="rating_history")]
+
+    def __str__(self) -> str:
+        return f"{self.bot_id} in match {self.match_id}: {self.before:.0f} -> {self.after:.0f}"

@@ -1,0 +1,134 @@
+"""Ladder writes: default ladders, ratings entering and applying, matchmaking rounds."""
+
+from __future__ import annotations
+
+import secrets
+from random import Random
+
+from django.conf import settings
+from django.db import transaction
+
+from agon.bots.models import BotVersion
+from agon.ladders.matchmaking import Candidate, pick_tables
+from agon.ladders.models import Ladder, Rating, RatingChange
+from agon.matches.models import Match
+from agon.ratings import rating_changes
+from engine.registry import game_ids, get_game
+
+
+def ladder_ensure_defaults() -> list[Ladder]:
+    """One ladder per game and player count with the standard options."""
+    ladders = []
+    for game_id in game_ids():
+        game = get_game(game_id)
+        for players in game.player_counts:
+            ladder, _ = Ladder.objects.get_or_create(
+                name=f"{game.name} {players}p",
+                defaults={"game": game_id, "players": players, "options": {}},
+            )
+            ladders.append(ladder)
+    return ladders
+
+
+@transaction.atomic
+def ratings_enter(*, version: BotVersion) -> list[Rating]:
+    """A newly active version plays for its bot on every active ladder of its game.
+    A bot that was rated keeps its rating; the new version is provisional again."""
+    ratings = []
+    for ladder in Ladder.objects.filter(game=version.bot.game, active=True):
+        rating, created = Rating.objects.select_for_update().get_or_create(
+            ladder=ladder, bot=version.bot, defaults={"version": version}
+        )
+        if not created:
+            rating.version = version
+            rating.version_games = 0
+            rating.active = True
+            rating.save(update_fields=["version", "version_games", "active", "updated"])
+        ratings.append(rating)
+    return ratings
+
+
+def ratings_apply(*, match: Match) -> list[RatingChange]:
+    """Update the Elo ratings of a finished ranked match; call inside its finishing
+    transaction. The unique (match, bot) constraint makes a second application fail."""
+    if match.ladder_id is None or match.kind != Match.Kind.RANKED:
+        return []
+    seats = list(match.seats.select_related("version__bot").order_by("seat"))
+    bot_ids = [seat.version.bot_id for seat in seats if seat.version]
+    rows = {
+        r.bot_id: r
+        for r in Rating.objects.select_for_update().filter(
+            ladder_id=match.ladder_id, bot_id__in=bot_ids
+        )
+    }
+    ratings = [rows[bot_id] for bot_id in bot_ids]
+    deltas = rating_changes(
+        [r.rating for r in ratings], match.ranks, [r.version_games for r in ratings]
+    )
+    changes = []
+    for seat, rating, delta in zip(seats, ratings, deltas, strict=True):
+        assert seat.version is not None  # noqa: S101 - ranked seats are always versions
+        changes.append(
+            RatingChange(
+                match=match,
+                ladder_id=match.ladder_id,
+                bot_id=rating.bot_id,
+                version=seat.version,
+                before=rating.rating,
+                after=rating.rating + delta,
+                provisional=rating.provisional,
+            )
+        )
+        rating.rating += delta
+        rating.games += 1
+        rating.version_games += 1
+        rating.wins += int(seat.rank == 1)
+        rating.save(update_fields=["rating", "games", "version_games", "wins", "updated"])
+    RatingChange.objects.bulk_create(changes)
+    return changes
+
+
+def matchmaking_round(*, rng: Random | None = None) -> list[Match]:
+    """Top up every active ladder to its target of queued and running matches."""
+    from agon.matches.services import match_create
+
+    rng = rng or Random(secrets.randbits(64))
+    created = []
+    target = settings.AGON_QUEUE_TARGET
+    for ladder in Ladder.objects.filter(active=True).order_by("id"):
+        pending = Match.objects.filter(
+            ladder=ladder,
+            kind=Match.Kind.RANKED,
+            status__in=[Match.Status.QUEUED, Match.Status.RUNNING],
+        )
+        missing = target - pending.count()
+        if missing <= 0:
+            continue
+        busy = set(
+            pending.values_list("seats__version__bot_id", flat=True).exclude(seats__version=None)
+        )
+        candidates = [
+            Candidate(r.bot_id, r.rating, r.version_games)
+            for r in Rating.objects.filter(ladder=ladder, active=True, version__status="active")
+            if r.bot_id not in busy
+        ]
+        for table in pick_tables(candidates, ladder.players, missing, rng):
+            versions = {
+                v.bot_id: v
+                for v in BotVersion.objects.filter(
+                    bot_id__in=table, status=BotVersion.Status.ACTIVE
+                )
+            }
+            if len(versions) != len(table):
+                continue  # a version changed meanwhile; the next round picks again
+            created.append(
+                match_create(
+                    kind=Match.Kind.RANKED,
+                    ladder=ladder,
+                    game=ladder.game,
+                    players=ladder.players,
+                    options=ladder.options,
+                    seats=[versions[bot_id] for bot_id in table],
+                )
+            )
+    return created

@@ -1,0 +1,85 @@
+"""Matches: queued -> running -> finished | failed, with seats, replay and logs."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        FINISHED = "finished"
+        FAILED = "failed"
+
+    class Kind(models.TextChoices):
+        RANKED = "ranked"
+        VALIDATION = "validation"
+        CHALLENGE = "challenge"
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    ladder = models.ForeignKey(
+        "ladders.Ladder", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"
+    )
+    game = models.CharField(max_length=32)
+    players = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict)
+    seed = models.BigIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    claimed_by = models.CharField(max_length=64, blank=True)
+    error = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    scores = models.JSONField(default=list, blank=True)
+    ranks = models.JSONField(default=list, blank=True)
+    faults = models.JSONField(default=list, blank=True)
+    replay = models.FileField(upload_to="replays/", blank=True)
+    match_seconds = models.FloatField(null=True, blank=True)
+    """Wall time inside the sandbox (boxes started to boxes gone)."""
+    pipeline_seconds = models.FloatField(null=True, blank=True)
+    """Wall time of the whole task: claim, sandbox, storing the result."""
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [
+            models.Index(fields=["status", "ladder"], name="match_status_ladder"),
+            models.Index(fields=["ladder", "-id"], name="match_ladder_recent"),
+            models.Index(fields=["status", "started"], name="match_status_started"),
+        ]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.game}, {self.status})"
+
+
+class MatchSeat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    version = models.ForeignKey(
+        "bots.BotVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    builtin = models.CharField(max_length=32, blank=True)
+    """For a builtin opponent (validation matches): its name; then `version` is empty."""
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    score = models.IntegerField(null=True, blank=True)
+    fault = models.CharField(max_length=32, blank=True)
+    log = models.TextField(blank=True)
+    """The bot's stderr: shown to the bot's owner only."""
+    thinking_seconds = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_bot_per_seat")]
+        indexes = [models.Index(fields=["version", "match"], name="seat_version_match")]
+        ordering = ["match_id", "seat"]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of match {self.match_id}"
+
+    @property
+    def bot_id_label(self) -> str:
+        return self.version.label if self.version_id and self.version else f"builtin:{self.builtin}"

@@ -1,0 +1,225 @@
+"""Match writes: create and enqueue, claim, run in the sandbox, finish exactly once.
+
+A task claims its match with a conditional update (queued -> running) and a fresh
+claim token; finishing checks the token inside one transaction, so a duplicated,
+retried or late task can never store a result or move a rating twice.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import secrets
+import time
+import uuid
+from collections.abc import Sequence
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from agon.bots.models import BotVersion
+from agon.ladders.models import Ladder
+from agon.matches.models import Match, MatchSeat
+from sandbox.backends import SandboxError
+from sandbox.runner import MatchRecord, Program, run_match
+
+log = logging.getLogger(__name__)
+
+
+def _enqueue(match_id: int) -> None:
+    from agon.matches.tasks import run_match as run_match_task
+
+    run_match_task.delay(match_id)
+
+
+@transaction.atomic
+def match_create(
+    *,
+    kind: str,
+    game: str,
+    players: int,
+    options: dict[str, object],
+    seats: Sequence[BotVersion | str],
+    ladder: Ladder | None = None,
+    created_by: object = None,
+    seed: int | None = None,
+) -> Match:
+    """A queued match; its task is sent once the transaction commits. A seat is a bot
+    version or the name of a builtin bot."""
+    match = Match.objects.create(
+        kind=kind,
+        ladder=ladder,
+        game=game,
+        players=players,
+        options=options,
+        seed=secrets.randbits(63) if seed is None else seed,
+        created_by=created_by,  # type: ignore[misc]
+    )
+    MatchSeat.objects.bulk_create(
+        MatchSeat(
+            match=match,
+            seat=i,
+            version=s if isinstance(s, BotVersion) else None,
+            builtin="" if isinstance(s, BotVersion) else s,
+        )
+        for i, s in enumerate(seats)
+    )
+    transaction.on_commit(lambda: _enqueue(match.id))
+    return match
+
+
+def match_claim(*, match_id: int) -> str | None:
+    """Take a queued match for this run; the claim token, or None if it is not queued."""
+    token = f"{uuid.uuid4().hex}"
+    claimed = Match.objects.filter(id=match_id, status=Match.Status.QUEUED).update(
+        status=Match.Status.RUNNING,
+        claimed_by=token,
+        started=timezone.now(),
+        attempts=F("attempts") + 1,
+    )
+    return token if claimed == 1 else None
+
+
+def programs_for(match: Match) -> list[Program]:
+    programs = []
+    for seat in match.seats.select_related("version__bot__owner").order_by("seat"):
+        if seat.version is None:
+            programs.append(Program.builtin(seat.builtin))
+            continue
+        with seat.version.archive.open("rb") as archive:
+            data = archive.read()
+        programs.append(
+            Program(bot_id=seat.version.label, package=data, filename=seat.version.filename)
+        )
+    return programs
+
+
+def match_execute(*, match_id: int) -> bool:
+    """Claim, play and finish one match; False if another run has it or had it."""
+    started = time.monotonic()
+    token = match_claim(match_id=match_id)
+    if token is None:
+        log.info("match %s is not queued; nothing to do", match_id)
+        return False
+    match = Match.objects.get(id=match_id)
+    sandbox = settings.AGON_SANDBOX
+    if sandbox == "none" and not settings.AGON_ALLOW_UNSANDBOXED:
+        match_fail(match_id=match_id, token=token, error="uploaded bots never run unsandboxed")
+        return False
+    settings.AGON_WORK_DIR.mkdir(parents=True, exist_ok=True)
+    try:
+        record = run_match(
+            game_id=match.game,
+            seed=match.seed,
+            options=match.options,
+            programs=programs_for(match),
+            sandbox=sandbox,
+            workdir=settings.AGON_WORK_DIR,
+        )
+    except SandboxError as error:
+        # Not the bots' fault: try again later, up to the attempt limit.
+        if match.attempts >= settings.AGON_MATCH_MAX_ATTEMPTS:
+            match_fail(match_id=match_id, token=token, error=f"the sandbox failed: {error}")
+        else:
+            match_release(match_id=match_id, token=token)
+        raise
+    return match_finish(match_id=match_id, token=token, record=record, started=started)
+
+
+@transaction.atomic
+def match_finish(*, match_id: int, token: str, record: MatchRecord, started: float) -> bool:
+    """Store the result, replay, logs and ratings in one transaction, exactly once."""
+    from agon.bots.services import validation_conclude
+    from agon.ladders.services import ratings_apply
+
+    match = Match.objects.select_for_update().get(id=match_id)
+    if match.status != Match.Status.RUNNING or match.claimed_by != token:
+        log.warning("match %s was taken from this run; its result is dropped", match_id)
+        return False
+    replay = record.replay
+    match.scores = replay.result["scores"]
+    match.ranks = replay.result["ranks"]
+    match.faults = replay.faults
+    match.replay.save(f"match-{match.id}.json", ContentFile(replay.dumps().encode()), save=False)
+    faulted = {fault["seat"]: fault["kind"] for fault in replay.faults}
+    for seat in match.seats.all():
+        report = record.seats[seat.seat]
+        seat.rank = match.ranks[seat.seat]
+        seat.score = match.scores[seat.seat]
+        seat.fault = str(faulted.get(seat.seat, ""))
+        seat.log = report.log
+        seat.thinking_seconds = report.thinking_seconds
+        seat.save()
+    match.status = Match.Status.FINISHED
+    match.finished = timezone.now()
+    match.match_seconds = record.match_seconds
+    match.pipeline_seconds = time.monotonic() - started
+    match.save()
+    ratings_apply(match=match)
+    if match.kind == Match.Kind.VALIDATION:
+        validation_conclude(match=match)
+    return True
+
+
+@transaction.atomic
+def match_fail(*, match_id: int, token: str, error: str) -> bool:
+    match = Match.objects.select_for_update().get(id=match_id)
+    if match.status != Match.Status.RUNNING or match.claimed_by != token:
+        return False
+    match.status = Match.Status.FAILED
+    match.error = error[:4000]
+    match.finished = timezone.now()
+    match.save(update_fields=["status", "error", "finished"])
+    if match.kind == Match.Kind.VALIDATION:
+        from agon.bots.services import validation_conclude
+
+        validation_conclude(match=match)
+    return True
+
+
+def match_release(*, match_id: int, token: str) -> bool:
+    """Give a claimed match back to the queue (an infrastructure error; it will retry)."""
+    return bool(
+        Match.objects.filter(id=match_id, status=Match.Status.RUNNING, claimed_by=token).update(
+            status=Match.Status.QUEUED, claimed_by=""
+        )
+    )
+
+
+def requeue_stuck_matches() -> list[int]:
+    """Matches `running` past the limit lost their worker: queue them again, or fail
+    them after too many attempts. Their old claim tokens stop counting."""
+    limit = timezone.now() - timedelta(seconds=settings.AGON_MATCH_STUCK_SECONDS)
+    requeued = []
+    for match_id in Match.objects.filter(
+        status=Match.Status.RUNNING, started__lt=limit
+    ).values_list("id", flat=True):
+        with transaction.atomic():
+            match = Match.objects.select_for_update().get(id=match_id)
+            if (
+                match.status != Match.Status.RUNNING
+                or match.started is None
+                or match.started >= limit
+            ):
+                continue
+            if match.attempts >= settings.AGON_MATCH_MAX_ATTEMPTS:
+                match.status = Match.Status.FAILED
+                match.error = f"lost its worker {match.attempts} times"
+                match.finished = timezone.now()
+                match.claimed_by = ""
+                match.save(update_fields=["status", "error", "finished", "claimed_by"])
+                if match.kind == Match.Kind.VALIDATION:
+                    from agon.bots.services import validation_conclude
+
+                    validation_conclude(match=match)
+                continue
+            match.status = Match.Status.QUEUED
+            match.claimed_by = ""
+            match.save(update_fields=["status", "claimed_by"])
+            transaction.on_commit(functools.partial(_enqueue, match.id))
+            requeued.append(match.id)
+    return requeued

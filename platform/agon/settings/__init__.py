@@ -1,0 +1,1 @@
+"""Settings by environment: `agon.settings.local` (the default), `production`, `test`."""

@@ -1,0 +1,17 @@
+"""The test suite: PostgreSQL and Redis on this machine (real services, not stand-ins)."""
+
+from __future__ import annotations
+
+import dj_database_url
+
+from agon.env import env_str
+from agon.settings.base import *  # noqa: F403
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        env_str("AGON_TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/agon")
+    )
+}
+CELERY_BROKER_URL = env_str("AGON_TEST_BROKER_URL", "redis://127.0.0.1:6379/15")
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast, tests only
+AGON_SANDBOX = env_str("AGON_SANDBOX", "bwrap")

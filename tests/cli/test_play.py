@@ -156,13 +156,42 @@ def test_a_bot_file_plays_over_the_protocol_when_unboxed(
     assert str(tmp_path) not in path.read_text(), "replays hold no host paths"
 
 
-def test_a_bot_file_is_refused_outside_an_explicit_unboxed_run(
-    agon: Callable[..., Outcome], tmp_path: Path
-) -> None:
-    bot = tmp_path / "bot.py"
-    bot.write_text(FIRST_LEGAL_BOT)
-    outcome = agon("play", "--game", "akropolis", "--seed", "4", str(bot), "builtin:random")
-    assert outcome.code == 2 and "--sandbox none" in outcome.err
+def test_a_bot_file_runs_in_a_box_by_default(agon: Callable[..., Outcome], tmp_path: Path) -> None:
+    bot = tmp_path / "where.py"
+    bot.write_text(
+        "import json, os, sys\n"
+        "print('uid', os.getuid(), 'cwd', os.getcwd(), file=sys.stderr, flush=True)\n"
+        + FIRST_LEGAL_BOT
+    )
+    outcome = agon(
+        "play",
+        "--game",
+        "akropolis",
+        "--seed",
+        "4",
+        "--sandbox",
+        "bwrap",
+        str(bot),
+        "builtin:random",
+    )
+    assert outcome.code == 0, outcome.err
+    assert outcome.last_json()["faults"] == []
+    assert "uid 65534 cwd /bot" in outcome.out
+
+
+def test_an_unknown_sandbox_is_refused(agon: Callable[..., Outcome], tmp_path: Path) -> None:
+    outcome = agon(
+        "play",
+        "--game",
+        "akropolis",
+        "--seed",
+        "4",
+        "--sandbox",
+        "jail",
+        "builtin:random",
+        "builtin:random",
+    )
+    assert outcome.code == 2 and "invalid choice: 'jail'" in outcome.err
 
 
 def test_a_crashing_bot_is_a_recorded_fault_and_ranks_last(

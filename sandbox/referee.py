@@ -140,8 +140,9 @@ class BoxBot(Bot):
                     raise self._exit_fault()
             elif key.fd == self.box.stderr_fd:
                 self._keep_log(chunk)
-            else:
+            elif want_line:
                 self._stdout += chunk
+            # else: the match is over, and what the bot still prints is no answer to keep
 
     def _keep_log(self, chunk: bytes) -> None:
         room = max(0, self.limits.log_bytes - len(self._log))

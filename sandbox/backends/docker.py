@@ -1,0 +1,476 @@
+"""`docker`: one container per box, from the bot image (deploy/bot-image).
+
+The container gets no network, a read-only root, uid 65534, no capabilities, no new
+privileges, memory = memory + swap, a PID limit, one CPU, a small tmpfs at /tmp, the
+unpacked bot read-only at /bot, and exactly `BOX_ENV` as its environment.
+
+The protocol does not go through Docker's attach stream (several times slower than a
+pipe): the referee makes a private folder with three named pipes (to the bot, from the
+bot, its log), shows it at /io in the container, and the container's command starts
+the bot with its stdin, stdout and stderr on them. Between turns the container is
+frozen by writing its cgroup's freezer directly (`docker pause` costs a round trip to
+the engine); only when the cgroup is out of this process's reach does it fall back to
+pause and unpause through the API.
+
+The engine must see the same file system as the referee (the named pipes and the bot's
+folder are bind-mounted), so the referee runs on the Docker host itself. Every box's
+container carries the label `agon.box=1`: should a referee die without closing its
+boxes, `docker ps -aq --filter label=agon.box=1` lists what is left.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import functools
+import logging
+import os
+import re
+import select
+import shlex
+import shutil
+import tempfile
+import time
+import uuid
+from collections.abc import Mapping
+from pathlib import Path
+from typing import IO, Any
+
+import docker
+import docker.errors
+import requests
+from docker.types import LogConfig, Mount
+
+from sandbox.backends.base import BOX_ENV, BOX_UID, BoxSpec, SandboxError
+
+log = logging.getLogger(__name__)
+
+DEFAULT_IMAGE = "agon-bot:latest"
+IMAGE_ENV = "AGON_BOT_IMAGE"
+BOX_LABEL = "agon.box"
+API_TIMEOUT_SECONDS = 60
+CONNECT_SECONDS = 30.0
+"""How long a fresh container may take to open its end of the pipes."""
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+IO_DIR = "/io"
+KILLED_EXIT_CODE = 128 + 9
+"""What Docker reports for a container ended with SIGKILL (as `close` does)."""
+
+# Redirections first, so the box is connected before any bot code runs; `env -i` so the
+# image's own variables (and Docker's HOSTNAME) do not reach the bot either.
+LAUNCH = "exec /usr/bin/env -i {env} python3 main.py <{io}/in >{io}/out 2>{io}/log".format(
+    env=" ".join(shlex.quote(f"{key}={value}") for key, value in sorted(BOX_ENV.items())),
+    io=IO_DIR,
+)
+
+
+class DockerEngineUnavailable(SandboxError):
+    """No Docker engine answers here (as opposed to one that answers but cannot run boxes)."""
+
+
+def _engine_address() -> str:
+    return os.environ.get("DOCKER_HOST") or "the default socket"
+
+
+WARM_FREEZER = CGROUP_ROOT / "freezer" / "agon-keeps-freezer-warm"
+
+
+@functools.cache
+def keep_v1_freezer_warm() -> None:
+    """Make each freeze or thaw of a v1 cgroup a write of ~2 us instead of ~110 us.
+
+    The v1 freezer (Linux 6.1 on) turns a kernel static key on when the first cgroup
+    of the host freezes and off when the last one thaws, and each switch patches
+    kernel code on every CPU. One empty cgroup left frozen keeps the key on, so a box's
+    freeze and thaw stay plain writes. It holds no process, so nothing is ever stopped
+    by it; it is shared by every referee of the host and left in place on purpose.
+    """
+    with contextlib.suppress(OSError):
+        WARM_FREEZER.mkdir(exist_ok=True)
+        (WARM_FREEZER / "freezer.state").write_text("FROZEN")
+
+
+@functools.cache
+def _warn_once_about_pausing() -> None:
+    log.warning(
+        "boxes' cgroups are out of reach (not root, or the engine runs elsewhere): "
+        "freezing between turns goes through docker pause, ~40 ms a turn instead of ~0.03"
+    )
+
+
+class ContainerCgroup:
+    """A running container's cgroup, reached through this host's /sys/fs/cgroup."""
+
+    def __init__(self, folders: Mapping[str, Path], *, v2: bool) -> None:
+        self.v2 = v2
+        self._fds: dict[Path, int] = {}
+        if v2:
+            unified = folders["unified"]
+            self.freeze_file = unified / "cgroup.freeze"
+            self.procs_file = unified / "cgroup.procs"
+            self.oom_file, self.oom_key = unified / "memory.events", "oom_kill"
+            self.peak_file = unified / "memory.peak"
+            self.frozen_value, self.thawed_value = b"1", b"0"
+        else:
+            self.freeze_file = folders["freezer"] / "freezer.state"
+            self.procs_file = folders["freezer"] / "cgroup.procs"
+            self.oom_file, self.oom_key = folders["memory"] / "memory.oom_control", "oom_kill"
+            self.peak_file = folders["memory"] / "memory.max_usage_in_bytes"
+            self.frozen_value, self.thawed_value = b"FROZEN", b"THAWED"
+
+    @classmethod
+    def find(cls, container_id: str, pid: int) -> ContainerCgroup | None:
+        """The container's cgroup if this process can write its freezer, else None.
+
+        The container's first process says where its cgroups are; the conventional
+        places of Docker's two cgroup drivers are tried when it is already gone.
+        """
+        v2 = (CGROUP_ROOT / "cgroup.controllers").exists()
+        candidates: list[dict[str, Path]] = []
+        if pid > 0:
+            from_proc = cls._folders_of_process(pid, v2=v2)
+            if from_proc and all(container_id in str(f) for f in from_proc.values()):
+                candidates.append(from_proc)
+        if v2:
+            for relative in (f"system.slice/docker-{container_id}.scope", f"docker/{container_id}"):
+                candidates.append({"unified": CGROUP_ROOT / relative})
+        else:
+            for relative in (f"docker/{container_id}", f"system.slice/docker-{container_id}.scope"):
+                candidates.append(
+                    {name: CGROUP_ROOT / name / relative for name in ("freezer", "memory")}
+                )
+        needed = {"unified"} if v2 else {"freezer", "memory"}
+        for folders in candidates:
+            if needed <= folders.keys():
+                cgroup = cls(folders, v2=v2)
+                if os.access(cgroup.freeze_file, os.W_OK):
+                    return cgroup
+        return None
+
+    @staticmethod
+    def _folders_of_process(pid: int, *, v2: bool) -> dict[str, Path]:
+        try:
+            lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
+        except OSError:
+            return {}
+        folders: dict[str, Path] = {}
+        for line in lines:
+            _, controllers, path = line.split(":", 2)
+            relative = path.lstrip("/")
+            if v2:
+                if controllers == "":
+                    folders["unified"] = CGROUP_ROOT / relative
+                continue
+            for name in controllers.split(","):
+                if name in ("freezer", "memory"):
+                    mount = CGROUP_ROOT / controllers
+                    if not mount.is_dir():
+                        mount = CGROUP_ROOT / name
+                    folders[name] = mount / relative
+        return folders
+
+    def _fd(self, path: Path, flags: int) -> int:
+        """A descriptor kept open on one of the cgroup's files: they are used every turn."""
+        fd = self._fds.get(path)
+        if fd is None:
+            fd = self._fds[path] = os.open(path, flags | os.O_CLOEXEC)
+        return fd
+
+    def freeze(self) -> None:
+        if not self.v2:
+            keep_v1_freezer_warm()
+        os.pwrite(self._fd(self.freeze_file, os.O_WRONLY), self.frozen_value, 0)
+
+    def thaw(self) -> None:
+        os.pwrite(self._fd(self.freeze_file, os.O_WRONLY), self.thawed_value, 0)
+
+    def has_processes(self) -> bool:
+        """Whether anything still runs in the container (False once Docker removed it)."""
+        try:
+            return bool(os.pread(self._fd(self.procs_file, os.O_RDONLY), 64, 0).strip())
+        except OSError:
+            return False
+
+    def release(self) -> None:
+        for fd in self._fds.values():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._fds.clear()
+
+    def oom_kills(self) -> int | None:
+        try:
+            text = self.oom_file.read_text()
+        except OSError:
+            return None
+        for line in text.splitlines():
+            name, _, value = line.partition(" ")
+            if name == self.oom_key:
+                return int(value)
+        return None
+
+    def memory_peak(self) -> int | None:
+        try:
+            return int(os.pread(self._fd(self.peak_file, os.O_RDONLY), 64, 0))
+        except (OSError, ValueError):
+            return None
+
+
+class DockerBox:
+    """A bot running in its own container; the protocol travels over named pipes."""
+
+    stdin: IO[bytes]
+    stdout_fd: int
+    stderr_fd: int
+
+    def __init__(
+        self, api: Any, image: str, spec: BoxSpec, labels: Mapping[str, str] | None = None
+    ) -> None:
+        self._api = api
+        self.container_id: str | None = None
+        self._cgroup: ContainerCgroup | None = None
+        self._paused_by_api = False
+        self._exit_code: int | None = None
+        self._oom_killed = False
+        self._memory_peak: int | None = None
+        self._closed = False
+        self.stdout_fd = self.stderr_fd = -1
+        # A private (0700) folder holds the box's own (0711), so no other user of the
+        # host can reach the pipes, while uid 65534 in the box can open them.
+        self.folder = Path(tempfile.mkdtemp(prefix="agon-box-", dir=spec.package_dir.parent))
+        try:
+            self._start(image, spec, labels or {})
+        except BaseException:
+            self.close()
+            raise
+
+    def _start(self, image: str, spec: BoxSpec, labels: Mapping[str, str]) -> None:
+        io_dir = self.folder / "io"
+        io_dir.mkdir()
+        io_dir.chmod(0o711)
+        for name in ("in", "out", "log"):
+            os.mkfifo(io_dir / name)
+            (io_dir / name).chmod(0o666)
+        # Read ends first and non-blocking: they open at once, and show no end of file
+        # before the bot has opened its side.
+        self.stdout_fd = os.open(io_dir / "out", os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        self.stderr_fd = os.open(io_dir / "log", os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+
+        limits = spec.limits
+        host_config = self._api.create_host_config(
+            network_mode="none",
+            read_only=True,
+            cap_drop=["ALL"],
+            security_opt=["no-new-privileges"],
+            mem_limit=limits.memory_bytes,
+            memswap_limit=limits.memory_bytes,
+            pids_limit=limits.pids,
+            nano_cpus=1_000_000_000,
+            tmpfs={"/tmp": f"size={limits.scratch_bytes},mode=1777"},  # noqa: S108
+            shm_size=limits.scratch_bytes,
+            mounts=[
+                Mount("/bot", str(spec.package_dir.resolve()), type="bind", read_only=True),
+                Mount(IO_DIR, str(io_dir.resolve()), type="bind", read_only=True),
+            ],
+            log_config=LogConfig(type=LogConfig.types.NONE),
+        )
+        name = f"agon-{re.sub(r'[^a-zA-Z0-9_.-]', '-', spec.label)}-{uuid.uuid4().hex[:12]}"
+        try:
+            created = self._api.create_container(
+                image,
+                command=["/bin/sh", "-c", LAUNCH],
+                name=name,
+                hostname="box",
+                user=f"{BOX_UID}:{BOX_UID}",
+                working_dir="/bot",
+                environment=dict(BOX_ENV),
+                labels={BOX_LABEL: "1", "agon.seat": spec.label, **labels},
+                host_config=host_config,
+            )
+            self.container_id = str(created["Id"])
+            self._api.start(self.container_id)
+            pid = int(self._api.inspect_container(self.container_id)["State"]["Pid"] or 0)
+        except docker.errors.ImageNotFound as error:
+            raise SandboxError(
+                f"the bot image {image} is missing: build it with deploy/bot-image/build.sh"
+            ) from error
+        except (docker.errors.DockerException, requests.RequestException) as error:
+            raise SandboxError(f"Docker could not start a box: {error}") from error
+        self._cgroup = ContainerCgroup.find(self.container_id, pid)
+        if self._cgroup is None:
+            _warn_once_about_pausing()
+        self.stdin = self._connect_stdin(io_dir / "in")
+
+    def _connect_stdin(self, path: Path) -> IO[bytes]:
+        """The write end of the bot's stdin, once the container has opened the read end.
+
+        Opening it blocking would hang forever if the container never came up; a
+        non-blocking open fails with ENXIO until a reader is there.
+        """
+        deadline = time.monotonic() + CONNECT_SECONDS
+        next_check = time.monotonic() + 0.5
+        pause = 0.0005
+        while True:
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            except OSError as error:
+                if error.errno != errno.ENXIO:
+                    raise SandboxError(f"cannot open the box's input: {error}") from error
+            else:
+                fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+                return open(fd, "wb")
+            now = time.monotonic()
+            if now > deadline:
+                raise SandboxError(f"the box did not come up within {CONNECT_SECONDS:.0f} s")
+            if now > next_check:
+                next_check = now + 0.5
+                if self._reload_state() is not None:
+                    raise SandboxError(
+                        f"the box ended before its bot started (exit code {self._exit_code})"
+                    )
+            time.sleep(pause)
+            pause = min(pause * 2, 0.01)
+
+    # --- Box --------------------------------------------------------------------------
+
+    def freeze(self) -> None:
+        if self._cgroup is not None:
+            try:
+                self._cgroup.freeze()
+            except OSError:
+                return  # the container is gone with its cgroup: nothing left to stop
+            peak = self._cgroup.memory_peak()
+            if peak is not None:
+                self._memory_peak = peak
+        elif not self._paused_by_api and self.container_id is not None:
+            # A container that has just ended cannot be paused, and needs no pausing.
+            with contextlib.suppress(docker.errors.DockerException, requests.RequestException):
+                self._api.pause(self.container_id)
+                self._paused_by_api = True
+
+    def thaw(self) -> None:
+        if self._cgroup is not None:
+            with contextlib.suppress(OSError):
+                self._cgroup.thaw()
+        elif self._paused_by_api and self.container_id is not None:
+            self._paused_by_api = False
+            with contextlib.suppress(docker.errors.DockerException, requests.RequestException):
+                self._api.unpause(self.container_id)
+
+    def exit_code(self) -> int | None:
+        """Polled by the referee: asks the engine only once nothing runs in the box."""
+        if self._exit_code is not None or self.container_id is None:
+            return self._exit_code
+        if self._cgroup is not None:
+            if self._cgroup.has_processes():
+                return None
+        elif not self._stdout_hung_up():
+            return None
+        return self._reload_state()
+
+    def _stdout_hung_up(self) -> bool:
+        """Whether the bot side of stdout is closed (its processes ended), without reading."""
+        poller = select.poll()
+        poller.register(self.stdout_fd, select.POLLIN)
+        return any(events & select.POLLHUP for _, events in poller.poll(0))
+
+    def _reload_state(self) -> int | None:
+        """The exit code from the engine if the container has ended (remembered), else None."""
+        if self.container_id is None:
+            return None
+        try:
+            state = self._api.inspect_container(self.container_id)["State"]
+        except docker.errors.NotFound:
+            self._exit_code = KILLED_EXIT_CODE
+            return self._exit_code
+        except (docker.errors.DockerException, requests.RequestException):
+            return None
+        self._oom_killed = self._oom_killed or bool(state.get("OOMKilled"))
+        if state.get("Running") or state.get("Status") in ("created", "restarting"):
+            return None
+        self._exit_code = int(state.get("ExitCode") or 0)
+        return self._exit_code
+
+    def oom_killed(self) -> bool:
+        if self._oom_killed:
+            return True
+        if self._cgroup is not None and (self._cgroup.oom_kills() or 0) > 0:
+            self._oom_killed = True
+            return True
+        self._reload_state()
+        return self._oom_killed
+
+    def memory_peak(self) -> int | None:
+        """Highest memory use of the box so far (also read at every freeze, as Docker
+        removes the cgroup when the container ends)."""
+        if self._cgroup is not None:
+            peak = self._cgroup.memory_peak()
+            if peak is not None:
+                self._memory_peak = peak
+        return self._memory_peak
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self.container_id is not None:
+            self.thaw()  # a frozen process cannot die, so Docker's kill would wait on it
+            try:
+                self._api.remove_container(self.container_id, force=True)
+            except docker.errors.NotFound:
+                pass
+            except (docker.errors.DockerException, requests.RequestException) as error:
+                log.warning("could not remove box container %s: %s", self.container_id, error)
+            if self._exit_code is None:
+                self._exit_code = KILLED_EXIT_CODE
+        if self._cgroup is not None:
+            self._cgroup.release()
+        with contextlib.suppress(OSError, AttributeError):
+            self.stdin.close()
+        for fd in (self.stdout_fd, self.stderr_fd):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class DockerBackend:
+    """Boxes as containers of the bot image: `AGON_BOT_IMAGE`, else agon-bot:latest."""
+
+    name = "docker"
+
+    def __init__(
+        self, *, image: str | None = None, labels: Mapping[str, str] | None = None
+    ) -> None:
+        self.image = image or os.environ.get(IMAGE_ENV) or DEFAULT_IMAGE
+        self.labels = dict(labels or {})
+        """Extra labels on every box's container (the tests find their own boxes by them)."""
+        self._api: Any = None
+        self._checked = False
+
+    def check(self) -> None:
+        try:
+            if self._api is None:
+                # DOCKER_HOST and friends, as the docker command reads them.
+                self._api = docker.from_env(timeout=API_TIMEOUT_SECONDS).api
+            api = self._api
+            api.ping()
+        except (docker.errors.DockerException, requests.RequestException, OSError) as error:
+            raise DockerEngineUnavailable(
+                f"no Docker engine answers at {_engine_address()}: {error}"
+            ) from error
+        try:
+            api.inspect_image(self.image)
+        except docker.errors.ImageNotFound:
+            raise SandboxError(
+                f"the bot image {self.image} is missing: build it with "
+                f"deploy/bot-image/build.sh (or name another one in {IMAGE_ENV})"
+            ) from None
+        except (docker.errors.DockerException, requests.RequestException) as error:
+            raise SandboxError(f"cannot inspect the bot image {self.image}: {error}") from error
+        self._checked = True
+
+    def open(self, spec: BoxSpec) -> DockerBox:
+        if not self._checked:
+            self.check()
+        return DockerBox(self._api, self.image, spec, self.labels)

@@ -1,0 +1,84 @@
+"""engine.core: ranks, faults in the ranking, and option checking."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core import (
+    InvalidOptions,
+    MatchResult,
+    OptionSpec,
+    competition_ranks,
+    normalize_options,
+    ranks_with_faults,
+)
+
+
+@pytest.mark.parametrize(
+    ("keys", "ranks"),
+    [
+        ([(10,), (20,), (15,)], [3, 1, 2]),
+        ([(10, 1), (10, 3), (9, 9)], [2, 1, 3]),
+        ([(10, 3), (10, 3), (9, 9)], [1, 1, 3]),
+        ([(5, 0), (7, 0), (7, 0), (7, 0)], [4, 1, 1, 1]),
+        ([(1,)], [1]),
+    ],
+)
+def test_competition_ranks_share_ties_and_skip_the_places_they_take(
+    keys: list[tuple[int, ...]], ranks: list[int]
+) -> None:
+    assert competition_ranks(keys) == ranks
+
+
+def test_a_faulted_seat_ranks_below_every_seat_that_did_not_fault() -> None:
+    result = MatchResult(scores=[90, 10, 50], ranks=[1, 3, 2])
+    assert ranks_with_faults(result, {0}) == [3, 2, 1]
+
+
+def test_faulted_seats_keep_their_order_among_themselves() -> None:
+    result = MatchResult(scores=[90, 10, 50, 40], ranks=[1, 4, 2, 3])
+    assert ranks_with_faults(result, {0, 2}) == [3, 2, 4, 1]
+
+
+def test_without_faults_the_games_ranks_stand() -> None:
+    result = MatchResult(scores=[5, 5, 1], ranks=[1, 1, 3])
+    assert ranks_with_faults(result, set()) == [1, 1, 3]
+
+
+def test_a_match_result_serializes_its_three_fields() -> None:
+    result = MatchResult(scores=[1, 2], ranks=[2, 1], details=[{"a": 1}, {"a": 2}])
+    assert result.to_json() == {"scores": [1, 2], "ranks": [2, 1], "details": [{"a": 1}, {"a": 2}]}
+
+
+SPECS = (OptionSpec("long", False, "a longer game", (2, 3)), OptionSpec("fast", True, "quick"))
+
+
+def test_it_fills_option_defaults() -> None:
+    assert normalize_options(SPECS, 4, {}) == {"long": False, "fast": True}
+
+
+def test_it_keeps_the_options_given() -> None:
+    assert normalize_options(SPECS, 2, {"long": True, "fast": False}) == {
+        "long": True,
+        "fast": False,
+    }
+
+
+def test_it_rejects_an_unknown_option_and_names_the_known_ones() -> None:
+    with pytest.raises(InvalidOptions, match=r"unknown option.*speedy.*known: fast, long"):
+        normalize_options(SPECS, 2, {"speedy": True})
+
+
+@pytest.mark.parametrize("value", [1, 0, "yes", None, [True]])
+def test_it_rejects_an_option_that_is_not_a_boolean(value: object) -> None:
+    with pytest.raises(InvalidOptions, match="must be true or false"):
+        normalize_options(SPECS, 2, {"fast": value})
+
+
+def test_it_rejects_an_option_switched_on_for_a_player_count_it_is_not_for() -> None:
+    with pytest.raises(InvalidOptions, match="only for 2/3 players"):
+        normalize_options(SPECS, 4, {"long": True})
+
+
+def test_an_option_for_some_player_counts_may_be_switched_off_for_the_others() -> None:
+    assert normalize_options(SPECS, 4, {"long": False})["long"] is False

@@ -49,13 +49,18 @@ class SplitMix64:
 
 
 def derive_seed(seed: int, *labels: int | str) -> int:
-    """A seed for a sub-stream (a seat's bot, a fallback player) derived from a match seed."""
+    """A seed for a sub-stream (a seat's bot, a fallback player) derived from a match seed.
+
+    Each label is framed by its type and length, so ("ab",) and ("a", "b") differ.
+    """
     mixer = SplitMix64(seed)
     value = mixer.next_u64()
     for label in labels:
-        data = (
-            label.encode() if isinstance(label, str) else label.to_bytes(8, "little", signed=True)
-        )
+        if isinstance(label, str):
+            body = label.encode()
+            data = b"s" + len(body).to_bytes(4, "little") + body
+        else:
+            data = b"i" + label.to_bytes(8, "little", signed=True)
         for byte in data:
             mixer = SplitMix64(value ^ byte)
             value = mixer.next_u64()

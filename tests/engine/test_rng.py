@@ -123,3 +123,11 @@ def test_derive_seed_differs_by_match_seed() -> None:
 
 def test_derive_seed_stays_a_64_bit_seed() -> None:
     assert all(0 <= derive_seed(seed, "x", seat) < 2**64 for seed in range(20) for seat in range(4))
+
+
+def test_derive_seed_frames_its_labels() -> None:
+    from engine.rng import derive_seed
+
+    assert derive_seed(5, "ab") != derive_seed(5, "a", "b")
+    assert derive_seed(5, 1) != derive_seed(5, "1")
+    assert derive_seed(5, "x", 0) == derive_seed(5, "x", 0)

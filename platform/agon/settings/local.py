@@ -2,17 +2,43 @@
 
 from __future__ import annotations
 
-from agon.env import env_bool
+from agon.env import env_bool, env_float
 from agon.settings.base import *  # noqa: F403
-from agon.settings.base import VAR_DIR
+from agon.settings.base import CELERY_BROKER_URL, DATABASES, VAR_DIR
 
 DEBUG = env_bool("AGON_DEBUG", default=True)
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
-# A broker that needs no server: messages are files under var/broker.
+# The web server, the worker's processes and beat share one SQLite file. WAL lets readers
+# and one writer work at once; IMMEDIATE transactions take the write lock when they begin,
+# so a transaction that reads and then writes waits for the lock (up to the timeout)
+# instead of failing with "database is locked" when another process wrote meanwhile.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": env_float("AGON_SQLITE_TIMEOUT", 30.0),
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
+
+# A broker that needs no server: messages are files under var/broker. Every folder is
+# absolute: the transport's default for its exchange tables is `control` in the working
+# directory of each process, so processes started in different folders would not share
+# them. A taken message is renamed into `processed` on the same file system, an atomic
+# step, so two consumers never both take it (the default moves it to the system's
+# temporary folder, a copy and a delete when that is another file system). `agon up`
+# prunes `processed`.
+if CELERY_BROKER_URL == "filesystem://":
+    CELERY_BROKER_URL = "filesystem://localhost/"  # the same, without kombu's warning
+BROKER_DIR = VAR_DIR / "broker"
+for _folder in ("queue", "processed", "control"):
+    (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "data_folder_in": str(VAR_DIR / "broker" / "queue"),
-    "data_folder_out": str(VAR_DIR / "broker" / "queue"),
-    "processed_folder": str(VAR_DIR / "broker" / "processed"),
-    "store_processed": False,
+    "data_folder_in": str(BROKER_DIR / "queue"),
+    "data_folder_out": str(BROKER_DIR / "queue"),
+    "processed_folder": str(BROKER_DIR / "processed"),
+    "store_processed": True,
+    "control_folder": str(BROKER_DIR / "control"),
+    "polling_interval": env_float("AGON_BROKER_POLLING_SECONDS", 0.5),
 }

@@ -190,10 +190,13 @@ def match_release(*, match_id: int, token: str) -> bool:
     )
 
 
-def requeue_stuck_matches() -> list[int]:
-    """Matches `running` past the limit lost their worker: queue them again, or fail
-    them after too many attempts. Their old claim tokens stop counting."""
-    limit = timezone.now() - timedelta(seconds=settings.AGON_MATCH_STUCK_SECONDS)
+def requeue_stuck_matches(*, stuck_seconds: float | None = None) -> list[int]:
+    """Matches `running` past the limit (AGON_MATCH_STUCK_SECONDS unless given) lost
+    their worker: queue them again, or fail them after too many attempts. Their old
+    claim tokens stop counting."""
+    if stuck_seconds is None:
+        stuck_seconds = settings.AGON_MATCH_STUCK_SECONDS
+    limit = timezone.now() - timedelta(seconds=stuck_seconds)
     requeued = []
     for match_id in Match.objects.filter(
         status=Match.Status.RUNNING, started__lt=limit

@@ -22,12 +22,13 @@ def _first_message(detail: Any) -> str:
 
 
 def json_exception_handler(error: Exception, context: dict[str, Any]) -> Response | None:
+    # Django's own errors keep the message a service or selector gave them, if any.
     if isinstance(error, ValidationError):
         error = exceptions.ValidationError(error.messages)
     elif isinstance(error, Http404):
-        error = exceptions.NotFound()
+        error = exceptions.NotFound(str(error) or None)
     elif isinstance(error, PermissionDenied):
-        error = exceptions.PermissionDenied()
+        error = exceptions.PermissionDenied(str(error) or None)
     response = exception_handler(error, context)
     if response is None:
         return None

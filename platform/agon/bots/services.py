@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.uploadedfile import UploadedFile
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from agon.bots.models import Bot, BotVersion
@@ -72,9 +72,14 @@ def bot_submit(*, owner: User, name: str, game: str, upload: UploadedFile) -> Bo
     name = name.strip()
     if not name or len(name) > 64:
         raise ValidationError("a bot needs a name of 1 to 64 characters")
+    duplicate = ValidationError(f"you already have a bot called {name!r}")
     if Bot.objects.filter(owner=owner, name=name).exists():
-        raise ValidationError(f"you already have a bot called {name!r}")
-    bot = Bot.objects.create(owner=owner, name=name, game=game)
+        raise duplicate
+    try:
+        with transaction.atomic():  # a savepoint: two uploads of one name at once
+            bot = Bot.objects.create(owner=owner, name=name, game=game)
+    except IntegrityError:
+        raise duplicate from None
     version_submit(bot=bot, upload=upload)
     return bot
 

@@ -16,12 +16,14 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from agon.bots.models import BotVersion
+from agon.bots.models import Bot, BotVersion
 from agon.ladders.models import Ladder
 from agon.matches.models import Match, MatchSeat
 from sandbox.backends import SandboxError
@@ -45,7 +47,7 @@ def match_create(
     options: dict[str, object],
     seats: Sequence[BotVersion | str],
     ladder: Ladder | None = None,
-    created_by: object = None,
+    created_by: User | None = None,
     seed: int | None = None,
 ) -> Match:
     """A queued match; its task is sent once the transaction commits. A seat is a bot
@@ -57,7 +59,7 @@ def match_create(
         players=players,
         options=options,
         seed=secrets.randbits(63) if seed is None else seed,
-        created_by=created_by,  # type: ignore[misc]
+        created_by=created_by,
     )
     MatchSeat.objects.bulk_create(
         MatchSeat(
@@ -70,6 +72,47 @@ def match_create(
     )
     transaction.on_commit(lambda: _enqueue(match.id))
     return match
+
+
+@transaction.atomic
+def challenge_create(*, user: User, ladder: Ladder, bot_ids: Sequence[int]) -> Match:
+    """An unranked match on a ladder's settings between the active versions of the named
+    bots, in the order given; the challenger must own at least one of them."""
+    if not ladder.active:
+        raise ValidationError(f"the ladder {ladder.name!r} is closed")
+    if len(bot_ids) != ladder.players:
+        raise ValidationError(
+            f"the ladder {ladder.name!r} is for {ladder.players} bots, not {len(bot_ids)}"
+        )
+    if len(set(bot_ids)) != len(bot_ids):
+        raise ValidationError("a bot cannot play against itself: name each bot once")
+    bots = Bot.objects.in_bulk(bot_ids)
+    missing = [bot_id for bot_id in bot_ids if bot_id not in bots]
+    if missing:
+        raise ValidationError(f"there is no bot with id {', '.join(map(str, missing))}")
+    if not any(bot.owner_id == user.id for bot in bots.values()):
+        raise PermissionDenied("a challenge needs at least one of your own bots")
+    versions = {
+        version.bot_id: version
+        for version in BotVersion.objects.filter(
+            bot_id__in=bot_ids, status=BotVersion.Status.ACTIVE
+        ).select_related("bot")
+    }
+    for bot_id in bot_ids:
+        bot = bots[bot_id]
+        if bot.game != ladder.game:
+            raise ValidationError(f"the bot {bot.name!r} plays {bot.game}, not {ladder.game}")
+        if bot_id not in versions:
+            raise ValidationError(f"the bot {bot.name!r} has no active version yet")
+    return match_create(
+        kind=Match.Kind.CHALLENGE,
+        ladder=ladder,
+        game=ladder.game,
+        players=ladder.players,
+        options=ladder.options,
+        seats=[versions[bot_id] for bot_id in bot_ids],
+        created_by=user,
+    )
 
 
 def match_claim(*, match_id: int) -> str | None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from engine.akropolis import AKROPOLIS
+from engine.architekton import ARCHITEKTON
 from engine.core import Game
 
-_GAMES: dict[str, Game[Any]] = {game.id: game for game in (AKROPOLIS,)}
+_GAMES: dict[str, Game[Any]] = {game.id: game for game in (AKROPOLIS, ARCHITEKTON)}
 
 
 class UnknownGame(KeyError):

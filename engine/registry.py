@@ -7,8 +7,9 @@ from typing import Any
 from engine.akropolis import AKROPOLIS
 from engine.architekton import ARCHITEKTON
 from engine.core import Game
+from engine.megalopolis import MEGALOPOLIS
 
-_GAMES: dict[str, Game[Any]] = {game.id: game for game in (AKROPOLIS, ARCHITEKTON)}
+_GAMES: dict[str, Game[Any]] = {game.id: game for game in (AKROPOLIS, ARCHITEKTON, MEGALOPOLIS)}
 
 
 class UnknownGame(KeyError):

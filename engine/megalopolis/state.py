@@ -1,0 +1,257 @@
+"""The Megalopolis game state and its JSON form.
+
+The board maps coded cells to placed tiles. Each placed tile gets a serial number when it
+is put on the board (kept when it moves), so that an effect can tell whether its own tile
+is still there. Effects waiting to be resolved form a stack of frames, the top one being
+resolved now; their decisions always belong to the player whose turn it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.megalopolis.components import KIND_NAMES, KIND_OF_NAME
+from engine.squaregrid import decode, encode
+
+DRAW = -1
+"""The power of an internal frame: `player` draws one tile (after a Temple's play)."""
+
+FRAME_POWER_NAMES = {DRAW: "draw", **dict(enumerate(KIND_NAMES))}
+FRAME_POWER_OF_NAME = {name: power for power, name in FRAME_POWER_NAMES.items()}
+
+
+def known(value: int | None, what: str) -> int:
+    """A frame field that must be set at this step; a broken state raises ValueError."""
+    if value is None:
+        raise ValueError(f"the frame has no {what}")
+    return value
+
+
+@dataclass
+class Tile:
+    kind: int
+    serial: int
+    face_up: bool
+    tokens: list[int]
+    """Tokens on the tile, per player."""
+
+    def copy(self) -> Tile:
+        return Tile(self.kind, self.serial, self.face_up, list(self.tokens))
+
+    def has_tokens(self) -> bool:
+        return any(self.tokens)
+
+
+@dataclass
+class Frame:
+    """A tile's text being resolved, and how far it has got."""
+
+    power: int
+    """The kind whose text this is (or DRAW)."""
+    source: int | None
+    """Serial of the tile whose text this is."""
+    step: int = 0
+    count: int = 0
+    """Arboretum: tokens taken back so far."""
+    chosen: int | None = None
+    """Post Office, Transit Station: serial of the tile chosen first."""
+    done: list[int] = field(default_factory=list)
+    """Capitol: serials of the adjacent tiles already taken over."""
+    looked: list[int] = field(default_factory=list)
+    """Library: the kinds looked at, in deck order (seen by the acting player only)."""
+    player: int | None = None
+    """Temple: the player whose hand is played from; DRAW: the player who draws."""
+
+    def copy(self) -> Frame:
+        return Frame(
+            self.power,
+            self.source,
+            self.step,
+            self.count,
+            self.chosen,
+            list(self.done),
+            list(self.looked),
+            self.player,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "power": FRAME_POWER_NAMES[self.power],
+            "source": self.source,
+            "step": self.step,
+            "count": self.count,
+            "chosen": self.chosen,
+            "done": list(self.done),
+            "looked": [KIND_NAMES[k] for k in self.looked],
+            "player": self.player,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Frame:
+        return cls(
+            power=FRAME_POWER_OF_NAME[data["power"]],
+            source=None if data["source"] is None else int(data["source"]),
+            step=int(data["step"]),
+            count=int(data["count"]),
+            chosen=None if data["chosen"] is None else int(data["chosen"]),
+            done=[int(s) for s in data["done"]],
+            looked=[KIND_OF_NAME[name] for name in data["looked"]],
+            player=None if data["player"] is None else int(data["player"]),
+        )
+
+
+@dataclass
+class MegalopolisState:
+    seed: int
+    players: int
+    options: dict[str, bool]
+    board: dict[int, Tile]
+    deck: list[int]
+    """Kinds of the face-down draw pile, top first. Hidden from players."""
+    hands: list[list[int]]
+    """Each player's hand as sorted kinds. Hidden from the other players."""
+    supply: list[int]
+    """Tokens not on the board, per player."""
+    first_player: int
+    turn_player: int
+    next_serial: int
+    stack: list[Frame] = field(default_factory=list)
+    resolving: bool = False
+    """The turn player has taken their main action and its effects are being resolved."""
+    turn: int = 0
+    """Actions applied so far (main actions and decisions)."""
+    turns_played: int = 0
+    """Completed turns, passes included."""
+    factory_draws: int = 0
+    """Extra tiles the turn player draws after refilling (Factory)."""
+    last_token_placed: bool = False
+    """A player placed their last token during this turn: no further tile is played or
+    placed by an effect, and the game's last round follows."""
+    final_round: list[int] | None = None
+    """Once the end is triggered: the players who still play their last turn, in order."""
+    passes: int = 0
+    """Turns in a row in which the player could only pass."""
+    over: bool = False
+    end_reason: str | None = None
+
+    def copy(self) -> MegalopolisState:
+        return MegalopolisState(
+            seed=self.seed,
+            players=self.players,
+            options=dict(self.options),
+            board={code: tile.copy() for code, tile in self.board.items()},
+            deck=list(self.deck),
+            hands=[list(hand) for hand in self.hands],
+            supply=list(self.supply),
+            first_player=self.first_player,
+            turn_player=self.turn_player,
+            next_serial=self.next_serial,
+            stack=[frame.copy() for frame in self.stack],
+            resolving=self.resolving,
+            turn=self.turn,
+            turns_played=self.turns_played,
+            factory_draws=self.factory_draws,
+            last_token_placed=self.last_token_placed,
+            final_round=None if self.final_round is None else list(self.final_round),
+            passes=self.passes,
+            over=self.over,
+            end_reason=self.end_reason,
+        )
+
+    def serial_cell(self, serial: int | None) -> int | None:
+        """The cell of the tile with this serial, or None if it is not on the board."""
+        if serial is None:
+            return None
+        for code, tile in self.board.items():
+            if tile.serial == serial:
+                return code
+        return None
+
+
+def tile_to_json(code: int, tile: Tile, *, show_kind: bool) -> dict[str, Any]:
+    x, y = decode(code)
+    data: dict[str, Any] = {"x": x, "y": y, "serial": tile.serial, "face_up": tile.face_up}
+    if show_kind:
+        data["kind"] = KIND_NAMES[tile.kind]
+    data["tokens"] = list(tile.tokens)
+    return data
+
+
+def board_to_json(state: MegalopolisState, *, hide_face_down: bool) -> list[dict[str, Any]]:
+    return [
+        tile_to_json(
+            code, state.board[code], show_kind=tile_shown(state.board[code], hide_face_down)
+        )
+        for code in sorted(state.board)
+    ]
+
+
+def tile_shown(tile: Tile, hide_face_down: bool) -> bool:
+    return tile.face_up or not hide_face_down
+
+
+def state_to_json(state: MegalopolisState) -> dict[str, Any]:
+    return {
+        "game": "megalopolis",
+        "seed": state.seed,
+        "players": state.players,
+        "options": dict(sorted(state.options.items())),
+        "turn": state.turn,
+        "turns_played": state.turns_played,
+        "first_player": state.first_player,
+        "turn_player": state.turn_player,
+        "next_serial": state.next_serial,
+        "resolving": state.resolving,
+        "factory_draws": state.factory_draws,
+        "last_token_placed": state.last_token_placed,
+        "final_round": state.final_round,
+        "passes": state.passes,
+        "over": state.over,
+        "end_reason": state.end_reason,
+        "supply": list(state.supply),
+        "board": board_to_json(state, hide_face_down=False),
+        "hands": [[KIND_NAMES[k] for k in hand] for hand in state.hands],
+        "deck": [KIND_NAMES[k] for k in state.deck],
+        "stack": [frame.to_json() for frame in state.stack],
+    }
+
+
+def board_from_json(tiles: list[dict[str, Any]], players: int) -> dict[int, Tile]:
+    board = {}
+    for data in tiles:
+        tokens = [int(t) for t in data["tokens"]]
+        if len(tokens) != players:
+            raise ValueError("a tile's tokens must list a count per player")
+        board[encode(int(data["x"]), int(data["y"]))] = Tile(
+            KIND_OF_NAME[data["kind"]], int(data["serial"]), bool(data["face_up"]), tokens
+        )
+    return board
+
+
+def state_from_json(data: dict[str, Any]) -> MegalopolisState:
+    if data.get("game") != "megalopolis":
+        raise ValueError("not a Megalopolis state")
+    players = int(data["players"])
+    return MegalopolisState(
+        seed=int(data["seed"]),
+        players=players,
+        options={str(k): bool(v) for k, v in data["options"].items()},
+        board=board_from_json(data["board"], players),
+        deck=[KIND_OF_NAME[name] for name in data["deck"]],
+        hands=[sorted(KIND_OF_NAME[name] for name in hand) for hand in data["hands"]],
+        supply=[int(s) for s in data["supply"]],
+        first_player=int(data["first_player"]),
+        turn_player=int(data["turn_player"]),
+        next_serial=int(data["next_serial"]),
+        stack=[Frame.from_json(frame) for frame in data["stack"]],
+        resolving=bool(data["resolving"]),
+        turn=int(data["turn"]),
+        turns_played=int(data["turns_played"]),
+        factory_draws=int(data["factory_draws"]),
+        last_token_placed=bool(data["last_token_placed"]),
+        final_round=None if data["final_round"] is None else [int(p) for p in data["final_round"]],
+        passes=int(data["passes"]),
+        over=bool(data["over"]),
+        end_reason=None if data["end_reason"] is None else str(data["end_reason"]),
+    )

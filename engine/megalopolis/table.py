@@ -1,0 +1,75 @@
+"""The primitive moves on the Megalopolis table: tokens, hands, the deck, the end."""
+
+from __future__ import annotations
+
+import bisect
+
+from engine.megalopolis.board import power_stations_in_play
+from engine.megalopolis.components import HAND_SIZE, POWER_STATIONS_TO_END
+from engine.megalopolis.state import MegalopolisState, Tile
+
+END_TOKENS = "last_token"
+END_POWER_STATIONS = "power_stations"
+END_NO_MOVES = "no_player_can_act"
+END_TURN_LIMIT = "turn_limit"
+
+
+def put_token(state: MegalopolisState, code: int, player: int) -> bool:
+    """Put one of the player's tokens on the tile at `code`. True if the tile was face
+    down: it is now face up and its text must be resolved."""
+    tile = state.board[code]
+    state.supply[player] -= 1
+    tile.tokens[player] += 1
+    if state.supply[player] == 0:
+        state.last_token_placed = True
+    if tile.face_up:
+        return False
+    tile.face_up = True
+    return True
+
+
+def return_tokens(state: MegalopolisState, code: int) -> None:
+    """Every token on the tile goes back to its owner's supply."""
+    tile = state.board[code]
+    for player, count in enumerate(tile.tokens):
+        state.supply[player] += count
+        tile.tokens[player] = 0
+
+
+def new_tile(state: MegalopolisState, kind: int, *, face_up: bool) -> Tile:
+    tile = Tile(kind, state.next_serial, face_up, [0] * state.players)
+    state.next_serial += 1
+    return tile
+
+
+def add_to_hand(state: MegalopolisState, player: int, kind: int) -> None:
+    bisect.insort(state.hands[player], kind)
+
+
+def take_from_hand(hand: list[int], kind: int) -> None:
+    hand.remove(kind)
+
+
+def draw(state: MegalopolisState, player: int, count: int) -> None:
+    """Draw up to `count` tiles from the top of the deck (fewer if it runs out)."""
+    for _ in range(min(count, len(state.deck))):
+        add_to_hand(state, player, state.deck.pop(0))
+
+
+def refill_hand(state: MegalopolisState, player: int) -> None:
+    draw(state, player, HAND_SIZE - len(state.hands[player]))
+
+
+def end_game(state: MegalopolisState, reason: str) -> None:
+    state.over = True
+    state.end_reason = reason
+    state.stack.clear()
+    state.resolving = False
+
+
+def end_if_all_power_stations(state: MegalopolisState) -> bool:
+    """When all five Power Stations are in play the game ends at once."""
+    if power_stations_in_play(state) >= POWER_STATIONS_TO_END:
+        end_game(state, END_POWER_STATIONS)
+        return True
+    return False

@@ -1,7 +1,7 @@
 """Bot packages: a single `.py` file, or a `.zip` / `.tar.gz` with `main.py` at the top.
 
-Unpacking is the first thing untrusted input touches, so it is strict: sizes and file
-counts are bounded while reading (not trusted from headers), and absolute paths, `..`,
+Unpacking is the first thing untrusted input touches, so it is strict: sizes, file and
+folder counts are bounded while reading (not trusted from headers), and absolute paths, `..`,
 links, devices and anything else that is not a plain file or folder are refused.
 Nothing is ever written outside the destination folder.
 """
@@ -24,6 +24,7 @@ from typing import IO
 MAX_PACKED_BYTES = 5 * 1024 * 1024
 MAX_UNPACKED_BYTES = 50 * 1024 * 1024
 MAX_FILES = 1000
+MAX_FOLDERS = 1000
 ENTRY_POINT = "main.py"
 
 
@@ -63,12 +64,18 @@ def safe_parts(name: str) -> tuple[str, ...]:
 class _Budget:
     def __init__(self) -> None:
         self.files = 0
+        self.folders = 0
         self.bytes = 0
 
     def add_file(self, name: str) -> None:
         self.files += 1
         if self.files > MAX_FILES:
             raise PackageError(f"more than {MAX_FILES} files")
+
+    def add_folder(self, name: str) -> None:
+        self.folders += 1
+        if self.folders > MAX_FOLDERS:
+            raise PackageError(f"more than {MAX_FOLDERS} folders (at {name!r})")
 
     def copy(self, source: IO[bytes], target: Path, name: str) -> None:
         with target.open("xb") as out:
@@ -90,12 +97,15 @@ def _target(dest: Path, parts: tuple[str, ...], name: str) -> Path:
     return target
 
 
-def _make_dirs(dest: Path, parts: tuple[str, ...], name: str) -> None:
+def _make_dirs(dest: Path, parts: tuple[str, ...], name: str, budget: _Budget) -> None:
     for depth in range(1, len(parts) + 1):
         folder = _target(dest, parts[:depth], name)
-        if folder.exists() and not folder.is_dir():
+        if folder.is_dir():
+            continue
+        if folder.exists():
             raise PackageError(f"{name!r}: a file and a folder have the same name")
-        folder.mkdir(mode=0o755, exist_ok=True)
+        budget.add_folder(name)
+        folder.mkdir(mode=0o755)
 
 
 def _unpack_zip(data: bytes, dest: Path, budget: _Budget) -> None:
@@ -110,14 +120,14 @@ def _unpack_zip(data: bytes, dest: Path, budget: _Budget) -> None:
             kind = stat.S_IFMT(mode)
             if info.is_dir():
                 if parts:
-                    _make_dirs(dest, parts, info.filename)
+                    _make_dirs(dest, parts, info.filename, budget)
                 continue
             if kind not in (0, stat.S_IFREG):
                 raise PackageError(f"{info.filename!r}: only plain files and folders are allowed")
             if not parts:
                 raise PackageError(f"{info.filename!r}: an empty name")
             budget.add_file(info.filename)
-            _make_dirs(dest, parts[:-1], info.filename)
+            _make_dirs(dest, parts[:-1], info.filename, budget)
             try:
                 with archive.open(info) as source:
                     budget.copy(source, _target(dest, parts, info.filename), info.filename)
@@ -138,7 +148,7 @@ def _unpack_tar(data: bytes, dest: Path, budget: _Budget) -> None:
                 parts = safe_parts(member.name)
                 if member.isdir():
                     if parts:
-                        _make_dirs(dest, parts, member.name)
+                        _make_dirs(dest, parts, member.name, budget)
                     continue
                 if not member.isreg():
                     raise PackageError(
@@ -147,7 +157,7 @@ def _unpack_tar(data: bytes, dest: Path, budget: _Budget) -> None:
                 if not parts:
                     raise PackageError(f"{member.name!r}: an empty name")
                 budget.add_file(member.name)
-                _make_dirs(dest, parts[:-1], member.name)
+                _make_dirs(dest, parts[:-1], member.name, budget)
                 source = archive.extractfile(member)
                 if source is None:
                     raise PackageError(f"{member.name!r} cannot be read")

@@ -1,0 +1,163 @@
+"""Where a player can build each of their buildings right now.
+
+A free cell's cost depends only on its discount (the symbols it and its free neighbours
+show) and on whether it touches one of the player's buildings (then there is no colony
+surcharge). So the free cells are grouped by discount (the grouping is kept on the state
+until the map or a building changes) and each group is priced once per building: once
+with the surcharge for the whole group, once without it for the group's cells that touch
+the player's buildings. Free builds (along an arrow, or a road next to an own road) are
+added on top. `slow_affordable_cells` prices every cell on its own: the tests' oracle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from engine.attika.components import BUILDING_COUNT, COST, IS_ROAD, ROAD_COST
+from engine.attika.costs import build_cost, can_pay, free_cells
+from engine.attika.index import Discount
+from engine.attika.state import AttikaState
+
+BuildOptions = list[tuple[int, Sequence[int]]]
+"""(building index, the sorted cell codes it may be built on), buildings in the order asked."""
+
+WORST: tuple[int, ...] = tuple(
+    ROAD_COST if IS_ROAD[b] else 2 * sum(COST[b]) for b in range(BUILDING_COUNT)
+)
+"""The most a building can cost before the surcharge: nothing discounted, nothing matched."""
+
+Due = tuple[int, int, int, int, int]
+"""Cards still due per landscape after a discount, then in all (of any landscape for a
+road, whose first four are zero)."""
+
+_DUE_IDS: dict[Due, int] = {}
+_DUES: list[Due] = []
+_DUE_ROWS: dict[Discount, tuple[int, ...]] = {}
+"""discount -> the id of what each building still costs there. Small ints keep the hot
+loop's lookups cheap; both tables only ever grow, and stay small (discounts are few)."""
+
+
+def cards_due(building: int, discount: Discount) -> Due:
+    if IS_ROAD[building]:
+        return (0, 0, 0, 0, max(0, ROAD_COST - discount[4]))
+    m, h, f, w = (max(0, c - d) for c, d in zip(COST[building], discount, strict=False))
+    return (m, h, f, w, m + h + f + w)
+
+
+def due_row(discount: Discount) -> tuple[int, ...]:
+    row = _DUE_ROWS.get(discount)
+    if row is None:
+        ids = []
+        for building in range(BUILDING_COUNT):
+            due = cards_due(building, discount)
+            if due not in _DUE_IDS:
+                _DUE_IDS[due] = len(_DUES)
+                _DUES.append(due)
+            ids.append(_DUE_IDS[due])
+        row = _DUE_ROWS[discount] = tuple(ids)
+    return row
+
+
+Groups = list[tuple[tuple[int, ...], set[int]]]
+
+
+def discount_groups(
+    state: AttikaState,
+) -> tuple[tuple[int, ...], Groups, dict[int, list[tuple[tuple[int, ...], list[int]]]]]:
+    """All free cells sorted; per discount its due row and its free cells; and (filled on
+    demand) per player the same for the free cells touching their buildings."""
+    index = state.index
+    cached = index.groups_cache
+    if cached is None:
+        groups = [(due_row(key), members) for key, members in index.by_discount.items()]
+        cached = index.groups_cache = (tuple(index.free_sorted), groups, {})
+    return cached  # type: ignore[no-any-return]
+
+
+def legal_builds(state: AttikaState, player: int, buildings: Iterable[int]) -> BuildOptions:
+    hand = state.seats[player].hand
+    total = sum(hand)
+    colonies = state.index.colonies[player]
+    cells, groups, touching_of = discount_groups(state)
+    touching = touching_of.get(player)
+    slack_of: dict[int, int] = {}
+    options: BuildOptions = []
+    for building in buildings:
+        if total >= WORST[building] + colonies:
+            options.append((building, cells))
+            continue
+        if touching is None:
+            touching = touching_of[player] = _touching_groups(state, player)
+        chosen = free_cells(state, player, building)
+        if total >= colonies:  # a new colony might be affordable: price every group
+            good = 0
+            for row, members in groups:
+                due_id = row[building]
+                slack = slack_of.get(due_id)
+                if slack is None:
+                    slack = _slack(hand, due_id, slack_of)
+                if slack >= colonies:
+                    chosen.update(members)
+                    good += 1
+            if good == len(groups):
+                options.append((building, cells))
+                continue
+        for row, near_cells in touching:
+            due_id = row[building]
+            slack = slack_of.get(due_id)
+            if slack is None:
+                slack = _slack(hand, due_id, slack_of)
+            if slack >= 0:
+                chosen.update(near_cells)
+        if chosen:
+            options.append((building, sorted(chosen)))
+    return options
+
+
+def _touching_groups(state: AttikaState, player: int) -> list[tuple[tuple[int, ...], list[int]]]:
+    """The due row and the cells of each discount among the free cells touching the
+    player's buildings."""
+    discount = state.index.discount
+    by_discount: dict[Discount, list[int]] = {}
+    for cell in state.index.touching[player]:
+        key = discount[cell]
+        group = by_discount.get(key)
+        if group is None:
+            by_discount[key] = [cell]
+        else:
+            group.append(cell)
+    return [(due_row(key), members) for key, members in by_discount.items()]
+
+
+def _slack(hand: list[int], due_id: int, known: dict[int, int]) -> int:
+    """The cards left once a cost is paid without surcharge (matching cards first);
+    negative when the hand cannot pay it. Remembered in `known`."""
+    m, h, f, w, due_total = _DUES[due_id]
+    total = hand[0] + hand[1] + hand[2] + hand[3]
+    if m + h + f + w == 0:  # nothing, or only cards of any landscape (a road)
+        slack = total - due_total
+    else:
+        matched = (
+            (m if hand[0] >= m else hand[0])
+            + (h if hand[1] >= h else hand[1])
+            + (f if hand[2] >= f else hand[2])
+            + (w if hand[3] >= w else hand[3])
+        )
+        slack = total + matched - 2 * due_total
+    known[due_id] = slack
+    return slack
+
+
+def affordable_cells(state: AttikaState, player: int, building: int) -> list[int]:
+    found = legal_builds(state, player, [building])
+    return list(found[0][1]) if found else []
+
+
+def slow_affordable_cells(state: AttikaState, player: int, building: int) -> list[int]:
+    """Every free cell priced on its own: slow, obviously right."""
+    hand = state.seats[player].hand
+    return [
+        cell
+        for cell in sorted(state.index.discount)
+        if can_pay(hand, build_cost(state, player, building, cell))
+    ]

@@ -1,0 +1,385 @@
+"""A turn of Attika, one decision at a time.
+
+A turn starts with the first draw or build, which fixes the turn's action: 2 draws or
+3 builds. Each amphora spent adds one more of them, or buys a landscape card. Ending the
+turn takes one landscape card per draw or build left; a player who has drawn and built
+nothing takes 3. After any card taken by choice (a forgone action or an amphora traded)
+the player may no longer draw or build this turn.
+
+A drawn building is built at once (paid as usual) or kept on the board; a draw that
+empties one of the player's four stacks makes the player place a new map tile next.
+A decision with exactly one legal action is taken automatically (not recorded), so a
+player who can do nothing but end the turn is never asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.attika.actions import (
+    AMPHORA_ACTION,
+    AMPHORA_CARD,
+    DRAW_ACTIONS,
+    END_TURN,
+    KEEP,
+    LegalActions,
+    Parsed,
+    TilePlacements,
+    parse_action,
+    pay_action,
+)
+from engine.attika.builds import legal_builds
+from engine.attika.colonies import group_joined, shrines_touched
+from engine.attika.components import BUILDING_COUNT, BUILDINGS, GROUP_OF, LANDSCAPES
+from engine.attika.costs import (
+    Cards,
+    build_cost,
+    can_pay,
+    is_exact_payment,
+    only_payment,
+    payments,
+)
+from engine.attika.map import ROTATIONS, place_tile, tile_fits, tile_placements
+from engine.attika.state import (
+    BUILD_MODE,
+    DRAW_MODE,
+    NO_MODE,
+    AttikaState,
+    Pending,
+)
+from engine.core import JSON, IllegalAction
+from engine.hexgrid import decode
+from engine.rng import SplitMix64
+
+ACTIONS_OF_MODE = {DRAW_MODE: 2, BUILD_MODE: 3}
+FORGO_ALL_CARDS = 3
+
+
+# --- what may be done ------------------------------------------------------------------
+
+
+def may_start(state: AttikaState, mode: int) -> bool:
+    """The player may make one more draw (or build) in this turn."""
+    if state.took_cards:
+        return False
+    return state.mode == NO_MODE or (state.mode == mode and state.actions_left > 0)
+
+
+def cards_left(state: AttikaState) -> bool:
+    return bool(state.deck) or any(state.discard)
+
+
+def extra_action_useful(state: AttikaState) -> bool:
+    """An amphora may buy one more draw or build: the turn's action is chosen, no card
+    has been taken, and there is something to draw or build."""
+    if state.took_cards or state.mode == NO_MODE:
+        return False
+    seat = state.seats[state.current]
+    if state.mode == DRAW_MODE:
+        return any(seat.stacks)
+    return bool(legal_builds(state, state.current, seat.board))
+
+
+def legal_actions(state: AttikaState) -> LegalActions:
+    if state.legal_cache is None:
+        state.legal_cache = _legal_actions(state)
+    legal: LegalActions = state.legal_cache
+    return legal
+
+
+def _legal_actions(state: AttikaState) -> LegalActions:
+    if state.over:
+        return LegalActions([], [])
+    player = state.current
+    seat = state.seats[player]
+    pending = state.pending
+    if pending is not None:
+        if pending.kind == "drawn":
+            return LegalActions([KEEP], legal_builds(state, player, [pending.building]))
+        if pending.kind == "pay":
+            cost = build_cost(state, player, pending.building, pending.cell)
+            return LegalActions([pay_action(cards) for cards in payments(seat.hand, cost)], [])
+        return LegalActions(TilePlacements(tile_placements(state, pending.tile)), [])
+    others: list[dict[str, Any]] = []
+    if may_start(state, DRAW_MODE):
+        others.extend(DRAW_ACTIONS[k] for k, stack in enumerate(seat.stacks) if stack)
+    builds = legal_builds(state, player, seat.board) if may_start(state, BUILD_MODE) else []
+    if seat.amphorae:
+        if extra_action_useful(state):
+            others.append(AMPHORA_ACTION)
+        if cards_left(state):
+            others.append(AMPHORA_CARD)
+    others.append(END_TURN)
+    return LegalActions(others, builds)
+
+
+# --- doing it --------------------------------------------------------------------------
+
+
+def apply_action(state: AttikaState, action: JSON) -> None:
+    """Validate and apply one decision, then take every forced decision that follows."""
+    if state.over:
+        raise IllegalAction("the game is over")
+    parsed = parse_action(action)
+    _apply(state, parsed)
+    state.turn += 1
+    settle(state)
+
+
+def settle(state: AttikaState) -> None:
+    """Take the decisions that have only one legal action."""
+    while not state.over:
+        legal = legal_actions(state)
+        if len(legal) != 1:
+            return
+        _apply(state, parse_action(legal[0]))
+
+
+def _apply(state: AttikaState, parsed: Parsed) -> None:
+    kind = parsed[0]
+    pending = state.pending
+    expected = {None: None, "drawn": ("build", "keep"), "pay": ("pay",), "tile": ("extend",)}[
+        None if pending is None else pending.kind
+    ]
+    if expected is not None and kind not in expected:
+        raise IllegalAction(f"player {state.current} must first {_owed(state)}, not {kind}")
+    if expected is None and kind in ("keep", "pay", "extend"):
+        raise IllegalAction(f"there is nothing to {kind} now")
+    state.legal_cache = None
+    handler = _HANDLERS[kind]
+    handler(state, *parsed[1:])
+
+
+def _owed(state: AttikaState) -> str:
+    pending = _pending(state)
+    if pending.kind == "drawn":
+        return f"build or keep the drawn {BUILDINGS[pending.building].id}"
+    if pending.kind == "pay":
+        return f"pay for the {BUILDINGS[pending.building].id}"
+    return f"place map tile {pending.tile}"
+
+
+def _pending(state: AttikaState) -> Pending:
+    if state.pending is None:  # _apply lets these actions through only with one
+        raise IllegalAction("there is no decision pending")
+    return state.pending
+
+
+def _draw(state: AttikaState, stack: int) -> None:
+    if not may_start(state, DRAW_MODE):
+        raise IllegalAction(_why_not(state, "draw"))
+    seat = state.seats[state.current]
+    if not 0 <= stack < len(seat.stacks) or not seat.stacks[stack]:
+        raise IllegalAction(f"stack {stack} is not a non-empty stack of yours (0-3)")
+    _begin(state, DRAW_MODE)
+    building = seat.stacks[stack].pop(0)
+    extend = not seat.stacks[stack] and bool(state.tile_pile)
+    state.pending = Pending("drawn", building=building, stack=stack, extend=extend)
+
+
+def _build(state: AttikaState, building: int, cell: int) -> None:
+    player = state.current
+    seat = state.seats[player]
+    pending = state.pending
+    from_draw = pending is not None
+    if pending is not None:
+        if building != pending.building:
+            raise IllegalAction(f"only the drawn {BUILDINGS[pending.building].id} may be built now")
+    else:
+        if not may_start(state, BUILD_MODE):
+            raise IllegalAction(_why_not(state, "build"))
+        if building not in seat.board:
+            raise IllegalAction(f"{BUILDINGS[building].id} is not on your board")
+    if not state.index.is_free(cell):
+        q, r = decode(cell)
+        raise IllegalAction(f"({q}, {r}) is not a free map space")
+    cost = build_cost(state, player, building, cell)
+    if not can_pay(seat.hand, cost):
+        q, r = decode(cell)
+        raise IllegalAction(
+            f"{BUILDINGS[building].id} on ({q}, {r}) costs more than your cards can pay"
+        )
+    extend = pending.extend if pending is not None else False
+    if pending is None:
+        _begin(state, BUILD_MODE)
+        seat.board.remove(building)
+    state.pending = None
+    only = only_payment(seat.hand, cost)
+    if only is not None:
+        _pay_and_place(state, building, cell, only, extend)
+    else:
+        state.pending = Pending(
+            "pay", building=building, cell=cell, extend=extend, from_draw=from_draw
+        )
+
+
+def _keep(state: AttikaState) -> None:
+    pending = _pending(state)
+    seat = state.seats[state.current]
+    seat.board.append(pending.building)
+    seat.board.sort()
+    state.pending = None
+    if pending.extend:
+        state.pending = Pending("tile", tile=state.tile_pile.pop(0))
+
+
+def _pay(state: AttikaState, cards: Cards) -> None:
+    pending = _pending(state)
+    seat = state.seats[state.current]
+    cost = build_cost(state, state.current, pending.building, pending.cell)
+    if not is_exact_payment(seat.hand, cost, cards):
+        raise IllegalAction(
+            f"{dict(zip(LANDSCAPES, cards, strict=True))} is not an exact payment of "
+            f"{_describe_cost(cost)} from your hand"
+        )
+    state.pending = None
+    _pay_and_place(state, pending.building, pending.cell, cards, pending.extend)
+
+
+def _extend(state: AttikaState, centre: int, rotation: int) -> None:
+    pending = _pending(state)
+    q, r = decode(centre)
+    if rotation not in ROTATIONS[pending.tile]:
+        raise IllegalAction(
+            f"rotation {rotation} is not offered for tile {pending.tile} "
+            f"(its distinct rotations are {list(ROTATIONS[pending.tile])})"
+        )
+    if not tile_fits(state, centre):
+        raise IllegalAction(f"a tile centred on ({q}, {r}) would cover the map or not touch it")
+    place_tile(state, pending.tile, q, r, rotation)
+    state.pending = None
+
+
+def _amphora(state: AttikaState, use: str) -> None:
+    seat = state.seats[state.current]
+    if not seat.amphorae:
+        raise IllegalAction("you have no amphora")
+    if use == "action":
+        if not extra_action_useful(state):
+            raise IllegalAction(
+                "an amphora buys one more draw or build only after the turn's first one, "
+                "before any card is taken, and when there is something to draw or build"
+            )
+        state.actions_left += 1
+    else:
+        if not cards_left(state):
+            raise IllegalAction("no landscape card is left to take")
+        take_cards(state, state.current, 1)
+        state.took_cards = True
+    seat.amphorae -= 1
+    state.amphora_supply += 1
+
+
+def _end_turn(state: AttikaState) -> None:
+    take_cards(state, state.current, state.actions_left if state.acted else FORGO_ALL_CARDS)
+    if state.acted or cards_left(state):
+        state.passes = 0
+    else:
+        state.passes += 1
+        if state.passes >= state.players:
+            state.over = True
+    state.current = (state.current + 1) % state.players
+    state.mode, state.actions_left = NO_MODE, 0
+    state.took_cards = state.acted = False
+    state.pending = None
+
+
+_HANDLERS: dict[str, Callable[..., None]] = {
+    "draw": _draw,
+    "build": _build,
+    "keep": _keep,
+    "pay": _pay,
+    "extend": _extend,
+    "amphora": _amphora,
+    "end_turn": _end_turn,
+}
+
+
+def _begin(state: AttikaState, mode: int) -> None:
+    if state.mode == NO_MODE:
+        state.mode = mode
+        state.actions_left = ACTIONS_OF_MODE[mode]
+    state.actions_left -= 1
+    state.acted = True
+
+
+def _why_not(state: AttikaState, what: str) -> str:
+    if state.took_cards:
+        return f"no {what} after taking a landscape card this turn"
+    if state.mode != NO_MODE and state.actions_left == 0:
+        return f"no {what} left this turn"
+    return f"this turn's action is to {'draw' if state.mode == DRAW_MODE else 'build'}"
+
+
+def _describe_cost(cost: tuple[Cards, int]) -> str:
+    required, extra = cost
+    parts = [f"{n} {name}" for n, name in zip(required, LANDSCAPES, strict=True) if n]
+    if extra:
+        parts.append(f"{extra} of any landscape")
+    return " + ".join(parts) or "nothing"
+
+
+# --- effects ---------------------------------------------------------------------------
+
+
+def take_cards(state: AttikaState, player: int, count: int) -> None:
+    """Draw landscape cards, reshuffling the discard when the deck runs out."""
+    hand = state.seats[player].hand
+    for _ in range(count):
+        if not state.deck:
+            if not any(state.discard):
+                return
+            reshuffle(state)
+        hand[state.deck.pop(0)] += 1
+
+
+def reshuffle(state: AttikaState) -> None:
+    cards = [landscape for landscape, n in enumerate(state.discard) for _ in range(n)]
+    rng = SplitMix64(state.rng_state)
+    rng.shuffle(cards)
+    state.rng_state = rng.state
+    state.deck = cards
+    state.discard = [0, 0, 0, 0]
+
+
+def _pay_and_place(
+    state: AttikaState, building: int, cell: int, cards: Cards, extend: bool
+) -> None:
+    seat = state.seats[state.current]
+    for landscape, n in enumerate(cards):
+        seat.hand[landscape] -= n
+        state.discard[landscape] += n
+    place_building(state, state.current, building, cell)
+    if extend and not state.over:
+        state.pending = Pending("tile", tile=state.tile_pile.pop(0))
+
+
+def place_building(state: AttikaState, player: int, building: int, cell: int) -> None:
+    """Put the building on the map and settle what follows: a win, or an amphora."""
+    seat = state.seats[player]
+    seat.placed[building] = cell
+    colony = state.index.add_building(player, building, cell)
+    if len(seat.placed) == BUILDING_COUNT:
+        _win(state, player, "all_buildings")
+    elif shrines_touched(state, player, colony) >= 2:
+        _win(state, player, "shrines")
+    if state.over:
+        return
+    group = GROUP_OF[building]
+    if group not in seat.amphora_groups and group_joined(state, player, group):
+        seat.amphora_groups.append(group)
+        seat.amphora_groups.sort()
+        if state.amphora_supply:
+            state.amphora_supply -= 1
+            seat.amphorae += 1
+        else:
+            # A reward, not a forgone action: it does not end the player's draws or builds.
+            take_cards(state, player, 1)
+
+
+def _win(state: AttikaState, player: int, reason: str) -> None:
+    state.winner = player
+    state.win_reason = reason
+    state.over = True
+    state.pending = None

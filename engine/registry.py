@@ -6,10 +6,13 @@ from typing import Any
 
 from engine.akropolis import AKROPOLIS
 from engine.architekton import ARCHITEKTON
+from engine.attika import ATTIKA
 from engine.core import Game
 from engine.megalopolis import MEGALOPOLIS
 
-_GAMES: dict[str, Game[Any]] = {game.id: game for game in (AKROPOLIS, ARCHITEKTON, MEGALOPOLIS)}
+_GAMES: dict[str, Game[Any]] = {
+    game.id: game for game in (AKROPOLIS, ARCHITEKTON, ATTIKA, MEGALOPOLIS)
+}
 
 
 class UnknownGame(KeyError):

@@ -1,11 +1,12 @@
 """The builtin greedy bot for Architekton: a one-step heuristic, ties to the first action.
 
-A placement is valued for what it does at once and what it sets up, in quarter points:
-- a building: +4 if it is surrounded at once (+1 point), +1 per landscape it touches
+A placement is valued for what it does at once and what it sets up (a point won now is
+worth 6):
+- a building: +6 if it is surrounded at once (+1 point), +1 per landscape it touches
   (each is a matching edge for good), +2 if it is touched by 3 or more landscapes (its
-  house will be kept at the end), +8 per house its group of diagonal houses gains;
+  house will be kept at the end), +3 per house its group of diagonal houses gains;
 - a landscape, for every building with a house it touches (counted for its owner:
-  plus for the bot, minus for the opponent): when it surrounds the building, 4 x the
+  plus for the bot, minus for the opponent): when it surrounds the building, 6 x the
   points won or lost; otherwise +1 for a matching edge and -3 for a mismatch (a future
   loss); +2 when the building reaches 3 landscapes.
 Decisions: a house to move is taken where it leaves the largest group (then from the
@@ -36,14 +37,17 @@ from engine.core import JSON
 from engine.players import Bot
 from engine.squaregrid import NEIGHBOUR_STEPS, encode, opposite
 
+POINT = 6
+"""What a point won or lost at once is worth to the heuristic."""
+
 
 def building_value(state: ArchitektonState, player: int, action: dict[str, Any]) -> int:
     code = encode(action["x"], action["y"])
     touching = len(landscape_sides(state, code))
-    value = touching + (4 if touching == 4 else 0) + (2 if touching >= 3 else 0)
+    value = touching + (POINT if touching == 4 else 0) + (2 if touching >= 3 else 0)
     if state.supply[player] > 0:
         mine = houses_of(state, player)
-        value += 8 * (largest_group([*mine, code]) - largest_group(mine))
+        value += 3 * (largest_group([*mine, code]) - largest_group(mine))
     return value
 
 
@@ -62,7 +66,7 @@ def landscape_value(state: ArchitektonState, player: int, action: dict[str, Any]
         around = landscapes_around(state, building) + 1
         if around == 4:
             wrong = mismatches(state, building) + (0 if matches else 1)
-            value += sign * (4 if wrong == 0 else -4 * wrong)
+            value += sign * POINT * (1 if wrong == 0 else -wrong)
         else:
             value += sign * (1 if matches else -3)
         if around == 3:

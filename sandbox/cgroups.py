@@ -17,6 +17,7 @@ from pathlib import Path
 ROOT = Path("/sys/fs/cgroup")
 V1_CONTROLLERS = ("memory", "pids", "freezer", "cpu")
 CPU_PERIOD_US = 100_000
+BOX_PREFIX = "agon-box-"
 
 
 class CgroupUnavailable(RuntimeError):
@@ -51,12 +52,50 @@ def check_available() -> None:
             raise CgroupUnavailable(f"{folder} is not writable (run as root)")
 
 
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def reap_orphans() -> list[str]:
+    """Kill and remove the boxes whose referee is gone; the names of those reaped.
+
+    A referee that dies without closing its boxes (a worker killed with SIGKILL, the
+    OOM killer) leaves them behind, and a box frozen between two turns stays frozen for
+    good: its processes cannot even die of SIGKILL until thawed. Each box's name holds
+    its referee's pid, so the next box made on this host cleans up after the dead one.
+    Pids are those of this host's PID namespace: referees in other namespaces must not
+    share this cgroup folder.
+    """
+    parent = ROOT / "agon" if _v2_root() is not None else ROOT / "freezer" / "agon"
+    try:
+        names = [path.name for path in parent.iterdir() if path.name.startswith(BOX_PREFIX)]
+    except OSError:
+        return []
+    reaped = []
+    for name in names:
+        owner, _, _ = name.removeprefix(BOX_PREFIX).partition("-")
+        if not owner.isdigit() or _pid_alive(int(owner)):
+            continue  # a box of a live referee, or of an older version (no pid)
+        with contextlib.suppress(OSError):
+            BoxCgroup._existing(name).remove()
+            reaped.append(name)
+    return reaped
+
+
 class BoxCgroup:
     """One box's cgroup(s). Create, `attach` the box's first process, then control it."""
 
     def __init__(self, memory_bytes: int, pids: int, cpus: float = 1.0) -> None:
         check_available()
-        self.name = f"agon-box-{uuid.uuid4().hex[:12]}"
+        reap_orphans()
+        # The referee's pid in the name tells whether the box outlived it (reap_orphans).
+        self.name = f"{BOX_PREFIX}{os.getpid()}-{uuid.uuid4().hex[:12]}"
         self._procs_fd: int | None = None
         self.v2 = _v2_root() is not None
         if self.v2:
@@ -67,6 +106,22 @@ class BoxCgroup:
             self.folders = {"unified": parent / self.name}
         else:
             self.folders = {c: ROOT / c / "agon" / self.name for c in V1_CONTROLLERS}
+        self._create(memory_bytes, pids, cpus)
+
+    @classmethod
+    def _existing(cls, name: str) -> BoxCgroup:
+        """A handle on a box made by another process (to kill and remove it)."""
+        box = cls.__new__(cls)
+        box.name = name
+        box._procs_fd = None
+        box.v2 = _v2_root() is not None
+        if box.v2:
+            box.folders = {"unified": ROOT / "agon" / name}
+        else:
+            box.folders = {c: ROOT / c / "agon" / name for c in V1_CONTROLLERS}
+        return box
+
+    def _create(self, memory_bytes: int, pids: int, cpus: float) -> None:
         for folder in self.folders.values():
             folder.mkdir(parents=True)
         quota = str(int(cpus * CPU_PERIOD_US))

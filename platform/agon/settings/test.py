@@ -13,5 +13,10 @@ DATABASES = {
     )
 }
 CELERY_BROKER_URL = env_str("AGON_TEST_BROKER_URL", "redis://127.0.0.1:6379/15")
+# Broker keys of their own for each pytest-xdist process: a worker the tests start
+# (tests/platform/pipeline/) inherits the variable and takes only that process's tasks.
+_BROKER_PREFIX = env_str("AGON_TEST_BROKER_PREFIX", "agon-test")
+_XDIST_WORKER = env_str("PYTEST_XDIST_WORKER", "main")
+CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": f"{_BROKER_PREFIX}-{_XDIST_WORKER}:"}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast, tests only
 AGON_SANDBOX = env_str("AGON_SANDBOX", "bwrap")

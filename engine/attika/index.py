@@ -76,10 +76,27 @@ class MapIndex:
         shrines: list[int],
         placed: list[dict[int, int]],
     ) -> MapIndex:
-        index = cls(players, shrines)
-        index._block_around(shrines)
+        """The tables of a map made of these tiles and shrines, with these buildings."""
+        symbols = {}
         for tile, q, r, rotation in tiles:
-            index.add_tile(tile, q, r, rotation)
+            for cell, symbol in zip(tile_cells(q, r, rotation), TILE_SYMBOLS[tile], strict=True):
+                symbols[cell] = symbol
+        return cls.from_symbols(players, symbols, shrines, placed)
+
+    @classmethod
+    def from_symbols(
+        cls,
+        players: int,
+        symbol_at: dict[int, int],
+        shrines: list[int],
+        placed: list[dict[int, int]],
+    ) -> MapIndex:
+        """The tables of a map given hex by hex (the tests paint maps this way)."""
+        index = cls(players, shrines)
+        index.symbol_at = dict(symbol_at)
+        index._block_around([*shrines, *symbol_at])
+        for cell in symbol_at:
+            index._refresh_discount(cell)
         for player, buildings in enumerate(placed):
             for building, cell in sorted(buildings.items()):
                 index.add_building(player, building, cell)

@@ -1,0 +1,114 @@
+"""What a player sees: the table, their own cards and board, and nothing else hidden."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.attika import AttikaState
+from engine.attika.components import BUILDINGS, LANDSCAPES
+from engine.hexgrid import decode
+from tests.engine.attika.support import GAME, play_to_turn, reshuffle_hidden
+
+
+@pytest.fixture(params=[(2, 30), (3, 55), (4, 80)])
+def midgame(request: pytest.FixtureRequest) -> AttikaState:
+    seed = 40 + request.param[0]
+    return play_to_turn(seed, request.param[0], request.param[1])
+
+
+def test_it_says_whose_view_and_whose_turn_it_is(midgame: AttikaState) -> None:
+    seen = GAME.observation(midgame, 1)
+    assert seen["game"] == "attika" and seen["player"] == 1
+    assert seen["players"] == midgame.players and seen["turn"] == midgame.turn
+    assert seen["current_player"] == GAME.current_player(midgame)
+
+
+def test_it_shows_the_viewers_own_hand_and_board_and_only_counts_of_the_others(
+    midgame: AttikaState,
+) -> None:
+    for viewer in range(midgame.players):
+        seen = GAME.observation(midgame, viewer)
+        seat = midgame.seats[viewer]
+        assert [seen["hand"][name] for name in LANDSCAPES] == seat.hand
+        assert seen["board"] == [BUILDINGS[b].id for b in seat.board]
+        for player, info in enumerate(seen["seats"]):
+            other = midgame.seats[player]
+            assert set(info) == {
+                "hand_size",
+                "board_size",
+                "stack_sizes",
+                "amphorae",
+                "amphora_groups",
+                "buildings_on_map",
+                "colonies",
+            }
+            assert info["hand_size"] == sum(other.hand)
+            assert info["board_size"] == len(other.board)
+            assert info["stack_sizes"] == [len(stack) for stack in other.stacks]
+
+
+def test_it_shows_every_building_on_the_map(midgame: AttikaState) -> None:
+    seen = GAME.observation(midgame, 0)
+    shown = {
+        (h["player"], h["building"], h["q"], h["r"])
+        for h in seen["map"]["hexes"]
+        if h["player"] is not None
+    }
+    expected = {
+        (player, BUILDINGS[b].id, *decode(cell))
+        for player, seat in enumerate(midgame.seats)
+        for b, cell in seat.placed.items()
+    }
+    assert shown == expected
+
+
+def test_nothing_hidden_from_the_viewer_changes_what_they_see(midgame: AttikaState) -> None:
+    for viewer in range(midgame.players):
+        seen = GAME.observation(midgame, viewer)
+        for seed in range(3):
+            other = reshuffle_hidden(midgame, viewer, seed)
+            assert GAME.observation(other, viewer) == seen
+
+
+def test_the_seed_and_the_prng_are_never_shown(midgame: AttikaState) -> None:
+    text = json.dumps(GAME.observation(midgame, 0))
+    assert "seed" not in text and "rng" not in text and 'deck"' not in text
+    assert "stacks" not in text and "tile_pile" not in text
+
+
+def test_a_building_just_drawn_is_shown_to_its_drawer_only() -> None:
+    state = GAME.new_state(9, 3, {})
+    GAME.apply(state, {"type": "draw", "stack": 1})
+    if state.pending is None or state.pending.kind != "drawn":
+        pytest.skip("the drawn building was kept automatically")
+    drawn = BUILDINGS[state.pending.building].id
+    assert GAME.observation(state, 0)["pending"]["building"] == drawn
+    assert GAME.observation(state, 1)["pending"]["building"] is None
+    assert GAME.observation(state, 1)["pending"]["stack"] == 1
+
+
+def test_a_state_rebuilt_from_an_observation_gives_the_same_view_and_choices(
+    midgame: AttikaState,
+) -> None:
+    viewer = GAME.current_player(midgame)
+    seen = json.loads(json.dumps(GAME.observation(midgame, viewer)))
+    guess = GAME.state_from_observation(seen)
+    assert GAME.observation(guess, viewer) == seen
+    assert list(GAME.legal_actions(guess)) == list(GAME.legal_actions(midgame))
+    for player, seat in enumerate(guess.seats):
+        real = midgame.seats[player]
+        assert sum(seat.hand) == sum(real.hand) and len(seat.board) == len(real.board)
+        assert [len(s) for s in seat.stacks] == [len(s) for s in real.stacks]
+    assert len(guess.deck) == len(midgame.deck)
+    assert sorted(guess.tile_pile) == sorted(midgame.tile_pile)
+
+
+def test_a_rebuilt_state_can_be_played_on_for_lookahead(midgame: AttikaState) -> None:
+    viewer = GAME.current_player(midgame)
+    guess = GAME.state_from_observation(GAME.observation(midgame, viewer))
+    for action in list(GAME.legal_actions(guess))[:20]:
+        after = GAME.copy_state(guess)
+        GAME.apply(after, action)
+        GAME.result(after)

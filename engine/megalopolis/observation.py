@@ -119,8 +119,10 @@ def state_from_observation(observation: dict[str, Any]) -> MegalopolisState:
             entry["looked"] = deal(frame["looked_count"])
         stack.append(entry)
     deck = deal(observation["deck_size"])
-    if pool or len(deck) != observation["deck_size"]:
-        raise ValueError("the observation's unseen tiles do not match its hidden places")
+    if len(deck) != observation["deck_size"]:
+        raise ValueError("the observation counts fewer unseen tiles than hidden places")
+    # Tiles left in the pool (only in hand-built positions of fewer than 120 tiles) are
+    # left out.
     data = {
         "game": "megalopolis",
         "seed": 0,

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from agon.env import env_bool, env_float
+from agon.env import env_bool, env_float, env_str
 from agon.settings.base import *  # noqa: F403
 from agon.settings.base import CELERY_BROKER_URL, DATABASES, VAR_DIR
 
 DEBUG = env_bool("AGON_DEBUG", default=True)
 VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+# Boxes run the engine and agon_bot of this checkout (bwrap shows them read-only), not
+# the copies baked into a Docker bot image, which go stale as soon as the code changes.
+AGON_SANDBOX = env_str("AGON_SANDBOX", "bwrap")
 
 # The web server, the worker's processes and beat share one SQLite file. WAL lets readers
 # and one writer work at once; IMMEDIATE transactions take the write lock when they begin,

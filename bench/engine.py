@@ -195,6 +195,31 @@ def bench_cold_start() -> None:
     )
 
 
+def bench_attika(seconds: float) -> None:
+    """Attika's random playouts and all-greedy matches, games/s per player count."""
+    attika = get_game("attika")
+
+    def playout(seed: int, players: int) -> None:
+        state = attika.new_state(seed, players, {})
+        rng = SplitMix64(seed)
+        while not attika.is_over(state):
+            legal = attika.legal_actions(state)
+            attika.apply(state, legal[rng.below(len(legal))])
+
+    def greedy(seed: int, players: int) -> None:
+        bots = [builtin_bot("greedy", "attika", seed, seat) for seat in range(players)]
+        play_match(
+            attika, seed=seed, players=players, options={}, bots=bots, bot_ids=["g"] * players
+        )
+
+    print("Attika, games/s (random playouts | greedy in every seat):")
+    for players in (2, 3, 4):
+        seeds = iter(range(10**9))
+        runs, elapsed = timed(lambda p=players, s=seeds: playout(next(s), p), seconds)
+        greedy_runs, greedy_elapsed = timed(lambda p=players, s=seeds: greedy(next(s), p), seconds)
+        print(f"  {players} players: {runs / elapsed:8.1f} | {greedy_runs / greedy_elapsed:8.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per throughput figure")
@@ -210,6 +235,7 @@ def main() -> None:
     bench_referee(replays)
     bench_legal_actions(args.positions)
     bench_cold_start()
+    bench_attika(args.seconds)
 
 
 if __name__ == "__main__":

@@ -44,6 +44,7 @@ class ShrinePlanner:
 
     def __init__(self, state: AttikaState, player: int) -> None:
         self.shrines = [decode(cell) for cell in state.shrines]
+        self.gaps: dict[tuple[int, tuple[int, int]], int] = {}
         cells = list(state.seats[player].placed.values())
         self.colony_of: dict[int, int] = {}
         self.reach: list[list[int]] = []
@@ -59,7 +60,10 @@ class ShrinePlanner:
 
     def gap(self, cell: int, shrine: tuple[int, int]) -> int:
         """Buildings still missing between the cell and the shrine."""
-        return distance(decode(cell), shrine) - 1
+        key = (cell, shrine)
+        if key not in self.gaps:
+            self.gaps[key] = distance(decode(cell), shrine) - 1
+        return self.gaps[key]
 
     def need(self, reach: list[int] | None) -> int:
         if reach is None:
@@ -135,7 +139,9 @@ def action_values(state: AttikaState, me: int, legal_actions: Sequence[JSON]) ->
         for cell in cells
     ]
     best_build = max(build_values, default=0.0)
-    values = [other_value(state, me, action, best_build) for action in others]
+    own = [decode(cell) for cell in state.seats[me].placed.values()]
+    nearest: dict[tuple[int, int], int] = {}
+    values = [other_value(state, me, action, best_build, own, nearest) for action in others]
     return values + build_values
 
 
@@ -156,7 +162,16 @@ def _split(
     return others, builds
 
 
-def other_value(state: AttikaState, me: int, action: dict[str, Any], best_build: float) -> float:
+def other_value(
+    state: AttikaState,
+    me: int,
+    action: dict[str, Any],
+    best_build: float,
+    own: list[tuple[int, int]],
+    nearest: dict[tuple[int, int], int],
+) -> float:
+    """The value of a non-build action; `own` is the player's buildings' (q, r), and
+    `nearest` remembers each tile centre's distance to the nearest of them."""
     seat = state.seats[me]
     kind = action["type"]
     if kind == "draw":
@@ -175,6 +190,7 @@ def other_value(state: AttikaState, me: int, action: dict[str, Any], best_build:
         return -10.0 * sum(paid) - float(max(left) - min(left))
     if kind == "extend":
         centre = (int(action["q"]), int(action["r"]))
-        own = [decode(cell) for cell in seat.placed.values()]
-        return -float(min((distance(centre, cell) for cell in own), default=0))
+        if centre not in nearest:
+            nearest[centre] = min((distance(centre, cell) for cell in own), default=0)
+        return -float(nearest[centre])
     return 0.0

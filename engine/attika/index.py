@@ -1,9 +1,9 @@
 """Tables derived from the map and the buildings on it, kept up to date move by move so
 that pricing a build or listing tile placements never rescans the map.
 
-`MapIndex.build` makes them from scratch (after loading a state from JSON); `add_tile`
-and `add_building` update them. The tests check that the updated tables always equal
-freshly built ones.
+`MapIndex.build` makes them from scratch in one sweep (after loading a state from
+JSON); `add_tile` and `add_building` update them move by move. The tests check that the
+updated tables always equal freshly built ones.
 """
 
 from __future__ import annotations
@@ -91,15 +91,55 @@ class MapIndex:
         shrines: list[int],
         placed: list[dict[int, int]],
     ) -> MapIndex:
-        """The tables of a map given hex by hex (the tests paint maps this way)."""
+        """The tables of a map given hex by hex (the tests paint maps this way), computed
+        in one sweep rather than move by move (and so a check on the moves' updates)."""
         index = cls(players, shrines)
         index.symbol_at = dict(symbol_at)
-        index._block_around([*shrines, *symbol_at])
-        for cell in symbol_at:
-            index._refresh_discount(cell)
+        taken = [*shrines, *symbol_at]
+        index.blocked = {cell + step for cell in taken for step in (0, *NEIGHBOUR_STEPS)}
+        index.frontier = {
+            cell + step for cell in index.blocked for step in NEIGHBOUR_STEPS
+        } - index.blocked
+        owner_at, building_at = index.owner_at, index.building_at
         for player, buildings in enumerate(placed):
-            for building, cell in sorted(buildings.items()):
-                index.add_building(player, building, cell)
+            for building, cell in buildings.items():
+                owner_at[cell] = player
+                building_at[cell] = building
+        for cell, symbol in symbol_at.items():
+            if cell in owner_at:
+                continue
+            counts = [0, 0, 0, 0]
+            if symbol >= 0:
+                counts[symbol] += 1
+            for step in NEIGHBOUR_STEPS:
+                other = symbol_at.get(cell + step, -1)
+                if other >= 0 and cell + step not in owner_at:
+                    counts[other] += 1
+            value = (counts[0], counts[1], counts[2], counts[3], sum(counts))
+            index.discount[cell] = value
+            index.by_discount.setdefault(value, set()).add(cell)
+        index.free_sorted = sorted(index.discount)
+        for player, buildings in enumerate(placed):
+            near = index.near[player]
+            for cell in buildings.values():
+                for step in NEIGHBOUR_STEPS:
+                    near[cell + step] = near.get(cell + step, 0) + 1
+            index.touching[player] = {cell for cell in near if cell in index.discount}
+            colony_of = index.colony_of[player]
+            cells = set(buildings.values())
+            for start in sorted(cells):
+                if start in colony_of:
+                    continue
+                index.colonies[player] += 1
+                colony_of[start] = start
+                frontier = [start]
+                while frontier:
+                    cell = frontier.pop()
+                    for step in NEIGHBOUR_STEPS:
+                        other = cell + step
+                        if other in cells and other not in colony_of:
+                            colony_of[other] = start
+                            frontier.append(other)
         return index
 
     # --- tiles ---------------------------------------------------------------------------

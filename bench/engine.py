@@ -8,6 +8,7 @@ naive greedy), it is timed in the same run and the speed-up printed as a ratio.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import subprocess
@@ -220,6 +221,54 @@ def bench_attika(seconds: float) -> None:
         print(f"  {players} players: {runs / elapsed:8.1f} | {greedy_runs / greedy_elapsed:8.2f}")
 
 
+def game_random_playout(game_id: str, seed: int, players: int) -> None:
+    game = get_game(game_id)
+    state = game.new_state(seed, players, {})
+    rng = SplitMix64(seed)
+    while not game.is_over(state):
+        legal = game.legal_actions(state)
+        game.apply(state, legal[rng.below(len(legal))])
+
+
+def game_greedy_match(game_id: str, seed: int, players: int) -> Replay:
+    return play_match(
+        get_game(game_id),
+        seed=seed,
+        players=players,
+        options={},
+        bots=[builtin_bot("greedy", game_id, seed, seat) for seat in range(players)],
+        bot_ids=["builtin:greedy"] * players,
+    )
+
+
+def games_per_second(play_one: Callable[[int], object], seconds: float) -> float:
+    """How many games `play_one(seed)` plays per second over fresh seeds."""
+    seeds = iter(range(10**9))
+    runs, elapsed = timed(lambda: play_one(next(seeds)), seconds)
+    return runs / elapsed
+
+
+def bench_game_throughput(game_id: str, player_counts: tuple[int, ...], seconds: float) -> None:
+    """Random playouts and all-greedy matches of one game, games/s per player count."""
+    print(f"{get_game(game_id).name}, games/s (random playouts | greedy in every seat):")
+    for players in player_counts:
+        random_rate = games_per_second(
+            functools.partial(game_random_playout, game_id, players=players), seconds
+        )
+        greedy_rate = games_per_second(
+            functools.partial(game_greedy_match, game_id, players=players), seconds
+        )
+        print(f"  {players} players: {random_rate:8.1f} | {greedy_rate:8.2f}")
+
+
+def bench_architekton(seconds: float) -> None:
+    bench_game_throughput("architekton", (2,), seconds)
+
+
+def bench_megalopolis(seconds: float) -> None:
+    bench_game_throughput("megalopolis", (2, 3, 4, 5, 6), seconds)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per throughput figure")
@@ -235,6 +284,8 @@ def main() -> None:
     bench_referee(replays)
     bench_legal_actions(args.positions)
     bench_cold_start()
+    bench_architekton(args.seconds)
+    bench_megalopolis(args.seconds)
     bench_attika(args.seconds)
 
 

@@ -68,7 +68,7 @@ from engine.megalopolis.components import (
     TEMPLE,
     TRANSIT_STATION,
 )
-from engine.megalopolis.shielding import is_shielded, reachable
+from engine.megalopolis.shielding import reachable
 from engine.megalopolis.state import DRAW, Frame, MegalopolisState, known
 from engine.megalopolis.table import (
     add_to_hand,
@@ -196,13 +196,16 @@ def bank_options(state: MegalopolisState, frame: Frame) -> Options:
     bank = own_cell(state, frame)
     if bank is None or state.board[bank].tokens[me] == 0:
         return NONE
-    choices: list[Choice] = []
-    for code in sorted(state.board):
-        tile = state.board[code]
-        if code == bank or tile.tokens[me] > 0 or not tile.has_tokens():
-            continue
-        if not is_shielded(state, code, frame):
-            choices.extend(("token", code, owner) for owner in token_owners(tile))
+    cells = [
+        code
+        for code, tile in state.board.items()
+        if code != bank and tile.tokens[me] == 0 and tile.has_tokens()
+    ]
+    choices: list[Choice] = [
+        ("token", code, owner)
+        for code in sorted(reachable(state, cells, frame))
+        for owner in token_owners(state.board[code])
+    ]
     return Options(others=choices)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.megalopolis.board import controlled, groups
+from engine.megalopolis.board import groups
 from engine.megalopolis.components import BONUS, SILVER, SMALLEST_SCORING_GROUP
 from engine.megalopolis.state import MegalopolisState
 
@@ -45,9 +45,13 @@ def group_points(sizes: list[int]) -> int:
 
 
 def score_state(state: MegalopolisState) -> list[PlayerScore]:
+    cells_of: list[list[int]] = [[] for _ in range(state.players)]
+    for code, tile in state.board.items():
+        for player, count in enumerate(tile.tokens):
+            if count:
+                cells_of[player].append(code)
     parts = []
-    for player in range(state.players):
-        cells = controlled(state, player)
+    for cells in cells_of:
         sizes = [len(group) for group in groups(cells)]
         kinds = [state.board[code].kind for code in cells]
         parts.append(

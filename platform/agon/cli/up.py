@@ -1,0 +1,571 @@
+"""`agon up`: the whole platform on this machine, in the foreground.
+
+It prepares the local data (database, default ladders, the example bots, entered
+through the normal upload and validation path), then runs three child processes: the
+web server (gunicorn), one Celery worker for the `matches` and `default` queues and
+Celery beat (matchmaking, the stuck-match sweep). Their output is shown with a prefix,
+with a status line of the ladders now and then. Ctrl-C or SIGTERM stops them: each
+child is asked to stop, then killed if it has not within the stop timeout.
+
+With the embedded defaults (SQLite and the file-system broker under var/) this
+command runs the only worker there is, so at start it also gives back to the queue
+the matches a previous run left `running`, and sends every queued match's task again.
+Django and Celery are imported inside `run`, so that the other commands start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, ClassVar
+
+PLATFORM_DIR = Path(__file__).resolve().parents[2]
+REPO_DIR = PLATFORM_DIR.parent
+LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
+ROUTINE_TASK_LINE = re.compile(
+    r"Task agon\.(ladders\.tasks\.matchmaking|matches\.tasks\.requeue_stuck_matches)"
+    r"\[[^]]*\] (received|succeeded in [0-9.]+s: (0|\[\]))$"
+)
+"""The worker's lines about a periodic task that found nothing to do: not shown."""
+PROCESSED_MESSAGE_SECONDS = 60.0
+"""Taken broker messages (files under var/broker/processed) are pruned after this long."""
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "up",
+        help="run the platform here: web, worker, scheduler, example bots playing",
+        description="Run the whole Agon platform on this machine: migrate the database, "
+        "create the default ladders, enter the example bots, then run the web server, "
+        "a Celery worker and Celery beat until Ctrl-C. With no settings in the "
+        "environment it uses SQLite and a file-system broker under var/ and bubblewrap "
+        "boxes.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to serve on (127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port to serve on (8000)")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        choices=(1, 2, 3, 4),
+        default=2,
+        help="matches the worker plays at once (default: 2)",
+    )
+    parser.add_argument(
+        "--status-seconds",
+        type=float,
+        default=20.0,
+        metavar="S",
+        help="print the matches played and each ladder's leader every S seconds, when "
+        "they changed (default: 20; 0: never)",
+    )
+    parser.add_argument(
+        "--stop-timeout",
+        type=float,
+        default=20.0,
+        metavar="S",
+        help="on Ctrl-C, how long to let running matches finish before killing (default: 20)",
+    )
+    parser.add_argument(
+        "--games",
+        type=_game_list,
+        metavar="GAME[,GAME]",
+        help="enter the example bots for these games only (default: every game)",
+    )
+    parser.add_argument("--no-examples", action="store_true", help="do not enter the example bots")
+    parser.set_defaults(run=run)
+
+
+def _game_list(text: str) -> list[str]:
+    from engine.registry import game_ids
+
+    games = [game.strip() for game in text.split(",") if game.strip()]
+    unknown = [game for game in games if game not in game_ids()]
+    if not games or unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown game {', '.join(unknown) or text!r}; games: {', '.join(game_ids())}"
+        )
+    return games
+
+
+# --- output -------------------------------------------------------------------------------
+
+
+class Console:
+    """Lines from several threads, each with a name prefix (coloured on a terminal)."""
+
+    COLOURS: ClassVar[dict[str, str]] = {"agon": "1", "web": "36", "worker": "32", "beat": "35"}
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+        self.lock = threading.Lock()
+        self.colour = stream.isatty() and os.environ.get("NO_COLOR", "") == ""
+
+    def line(self, name: str, text: str) -> None:
+        prefix = f"{name:>6} |"
+        if self.colour:
+            prefix = f"\033[{self.COLOURS.get(name, '0')}m{prefix}\033[0m"
+        with self.lock:
+            self.stream.write(f"{prefix} {text}\n")
+            self.stream.flush()
+
+    def say(self, text: str) -> None:
+        self.line("agon", text)
+
+
+# --- child processes ------------------------------------------------------------------------
+
+
+@dataclass
+class Child:
+    name: str
+    argv: list[str]
+    process: subprocess.Popen[bytes] | None = None
+    reader: threading.Thread | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+
+@dataclass
+class Supervisor:
+    """Starts the children in their own sessions (a Ctrl-C in the terminal reaches only
+    `agon up`, which then stops them in order), streams their output, stops them."""
+
+    children: list[Child]
+    console: Console
+    env: dict[str, str]
+    cwd: Path
+    stopping: bool = field(default=False, init=False)
+
+    def start(self) -> None:
+        for child in self.children:
+            child.process = subprocess.Popen(  # noqa: S603 - our own argv, no shell
+                child.argv,
+                cwd=self.cwd,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+            child.reader = threading.Thread(
+                target=self._stream, args=(child,), name=f"agon-up-{child.name}", daemon=True
+            )
+            child.reader.start()
+
+    def _stream(self, child: Child) -> None:
+        assert child.process is not None and child.process.stdout is not None  # noqa: S101
+        for raw in child.process.stdout:
+            text = raw.decode(errors="replace").rstrip()
+            if not ROUTINE_TASK_LINE.search(text):
+                self.console.line(child.name, text)
+
+    def exited(self) -> Child | None:
+        """The first child that is gone, if any."""
+        return next((c for c in self.children if c.process and not c.running), None)
+
+    def stop(self, timeout: float, now: threading.Event) -> None:
+        """SIGTERM to each child; after `timeout` (or when `now` is set) SIGKILL to
+        whatever is left of its process group."""
+        self.stopping = True
+        for child in self.children:
+            if child.running:
+                assert child.process is not None  # noqa: S101
+                child.process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while any(c.running for c in self.children):
+            if now.is_set() or time.monotonic() > deadline:
+                names = ", ".join(c.name for c in self.children if c.running)
+                self.console.say(f"killing {names}")
+                break
+            time.sleep(0.1)
+        for child in self.children:
+            if child.process is None:
+                continue
+            # Also what the child left behind (the worker's pool, gunicorn's workers).
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(child.process.pid, signal.SIGKILL)
+            child.process.wait()
+            if child.reader is not None:
+                child.reader.join(timeout=2)
+
+
+def child_commands(args: argparse.Namespace, settings: Any) -> list[Child]:
+    python = sys.executable
+    queues = ",".join(
+        dict.fromkeys([settings.AGON_MATCH_QUEUE, settings.CELERY_TASK_DEFAULT_QUEUE])
+    )
+    worker = [
+        python,
+        "-m",
+        "celery",
+        "--app",
+        "agon.celery",
+        "worker",
+        "--queues",
+        queues,
+        "--concurrency",
+        str(args.concurrency),
+        "--pool",
+        "prefork",
+        "--hostname",
+        "agon-up@%h",
+        "--loglevel",
+        "INFO",
+    ]
+    if settings.CELERY_BROKER_URL.startswith("filesystem"):
+        # Gossip, mingle and heartbeats are broadcasts between workers; with files for a
+        # broker and one worker they would only leave files behind.
+        worker += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+    return [
+        Child(
+            "web",
+            [
+                python,
+                "-m",
+                "gunicorn",
+                "agon.wsgi",
+                "--workers",
+                "2",
+                "--bind",
+                _bind_address(args.host, args.port),
+                "--access-logfile",
+                "-",
+                "--graceful-timeout",
+                "10",
+                "--no-control-socket",
+            ],
+        ),
+        Child("worker", worker),
+        Child(
+            "beat",
+            [
+                python,
+                "-m",
+                "celery",
+                "--app",
+                "agon.celery",
+                "beat",
+                "--schedule",
+                str(Path(settings.VAR_DIR) / "celerybeat-schedule"),
+                "--loglevel",
+                "WARNING",
+            ],
+        ),
+    ]
+
+
+def _bind_address(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
+
+
+def _url(host: str, port: int) -> str:
+    shown = "127.0.0.1" if host in {"0.0.0.0", "", "::"} else host  # noqa: S104
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}"
+
+
+def _port_free(host: str, port: int) -> str | None:
+    """Why the address cannot be served on, or None if it can."""
+    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host.strip("[]"), port))
+        except OSError as error:
+            return error.strerror or str(error)
+    return None
+
+
+def _answers(host: str, port: int) -> bool:
+    target = "127.0.0.1" if host in {"0.0.0.0", ""} else host.strip("[]")  # noqa: S104
+    target = "::1" if target == "::" else target
+    try:
+        with socket.create_connection((target, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def child_env(args: argparse.Namespace) -> dict[str, str]:
+    env = dict(os.environ)
+    paths = [str(REPO_DIR), str(PLATFORM_DIR)]
+    if env.get("PYTHONPATH"):
+        paths.append(env["PYTHONPATH"])
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+    env["PYTHONUNBUFFERED"] = "1"
+    if args.host not in LOOPBACK_HOSTS and not env.get("AGON_ALLOWED_HOSTS"):
+        wildcard = args.host in {"0.0.0.0", "::", ""}  # noqa: S104
+        env["AGON_ALLOWED_HOSTS"] = ",".join(
+            ["localhost", "127.0.0.1", "[::1]", "*" if wildcard else args.host]
+        )
+    return env
+
+
+# --- preparing the data ---------------------------------------------------------------------
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def prepare(args: argparse.Namespace, console: Console) -> None:
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.db import connection
+
+    from agon.ladders.services import ladder_ensure_defaults
+
+    database = settings.DATABASES["default"]
+    where = (
+        _shown(Path(database["NAME"]))
+        if database["ENGINE"].endswith("sqlite3")
+        else f"{database['ENGINE'].rsplit('.', 1)[-1]} {database.get('NAME')}"
+    )
+    console.say(f"database: {where}; migrating")
+    call_command("migrate", interactive=False, verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    ladders = ladder_ensure_defaults()
+    console.say("ladders: " + ", ".join(ladder.name for ladder in ladders))
+    if settings.CELERY_BROKER_URL.startswith("filesystem"):
+        resync_embedded_queue(console, settings)
+    if not args.no_examples:
+        enter_examples(args, console, settings)
+    connection.close()
+
+
+def resync_embedded_queue(console: Console, settings: Any) -> None:
+    """The embedded broker has no other worker than ours: start it from a clean folder,
+    with one task for each queued match and the matches left `running` given back."""
+    from agon.matches.models import Match
+    from agon.matches.services import requeue_stuck_matches
+    from agon.matches.tasks import run_match
+
+    options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
+    for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
+        folder = Path(options[key])
+        if folder.is_dir():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+    queued = list(Match.objects.filter(status=Match.Status.QUEUED).values_list("id", flat=True))
+    for match_id in queued:
+        run_match.delay(match_id)
+    requeued = requeue_stuck_matches(stuck_seconds=0)
+    if queued or requeued:
+        console.say(
+            f"queue: {len(queued)} queued matches sent again, "
+            f"{len(requeued)} matches cut short by the last stop queued again"
+        )
+
+
+def enter_examples(args: argparse.Namespace, console: Console, settings: Any) -> None:
+    from collections import Counter
+
+    from agon.bots.examples import EXAMPLES_OWNER, examples_register
+
+    folder = Path(settings.REPO_DIR) / "examples" / "bots"
+    entries = examples_register(folder=folder, games=args.games)
+    if not entries:
+        console.say(f"no example bots in {_shown(folder)}")
+        return
+    games = Counter(entry.bot.game for entry in entries)
+    statuses = Counter(str(entry.version.status) for entry in entries)
+    new = sum(entry.submitted for entry in entries)
+    console.say(
+        f"example bots of {EXAMPLES_OWNER} from {_shown(folder)}: "
+        + ", ".join(f"{count} for {game}" for game, count in sorted(games.items()))
+        + " ("
+        + ", ".join(f"{count} {status}" for status, count in sorted(statuses.items()))
+        + (f"; {new} new versions entered for validation" if new else "")
+        + ")"
+    )
+
+
+# --- status -------------------------------------------------------------------------------
+
+
+def status_lines() -> list[str]:
+    """Matches so far, then for each game the leader of each of its ladders with bots."""
+    from django.db import connection
+    from django.db.models import Count
+
+    from agon.ladders.models import Ladder, Rating
+    from agon.matches.models import Match
+    from engine.registry import UnknownGame, get_game
+
+    try:
+        counts = dict(
+            Match.objects.order_by()
+            .values_list("status")
+            .annotate(n=Count("id"))
+            .values_list("status", "n")
+        )
+        ranked = Match.objects.filter(kind=Match.Kind.RANKED, status=Match.Status.FINISHED)
+        lines = [
+            f"{counts.get(Match.Status.FINISHED, 0)} matches played "
+            f"({ranked.count()} ranked), {counts.get(Match.Status.RUNNING, 0)} running, "
+            f"{counts.get(Match.Status.QUEUED, 0)} queued, "
+            f"{counts.get(Match.Status.FAILED, 0)} failed; leaders (rating, games):"
+        ]
+        leaders: dict[str, list[str]] = {}
+        rated = Ladder.objects.filter(active=True, ratings__active=True).distinct()
+        for ladder in rated.order_by("game", "players"):
+            top = (
+                Rating.objects.filter(ladder=ladder, active=True, games__gt=0)
+                .select_related("bot")
+                .order_by("-rating", "id")
+                .first()
+            )
+            # The example bots are called `<game>-<name>`: the game is the line's already.
+            name = top.bot.name.removeprefix(f"{ladder.game}-") if top else ""
+            leader = f"{name} {top.rating:.0f} ({top.games})" if top else "-"
+            leaders.setdefault(ladder.game, []).append(f"{ladder.players}p {leader}")
+        if not leaders:
+            lines.append("  no ladder has bots yet")
+        for game, cells in leaders.items():
+            try:
+                title = get_game(game).name
+            except UnknownGame:
+                title = game
+            lines.append(f"  {title}: " + " | ".join(cells))
+        return lines
+    finally:
+        connection.close()
+
+
+# --- the command --------------------------------------------------------------------------
+
+
+def _signals(stop: threading.Event, now: threading.Event) -> Callable[[int, Any], None]:
+    def handler(signum: int, frame: Any) -> None:
+        if stop.is_set():
+            now.set()
+        stop.set()
+
+    return handler
+
+
+def _prune_processed(settings: Any) -> None:
+    options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
+    folder = Path(options.get("processed_folder", ""))
+    if not options.get("store_processed") or not folder.is_dir():
+        return
+    limit = time.time() - PROCESSED_MESSAGE_SECONDS
+    for path in folder.iterdir():
+        try:
+            if path.stat().st_mtime < limit:
+                path.unlink()
+        except FileNotFoundError:
+            pass
+
+
+def run(args: argparse.Namespace) -> int:
+    from agon.cli.common import fail
+
+    if not 0 < args.port < 65536:
+        return fail(f"--port must be between 1 and 65535, not {args.port}")
+    console = Console(sys.stdout)
+    problem = _port_free(args.host, args.port)
+    if problem:
+        return fail(f"cannot serve on {_bind_address(args.host, args.port)}: {problem}")
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "agon.settings.local")
+    sys.path[:0] = [p for p in (str(REPO_DIR), str(PLATFORM_DIR)) if p not in sys.path]
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.db import DatabaseError
+
+    from sandbox.backends import SandboxError, get_backend
+
+    try:
+        backend = get_backend(settings.AGON_SANDBOX)
+    except SandboxError as error:
+        return fail(f"bots cannot be boxed here (AGON_SANDBOX={settings.AGON_SANDBOX}): {error}")
+    console.say(
+        f"settings: {os.environ['DJANGO_SETTINGS_MODULE']}; data in {_shown(settings.VAR_DIR)}; "
+        f"sandbox: {backend.name}"
+    )
+    prepare(args, console)
+
+    stop, now = threading.Event(), threading.Event()
+    handler = _signals(stop, now)
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    supervisor = Supervisor(child_commands(args, settings), console, child_env(args), REPO_DIR)
+    url = _url(args.host, args.port)
+    code = 0
+    try:
+        console.say(
+            f"starting web (gunicorn, 2 workers, {_bind_address(args.host, args.port)}), "
+            f"worker (celery, concurrency {args.concurrency}) and beat (celery)"
+        )
+        supervisor.start()
+        ready = False
+        started = time.monotonic()
+        last_status: list[str] = []
+        last_status_at, last_prune = time.monotonic(), 0.0
+        while not stop.wait(0.25):
+            gone = supervisor.exited()
+            if gone is not None:
+                assert gone.process is not None  # noqa: S101
+                console.say(
+                    f"{gone.name} stopped on its own (exit status {gone.process.returncode}); "
+                    "stopping the rest"
+                )
+                code = 1
+                break
+            if not ready and _answers(args.host, args.port):
+                ready = True
+                console.say(
+                    f"ready: open {url}/api/ (the API docs: {url}/api/docs/); "
+                    "Ctrl-C stops everything"
+                )
+            elif not ready and time.monotonic() - started > 30:
+                ready = True
+                console.say(f"the web server does not answer on {url} yet; see its lines above")
+            moment = time.monotonic()
+            if args.status_seconds > 0 and moment - last_status_at >= args.status_seconds:
+                last_status_at = moment
+                try:
+                    lines = status_lines()
+                except DatabaseError as error:
+                    lines = [f"no status this time: {error}"]
+                if lines != last_status:
+                    for line in lines:
+                        console.say(line)
+                    last_status = lines
+            if moment - last_prune >= PROCESSED_MESSAGE_SECONDS:
+                last_prune = moment
+                _prune_processed(settings)
+    finally:
+        if stop.is_set() and code == 0:
+            console.say(
+                f"stopping: running matches get {args.stop_timeout:g} s to finish "
+                "(Ctrl-C again to stop at once)"
+            )
+        supervisor.stop(args.stop_timeout, now)
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+    console.say("stopped")
+    return code
+
+
+__all__ = ["register", "run"]

@@ -22,7 +22,7 @@ $(STAMP): requirements.lock pyproject.toml
 	touch $(STAMP)
 
 run: venv
-	$(BIN)/agon demo
+	$(BIN)/agon up
 
 lint: venv
 	$(BIN)/ruff check .

@@ -38,7 +38,8 @@ class Rating(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["ladder", "bot"], name="rating_per_ladder")]
-        indexes = [models.Index(fields=["ladder", "active", "-rating"], name="leaderboard")]
+        # Leaderboards page through this index in order: `id` breaks ties in ratings.
+        indexes = [models.Index(fields=["ladder", "active", "-rating", "id"], name="leaderboard")]
 
     def __str__(self) -> str:
         return f"{self.bot_id} on {self.ladder_id}: {self.rating:.0f}"

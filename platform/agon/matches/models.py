@@ -50,6 +50,7 @@ class Match(models.Model):
             models.Index(fields=["status", "ladder"], name="match_status_ladder"),
             models.Index(fields=["ladder", "-id"], name="match_ladder_recent"),
             models.Index(fields=["status", "started"], name="match_status_started"),
+            models.Index(fields=["game", "-id"], name="match_game_recent"),
         ]
         verbose_name_plural = "matches"
 

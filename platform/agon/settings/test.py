@@ -20,3 +20,9 @@ _XDIST_WORKER = env_str("PYTEST_XDIST_WORKER", "main")
 CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": f"{_BROKER_PREFIX}-{_XDIST_WORKER}:"}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast, tests only
 AGON_SANDBOX = env_str("AGON_SANDBOX", "bwrap")
+
+# Static files are served from the apps' own folders (no collectstatic before the tests),
+# so the API docs' assets load as they do in development.
+STATIC_ROOT = None  # type: ignore[assignment]  # no collected files to serve
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

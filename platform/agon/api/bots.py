@@ -1,0 +1,228 @@
+"""Bots and their versions: the public directory, uploads, and downloads for owners.
+
+GET  /api/bots/                                   every bot (?owner=, ?game=)
+POST /api/bots/                                   a new bot with its first version
+GET  /api/bots/{id}/                              versions and ratings
+POST /api/bots/{id}/versions/                     a new version (owner only)
+GET  /api/bots/{id}/versions/{number}/download/   its archive (owner only)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import FileResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
+from rest_framework import exceptions, serializers, status
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from agon.api.common import (
+    FileContentNegotiation,
+    IsOwner,
+    error_responses,
+    refuse_oversized_upload,
+    signed_in_user,
+)
+from agon.api.pagination import PageNumberPagination, paginate
+from agon.bots.models import Bot, BotVersion
+from agon.bots.selectors import bot_get, bot_list, bot_version_of_owner
+from agon.bots.services import bot_submit, version_submit
+from agon.ladders.models import Rating
+from engine.registry import game_ids
+
+UPLOAD_HELP = (
+    "A .py file, or a .zip or .tar.gz archive with main.py at the top: at most 5 MiB, "
+    "50 MiB unpacked, plain files and folders only."
+)
+
+
+class BotFilterSerializer(serializers.Serializer[Any]):
+    owner = serializers.CharField(required=False, help_text="The owner's username.")
+    game = serializers.ChoiceField(choices=game_ids(), required=False)
+
+
+class BotSummarySerializer(serializers.ModelSerializer[Bot]):
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    active_version = serializers.SerializerMethodField(
+        help_text="The number of the version that plays for the bot, if one passed validation."
+    )
+
+    class Meta:
+        model = Bot
+        fields: tuple[str, ...] = ("id", "name", "owner", "game", "active_version", "created")
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_active_version(self, bot: Bot) -> int | None:
+        # From the selectors' prefetch: a list of at most one version.
+        active: list[BotVersion] = getattr(bot, "active_versions", [])
+        return active[0].number if active else None
+
+
+class VersionSerializer(serializers.ModelSerializer[BotVersion]):
+    reason = serializers.SerializerMethodField(
+        help_text="Why the version was rejected; shown to the bot's owner only (else null)."
+    )
+
+    class Meta:
+        model = BotVersion
+        fields: tuple[str, ...] = (
+            "number",
+            "status",
+            "reason",
+            "created",
+            "sha256",
+            "size",
+            "filename",
+        )
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_reason(self, version: BotVersion) -> str | None:
+        return version.reason if self.context.get("owner") else None
+
+
+class RatingSerializer(serializers.ModelSerializer[Rating]):
+    ladder_name = serializers.CharField(source="ladder.name", read_only=True)
+    version = serializers.IntegerField(source="version.number", read_only=True)
+    provisional = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = Rating
+        fields: tuple[str, ...] = (
+            "ladder",
+            "ladder_name",
+            "rating",
+            "games",
+            "wins",
+            "provisional",
+            "active",
+            "version",
+        )
+        read_only_fields = fields
+
+
+class BotDetailSerializer(BotSummarySerializer):
+    versions = serializers.SerializerMethodField()
+    ratings = RatingSerializer(many=True, read_only=True)
+
+    class Meta(BotSummarySerializer.Meta):
+        fields: tuple[str, ...] = (*BotSummarySerializer.Meta.fields, "versions", "ratings")
+        read_only_fields = fields
+
+    @extend_schema_field(VersionSerializer(many=True))
+    def get_versions(self, bot: Bot) -> Any:
+        request = self.context.get("request")
+        owner = request is not None and request.user.id == bot.owner_id
+        return VersionSerializer(bot.versions.all(), many=True, context={"owner": owner}).data
+
+
+class BotCreateSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=64)
+    game = serializers.CharField(max_length=32, help_text="A game id from /api/games/.")
+    file = serializers.FileField(help_text=UPLOAD_HELP)
+
+
+class VersionCreateSerializer(serializers.Serializer[Any]):
+    file = serializers.FileField(help_text=UPLOAD_HELP)
+
+
+def _bot_or_404(bot_id: int) -> Bot:
+    bot = bot_get(bot_id=bot_id)
+    if bot is None:
+        raise exceptions.NotFound(f"there is no bot {bot_id}")
+    return bot
+
+
+class BotListView(APIView):
+    pagination_class = PageNumberPagination
+    parser_classes = (MultiPartParser, FormParser)
+
+    @extend_schema(
+        parameters=[BotFilterSerializer],
+        responses={200: BotSummarySerializer(many=True), **error_responses(400, 404)},
+        summary="List every bot",
+    )
+    def get(self, request: Request) -> Response:
+        given = BotFilterSerializer(data=request.query_params)
+        given.is_valid(raise_exception=True)
+        paginator, page = paginate(self, bot_list(**given.validated_data))
+        return paginator.get_paginated_response(BotSummarySerializer(page, many=True).data)
+
+    @extend_schema(
+        request={"multipart/form-data": BotCreateSerializer},
+        responses={201: BotDetailSerializer, **error_responses(400, 401)},
+        summary="Upload a new bot",
+        description="The first version is checked at once, then validated by a match "
+        "against a builtin bot; it plays on the ladders once it passes.",
+    )
+    def post(self, request: Request) -> Response:
+        refuse_oversized_upload(request)
+        given = BotCreateSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        bot = bot_submit(
+            owner=signed_in_user(request),
+            name=given.validated_data["name"],
+            game=given.validated_data["game"],
+            upload=given.validated_data["file"],
+        )
+        data = BotDetailSerializer(_bot_or_404(bot.id), context={"request": request}).data
+        return Response(data, status=status.HTTP_201_CREATED)
+
+
+class BotDetailView(APIView):
+    @extend_schema(
+        responses={200: BotDetailSerializer, **error_responses(404)},
+        summary="A bot, its versions and its ratings",
+    )
+    def get(self, request: Request, bot_id: int) -> Response:
+        bot = _bot_or_404(bot_id)
+        return Response(BotDetailSerializer(bot, context={"request": request}).data)
+
+
+class VersionListView(APIView):
+    permission_classes = (IsAuthenticated, IsOwner)
+    parser_classes = (MultiPartParser, FormParser)
+
+    @extend_schema(
+        request={"multipart/form-data": VersionCreateSerializer},
+        responses={201: VersionSerializer, **error_responses(400, 401, 403, 404)},
+        summary="Upload a new version of your bot",
+    )
+    def post(self, request: Request, bot_id: int) -> Response:
+        bot = _bot_or_404(bot_id)
+        self.check_object_permissions(request, bot)
+        refuse_oversized_upload(request)
+        given = VersionCreateSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        version = version_submit(bot=bot, upload=given.validated_data["file"])
+        data = VersionSerializer(version, context={"owner": True}).data
+        return Response(data, status=status.HTTP_201_CREATED)
+
+
+class VersionDownloadView(APIView):
+    permission_classes = (IsAuthenticated,)
+    content_negotiation_class = FileContentNegotiation
+
+    @extend_schema(
+        responses={
+            (200, "application/octet-stream"): OpenApiResponse(
+                OpenApiTypes.BINARY, description="The archive as uploaded."
+            ),
+            **error_responses(401, 404),
+        },
+        summary="Download a version of your bot",
+        description="Only the bot's owner may; for anybody else the version does not exist.",
+    )
+    def get(self, request: Request, bot_id: int, number: int) -> FileResponse:
+        version = bot_version_of_owner(owner=signed_in_user(request), bot_id=bot_id, number=number)
+        if version is None:
+            raise exceptions.NotFound(f"you have no bot {bot_id} with a version {number}")
+        return FileResponse(
+            version.archive.open("rb"), as_attachment=True, filename=version.filename
+        )

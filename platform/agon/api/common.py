@@ -1,0 +1,74 @@
+"""What the API modules share: the signed-in user, error schemas, owner checks, file
+responses and the early size check of uploads."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth.models import User
+from rest_framework import exceptions, serializers
+from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.parsers import BaseParser
+from rest_framework.permissions import BasePermission
+from rest_framework.renderers import BaseRenderer
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from sandbox.packages import MAX_PACKED_BYTES
+
+MULTIPART_OVERHEAD = 64 * 1024
+"""Room for the form's other fields and boundaries around an upload's bytes."""
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    """The shape of every error: a sentence, and DRF's detail (per field when relevant)."""
+
+    error = serializers.CharField()
+    detail = serializers.JSONField()
+
+
+def error_responses(*codes: int) -> dict[int, type[ErrorSerializer]]:
+    return {code: ErrorSerializer for code in codes}
+
+
+def signed_in_user(request: Request) -> User:
+    user = request.user
+    if not isinstance(user, User):
+        raise exceptions.NotAuthenticated()
+    return user
+
+
+class IsOwner(BasePermission):
+    """Object permission: the object's `owner` is the signed-in user."""
+
+    message = "only the owner of this bot may do this"
+
+    def has_object_permission(self, request: Request, view: APIView, obj: Any) -> bool:
+        return bool(getattr(obj, "owner_id", None) == request.user.id)
+
+
+class FileContentNegotiation(BaseContentNegotiation):
+    """For views that answer with a file: whatever the client accepts, the file comes
+    back as it is, and errors as JSON."""
+
+    def select_parser(self, request: Request, parsers: Iterable[BaseParser]) -> BaseParser | None:
+        return next(iter(parsers), None)
+
+    def select_renderer(
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        renderer = next(iter(renderers))
+        return renderer, renderer.media_type
+
+
+def refuse_oversized_upload(request: Request) -> None:
+    """Refuse a request body far above the package limit before it is read to disk."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > MAX_PACKED_BYTES + MULTIPART_OVERHEAD:
+        raise exceptions.ValidationError(
+            f"the package is larger than {MAX_PACKED_BYTES // (1024 * 1024)} MiB"
+        )

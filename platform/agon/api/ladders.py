@@ -1,0 +1,75 @@
+"""Ladders and their leaderboards: `GET /api/ladders/`, `GET /api/ladders/{id}/leaderboard/`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from agon.api.common import error_responses
+from agon.api.pagination import PageNumberPagination, paginate
+from agon.ladders.models import Ladder, Rating
+from agon.ladders.selectors import ladder_get, ladder_list, leaderboard
+
+
+class LadderSerializer(serializers.ModelSerializer[Ladder]):
+    bots = serializers.IntegerField(read_only=True, help_text="Bots rated on the ladder.")
+
+    class Meta:
+        model = Ladder
+        fields: tuple[str, ...] = ("id", "name", "game", "players", "options", "active", "bots")
+        read_only_fields = fields
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    rank: int
+    rating: Rating
+
+
+class LeaderboardRowSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    bot = serializers.IntegerField(source="rating.bot_id")
+    name = serializers.CharField(source="rating.bot.name")
+    owner = serializers.CharField(source="rating.bot.owner.username")
+    version = serializers.IntegerField(source="rating.version.number")
+    rating = serializers.FloatField(source="rating.rating")
+    games = serializers.IntegerField(source="rating.games")
+    wins = serializers.IntegerField(source="rating.wins")
+    provisional = serializers.BooleanField(
+        source="rating.provisional",
+        help_text="The bot's current version has played too few games for a settled rating.",
+    )
+
+
+class LadderListView(APIView):
+    pagination_class = PageNumberPagination
+
+    @extend_schema(responses={200: LadderSerializer(many=True), **error_responses(404)})
+    def get(self, request: Request) -> Response:
+        paginator, page = paginate(self, ladder_list())
+        return paginator.get_paginated_response(LadderSerializer(page, many=True).data)
+
+
+class LeaderboardView(APIView):
+    pagination_class = PageNumberPagination
+
+    @extend_schema(
+        responses={200: LeaderboardRowSerializer(many=True), **error_responses(404)},
+        summary="A ladder's bots by rating, best first",
+    )
+    def get(self, request: Request, ladder_id: int) -> Response:
+        ladder = ladder_get(ladder_id=ladder_id)
+        if ladder is None:
+            raise exceptions.NotFound(f"there is no ladder {ladder_id}")
+        paginator, page = paginate(self, leaderboard(ladder=ladder))
+        rows = [
+            LeaderboardRow(rank, rating)
+            for rank, rating in enumerate(page, start=paginator.first_index())
+        ]
+        return paginator.get_paginated_response(LeaderboardRowSerializer(rows, many=True).data)

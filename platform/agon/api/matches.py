@@ -1,0 +1,170 @@
+"""Matches, replays and logs.
+
+GET /api/matches/                     newest first (?bot=, ?ladder=, ?status=, ?game=)
+GET /api/matches/{id}/                with scores, ranks and faults
+GET /api/matches/{id}/replay/         the stored replay JSON, once finished
+GET /api/matches/{id}/logs/{seat}/    a seat's log, for its bot's owner only
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import FileResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from agon.api.common import FileContentNegotiation, error_responses, signed_in_user
+from agon.api.pagination import PageNumberPagination, paginate
+from agon.matches.models import Match, MatchSeat
+from agon.matches.selectors import match_get, match_list, match_seat
+from engine.registry import game_ids
+
+
+class MatchFilterSerializer(serializers.Serializer[Any]):
+    bot = serializers.IntegerField(required=False, help_text="Matches this bot played in.")
+    ladder = serializers.IntegerField(required=False)
+    status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
+    game = serializers.ChoiceField(choices=game_ids(), required=False)
+
+
+class SeatSerializer(serializers.ModelSerializer[MatchSeat]):
+    bot = serializers.IntegerField(
+        source="version.bot_id", read_only=True, allow_null=True, help_text="Null for a builtin."
+    )
+    version = serializers.IntegerField(source="version.number", read_only=True, allow_null=True)
+    bot_label = serializers.CharField(
+        source="bot_id_label",
+        read_only=True,
+        help_text="`owner/name@vN` for an uploaded bot, `builtin:name` for a builtin one.",
+    )
+
+    class Meta:
+        model = MatchSeat
+        fields: tuple[str, ...] = ("seat", "bot", "version", "bot_label", "rank", "score", "fault")
+        read_only_fields = fields
+
+
+class MatchSerializer(serializers.ModelSerializer[Match]):
+    seats = SeatSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Match
+        fields: tuple[str, ...] = (
+            "id",
+            "kind",
+            "ladder",
+            "game",
+            "players",
+            "status",
+            "created",
+            "finished",
+            "seats",
+        )
+        read_only_fields = fields
+
+
+class MatchDetailSerializer(MatchSerializer):
+    scores = serializers.ListField(child=serializers.IntegerField(), read_only=True)
+    ranks = serializers.ListField(child=serializers.IntegerField(), read_only=True)
+    faults = serializers.ListField(
+        child=serializers.DictField(),
+        read_only=True,
+        help_text="What the referee recorded against each faulting seat (kind, turn, detail).",
+    )
+
+    class Meta(MatchSerializer.Meta):
+        fields: tuple[str, ...] = (
+            *MatchSerializer.Meta.fields,
+            "options",
+            "started",
+            "scores",
+            "ranks",
+            "faults",
+            "match_seconds",
+        )
+        read_only_fields = fields
+
+
+class SeatLogSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    log = serializers.CharField(allow_blank=True, help_text="What the bot wrote on stderr.")
+
+
+def _match_or_404(match_id: int) -> Match:
+    match = match_get(match_id=match_id)
+    if match is None:
+        raise exceptions.NotFound(f"there is no match {match_id}")
+    return match
+
+
+class MatchListView(APIView):
+    pagination_class = PageNumberPagination
+
+    @extend_schema(
+        parameters=[MatchFilterSerializer],
+        responses={200: MatchSerializer(many=True), **error_responses(400, 404)},
+        summary="List matches, newest first",
+    )
+    def get(self, request: Request) -> Response:
+        given = MatchFilterSerializer(data=request.query_params)
+        given.is_valid(raise_exception=True)
+        filters = given.validated_data
+        matches = match_list(
+            bot_id=filters.get("bot"),
+            ladder_id=filters.get("ladder"),
+            status=filters.get("status"),
+            game=filters.get("game"),
+        )
+        paginator, page = paginate(self, matches)
+        return paginator.get_paginated_response(MatchSerializer(page, many=True).data)
+
+
+class MatchDetailView(APIView):
+    @extend_schema(responses={200: MatchDetailSerializer, **error_responses(404)})
+    def get(self, request: Request, match_id: int) -> Response:
+        return Response(MatchDetailSerializer(_match_or_404(match_id)).data)
+
+
+class ReplayView(APIView):
+    content_negotiation_class = FileContentNegotiation
+
+    @extend_schema(
+        responses={
+            (200, "application/json"): OpenApiResponse(
+                OpenApiTypes.OBJECT,
+                description="The replay as stored: a header (game, engine version, seed, "
+                "players, options, bots), the actions, the faults and the result.",
+            ),
+            **error_responses(404),
+        },
+        summary="A finished match's replay",
+    )
+    def get(self, request: Request, match_id: int) -> FileResponse:
+        match = _match_or_404(match_id)
+        if match.status != Match.Status.FINISHED or not match.replay:
+            raise exceptions.NotFound(
+                f"match {match_id} is {match.status}: its replay exists once it has finished"
+            )
+        return FileResponse(match.replay.open("rb"), content_type="application/json")
+
+
+class SeatLogView(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(
+        responses={200: SeatLogSerializer, **error_responses(401, 403, 404)},
+        summary="What your bot wrote on stderr in a match",
+    )
+    def get(self, request: Request, match_id: int, seat: int) -> Response:
+        found = match_seat(match_id=match_id, seat=seat)
+        if found is None:
+            raise exceptions.NotFound(f"match {match_id} has no seat {seat}")
+        if found.version is None or found.version.bot.owner_id != signed_in_user(request).id:
+            raise exceptions.PermissionDenied("only the owner of a seat's bot may read its log")
+        return Response(SeatLogSerializer({"seat": found.seat, "log": found.log}).data)

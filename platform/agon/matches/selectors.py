@@ -1,0 +1,53 @@
+"""Match reads: lists with filters, one match with its seats, a seat's log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from agon.matches.models import Match, MatchSeat
+
+
+def _seats() -> Prefetch[Any]:
+    return Prefetch(
+        "seats",
+        queryset=MatchSeat.objects.select_related("version__bot__owner").order_by("seat"),
+    )
+
+
+def match_list(
+    *,
+    bot_id: int | None = None,
+    ladder_id: int | None = None,
+    status: str | None = None,
+    game: str | None = None,
+) -> QuerySet[Match]:
+    """Matches, newest first, with their seats and the bots in them."""
+    matches = Match.objects.prefetch_related(_seats())
+    if bot_id is not None:
+        # A subquery rather than a join: no duplicate rows, and it starts from the
+        # bot's few versions through the `seat_version_match` index.
+        matches = matches.filter(
+            id__in=MatchSeat.objects.filter(version__bot_id=bot_id).values("match_id")
+        )
+    if ladder_id is not None:
+        matches = matches.filter(ladder_id=ladder_id)
+    if status is not None:
+        matches = matches.filter(status=status)
+    if game is not None:
+        matches = matches.filter(game=game)
+    return matches.order_by("-id")
+
+
+def match_get(*, match_id: int) -> Match | None:
+    return Match.objects.prefetch_related(_seats()).filter(id=match_id).first()
+
+
+def match_seat(*, match_id: int, seat: int) -> MatchSeat | None:
+    """One seat of a match, with its bot and the bot's owner (for the owner-only log)."""
+    return (
+        MatchSeat.objects.select_related("match", "version__bot")
+        .filter(match_id=match_id, seat=seat)
+        .first()
+    )

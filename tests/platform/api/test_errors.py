@@ -1,0 +1,59 @@
+"""Every error of the API is JSON: {"error": "<a sentence>", "detail": <DRF's detail>}."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+
+from tests.platform.conftest import MakeBot
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_missing_page_is_json(anonymous: APIClient) -> None:
+    response = anonymous.get("/api/bots/?page=7")
+
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"error": "Invalid page.", "detail": {"detail": "Invalid page."}}
+
+
+def test_a_field_error_names_the_field(anonymous: APIClient) -> None:
+    response = anonymous.post("/api/auth/register/", {"password": "x" * 10}, format="json")
+
+    assert response.json() == {
+        "error": "username: This field is required.",
+        "detail": {"username": ["This field is required."]},
+    }
+
+
+def test_a_method_the_endpoint_does_not_have_is_405(
+    alice_client: APIClient, make_bot: MakeBot, alice: User
+) -> None:
+    bot = make_bot(alice, "mine")
+
+    response = alice_client.delete(f"/api/bots/{bot.id}/")
+
+    assert response.status_code == 405
+    assert response.json()["error"] == 'Method "DELETE" not allowed.'
+
+
+def test_a_json_body_where_a_form_is_expected_is_415(alice_client: APIClient) -> None:
+    response = alice_client.post("/api/bots/", {"name": "x"}, format="json")
+
+    assert response.status_code == 415
+    assert response.json()["error"] == 'Unsupported media type "application/json" in request.'
+
+
+def test_malformed_json_is_400(alice_client: APIClient) -> None:
+    response = alice_client.post(
+        "/api/challenges/", data=b"{not json", content_type="application/json"
+    )
+
+    assert response.status_code == 400
+    assert response.json()["error"].startswith("JSON parse error")
+
+
+def test_an_unknown_url_under_the_api_is_404(anonymous: APIClient) -> None:
+    assert anonymous.get("/api/nothing-here/").status_code == 404

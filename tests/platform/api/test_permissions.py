@@ -1,0 +1,199 @@
+"""Who may do what, endpoint by endpoint: an anonymous visitor, another signed-in user,
+and the owner of the bot concerned.
+
+Reading is public (bots, ladders, matches, replays); uploading needs an account; only a
+bot's owner uploads its versions, downloads its code and reads its logs. A version of
+somebody else's bot is not found rather than forbidden, so its existence stays private.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+
+from agon.bots.models import Bot
+from agon.ladders.models import Ladder
+from agon.matches.models import Match
+from agon.matches.services import match_create
+from tests.platform.conftest import PASSWORD, MakeBot, client_for
+from tests.platform.support import finish_match, latest_version, py_upload
+
+pytestmark = pytest.mark.django_db
+
+
+@dataclass(frozen=True)
+class World:
+    """Alice owns `ant` and `ant2`; Bob owns `bee`. `match` is a finished ranked match,
+    ant (seat 0) against bee (seat 1), with logs."""
+
+    alice: User
+    bob: User
+    ant: Bot
+    ant2: Bot
+    bee: Bot
+    ladder: Ladder
+    match: Match
+
+
+@pytest.fixture
+def world(make_bot: MakeBot, alice: User, bob: User, ladder_2p: Ladder) -> World:
+    ant, ant2, bee = make_bot(alice, "ant"), make_bot(alice, "ant2"), make_bot(bob, "bee")
+    match = match_create(
+        kind=Match.Kind.RANKED,
+        ladder=ladder_2p,
+        game="akropolis",
+        players=2,
+        options={},
+        seats=[latest_version(ant), latest_version(bee)],
+    )
+    finish_match(match, scores=[1, 2], logs={0: "ant log", 1: "bee log"})
+    return World(alice, bob, ant, ant2, bee, ladder_2p, match)
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    method: str
+    url: Callable[[World], str]
+    data: Callable[[World], dict[str, Any]] = lambda world: {}
+    format: str | None = None
+    """`json` for JSON bodies; None for multipart forms (uploads)."""
+
+
+ENDPOINTS: dict[str, tuple[Endpoint, dict[str, int]]] = {
+    "sign up": (
+        Endpoint(
+            "post",
+            lambda w: "/api/auth/register/",
+            lambda w: {"username": "newcomer", "password": PASSWORD},
+            "json",
+        ),
+        {"anonymous": 201, "other": 201, "owner": 201},
+    ),
+    "get a token": (
+        Endpoint(
+            "post",
+            lambda w: "/api/auth/token/",
+            lambda w: {"username": "alice", "password": PASSWORD},
+            "json",
+        ),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
+    "list games": (
+        Endpoint("get", lambda w: "/api/games/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
+    "list bots": (
+        Endpoint("get", lambda w: "/api/bots/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
+    "upload a bot": (
+        Endpoint(
+            "post",
+            lambda w: "/api/bots/",
+            lambda w: {"name": "fresh", "game": "akropolis", "file": py_upload()},
+        ),
+        {"anonymous": 401, "other": 201, "owner": 201},
+    ),
+    "see a bot": (
+        Endpoint("get", lambda w: f"/api/bots/{w.ant.id}/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
+    "upload a version": (
+        Endpoint(
+            "post", lambda w: f"/api/bots/{w.ant.id}/versions/", lambda w: {"file": py_upload()}
+        ),
+        {"anonymous": 401, "other": 403, "owner": 201},
+    ),
+    "download a version": (
+        Endpoint("get", lambda w: f"/api/bots/{w.ant.id}/versions/1/download/"),
+        {"anonymous": 401, "other": 404, "owner": 200},
+    ),
+    "list ladders": (
+        Endpoint("get", lambda w: "/api/ladders/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
+    "see a leaderboard": (
+        Endpoint("get", lambda w: f"/api/ladders/{w.ladder.id}/leaderboard/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
+    "list matches": (
+        Endpoint("get", lambda w: f"/api/matches/?bot={w.ant.id}"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
+    "see a match": (
+        Endpoint("get", lambda w: f"/api/matches/{w.match.id}/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
+    "get a replay": (
+        Endpoint("get", lambda w: f"/api/matches/{w.match.id}/replay/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
+    "read a seat's log": (
+        Endpoint("get", lambda w: f"/api/matches/{w.match.id}/logs/0/"),
+        {"anonymous": 401, "other": 403, "owner": 200},
+    ),
+    "challenge": (
+        Endpoint(
+            "post",
+            lambda w: "/api/challenges/",
+            lambda w: {"ladder": w.ladder.id, "bots": [w.ant.id, w.ant2.id]},
+            "json",
+        ),
+        {"anonymous": 401, "other": 403, "owner": 201},
+    ),
+}
+
+CASES = [
+    pytest.param(endpoint, role, expected[role], id=f"{name}, as {role}")
+    for name, (endpoint, expected) in ENDPOINTS.items()
+    for role in ("anonymous", "other", "owner")
+]
+
+
+def client_as(role: str, world: World) -> APIClient:
+    if role == "anonymous":
+        return APIClient()
+    return client_for(world.alice if role == "owner" else world.bob)
+
+
+@pytest.mark.parametrize(("endpoint", "role", "status"), CASES)
+def test_who_may_call_each_endpoint(
+    world: World, endpoint: Endpoint, role: str, status: int
+) -> None:
+    client = client_as(role, world)
+    url, data = endpoint.url(world), endpoint.data(world)
+
+    if endpoint.method == "get":
+        response = client.get(url)
+    else:
+        response = client.post(url, data, format=endpoint.format)
+
+    assert response.status_code == status, response.content[:300]
+    if status >= 400:
+        assert set(response.json()) == {"error", "detail"}
+
+
+def test_every_endpoint_of_the_api_is_covered_here(world: World) -> None:
+    from urllib.parse import urlsplit
+
+    from django.urls import resolve
+
+    from agon.api.urls import urlpatterns
+
+    served = {
+        (method, f"api/{pattern.pattern}")
+        for pattern in urlpatterns
+        for method in ("get", "post", "put", "patch", "delete")
+        if hasattr(pattern.callback.view_class, method)  # type: ignore[attr-defined]
+    }
+    covered = {
+        (endpoint.method, resolve(urlsplit(endpoint.url(world)).path).route)
+        for endpoint, _ in ENDPOINTS.values()
+    }
+
+    assert covered == served

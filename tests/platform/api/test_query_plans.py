@@ -1,0 +1,127 @@
+"""The lists stay fast as the tables grow: a constant, small number of queries per page,
+and pages read in order from the indexes the models define.
+
+The test database is tiny, so PostgreSQL would rightly scan whole tables; plans are
+checked with sequential scans, bitmap scans and sorts priced out, which asks whether an
+index can serve the query in its order at all. (Measured on 10,000 bots and 200,000
+matches, these are the plans PostgreSQL picks by itself.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.db.models import QuerySet
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+
+from agon.bots.models import Bot
+from agon.bots.selectors import bot_list
+from agon.ladders.models import Ladder
+from agon.ladders.selectors import leaderboard
+from agon.matches.selectors import match_list
+from tests.platform.conftest import MakeBot
+from tests.platform.support import play_ranked
+
+pytestmark = pytest.mark.django_db
+
+
+def plan_of(queryset: QuerySet[Any]) -> str:
+    sql, params = queryset[:50].query.sql_with_params()
+    with connection.cursor() as cursor:
+        for setting in ("enable_seqscan", "enable_bitmapscan", "enable_sort"):
+            cursor.execute(f"SET LOCAL {setting} = off")
+        cursor.execute(f"EXPLAIN {sql}", params)
+        return "\n".join(row[0] for row in cursor.fetchall())
+
+
+def queries_for(client: APIClient, url: str) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+@pytest.fixture
+def busy_ladder(ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User) -> Ladder:
+    bots = [make_bot(owner, f"{owner.username}{i}") for i in range(4) for owner in (alice, bob)]
+    for first, second in zip(bots, bots[1:] + bots[:1], strict=True):
+        play_ranked(ladder_2p, [first, second], scores=[2, 1])
+    return ladder_2p
+
+
+URLS: dict[str, Callable[[Ladder], str]] = {
+    "bots": lambda ladder: "/api/bots/",
+    "ladders": lambda ladder: "/api/ladders/",
+    "leaderboard": lambda ladder: f"/api/ladders/{ladder.id}/leaderboard/",
+    "matches": lambda ladder: "/api/matches/",
+    "matches of a ladder": lambda ladder: f"/api/matches/?ladder={ladder.id}",
+}
+
+
+@pytest.mark.parametrize("url", URLS.values(), ids=URLS.keys())
+def test_a_page_takes_the_same_few_queries_however_much_is_on_it(
+    anonymous: APIClient,
+    ladder_2p: Ladder,
+    make_bot: MakeBot,
+    alice: User,
+    bob: User,
+    url: Callable[[Ladder], str],
+) -> None:
+    first, second = make_bot(alice, "first"), make_bot(bob, "second")
+    play_ranked(ladder_2p, [first, second], scores=[1, 2])
+    few = queries_for(anonymous, url(ladder_2p))
+
+    for i in range(10):
+        play_ranked(ladder_2p, [make_bot(alice, f"more{i}"), first], scores=[1, 2])
+
+    assert queries_for(anonymous, url(ladder_2p)) == few <= 5
+
+
+def test_the_leaderboard_reads_the_leaderboard_index_in_order(busy_ladder: Ladder) -> None:
+    plan = plan_of(leaderboard(ladder=busy_ladder))
+
+    assert "Index Scan using leaderboard on ladders_rating" in plan
+    assert "Sort" not in plan
+
+
+def test_the_newest_matches_come_from_the_primary_key_in_order(busy_ladder: Ladder) -> None:
+    plan = plan_of(match_list())
+
+    assert "Index Scan Backward using matches_match_pkey" in plan
+    assert "Sort" not in plan
+
+
+def test_a_ladder_s_matches_come_from_their_index_in_order(busy_ladder: Ladder) -> None:
+    plan = plan_of(match_list(ladder_id=busy_ladder.id))
+
+    assert "match_ladder_recent" in plan
+    assert "Sort" not in plan
+
+
+def test_a_game_s_matches_come_from_their_index_in_order(busy_ladder: Ladder) -> None:
+    plan = plan_of(match_list(game="akropolis"))
+
+    assert "match_game_recent" in plan
+    assert "Sort" not in plan
+
+
+def test_a_bot_s_matches_are_found_through_its_versions_seats(busy_ladder: Ladder) -> None:
+    bot = Bot.objects.order_by("id").first()
+    assert bot is not None
+
+    plan = plan_of(match_list(bot_id=bot.id))
+
+    # Through an index on the seats' version (the foreign key's or `seat_version_match`).
+    assert "Index Cond: (version_id = " in plan
+    assert "Seq Scan" not in plan
+
+
+def test_the_bots_come_from_the_primary_key_in_order(busy_ladder: Ladder) -> None:
+    plan = plan_of(bot_list())
+
+    assert "Index Scan using bots_bot_pkey" in plan
+    assert "Sort" not in plan

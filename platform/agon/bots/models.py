@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from engine.registry import game_ids
 
 
 class Bot(models.Model):
@@ -13,7 +12,8 @@ class Bot(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"
     )
     name = models.CharField(max_length=64)
-    game = models.CharField(max_length=32, choices=[(g, g) for g in game_ids()])
+    game = models.CharField(max_length=32)
+    """An engine game id; checked against the registry when the bot is submitted."""
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

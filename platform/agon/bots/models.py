@@ -6,7 +6,6 @@ from django.conf import settings
 from django.db import models
 
 
-
 class Bot(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"

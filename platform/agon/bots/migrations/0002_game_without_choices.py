@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('bots', '0001_initial'),
+        ("bots", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='bot',
-            name='game',
+            model_name="bot",
+            name="game",
             field=models.CharField(max_length=32),
         ),
     ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -81,9 +81,12 @@ def run_match(
     sandbox: str | Backend = "auto",
     limits: Mapping[str, Any] | None = None,
     workdir: Path | None = None,
+    on_turn: Callable[[Any, int, JSON], None] | None = None,
 ) -> MatchRecord:
     """Play a whole match. Raises SandboxError if the sandbox itself cannot work, and
-    ValueError for a bad game, options or package; a bot's failure is a recorded fault."""
+    ValueError for a bad game, options or package; a bot's failure is a recorded fault.
+    `on_turn(state, seat, action)` is told of every action as it is applied (the
+    platform shows a running match with it)."""
     game = get_game(game_id)
     match_limits = limits_for(game_id, limits)
     started = time.monotonic()
@@ -113,6 +116,7 @@ def run_match(
             options=dict(options),
             bots=bots,
             bot_ids=[p.bot_id for p in programs],
+            on_turn=on_turn,
         )
         seats = []
         for seat in range(len(programs)):

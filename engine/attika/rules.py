@@ -20,12 +20,13 @@ from engine.attika.components import (
     SETUP_LAYOUTS,
     STARTING_HANDS,
 )
+from engine.attika.effects import take_cards
 from engine.attika.greedy import GreedyBot
 from engine.attika.observation import observation, state_from_observation
 from engine.attika.render import render_state
 from engine.attika.state import AttikaState, PlayerState
 from engine.attika.state_json import state_from_json, state_to_json
-from engine.attika.turns import apply_action, legal_actions, settle, take_cards
+from engine.attika.turns import apply_action, legal_actions, settle
 from engine.core import JSON, InvalidOptions, MatchResult, OptionSpec, competition_ranks
 from engine.core import normalize_options as normalize
 from engine.hexgrid import encode

@@ -30,8 +30,7 @@ from engine.attika.actions import (
     pay_action,
 )
 from engine.attika.builds import legal_builds
-from engine.attika.colonies import group_joined, shrines_touched
-from engine.attika.components import BUILDING_COUNT, BUILDINGS, GROUP_OF, LANDSCAPES
+from engine.attika.components import BUILDINGS, LANDSCAPES
 from engine.attika.costs import (
     Cards,
     build_cost,
@@ -40,6 +39,7 @@ from engine.attika.costs import (
     only_payment,
     payments,
 )
+from engine.attika.effects import place_building, take_cards
 from engine.attika.map import ROTATIONS, place_tile, tile_fits, tile_placements
 from engine.attika.state import (
     BUILD_MODE,
@@ -50,7 +50,6 @@ from engine.attika.state import (
 )
 from engine.core import JSON, IllegalAction
 from engine.hexgrid import decode
-from engine.rng import SplitMix64
 
 ACTIONS_OF_MODE = {DRAW_MODE: 2, BUILD_MODE: 3}
 FORGO_ALL_CARDS = 3
@@ -320,29 +319,6 @@ def _describe_cost(cost: tuple[Cards, int]) -> str:
     return " + ".join(parts) or "nothing"
 
 
-# --- effects ---------------------------------------------------------------------------
-
-
-def take_cards(state: AttikaState, player: int, count: int) -> None:
-    """Draw landscape cards, reshuffling the discard when the deck runs out."""
-    hand = state.seats[player].hand
-    for _ in range(count):
-        if not state.deck:
-            if not any(state.discard):
-                return
-            reshuffle(state)
-        hand[state.deck.pop(0)] += 1
-
-
-def reshuffle(state: AttikaState) -> None:
-    cards = [landscape for landscape, n in enumerate(state.discard) for _ in range(n)]
-    rng = SplitMix64(state.rng_state)
-    rng.shuffle(cards)
-    state.rng_state = rng.state
-    state.deck = cards
-    state.discard = [0, 0, 0, 0]
-
-
 def _pay_and_place(
     state: AttikaState, building: int, cell: int, cards: Cards, extend: bool
 ) -> None:
@@ -353,33 +329,3 @@ def _pay_and_place(
     place_building(state, state.current, building, cell)
     if extend and not state.over:
         state.pending = Pending("tile", tile=state.tile_pile.pop(0))
-
-
-def place_building(state: AttikaState, player: int, building: int, cell: int) -> None:
-    """Put the building on the map and settle what follows: a win, or an amphora."""
-    seat = state.seats[player]
-    seat.placed[building] = cell
-    colony = state.index.add_building(player, building, cell)
-    if len(seat.placed) == BUILDING_COUNT:
-        _win(state, player, "all_buildings")
-    elif shrines_touched(state, player, colony) >= 2:
-        _win(state, player, "shrines")
-    if state.over:
-        return
-    group = GROUP_OF[building]
-    if group not in seat.amphora_groups and group_joined(state, player, group):
-        seat.amphora_groups.append(group)
-        seat.amphora_groups.sort()
-        if state.amphora_supply:
-            state.amphora_supply -= 1
-            seat.amphorae += 1
-        else:
-            # A reward, not a forgone action: it does not end the player's draws or builds.
-            take_cards(state, player, 1)
-
-
-def _win(state: AttikaState, player: int, reason: str) -> None:
-    state.winner = player
-    state.win_reason = reason
-    state.over = True
-    state.pending = None

@@ -12,8 +12,8 @@ from collections.abc import Iterator, Mapping
 
 from engine.attika import ATTIKA, AttikaState
 from engine.attika.components import BUILDING_INDEX, IS_MAIN, LANDSCAPES, LETTER_OF_LANDSCAPE
+from engine.attika.effects import place_building
 from engine.attika.index import MapIndex
-from engine.attika.turns import place_building
 from engine.hexgrid import distance, encode
 from engine.rng import SplitMix64, derive_seed
 

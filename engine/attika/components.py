@@ -25,7 +25,11 @@ LETTER_OF_LANDSCAPE = "MHFW"
 CARDS_PER_LANDSCAPE = 15
 """Sourced: 60 landscape cards, 15 of each landscape."""
 AMPHORAE = 15
-"""Sourced: the common supply of amphorae."""
+"""Sourced: the common supply of amphorae. One is earned per group whose buildings are all
+on the map and joined (a landscape card instead when none is left). Our decision on what
+it buys (the rules text's "Action supplémentaire"): one more draw or build in the turn's
+chosen action, or one landscape card; spent amphorae return to the supply. The details
+are in docs/attika-reconstruction.md."""
 SHRINES = 4
 """Sourced: four shrine tiles of one hex each."""
 STARTING_HANDS: tuple[int, ...] = (4, 5, 6, 7)

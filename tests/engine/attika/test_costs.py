@@ -164,3 +164,12 @@ def test_payments_are_exactly_the_minimal_covering_ones(
         assert only_payment(hand, cost) == (expected[0] if len(expected) == 1 else None)
     for paid in itertools.product(*(range(h + 1) for h in hand)):
         assert is_exact_payment(hand, cost, paid) == (paid in expected)  # type: ignore[arg-type]
+
+
+def test_a_free_build_never_pays_the_colony_surcharge() -> None:
+    state = painted()
+    put(state, 0, "road_1", 4, -4)
+    put(state, 0, "road_2", -4, 4)
+    put(state, 0, "vineyard", 0, 0)
+    assert state.index.colonies[0] == 3
+    assert build_cost(state, 0, b("vintner"), cell(1, 0)) == FREE

@@ -232,3 +232,11 @@ def test_illegal_actions_are_refused_and_change_nothing(
     with pytest.raises(IllegalAction, match=message):
         GAME.apply(roads, action)
     assert state_json(roads) == before
+
+
+def test_emptying_the_main_stack_also_asks_for_a_new_map_tile(roads: AttikaState) -> None:
+    roads.seats[0].stacks[0] = roads.seats[0].stacks[0][:1]
+    GAME.apply(roads, {"type": "draw", "stack": 0})
+    if roads.pending is not None and roads.pending.kind == "drawn":
+        GAME.apply(roads, {"type": "keep"})
+    assert roads.pending is not None and roads.pending.kind == "tile"

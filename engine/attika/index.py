@@ -272,5 +272,5 @@ class MapIndex:
         twin.touching = [set(cells) for cells in self.touching]
         twin.colony_of = [dict(labels) for labels in self.colony_of]
         twin.colonies = list(self.colonies)
-        twin.groups_cache = self.groups_cache
+        twin.groups_cache = None  # it holds live sets of this index
         return twin

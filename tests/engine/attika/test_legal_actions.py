@@ -75,3 +75,19 @@ def test_builds_name_only_buildings_the_player_can_build(position: AttikaState) 
     for action in GAME.legal_actions(position):
         if action["type"] == "build":
             assert BUILDING_INDEX[action["building"]] in allowed
+
+
+def test_a_copy_keeps_its_own_choices_while_the_original_plays_on() -> None:
+    for seed in range(6):
+        state = play_to_turn(seed, 4, 60)
+        GAME.legal_actions(state)  # fill the caches before copying
+        twin = GAME.copy_state(state)
+        for _ in range(12):
+            if GAME.is_over(state):
+                break
+            GAME.apply(state, GAME.legal_actions(state)[-1])
+        player = GAME.current_player(twin)
+        twin.seats[player].hand = [1, 1, 1, 0]  # small enough to price every group
+        twin.legal_cache = None
+        fresh = GAME.state_from_json(GAME.state_to_json(twin))
+        assert list(GAME.legal_actions(twin)) == list(GAME.legal_actions(fresh))

@@ -5,7 +5,8 @@ A tile's text is resolved as a frame on the state's stack. Each power has a func
 powers without a choice, does the work when the text begins), and an options function
 `<power>_options(state, frame)` that lists the choices open now; no options means the
 text is done. Choices are small tuples (see `Choice`); every effect on a tile or its
-tokens goes through `shielding.is_shielded`.
+tokens checks the Power Station's protection through `shielding` (`reachable`,
+`is_shielded`, both built on `shielded_cells`).
 
 Our decisions where the text is unclear, besides those of the rules file:
 - A text whose own tile has left the table ends (Bank, Capitol, Embassy, Mausoleum,
@@ -68,7 +69,7 @@ from engine.megalopolis.components import (
     TEMPLE,
     TRANSIT_STATION,
 )
-from engine.megalopolis.shielding import reachable
+from engine.megalopolis.shielding import is_shielded, reachable
 from engine.megalopolis.state import DRAW, Frame, MegalopolisState, known
 from engine.megalopolis.table import (
     add_to_hand,
@@ -369,7 +370,7 @@ def plaza(state: MegalopolisState, frame: Frame) -> None:
 def police_hq(state: MegalopolisState, frame: Frame) -> None:
     """Every other player with a token left puts one on this tile, in turn order."""
     code = own_cell(state, frame)
-    if code is not None:
+    if code is not None and not is_shielded(state, code, frame):  # its own tile: never
         for step in range(1, state.players):
             player = (acting(state) + step) % state.players
             if state.supply[player] > 0:

@@ -36,7 +36,7 @@ def register(commands: Any) -> None:
     parser = commands.add_parser(
         "play",
         help="play one match between bots",
-        description="Play one match between two to four bots and print the result.",
+        description="Play one match between bots (one per seat) and print the result.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -29,7 +29,8 @@ def chain_of(cells: Iterable[int], start: int) -> set[int]:
 
 
 def shrines_touched(state: AttikaState, player: int, colony: int) -> int:
-    """How many shrines touch the colony with this label (see `index.MapIndex`)."""
+    """How many shrines touch the colony with this label (see `index.MapIndex`); 0 when
+    the player's buildings touch fewer than two shrines in all."""
     colony_of = state.index.colony_of[player]
     near = state.index.near[player]
     if sum(1 for shrine in state.shrines if shrine in near) < 2:
@@ -42,7 +43,8 @@ def shrines_touched(state: AttikaState, player: int, colony: int) -> int:
 
 
 def shrines_linked(state: AttikaState, player: int, cell: int) -> int:
-    """How many shrines touch the chain of the player's buildings through `cell`."""
+    """How many shrines touch the chain of the player's buildings through `cell`, from
+    the chain itself (the tests' oracle for `shrines_touched`)."""
     chain = chain_of(state.seats[player].placed.values(), cell)
     shrines = state.index.shrine_cells
     return len({c + step for c in chain for step in NEIGHBOUR_STEPS} & shrines)

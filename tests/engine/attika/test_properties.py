@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from engine.attika import AttikaState
 from engine.attika.builds import affordable_cells, slow_affordable_cells
+from engine.attika.colonies import shrines_linked, shrines_touched
 from engine.attika.components import LANDSCAPES
 from engine.attika.index import MapIndex
 from engine.attika.map import slow_tile_centres, tile_centres
@@ -105,6 +106,10 @@ def test_the_kept_tables_and_fast_listings_match_the_slow_oracles(setup: Setup) 
             )
         if state.pending is not None and state.pending.kind == "tile":
             assert tile_centres(state) == slow_tile_centres(state)
+        for seat, labels in enumerate(state.index.colony_of):
+            for cell, label in labels.items():
+                linked = shrines_linked(state, seat, cell) >= 2
+                assert (shrines_touched(state, seat, label) >= 2) == linked
 
 
 @property_settings(15)

@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from agon.bots.models import Bot, BotVersion
 from agon.ladders.models import Ladder
+from agon.matches.live import LiveRecorder, live_clear
 from agon.matches.models import Match, MatchSeat
 from sandbox.backends import SandboxError
 from sandbox.runner import MatchRecord, Program, run_match
@@ -155,22 +156,26 @@ def match_execute(*, match_id: int) -> bool:
         return False
     settings.AGON_WORK_DIR.mkdir(parents=True, exist_ok=True)
     try:
-        record = run_match(
-            game_id=match.game,
-            seed=match.seed,
-            options=match.options,
-            programs=programs_for(match),
-            sandbox=sandbox,
-            workdir=settings.AGON_WORK_DIR,
-        )
-    except SandboxError as error:
-        # Not the bots' fault: try again later, up to the attempt limit.
-        if match.attempts >= settings.AGON_MATCH_MAX_ATTEMPTS:
-            match_fail(match_id=match_id, token=token, error=f"the sandbox failed: {error}")
-        else:
-            match_release(match_id=match_id, token=token)
-        raise
-    return match_finish(match_id=match_id, token=token, record=record, started=started)
+        try:
+            record = run_match(
+                game_id=match.game,
+                seed=match.seed,
+                options=match.options,
+                programs=programs_for(match),
+                sandbox=sandbox,
+                workdir=settings.AGON_WORK_DIR,
+                on_turn=LiveRecorder(match_id),  # the moves so far, for those watching
+            )
+        except SandboxError as error:
+            # Not the bots' fault: try again later, up to the attempt limit.
+            if match.attempts >= settings.AGON_MATCH_MAX_ATTEMPTS:
+                match_fail(match_id=match_id, token=token, error=f"the sandbox failed: {error}")
+            else:
+                match_release(match_id=match_id, token=token)
+            raise
+        return match_finish(match_id=match_id, token=token, record=record, started=started)
+    finally:
+        live_clear(match_id)
 
 
 @transaction.atomic

@@ -1,0 +1,204 @@
+"""A match step by step, for the replay viewer.
+
+The replay (or, while the match runs, the moves so far) is played again through the
+engine (`engine.replay.replay_states`). Step 0 is the table after setup; step k the
+table after the k-th action, with that action in words, who took it, what to highlight
+and the faults the referee recorded at that turn. Views come from the game's spectator
+(`engine.spectator`): everything public, and for a finished match also what the players
+could not see (hands, face-down tiles).
+
+Each step carries its view as a patch of the previous step's view (`view_patch`), so a
+long match travels as a small document and a page that polls a running match asks only
+for the steps it has not seen (`since`). The patch format, applied by the viewer's
+`applyPatch`:
+
+- a dict patches a dict key by key (keys that did not change are left out);
+- `{"$len": n, "$i": {"k": patch}}` patches a list: cut or grow it to n items, then
+  patch the items at the given indexes (new items are given whole);
+- `{"$set": value}` replaces a dict whose keys changed (and gives step 0 whole);
+- anything else (a number, a string, a list, null) replaces the value.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.cache import cache
+
+from agon.matches.live import live_actions
+from agon.matches.models import Match
+from engine.core import ENGINE_VERSION, JSON, IllegalAction
+from engine.registry import get_game
+from engine.replay import Replay, ReplayError, replay_states
+from engine.spectator import Explained, spectator_for
+
+TIMELINE_CACHE_SECONDS = 24 * 3600
+
+_MISSING: Any = object()
+_UNCHANGED: Any = object()
+
+
+def view_patch(before: JSON, after: JSON) -> JSON:
+    """The patch that turns `before` into `after` (`_UNCHANGED` if they are equal)."""
+    if before is not _MISSING and type(before) is type(after) and before == after:
+        return _UNCHANGED
+    if isinstance(after, dict):
+        if isinstance(before, dict) and before.keys() == after.keys():
+            changed = {}
+            for key, value in after.items():
+                patch = view_patch(before[key], value)
+                if patch is not _UNCHANGED:
+                    changed[key] = patch
+            return changed
+        return {"$set": after}
+    if isinstance(after, list) and isinstance(before, list):
+        items = {}
+        for index, value in enumerate(after):
+            patch = view_patch(before[index] if index < len(before) else _MISSING, value)
+            if patch is not _UNCHANGED:
+                items[str(index)] = patch
+        if len(items) * 2 > len(after):
+            return after
+        return {"$len": len(after), "$i": items}
+    return after
+
+
+def apply_patch(before: JSON, patch: JSON) -> JSON:
+    """What the viewer does with a patch (kept here for the tests, as the reference)."""
+    if not isinstance(patch, dict):
+        return patch
+    if "$set" in patch:
+        return patch["$set"]
+    if "$len" in patch:
+        items = list(before[: patch["$len"]])
+        for key, value in patch["$i"].items():
+            index = int(key)
+            if index < len(items):
+                items[index] = apply_patch(items[index], value)
+            else:
+                items.append(apply_patch(_MISSING, value))
+        return items
+    merged = dict(before)
+    for key, value in patch.items():
+        merged[key] = apply_patch(before[key], value)
+    return merged
+
+
+def _explain(spectator: Any, state: Any, seat: int, action: JSON) -> Explained:
+    try:
+        explained: Explained = spectator.explain(state, seat, action)
+    except (IllegalAction, ValueError, KeyError, IndexError, TypeError):
+        # A description must never stop the replay from showing; the action itself will do.
+        return Explained(json.dumps(action, sort_keys=True))
+    return explained
+
+
+def timeline_steps(replay: Replay, *, reveal: bool) -> list[dict[str, JSON]]:
+    """Every step of the replay (ReplayError if it does not play through the engine)."""
+    game = get_game(replay.game)
+    spectator = spectator_for(game)
+    faults_at: dict[tuple[int, int], list[dict[str, JSON]]] = {}
+    for fault in replay.faults:
+        key = (int(fault["seat"]), int(fault["turn"]))
+        faults_at.setdefault(key, []).append({"kind": fault["kind"], "detail": fault["detail"]})
+    states = replay_states(replay)
+    state = next(states)
+    view = spectator.view(state, reveal=reveal)
+    steps: list[dict[str, JSON]] = [
+        {
+            "view_patch": view_patch(_MISSING, view),
+            "seat": None,
+            "action": None,
+            "text": "the table after setup",
+            "mark": None,
+            "faults": [],
+        }
+    ]
+    for action in replay.actions:
+        seat = game.current_player(state)
+        faults = faults_at.pop((seat, game.turn_number(state)), [])
+        explained = _explain(spectator, state, seat, action)
+        state = next(states)
+        after = spectator.view(state, reveal=reveal)
+        patch = view_patch(view, after)
+        steps.append(
+            {
+                "view_patch": {} if patch is _UNCHANGED else patch,
+                "seat": seat,
+                "action": action,
+                "text": explained.text,
+                "mark": explained.mark,
+                "faults": faults,
+            }
+        )
+        view = after
+    # Faults at a turn no action followed (the end of the game) go on the last step.
+    for faults in faults_at.values():
+        steps_faults = steps[-1]["faults"]
+        assert isinstance(steps_faults, list)  # noqa: S101 - built just above
+        steps_faults.extend(faults)
+    return steps
+
+
+def _stored_replay(match: Match) -> Replay:
+    with match.replay.open("rb") as stored:
+        return Replay.from_json(json.loads(stored.read()))
+
+
+def _running_replay(match: Match, actions: list[JSON]) -> Replay:
+    return Replay(
+        game=match.game,
+        engine_version=ENGINE_VERSION,
+        seed=match.seed,
+        players=match.players,
+        options=dict(match.options),
+        bots=[],
+        actions=actions,
+    )
+
+
+def match_timeline(match: Match, *, since: int = 0) -> dict[str, JSON]:
+    """The timeline document of a match from step `since` on: finished matches from
+    their replay, running ones from the moves written so far, queued and failed ones
+    without steps.
+    Computed steps are cached: a finished match's for good, a running one's per number
+    of moves."""
+    finished = match.status == Match.Status.FINISHED and bool(match.replay)
+    steps: list[dict[str, JSON]] = []
+    error = ""
+    replay: Replay | None = None
+    if finished:
+        replay = _stored_replay(match)
+    elif match.status == Match.Status.RUNNING:
+        # Before the first write (or while it is rewritten) the table after setup.
+        replay = _running_replay(match, live_actions(match.id) or [])
+    if replay is not None:
+        key = f"agon:timeline:{match.id}:{ENGINE_VERSION}:{int(finished)}:{len(replay.actions)}"
+        cached = cache.get(key)
+        if cached is None:
+            try:
+                cached = timeline_steps(replay, reveal=finished)
+            except ReplayError as problem:
+                error = str(problem)
+            else:
+                cache.set(key, cached, TIMELINE_CACHE_SECONDS)
+        if cached is not None:
+            steps = cached
+    since = max(0, since)
+    return {
+        "match": match.id,
+        "game": match.game,
+        "status": match.status,
+        "players": match.players,
+        "final": finished or match.status == Match.Status.FAILED,
+        "total": len(steps),
+        "since": since,
+        "steps": steps[since:],
+        "result": (
+            {"scores": match.scores, "ranks": match.ranks, "faults": match.faults}
+            if finished
+            else None
+        ),
+        "error": error or (match.error if match.status == Match.Status.FAILED else ""),
+    }

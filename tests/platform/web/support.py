@@ -1,0 +1,72 @@
+"""Helpers of the web tests: matches played for real by the engine's builtin bots.
+
+`play_and_finish` plays a queued match through the engine (`engine.match.play_match`)
+with builtin bots in every seat, seeded from the match's seed, and finishes it through
+the real services (`match_claim`, `match_finish`): the stored replay then re-runs in the
+viewer's timeline exactly as a sandboxed match's would. Only the bot programs are
+stand-ins; the browser tests that need a real upload play it in the sandbox.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+
+from django.db import transaction
+
+from agon.bots.models import BotVersion
+from agon.ladders.models import Ladder
+from agon.matches.models import Match
+from agon.matches.services import match_claim, match_create, match_finish
+from engine.bots import builtin_bot
+from engine.match import play_match
+from engine.registry import get_game
+from sandbox.limits import limits_for
+from sandbox.runner import MatchRecord, SeatReport
+
+
+def play_and_finish(
+    match: Match,
+    *,
+    bots: Sequence[str] | None = None,
+    logs: Mapping[int, str] | None = None,
+) -> Match:
+    """Play the queued match with these builtin bots (greedy in every seat unless
+    given) and finish it as the match task would."""
+    game = get_game(match.game)
+    names = list(bots or ["greedy"] * match.players)
+    players = [builtin_bot(name, match.game, match.seed, seat) for seat, name in enumerate(names)]
+    labels = [seat.bot_id_label for seat in match.seats.select_related("version__bot__owner")]
+    replay = play_match(
+        game,
+        seed=match.seed,
+        players=match.players,
+        options=dict(match.options),
+        bots=players,
+        bot_ids=labels,
+    )
+    record = MatchRecord(
+        replay=replay,
+        seats=[SeatReport(log=(logs or {}).get(seat, "")) for seat in range(match.players)],
+        backend="builtin bots of the test",
+        limits=limits_for(match.game),
+        match_seconds=0.5,
+    )
+    token = match_claim(match_id=match.id)
+    assert token is not None, f"match {match.id} was not queued"
+    with transaction.atomic():
+        assert match_finish(match_id=match.id, token=token, record=record, started=time.monotonic())
+    match.refresh_from_db()
+    return match
+
+
+def ranked_match(ladder: Ladder, versions: Sequence[BotVersion], seed: int) -> Match:
+    return match_create(
+        kind=Match.Kind.RANKED,
+        ladder=ladder,
+        game=ladder.game,
+        players=ladder.players,
+        options=ladder.options,
+        seats=list(versions),
+        seed=seed,
+    )

@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "agon.bots",
     "agon.ladders",
     "agon.matches",
+    "agon.web",
 ]
 
 MIDDLEWARE = [
@@ -69,6 +70,10 @@ DATABASES = {
         conn_max_age=env_int("AGON_DATABASE_CONN_MAX_AGE", 60),
     )
 }
+
+LOGIN_URL = "web:signin"
+LOGIN_REDIRECT_URL = "web:my-bots"
+LOGOUT_REDIRECT_URL = "web:home"
 
 AUTH_PASSWORD_VALIDATORS = [
     {

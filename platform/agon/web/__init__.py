@@ -1,0 +1,1 @@
+"""The web pages: what a player sees in the browser (Django templates, own CSS and JS)."""

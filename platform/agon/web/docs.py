@@ -1,0 +1,151 @@
+"""The documentation pages and the starter kit, made from the repository's own files.
+
+`docs/*.md` are rendered with markdown-it (CommonMark and tables, raw HTML escaped);
+headings get ids for the table of contents, and links between the repository's files
+become links to the pages and files served here. The starter kit is a zip of the example
+bots, the bot protocol and a README, built in memory with fixed timestamps, so the same
+files always give the same bytes.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import re
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import slugify
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+DOCS = {
+    "bot-protocol": "bot-protocol.md",
+    "attika-reconstruction": "attika-reconstruction.md",
+}
+"""The documents served, by slug: file names under docs/."""
+STARTER_KIT_README = Path(__file__).parent / "starter_kit" / "README.md"
+STARTER_KIT_FOLDER = "agon-starter-kit"
+ZIP_TIME = (2024, 1, 1, 0, 0, 0)
+
+
+def docs_dir() -> Path:
+    return Path(settings.REPO_DIR) / "docs"
+
+
+def examples_dir() -> Path:
+    return Path(settings.REPO_DIR) / "examples" / "bots"
+
+
+def example_files() -> list[Path]:
+    return sorted(examples_dir().glob("*.py"))
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+    anchor: str
+
+
+@dataclass(frozen=True)
+class RenderedDoc:
+    title: str
+    html: SafeString
+    headings: list[Heading]
+
+
+def _link_target(href: str) -> str:
+    """Where a relative link of a document leads on the site."""
+    if re.match(r"^[a-z]+:", href) or href.startswith(("#", "/")):
+        return href
+    path, _, anchor = href.partition("#")
+    name = path.rsplit("/", 1)[-1]
+    suffix = f"#{anchor}" if anchor else ""
+    if "examples/bots/" in path and name.endswith(".py"):
+        return reverse("web:example", args=[name]) + suffix
+    for slug, file_name in DOCS.items():
+        if name == file_name:
+            return reverse("web:doc", args=[slug]) + suffix
+    return href
+
+
+def render_markdown(text: str) -> RenderedDoc:
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    tokens = md.parse(text)
+    headings: list[Heading] = []
+    used: set[str] = set()
+    title = ""
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open":
+            inline: Token = tokens[index + 1]
+            words = "".join(child.content for child in inline.children or [])
+            anchor = base = slugify(words) or "section"
+            count = 1
+            while anchor in used:
+                count += 1
+                anchor = f"{base}-{count}"
+            used.add(anchor)
+            token.attrSet("id", anchor)
+            level = int(token.tag[1])
+            if level == 1 and not title:
+                title = words
+            headings.append(Heading(level, words, anchor))
+        elif token.type == "inline":
+            for child in token.children or []:
+                if child.type == "link_open":
+                    child.attrSet("href", _link_target(str(child.attrGet("href") or "")))
+        elif token.type == "table_open":
+            token.attrSet("class", "doc-table")
+    html = md.renderer.render(tokens, md.options, {})
+    # markdown-it escapes the documents' text and drops raw HTML ("html": False).
+    return RenderedDoc(title, mark_safe(html), headings)  # noqa: S308
+
+
+@functools.lru_cache(maxsize=8)
+def _rendered(path: Path, modified: float) -> RenderedDoc:
+    return render_markdown(path.read_text(encoding="utf-8"))
+
+
+def doc_render(slug: str) -> RenderedDoc | None:
+    """A document by slug, rendered (cached until the file changes); None if unknown."""
+    file_name = DOCS.get(slug)
+    if file_name is None:
+        return None
+    path = docs_dir() / file_name
+    return _rendered(path, path.stat().st_mtime)
+
+
+def example_source(name: str) -> str | None:
+    for path in example_files():
+        if path.name == name:
+            return path.read_text(encoding="utf-8")
+    return None
+
+
+def starter_kit_files() -> list[tuple[str, bytes]]:
+    """(path inside the zip, content) of every file of the starter kit."""
+    examples = example_files()
+    files = [(f"{STARTER_KIT_FOLDER}/README.md", STARTER_KIT_README.read_bytes())]
+    main = next((path for path in examples if path.name == "random_bot.py"), None)
+    if main is not None:
+        files.append((f"{STARTER_KIT_FOLDER}/main.py", main.read_bytes()))
+    files += [(f"{STARTER_KIT_FOLDER}/examples/{p.name}", p.read_bytes()) for p in examples]
+    protocol = docs_dir() / DOCS["bot-protocol"]
+    files.append((f"{STARTER_KIT_FOLDER}/docs/bot-protocol.md", protocol.read_bytes()))
+    return files
+
+
+def starter_kit_zip() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, content in starter_kit_files():
+            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, content)
+    return buffer.getvalue()

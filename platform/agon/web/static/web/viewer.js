@@ -1,0 +1,393 @@
+// Agon's replay viewer: one set of controls for every game, one renderer per game.
+//
+// The page's <section class="viewer"> names the timeline URL (see agon/matches/timeline.py).
+// Every step's view arrives as a patch of the step before; all views are rebuilt once
+// (unchanged parts shared between steps), so moving to any step only asks the renderer
+// to draw one view, and renderers update the SVG nodes they already have.
+// A running match is polled every 1.5 s for the steps it does not have yet.
+(function () {
+  "use strict";
+
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const POLL_MS = 1500;
+  const SPEEDS = [0.5, 1, 2, 4, 8, 16];
+  const renderers = {};
+
+  // --- helpers shared with the renderers ---------------------------------------------
+
+  function applyPatch(before, patch) {
+    if (patch === null || typeof patch !== "object" || Array.isArray(patch)) return patch;
+    if ("$set" in patch) return patch.$set;
+    if ("$len" in patch) {
+      const items = (before || []).slice(0, patch.$len);
+      for (const [key, value] of Object.entries(patch.$i)) {
+        const index = Number(key);
+        items[index] = applyPatch(items[index], value);
+      }
+      return items;
+    }
+    const merged = Object.assign({}, before);
+    for (const [key, value] of Object.entries(patch)) merged[key] = applyPatch(before ? before[key] : undefined, value);
+    return merged;
+  }
+
+  function svg(tag, attrs, parent) {
+    const node = document.createElementNS(SVG_NS, tag);
+    if (attrs) for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  function html(tag, attrs, parent, text) {
+    const node = document.createElement(tag);
+    if (attrs) for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+    if (text !== undefined) node.textContent = text;
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  // Set an attribute or text only when it changes: cheap redraws, no layout for nothing.
+  function setAttr(node, name, value) {
+    const text = String(value);
+    if (node.getAttribute(name) !== text) node.setAttribute(name, text);
+  }
+  function setText(node, value) {
+    const text = String(value);
+    if (node.textContent !== text) node.textContent = text;
+  }
+
+  // The players' cards above a board: name, score, a line of facts, who is to move.
+  class PlayersPanel {
+    constructor(container, ctx) {
+      this.root = html("div", { class: "players" }, container);
+      this.cards = ctx.labels.map((label, seat) => {
+        const card = html("div", { class: "player", "data-seat": seat }, this.root);
+        card.style.setProperty("--seat-color", ctx.colors[seat]);
+        html("div", { class: "name" }, card, `${seat} · ${label}`);
+        const score = html("div", { class: "score", "data-score-seat": seat }, card, "0");
+        const facts = html("div", { class: "facts" }, card, "");
+        return { card, score, facts };
+      });
+    }
+    update(view, facts) {
+      this.cards.forEach((entry, seat) => {
+        const scores = view.scores || [];
+        setText(entry.score, scores[seat] === undefined ? "–" : scores[seat]);
+        setText(entry.facts, facts ? facts(seat) : "");
+        entry.card.classList.toggle("to-move", view.current === seat);
+      });
+    }
+  }
+
+  // --- the viewer --------------------------------------------------------------------
+
+  class Viewer {
+    constructor(root) {
+      this.root = root;
+      this.timelineUrl = root.dataset.timelineUrl;
+      this.pageUrl = root.dataset.pageUrl;
+      this.final = !["queued", "running"].includes(root.dataset.status);
+      this.labels = JSON.parse(document.getElementById("seat-labels").textContent);
+      const style = getComputedStyle(document.documentElement);
+      this.colors = this.labels.map((_, seat) => style.getPropertyValue(`--seat-${seat % 6}`).trim());
+      this.steps = [];
+      this.views = [];
+      this.index = 0;
+      this.playing = false;
+      this.speed = 2;
+      this.renderTimes = [];
+      this.frameGaps = [];
+      this.board = root.querySelector("#viewer-board");
+      this.statusLine = root.querySelector("#viewer-status");
+      this.scrub = root.querySelector("#viewer-scrub");
+      this.position = root.querySelector("#viewer-position");
+      this.speedSelect = root.querySelector("#viewer-speed");
+      this.playButton = root.querySelector("[data-action=play]");
+      this.moves = root.querySelector("#viewer-moves");
+      this.caption = html("p", { class: "viewer-caption", id: "viewer-caption", "aria-live": "polite" });
+      this.board.before(this.caption);
+      const factory = renderers[root.dataset.renderer] || renderers.text;
+      this.renderer = factory(this.board, { labels: this.labels, colors: this.colors, players: this.labels.length });
+      this.bind();
+      this.load(0);
+    }
+
+    bind() {
+      const actions = {
+        start: () => this.go(0),
+        back: () => this.go(this.index - 1),
+        play: () => this.toggle(),
+        forward: () => this.go(this.index + 1),
+        end: () => this.go(this.views.length - 1),
+      };
+      this.root.querySelectorAll("[data-action]").forEach((button) => {
+        button.addEventListener("click", () => {
+          if (button.dataset.action !== "play") this.pause();
+          actions[button.dataset.action]();
+        });
+      });
+      this.scrub.addEventListener("input", () => {
+        this.pause();
+        this.go(Number(this.scrub.value));
+      });
+      this.speedSelect.addEventListener("change", () => { this.speed = Number(this.speedSelect.value); });
+      this.moves.addEventListener("click", (event) => {
+        const button = event.target.closest("button[data-step]");
+        if (!button) return;
+        this.pause();
+        this.go(Number(button.dataset.step));
+      });
+      document.addEventListener("keydown", (event) => this.onKey(event));
+    }
+
+    onKey(event) {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+      const target = event.target;
+      const tag = target && target.tagName;
+      const inViewer = target === document.body || target === document.documentElement || this.root.contains(target);
+      if (!inViewer) return;
+      if (tag === "SELECT" || tag === "TEXTAREA" || (tag === "INPUT" && target.type !== "range")) return;
+      const key = event.key;
+      if ((tag === "BUTTON" || tag === "A") && (key === " " || key === "Enter")) return;  // the native click
+      if (tag === "INPUT" && ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"].includes(key)) return;  // the range's own keys
+      const handlers = {
+        " ": () => this.toggle(),
+        k: () => this.toggle(),
+        ArrowLeft: () => { this.pause(); this.go(this.index - 1); },
+        j: () => { this.pause(); this.go(this.index - 1); },
+        ArrowRight: () => { this.pause(); this.go(this.index + 1); },
+        l: () => { this.pause(); this.go(this.index + 1); },
+        Home: () => { this.pause(); this.go(0); },
+        End: () => { this.pause(); this.go(this.views.length - 1); },
+        "+": () => this.changeSpeed(1),
+        "=": () => this.changeSpeed(1),
+        "-": () => this.changeSpeed(-1),
+        "_": () => this.changeSpeed(-1),
+      };
+      const handler = handlers[key];
+      if (!handler) return;
+      event.preventDefault();
+      handler();
+    }
+
+    changeSpeed(direction) {
+      const at = SPEEDS.indexOf(this.speed);
+      const next = SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, (at < 0 ? 2 : at) + direction))];
+      this.speed = next;
+      this.speedSelect.value = String(next);
+      this.say(`Speed: ${next} step${next === 1 ? "" : "s"} per second`);
+    }
+
+    say(text) { setText(this.statusLine, text); }
+
+    // --- data ----------------------------------------------------------------------------
+
+    async load(since) {
+      let data;
+      try {
+        const response = await fetch(`${this.timelineUrl}?since=${since}`, { headers: { Accept: "application/json" } });
+        if (!response.ok) throw new Error(`the server answered ${response.status}`);
+        data = await response.json();
+      } catch (error) {
+        this.say(`Could not load the match: ${error.message}. Trying again…`);
+        window.setTimeout(() => this.load(this.views.length), POLL_MS * 2);
+        return;
+      }
+      const wasFinal = this.final;
+      this.final = data.final;
+      if (this.final && !wasFinal && since > 0) {
+        // The finished match's views show what was hidden while it ran: take them all.
+        this.refreshSummary();
+        this.load(0);
+        return;
+      }
+      if (since === 0 && this.views.length) this.reset();
+      if (data.total > this.views.length && data.since === this.views.length) this.append(data.steps);
+      this.describeStatus(data);
+      if (!this.final) window.setTimeout(() => this.load(this.views.length), POLL_MS);
+    }
+
+    reset() {
+      const at = this.index;
+      this.steps = [];
+      this.views = [];
+      this.moves.textContent = "";
+      this.index = Math.min(at, 0);
+      this.pendingIndex = at;
+    }
+
+    append(steps) {
+      const atEnd = this.views.length === 0 || this.index === this.views.length - 1;
+      let view = this.views.length ? this.views[this.views.length - 1] : undefined;
+      const fragment = document.createDocumentFragment();
+      for (const step of steps) {
+        view = applyPatch(view, step.view_patch);
+        const index = this.views.length;
+        this.views.push(view);
+        this.steps.push(step);
+        fragment.appendChild(this.moveItem(step, index));
+      }
+      this.moves.appendChild(fragment);
+      if (this.renderer.prepare) this.renderer.prepare(this.views);
+      setAttr(this.scrub, "max", Math.max(0, this.views.length - 1));
+      let target = this.index;
+      if (this.pendingIndex !== undefined) {
+        target = Math.min(this.pendingIndex, this.views.length - 1);
+        this.pendingIndex = undefined;
+      } else if (!this.final && atEnd) {
+        target = this.views.length - 1;  // a live match: follow the newest move
+      }
+      this.go(target, true);
+    }
+
+    moveItem(step, index) {
+      const item = html("li", { "data-step": index });
+      const button = html("button", { type: "button", "data-step": index, tabindex: "-1" }, item);
+      html("span", { class: "step-no" }, button, String(index));
+      if (step.seat !== null && step.seat !== undefined) {
+        const who = html("span", { class: "who" }, button);
+        const chip = html("span", { class: `seat-chip seat-${step.seat % 6}`, "aria-hidden": "true" }, who);
+        chip.textContent = "";
+        who.appendChild(document.createTextNode(this.labels[step.seat] || `seat ${step.seat}`));
+        button.appendChild(document.createTextNode(" "));
+      }
+      button.appendChild(document.createTextNode(step.text));
+      const before = this.views[index - 1];
+      const after = this.views[index];
+      if (before && after && before.scores && after.scores && step.seat !== null) {
+        const gain = after.scores[step.seat] - before.scores[step.seat];
+        if (gain) html("span", { class: "gain" }, button, ` ${gain > 0 ? "+" : "−"}${Math.abs(gain)}`);
+      }
+      for (const fault of step.faults || []) {
+        html("span", { class: "fault" }, button, ` ⚠ ${fault.kind}: ${fault.detail} (a stand-in plays this seat from here)`);
+      }
+      return item;
+    }
+
+    describeStatus(data) {
+      if (data.error) {
+        this.say(data.error);
+      } else if (data.status === "queued") {
+        this.say("This match is waiting for a worker; it will show here as soon as it starts.");
+      } else if (data.status === "running") {
+        this.say(`Live: ${Math.max(0, this.views.length - 1)} moves so far; new moves appear as they are played.`);
+      } else if (data.status === "finished") {
+        this.say(`Finished: ${this.views.length - 1} moves.`);
+      } else {
+        this.say("This match did not finish.");
+      }
+    }
+
+    async refreshSummary() {
+      try {
+        const response = await fetch(this.pageUrl);
+        const page = new DOMParser().parseFromString(await response.text(), "text/html");
+        const fresh = page.getElementById("match-summary");
+        const current = document.getElementById("match-summary");
+        if (fresh && current) current.replaceWith(document.importNode(fresh, true));
+        const controls = this.root.querySelector(".viewer-controls");
+        const link = page.querySelector(".replay-link");
+        if (link && !controls.querySelector(".replay-link")) controls.appendChild(document.importNode(link, true));
+      } catch (error) {
+        // The summary stays as it was; a reload shows the result.
+      }
+    }
+
+    // --- moving ----------------------------------------------------------------------------
+
+    go(index, force) {
+      if (!this.views.length) return;
+      const target = Math.max(0, Math.min(this.views.length - 1, index));
+      if (target === this.index && !force && this.drawn) return;
+      const previous = this.moves.querySelector(`li[data-step="${this.index}"]`);
+      this.index = target;
+      const started = performance.now();
+      this.renderer.render(this.views[target], this.steps[target], target, this.views[target - 1]);
+      this.renderTimes.push(performance.now() - started);
+      if (this.renderTimes.length > 5000) this.renderTimes.shift();
+      this.drawn = true;
+      this.scrub.value = String(target);
+      setAttr(this.scrub, "aria-valuetext", `step ${target} of ${this.views.length - 1}`);
+      setText(this.position, `${target} / ${this.views.length - 1}`);
+      const step = this.steps[target];
+      const who = step.seat === null || step.seat === undefined ? "" : `${this.labels[step.seat] || "seat " + step.seat}: `;
+      setText(this.caption, `Step ${target}. ${who}${step.text}`);
+      if (previous) {
+        previous.removeAttribute("aria-current");
+        const button = previous.querySelector("button");
+        if (button) button.setAttribute("tabindex", "-1");
+      }
+      const item = this.moves.querySelector(`li[data-step="${target}"]`);
+      if (item) {
+        item.setAttribute("aria-current", "step");
+        item.querySelector("button").setAttribute("tabindex", "0");
+        this.keepVisible(item);
+      }
+    }
+
+    keepVisible(item) {
+      const list = this.moves;
+      const top = item.offsetTop;
+      const bottom = top + item.offsetHeight;
+      if (top < list.scrollTop || bottom > list.scrollTop + list.clientHeight) {
+        list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+      }
+    }
+
+    toggle() { if (this.playing) this.pause(); else this.play(); }
+
+    play() {
+      if (!this.views.length) return;
+      if (this.index >= this.views.length - 1 && this.final) this.go(0);
+      this.playing = true;
+      this.caption.removeAttribute("aria-live");
+      this.playButton.querySelector(".icon-play").setAttribute("hidden", "");
+      this.playButton.querySelector(".icon-pause").removeAttribute("hidden");
+      this.playButton.setAttribute("aria-label", "Pause");
+      this.lastStep = performance.now();
+      this.lastFrame = undefined;
+      const tick = (now) => {
+        if (!this.playing) return;
+        if (this.lastFrame !== undefined) {
+          this.frameGaps.push(now - this.lastFrame);
+          if (this.frameGaps.length > 5000) this.frameGaps.shift();
+        }
+        this.lastFrame = now;
+        if (now - this.lastStep >= 1000 / this.speed) {
+          this.lastStep = now;
+          if (this.index < this.views.length - 1) this.go(this.index + 1);
+          else if (this.final) { this.pause(); return; }
+        }
+        window.requestAnimationFrame(tick);
+      };
+      window.requestAnimationFrame(tick);
+    }
+
+    pause() {
+      if (!this.playing) return;
+      this.playing = false;
+      this.caption.setAttribute("aria-live", "polite");
+      this.playButton.querySelector(".icon-pause").setAttribute("hidden", "");
+      this.playButton.querySelector(".icon-play").removeAttribute("hidden");
+      this.playButton.setAttribute("aria-label", "Play");
+    }
+  }
+
+  window.AgonViewer = {
+    register(name, factory) { renderers[name] = factory; },
+    helpers: { applyPatch, svg, html, setAttr, setText, PlayersPanel },
+    instances: [],
+  };
+
+  // The fallback: the game's own text picture of the table.
+  window.AgonViewer.register("text", (container) => {
+    const pre = html("pre", { class: "board-text", tabindex: "0" }, container);
+    return { render(view) { setText(pre, view.text || JSON.stringify(view, null, 1)); } };
+  });
+
+  document.addEventListener("DOMContentLoaded", () => {
+    document.querySelectorAll("section.viewer[data-timeline-url]").forEach((root) => {
+      window.AgonViewer.instances.push(new Viewer(root));
+    });
+  });
+})();

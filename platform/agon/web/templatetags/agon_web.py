@@ -1,0 +1,62 @@
+"""Small helpers of the templates: seats, games, statuses, ranks and charts."""
+
+from __future__ import annotations
+
+from django import template
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from agon.ladders.models import RatingChange
+from agon.matches.models import MatchSeat
+from agon.web.games import game_name as _game_name
+
+register = template.Library()
+
+
+@register.filter
+def game_name(game_id: str) -> str:
+    return _game_name(game_id)
+
+
+@register.filter
+def seat_label(seat: MatchSeat) -> str:
+    """`owner/name v3` for an uploaded bot, `builtin random` for a builtin one."""
+    if seat.version is not None:
+        bot = seat.version.bot
+        return f"{bot.owner.username}/{bot.name} v{seat.version.number}"
+    return f"builtin {seat.builtin}"
+
+
+@register.simple_tag
+def seat_link(seat: MatchSeat) -> SafeString:
+    if seat.version is not None:
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse("web:bot", args=[seat.version.bot_id]),
+            seat_label(seat),
+        )
+    return format_html('<span class="builtin">{}</span>', seat_label(seat))
+
+
+@register.filter
+def ordinal(rank: int | None) -> str:
+    if rank is None:
+        return "\N{EN DASH}"
+    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    return f"{rank}{suffix}"
+
+
+@register.simple_tag
+def status_badge(status: str) -> SafeString:
+    return format_html('<span class="badge badge-{}">{}</span>', status, status)
+
+
+@register.filter
+def signed(value: float) -> str:
+    return f"{value:+.0f}"
+
+
+@register.filter
+def rating_delta(change: RatingChange) -> str:
+    return f"{change.after - change.before:+.0f}"

@@ -1,0 +1,29 @@
+"""The web pages, at the root of the site."""
+
+from django.urls import path
+
+from agon.web.views import accounts, bots, docs, home, ladders, matches
+
+app_name = "web"
+
+urlpatterns = [
+    path("", home.home, name="home"),
+    path("signup/", accounts.signup, name="signup"),
+    path("signin/", accounts.SignInView.as_view(), name="signin"),
+    path("signout/", accounts.SignOutView.as_view(), name="signout"),
+    path("my/bots/", bots.my_bots, name="my-bots"),
+    path("my/bots/status.json", bots.my_versions_status, name="my-versions-status"),
+    path("my/bots/<int:bot_id>/", bots.my_bot, name="my-bot"),
+    path("bots/<int:bot_id>/", bots.bot_page, name="bot"),
+    path("ladders/", ladders.ladder_list, name="ladders"),
+    path("ladders/<int:ladder_id>/", ladders.ladder_page, name="ladder"),
+    path("matches/", matches.match_list, name="matches"),
+    path("matches/<int:match_id>/", matches.match_page, name="match"),
+    path("matches/<int:match_id>/timeline.json", matches.match_timeline_json, name="timeline"),
+    path("matches/<int:match_id>/replay.json", matches.match_replay_json, name="replay"),
+    path("matches/<int:match_id>/logs/<int:seat>/", bots.seat_log, name="seat-log"),
+    path("docs/", docs.guide, name="guide"),
+    path("docs/starter-kit.zip", docs.starter_kit, name="starter-kit"),
+    path("docs/examples/<str:name>", docs.example, name="example"),
+    path("docs/<slug:slug>/", docs.doc_page, name="doc"),
+]

@@ -1,0 +1,1 @@
+"""The pages, by domain: thin over the selectors and the apps' services."""

@@ -1,0 +1,116 @@
+"""My bots (uploads, versions, logs) and every bot's public page."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET
+
+from agon.bots.services import bot_submit, version_submit
+from agon.web import selectors
+from agon.web.charts import rating_chart
+from agon.web.forms import BotUploadForm, VersionUploadForm
+from agon.web.views.common import signed_in
+
+
+def _errors(error: ValidationError) -> str:
+    return "; ".join(error.messages)
+
+
+@login_required
+def my_bots(request: HttpRequest) -> HttpResponse:
+    owner = signed_in(request)
+    form = BotUploadForm(request.POST or None, request.FILES or None, owner=owner)
+    if request.method == "POST" and form.is_valid():
+        try:
+            bot = bot_submit(
+                owner=owner,
+                name=form.cleaned_data["name"],
+                game=form.cleaned_data["game"],
+                upload=form.cleaned_data["package"],
+            )
+        except ValidationError as error:
+            form.add_error(None, f"Your bot was not uploaded: {_errors(error)}")
+        else:
+            messages.success(
+                request,
+                f"{bot.name} v1 is uploaded and plays its validation match now.",
+            )
+            return redirect("web:my-bot", bot_id=bot.id)
+    return render(
+        request, "web/my_bots.html", {"form": form, "bots": selectors.bots_of(owner=owner)}
+    )
+
+
+@login_required
+def my_bot(request: HttpRequest, bot_id: int) -> HttpResponse:
+    owner = signed_in(request)
+    bot = selectors.bot_of_owner(owner=owner, bot_id=bot_id)
+    if bot is None:
+        raise Http404(f"you have no bot {bot_id}")
+    form = VersionUploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            version = version_submit(bot=bot, upload=form.cleaned_data["package"])
+        except ValidationError as error:
+            form.add_error("package", f"This version was not uploaded: {_errors(error)}")
+        else:
+            messages.success(
+                request,
+                f"{bot.name} v{version.number} is uploaded and plays its validation match now.",
+            )
+            return redirect("web:my-bot", bot_id=bot.id)
+    return render(
+        request,
+        "web/my_bot.html",
+        {"bot": bot, "form": form, "matches": selectors.bot_matches(bot=bot, limit=30)},
+    )
+
+
+@login_required
+@require_GET
+def my_versions_status(request: HttpRequest) -> JsonResponse:
+    """The status of each version of the signed-in user's bots (the pages poll it while
+    a version is being validated)."""
+    return JsonResponse({"versions": selectors.version_states(owner=signed_in(request))})
+
+
+@login_required
+def seat_log(request: HttpRequest, match_id: int, seat: int) -> HttpResponse:
+    found = selectors.seat_of_owner(owner=signed_in(request), match_id=match_id, seat=seat)
+    if found is None:
+        raise Http404("only the owner of a seat's bot may read its log")
+    return render(request, "web/seat_log.html", {"seat": found, "match": found.match})
+
+
+def bot_page(request: HttpRequest, bot_id: int) -> HttpResponse:
+    bot = selectors.bot_get(bot_id=bot_id)
+    if bot is None:
+        raise Http404(f"there is no bot {bot_id}")
+    histories = selectors.rating_histories(bot=bot)
+    charts = [
+        (
+            history,
+            rating_chart(
+                history.changes,
+                title=f"Rating of {bot.name} on {history.ladder.name}",
+                chart_id=f"chart-{history.ladder.id}",
+            ),
+        )
+        for history in histories
+    ]
+    return render(
+        request,
+        "web/bot.html",
+        {
+            "bot": bot,
+            "versions": list(bot.versions.all()),
+            "charts": charts,
+            "record": selectors.bot_record(bot=bot),
+            "matches": selectors.bot_matches(bot=bot, limit=20),
+            "is_owner": request.user.is_authenticated and request.user.id == bot.owner_id,
+        },
+    )

@@ -1,0 +1,43 @@
+"""How to write a bot: the protocol page, the other documents, examples, the starter kit."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.cache import cache_control
+
+from agon.web.docs import doc_render, example_files, example_source, starter_kit_zip
+
+
+def guide(request: HttpRequest) -> HttpResponse:
+    return doc_page(request, "bot-protocol")
+
+
+def doc_page(request: HttpRequest, slug: str) -> HttpResponse:
+    doc = doc_render(slug)
+    if doc is None:
+        raise Http404(f"there is no document {slug!r}")
+    return render(
+        request,
+        "web/doc.html",
+        {
+            "doc": doc,
+            "slug": slug,
+            "toc": [h for h in doc.headings if h.level == 2],
+            "examples": [path.name for path in example_files()],
+        },
+    )
+
+
+def example(request: HttpRequest, name: str) -> HttpResponse:
+    source = example_source(name)
+    if source is None:
+        raise Http404(f"there is no example {name!r}")
+    return HttpResponse(source, content_type="text/plain; charset=utf-8")
+
+
+@cache_control(max_age=300)
+def starter_kit(request: HttpRequest) -> HttpResponse:
+    response = HttpResponse(starter_kit_zip(), content_type="application/zip")
+    response["Content-Disposition"] = 'attachment; filename="agon-starter-kit.zip"'
+    return response

@@ -1,0 +1,181 @@
+"""Every page renders for anybody (the owner-only ones aside), with what it promises."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from agon.matches.models import Match
+from agon.matches.services import match_claim
+from tests.platform.web.conftest import World
+from tests.platform.web.support import ranked_match
+
+
+def get(client: Client, url: str, status: int = 200) -> str:
+    response = client.get(url)
+    assert response.status_code == status, f"{url}: {response.status_code}"
+    return response.content.decode()
+
+
+def test_home_shows_the_games_the_leaders_and_the_recent_matches(
+    client: Client, world: World
+) -> None:
+    page = get(client, "/")
+    for name in ("Akropolis", "Attika", "Architekton", "Megalopolis"):
+        assert name in page
+    assert "alice/athena" in page and "bob/hermes" in page
+    assert f'href="/matches/{world.match.id}/"' in page
+    assert 'href="/ladders/' in page
+
+
+def test_home_lists_running_matches_as_live(client: Client, world: World) -> None:
+    versions = [bot.versions.get(status="active") for bot in world.bots]
+    running = ranked_match(world.ladder, versions, seed=3)
+    match_claim(match_id=running.id)
+    page = get(client, "/")
+    live = page.split('id="live-title"')[1].split('id="recent-title"')[0]
+    assert f"#{running.id}" in live and "Watch" in live
+
+
+def test_the_leaderboard_ranks_bots_and_marks_provisional_ones(
+    client: Client, world: World
+) -> None:
+    page = get(client, reverse("web:ladder", args=[world.ladder.id]))
+    assert page.index("alice/athena") > 0 and page.index("bob/hermes") > 0
+    assert page.count("badge-provisional") >= 3, "the note and both bots (one game each)"
+    assert "Page 1 of" not in page, "one page only"
+
+
+def test_the_leaderboard_is_paginated(client: Client, world: World) -> None:
+    page = get(client, reverse("web:ladder", args=[world.ladder.id]) + "?page=9")
+    assert "alice/athena" in page, "a page beyond the last shows the last"
+    get(client, reverse("web:ladder", args=[99999]), 404)
+
+
+def test_the_ladder_list_names_each_leader(client: Client, world: World) -> None:
+    page = get(client, reverse("web:ladders"))
+    assert "Akropolis 2p" in page and "Megalopolis 6p" in page
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [("", True), ("?game=akropolis", True), ("?game=attika", False), ("?status=running", False)],
+)
+def test_the_match_list_filters(client: Client, world: World, query: str, found: bool) -> None:
+    page = get(client, reverse("web:matches") + query)
+    assert (f'href="/matches/{world.match.id}/"' in page) is found
+
+
+def test_the_match_list_filters_by_ladder_and_bot(client: Client, world: World) -> None:
+    athena = world.bots[0]
+    page = get(client, f"{reverse('web:matches')}?bot={athena.id}&ladder={world.ladder.id}")
+    assert f'href="/matches/{world.match.id}/"' in page
+    assert "Matches of" in page
+    other = get(client, f"{reverse('web:matches')}?bot=99999")
+    assert f'href="/matches/{world.match.id}/"' not in other
+
+
+def test_the_match_page_has_the_viewer_the_seats_and_the_breakdown(
+    client: Client, world: World
+) -> None:
+    match = world.match
+    page = get(client, reverse("web:match", args=[match.id]))
+    assert f'data-timeline-url="/matches/{match.id}/timeline.json"' in page
+    assert "web/games/akropolis.js" in page
+    assert "Final score breakdown" in page
+    for seat in match.seats.all():
+        assert f">{seat.score}<" in page
+    assert f'href="/matches/{match.id}/replay.json"' in page
+    labels = json.loads(page.split('id="seat-labels" type="application/json">')[1].split("<")[0])
+    assert labels == ["alice/athena v1", "bob/hermes v1"]
+
+
+def test_the_replay_and_the_timeline_are_served_as_json(client: Client, world: World) -> None:
+    match = world.match
+    replay = client.get(reverse("web:replay", args=[match.id]))
+    assert replay["Content-Type"] == "application/json"
+    data = json.loads(b"".join(replay.streaming_content))  # type: ignore[attr-defined]
+    timeline = client.get(reverse("web:timeline", args=[match.id]) + "?since=5").json()
+    assert timeline["total"] == len(data["actions"]) + 1
+    assert timeline["since"] == 5 and len(timeline["steps"]) == timeline["total"] - 5
+    assert client.get(reverse("web:timeline", args=[match.id]) + "?since=x").json()["since"] == 0
+
+
+def test_a_queued_match_has_no_replay_yet(client: Client, world: World) -> None:
+    versions = [bot.versions.get(status="active") for bot in world.bots]
+    queued = ranked_match(world.ladder, versions, seed=3)
+    page = get(client, reverse("web:match", args=[queued.id]))
+    assert 'data-status="queued"' in page and "replay.json" not in page
+    get(client, reverse("web:replay", args=[queued.id]), 404)
+    get(client, reverse("web:match", args=[99999]), 404)
+
+
+def test_the_bot_page_shows_its_rating_chart_record_and_matches(
+    client: Client, world: World
+) -> None:
+    athena = world.bots[0]
+    page = get(client, reverse("web:bot", args=[athena.id]))
+    assert '<svg class="chart"' in page and "<polyline" in page
+    assert "Rating of athena on Akropolis 2p" in page
+    assert f'href="/matches/{world.match.id}/"' in page
+    assert "Manage this bot" not in page
+    get(client, reverse("web:bot", args=[99999]), 404)
+
+
+def test_the_owner_sees_a_link_to_manage_the_bot(alice_browser: Client, world: World) -> None:
+    page = get(alice_browser, reverse("web:bot", args=[world.bots[0].id]))
+    assert "Manage this bot" in page
+
+
+def test_the_guide_renders_the_bot_protocol_with_its_contents(client: Client) -> None:
+    page = get(client, reverse("web:guide"))
+    assert '<h1 id="the-bot-protocol">The bot protocol</h1>' in page
+    assert '<a href="#akropolis">Akropolis</a>' in page
+    assert 'href="/docs/examples/random_bot.py"' in page
+    assert 'href="/docs/attika-reconstruction/"' in page
+    assert 'href="/docs/starter-kit.zip"' in page
+    assert "<table" in page
+
+
+def test_the_other_documents_and_the_examples_are_served(client: Client) -> None:
+    assert "Attika" in get(client, reverse("web:doc", args=["attika-reconstruction"]))
+    get(client, reverse("web:doc", args=["nothing"]), 404)
+    source = client.get(reverse("web:example", args=["random_bot.py"]))
+    assert source["Content-Type"].startswith("text/plain")
+    assert b"from agon_bot import" in source.content
+    get(client, reverse("web:example", args=["secret.py"]), 404)
+
+
+def test_the_starter_kit_is_a_zip_of_the_examples_the_protocol_and_a_readme(
+    client: Client,
+) -> None:
+    response = client.get(reverse("web:starter-kit"))
+    assert response["Content-Disposition"] == 'attachment; filename="agon-starter-kit.zip"'
+    with zipfile.ZipFile(io.BytesIO(response.content)) as kit:
+        names = set(kit.namelist())
+        main = kit.read("agon-starter-kit/main.py")
+        readme = kit.read("agon-starter-kit/README.md").decode()
+    assert names == {
+        "agon-starter-kit/README.md",
+        "agon-starter-kit/main.py",
+        "agon-starter-kit/examples/random_bot.py",
+        "agon-starter-kit/examples/lookahead_bot.py",
+        "agon-starter-kit/docs/bot-protocol.md",
+    }
+    assert b"run(" in main and "agon play" in readme
+    assert client.get(reverse("web:starter-kit")).content == response.content
+
+
+def test_pages_of_a_running_match_and_its_timeline(client: Client, world: World) -> None:
+    versions = [bot.versions.get(status="active") for bot in world.bots]
+    running = ranked_match(world.ladder, versions, seed=3)
+    match_claim(match_id=running.id)
+    page = get(client, reverse("web:match", args=[running.id]))
+    assert 'data-status="running"' in page
+    timeline = client.get(reverse("web:timeline", args=[running.id])).json()
+    assert timeline["status"] == Match.Status.RUNNING and timeline["total"] == 1

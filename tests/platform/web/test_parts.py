@@ -1,0 +1,75 @@
+"""The pieces of the pages: rating charts, score breakdowns, rendered documents."""
+
+from __future__ import annotations
+
+import pytest
+
+from agon.ladders.models import RatingChange
+from agon.web.breakdown import breakdown
+from agon.web.charts import rating_chart
+from agon.web.docs import render_markdown
+
+
+def change(match_id: int, before: float, after: float, provisional: bool) -> RatingChange:
+    return RatingChange(
+        match_id=match_id, before=before, after=after, provisional=provisional, ladder_id=1
+    )
+
+
+def test_a_chart_has_a_point_per_rating_and_a_dot_per_match() -> None:
+    changes = [
+        change(1, 1500, 1516, True),
+        change(2, 1516, 1490, True),
+        change(3, 1490, 1503, False),
+    ]
+    chart = rating_chart(changes, title="Rating of x", chart_id="c1")
+    points = chart.split('points="')[1].split('"')[0].split()
+    assert len(points) == 4
+    assert chart.count("<circle") == 3
+    assert chart.count('class="dot provisional"') == 2
+    assert "match 2: 1516 → 1490 (provisional)" in chart
+    assert '<title id="c1-t">Rating of x</title>' in chart
+    assert 'role="img"' in chart
+
+
+def test_a_chart_of_one_flat_change_still_has_a_scale() -> None:
+    chart = rating_chart([change(1, 1500, 1500, False)], title="t", chart_id="c")
+    assert chart.count('class="tick"') >= 3
+    assert rating_chart([], title="t", chart_id="c") == ""
+
+
+def test_the_akropolis_breakdown_shows_value_times_stars_per_colour() -> None:
+    detail = {
+        "total": 23,
+        "stones": 3,
+        "colors": {c: {"value": 2, "stars": 2, "points": 4} for c in ("house", "market")}
+        | {c: {"value": 0, "stars": 1, "points": 0} for c in ("barracks", "temple", "garden")},
+    }
+    table = breakdown("akropolis", [detail])
+    assert table is not None
+    assert table.headers == ["House", "Market", "Barracks", "Temple", "Garden", "Stones", "Total"]
+    times = "\N{MULTIPLICATION SIGN}"
+    assert table.rows[0][:3] == [f"2 {times} 2 = 4", f"2 {times} 2 = 4", f"0 {times} 1 = 0"]
+    assert table.rows[0][5:] == ["3", "23"]
+
+
+def test_other_games_show_their_details_as_they_are() -> None:
+    table = breakdown("attika", [{"buildings_on_map": 3, "winner": True, "win_reason": None}])
+    assert table is not None
+    assert table.headers == ["Buildings on map", "Winner", "Win reason"]
+    assert table.rows == [["3", "yes", "\N{EN DASH}"]]
+    assert breakdown("attika", []) is None
+
+
+@pytest.mark.django_db
+def test_markdown_gets_heading_ids_site_links_and_no_raw_html() -> None:
+    doc = render_markdown(
+        "# Title\n\n## A part\n\n## A part\n\nSee [x](../examples/bots/random_bot.py) and "
+        "[y](attika-reconstruction.md#maps) and [z](https://example.org).\n\n<script>x</script>"
+    )
+    assert doc.title == "Title"
+    assert [h.anchor for h in doc.headings] == ["title", "a-part", "a-part-2"]
+    assert 'href="/docs/examples/random_bot.py"' in doc.html
+    assert 'href="/docs/attika-reconstruction/#maps"' in doc.html
+    assert 'href="https://example.org"' in doc.html
+    assert "<script>" not in doc.html and "&lt;script&gt;" in doc.html

@@ -2,7 +2,12 @@
 
 Each pair of players in a match is scored 1 / 0.5 / 0 by their ranks against the Elo
 expectation; a player's K is divided by (players - 1) so a 4-player match moves a rating
-about as far as one 2-player game. New players use a larger K while provisional.
+about as far as one 2-player game.
+
+New players use a larger K while provisional, falling in equal steps to K_FACTOR over
+their first PROVISIONAL_GAMES games: the first games place a bot roughly, the later ones
+refine. A flat provisional K did worse (`bench/ratings.py`, figures in bench/README.md):
+as opponents are near in rating, ratings spread out to the true scale only slowly.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from collections.abc import Sequence
 
 START_RATING = 1500.0
 K_FACTOR = 32.0
-PROVISIONAL_K_FACTOR = 64.0
+PROVISIONAL_K_FACTOR = 192.0
 PROVISIONAL_GAMES = 20
 
 
@@ -21,7 +26,10 @@ def expected_score(rating: float, opponent: float) -> float:
 
 
 def k_factor(games_played: int) -> float:
-    return PROVISIONAL_K_FACTOR if games_played < PROVISIONAL_GAMES else K_FACTOR
+    """PROVISIONAL_K_FACTOR at the first game, then a step of 1/PROVISIONAL_GAMES of the way
+    down to K_FACTOR after each game: K_FACTOR once the bot is no longer provisional."""
+    provisional_left = max(PROVISIONAL_GAMES - games_played, 0) / PROVISIONAL_GAMES
+    return K_FACTOR + (PROVISIONAL_K_FACTOR - K_FACTOR) * provisional_left
 
 
 def rating_changes(

@@ -1,0 +1,280 @@
+"""Rating quality: how well the ladder's Elo orders bots of known strength.
+
+A simulated ladder of bots with strengths drawn from a normal distribution on a log-odds
+scale plays in rounds: each round the REAL matchmaker (`agon.ladders.matchmaking.
+pick_tables`) seats as many tables as the free bots allow, finishing orders are drawn
+from the strengths (Plackett-Luce: the next finisher is picked with probability
+proportional to exp(strength)), and the REAL `agon.ratings.rating_changes` rates each
+match, with per-bot game counts for the provisional K. 2-player and 4-player tables are
+separate ladders.
+
+After 10, 30 and 120 games per bot it prints the Kendall tau between true strength and
+- the ladder's Elo rating ("agon"),
+- an offline Bradley-Terry fit of the same games, 4-player matches decomposed into their
+  pairwise results (MM algorithm, Hunter 2004, with a tiny prior to keep it finite),
+- plain pairwise Elo with random tables and a constant K, on its own games ("baseline"),
+as mean +- standard deviation over independent runs. Deterministic for a given --seed.
+
+The default spread of strengths, 1.5 (about 260 Elo), puts the baseline at about 0.78 at
+30 games per bot on 2-player tables, the reference point. Run with
+`.venv/bin/python bench/ratings.py`: about 30 s on an idle core, 1 minute on a busy one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from random import Random
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
+
+from rich.progress import Progress  # noqa: E402
+
+from agon import ratings  # noqa: E402
+from agon.ladders import matchmaking  # noqa: E402
+from agon.ladders.matchmaking import Candidate, pick_tables  # noqa: E402
+from agon.ratings import START_RATING, rating_changes  # noqa: E402
+
+BASELINE_K = 32.0
+BT_PRIOR = 0.1
+"""Bradley-Terry prior: each bot wins and loses this many games against a virtual bot of
+log-strength 0, so a bot that won (or lost) every game still gets a finite strength."""
+
+METHODS = ("agon", "bt", "baseline")
+LABELS = {
+    "agon": "agon Elo",
+    "bt": "Bradley-Terry",
+    "baseline": f"baseline Elo (random, K={BASELINE_K:g})",
+}
+
+
+def kendall_tau(xs: Sequence[float], ys: Sequence[float]) -> float:
+    """Kendall's tau-b (ties in either sequence are allowed), O(n^2)."""
+    concordant = discordant = ties_x = ties_y = 0
+    n = len(xs)
+    for i in range(n):
+        for j in range(i + 1, n):
+            dx, dy = xs[i] - xs[j], ys[i] - ys[j]
+            if dx == 0 and dy == 0:
+                continue
+            if dx == 0:
+                ties_x += 1
+            elif dy == 0:
+                ties_y += 1
+            elif (dx > 0) == (dy > 0):
+                concordant += 1
+            else:
+                discordant += 1
+    pairs_x = concordant + discordant + ties_y
+    pairs_y = concordant + discordant + ties_x
+    if pairs_x == 0 or pairs_y == 0:
+        return 0.0
+    return (concordant - discordant) / math.sqrt(pairs_x * pairs_y)
+
+
+def finishing_order(table: Sequence[int], strengths: Sequence[float], rng: Random) -> list[int]:
+    """Plackett-Luce: bot ids, winner first."""
+    left = list(table)
+    order = []
+    while left:
+        pick = rng.choices(range(len(left)), weights=[math.exp(strengths[b]) for b in left])[0]
+        order.append(left.pop(pick))
+    return order
+
+
+@dataclass
+class PairwiseResults:
+    """Won pairwise results, aggregated for the Bradley-Terry fit."""
+
+    bots: int
+    wins: list[float] = field(init=False)
+    meetings: list[dict[int, int]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.wins = [0.0] * self.bots
+        self.meetings = [{} for _ in range(self.bots)]
+
+    def add(self, order: Sequence[int]) -> None:
+        for place, winner in enumerate(order):
+            self.wins[winner] += len(order) - 1 - place
+            for loser in order[place + 1 :]:
+                self.meetings[winner][loser] = self.meetings[winner].get(loser, 0) + 1
+                self.meetings[loser][winner] = self.meetings[loser].get(winner, 0) + 1
+
+
+def bradley_terry(results: PairwiseResults, tolerance: float = 1e-4) -> list[float]:
+    """Strengths (exp of log-odds) by the MM algorithm (Hunter 2004), updating in place,
+    with BT_PRIOR wins and losses against a virtual bot of strength 1. Stops when no
+    log-strength moves by more than `tolerance`: the ranking is settled long before."""
+    gamma = [1.0] * results.bots
+    for _ in range(100_000):
+        largest_step = 0.0
+        for i, opponents in enumerate(results.meetings):
+            g = gamma[i]
+            denominator = 2 * BT_PRIOR / (g + 1.0)
+            for j, games in opponents.items():
+                denominator += games / (g + gamma[j])
+            new = (results.wins[i] + BT_PRIOR) / denominator
+            largest_step = max(largest_step, abs(math.log(new / g)))
+            gamma[i] = new
+        if largest_step < tolerance:
+            break
+    return gamma
+
+
+def elo_changes(ratings_: Sequence[float], order: Sequence[int], k: float) -> list[float]:
+    """Plain pairwise Elo with a constant K (divided by players - 1), in finishing order."""
+    players = len(order)
+    changes = []
+    for place, bot in enumerate(order):
+        total = 0.0
+        for other_place, other in enumerate(order):
+            if other != bot:
+                actual = 1.0 if place < other_place else 0.0
+                expected = 1.0 / (1.0 + 10 ** ((ratings_[other] - ratings_[bot]) / 400.0))
+                total += actual - expected
+        changes.append(k / (players - 1) * total)
+    return changes
+
+
+Taus = dict[str, dict[int, float]]
+"""method -> games per bot -> tau."""
+
+
+def run_ladder(
+    players: int,
+    bots: int,
+    checkpoints: Sequence[int],
+    spread: float,
+    seed: str,
+    tick: Callable[[], None],
+) -> Taus:
+    """One independent run: the agon ladder and the baseline on the same bots."""
+    strength_rng = Random(f"{seed}:strengths")
+    strengths = [strength_rng.gauss(0.0, spread) for _ in range(bots)]
+    taus: Taus = {method: {} for method in METHODS}
+    rounds = max(checkpoints)
+
+    # The ladder under test: real matchmaking, real ratings.
+    pairing_rng, game_rng = Random(f"{seed}:pairing"), Random(f"{seed}:games")
+    elo = [START_RATING] * bots
+    games = [0] * bots
+    results = PairwiseResults(bots)
+    for round_ in range(1, rounds + 1):
+        candidates = [Candidate(b, elo[b], games[b]) for b in range(bots)]
+        for table in pick_tables(candidates, players, bots // players, pairing_rng):
+            order = finishing_order(table, strengths, game_rng)
+            rank = {bot: place for place, bot in enumerate(order, start=1)}
+            deltas = rating_changes(
+                [elo[b] for b in table], [rank[b] for b in table], [games[b] for b in table]
+            )
+            for bot, delta in zip(table, deltas, strict=True):
+                elo[bot] += delta
+                games[bot] += 1
+            results.add(order)
+        if round_ in checkpoints:
+            taus["agon"][round_] = kendall_tau(strengths, elo)
+            taus["bt"][round_] = kendall_tau(strengths, bradley_terry(results))
+        tick()
+
+    # The baseline: random tables, constant K, its own games.
+    pairing_rng, game_rng = Random(f"{seed}:baseline-pairing"), Random(f"{seed}:baseline-games")
+    elo = [START_RATING] * bots
+    for round_ in range(1, rounds + 1):
+        seating = list(range(bots))
+        pairing_rng.shuffle(seating)
+        for first in range(0, bots - players + 1, players):
+            order = finishing_order(seating[first : first + players], strengths, game_rng)
+            for bot, delta in zip(order, elo_changes(elo, order, BASELINE_K), strict=True):
+                elo[bot] += delta
+        if round_ in checkpoints:
+            taus["baseline"][round_] = kendall_tau(strengths, elo)
+        tick()
+    return taus
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
+    parser.add_argument("--runs", type=int, default=5, help="independent runs (default 5)")
+    parser.add_argument("--bots", type=int, default=200, help="bots per ladder (default 200)")
+    parser.add_argument(
+        "--spread",
+        type=float,
+        default=1.5,
+        help="standard deviation of true strengths in log-odds (default 1.5, about 260 Elo)",
+    )
+    parser.add_argument(
+        "--games",
+        default="10,30,120",
+        help="games per bot at which to measure, comma-separated (default 10,30,120)",
+    )
+    parser.add_argument(
+        "--players", default="2,4", help="table sizes, one ladder each (default 2,4)"
+    )
+    args = parser.parse_args()
+    checkpoints = sorted({int(g) for g in args.games.split(",")})
+    table_sizes = [int(p) for p in args.players.split(",")]
+    if args.runs < 1 or min(checkpoints) < 1 or min(table_sizes) < 2:
+        parser.error("need runs >= 1, games >= 1 and players >= 2")
+    if any(args.bots % players or args.bots < players for players in table_sizes):
+        parser.error("the bots must fill whole tables, so that each plays once a round")
+
+    print(
+        f"{args.bots} bots, strengths ~ N(0, {args.spread:g}) log-odds, {args.runs} runs, "
+        f"seed {args.seed}; every bot plays one game per round."
+    )
+    print(
+        f"agon: K {ratings.k_factor(0):g} at a bot's first game, "
+        f"{ratings.k_factor(ratings.PROVISIONAL_GAMES - 1):g} at its last provisional game "
+        f"(#{ratings.PROVISIONAL_GAMES}), {ratings.K_FACTOR:g} after; opponent window "
+        f"{matchmaking.OPPONENT_WINDOW}."
+    )
+    started = time.perf_counter()
+    all_taus: dict[int, list[Taus]] = {}
+    with Progress(transient=True) as progress:
+        task = progress.add_task(
+            "simulating", total=2 * max(checkpoints) * args.runs * len(table_sizes)
+        )
+
+        def tick() -> None:
+            progress.advance(task)
+
+        for players in table_sizes:
+            all_taus[players] = [
+                run_ladder(
+                    players,
+                    args.bots,
+                    checkpoints,
+                    args.spread,
+                    f"{args.seed}:{players}:{run}",
+                    tick,
+                )
+                for run in range(args.runs)
+            ]
+
+    for players in table_sizes:
+        print(f"\n{players}-player tables: Kendall tau to true strength, mean +- sd")
+        header = f"{'games/bot':>9}" + "".join(f"  {LABELS[m]:>32}" for m in METHODS)
+        print(header)
+        for games in checkpoints:
+            cells = []
+            for method in METHODS:
+                values = [taus[method][games] for taus in all_taus[players]]
+                sd = statistics.stdev(values) if len(values) > 1 else 0.0
+                cells.append(f"{statistics.fmean(values):.3f} +- {sd:.3f}")
+            print(f"{games:>9}" + "".join(f"  {cell:>32}" for cell in cells))
+    print(f"\n{time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""Pairwise Elo of `agon.ratings`: no database, plain numbers."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+
+from agon.ratings import (
+    K_FACTOR,
+    PROVISIONAL_GAMES,
+    PROVISIONAL_K_FACTOR,
+    START_RATING,
+    expected_score,
+    k_factor,
+    rating_changes,
+)
+
+SETTLED = PROVISIONAL_GAMES  # a game count past the provisional period
+
+
+def test_documented_provisional_period() -> None:
+    assert PROVISIONAL_GAMES == 20
+    assert PROVISIONAL_K_FACTOR > K_FACTOR > 0
+
+
+def test_expected_score_is_symmetric_and_even_between_equals() -> None:
+    assert expected_score(1500.0, 1500.0) == pytest.approx(0.5)
+    assert expected_score(1700.0, 1500.0) + expected_score(1500.0, 1700.0) == pytest.approx(1.0)
+    assert expected_score(1900.0, 1500.0) == pytest.approx(10 / 11)
+
+
+def test_two_player_win_between_equals_moves_k_over_two_each_way() -> None:
+    changes = rating_changes([START_RATING, START_RATING], [1, 2], [SETTLED, SETTLED])
+    assert changes == pytest.approx([K_FACTOR / 2, -K_FACTOR / 2])
+
+
+def test_draw_between_equals_changes_nothing() -> None:
+    assert rating_changes([1600.0, 1600.0], [1, 1], [SETTLED, 0]) == pytest.approx([0.0, 0.0])
+
+
+def test_upset_moves_more_than_expected_win() -> None:
+    favourite_wins = rating_changes([1700.0, 1500.0], [1, 2], [SETTLED, SETTLED])
+    underdog_wins = rating_changes([1700.0, 1500.0], [2, 1], [SETTLED, SETTLED])
+    assert 0 < favourite_wins[0] < K_FACTOR / 2 < underdog_wins[1]
+
+
+def test_four_players_between_equals_spread_by_rank() -> None:
+    changes = rating_changes([1500.0] * 4, [1, 2, 3, 4], [SETTLED] * 4)
+    third = K_FACTOR / 3
+    assert changes == pytest.approx([1.5 * third, 0.5 * third, -0.5 * third, -1.5 * third])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_four_player_changes_sum_to_zero_for_equal_k(seed: int) -> None:
+    rng = Random(seed)
+    ratings = [rng.uniform(1000.0, 2200.0) for _ in range(4)]
+    ranks = [rng.randint(1, 4) for _ in range(4)]  # ties included
+    games = rng.choice([[0] * 4, [SETTLED + rng.randrange(100) for _ in range(4)]])
+    assert sum(rating_changes(ratings, ranks, games)) == pytest.approx(0.0, abs=1e-9)
+
+
+def test_provisional_k_applies_below_the_provisional_period() -> None:
+    provisional = [k_factor(games) for games in range(PROVISIONAL_GAMES)]
+    assert provisional[0] == PROVISIONAL_K_FACTOR
+    assert all(k > K_FACTOR for k in provisional)
+    assert provisional == sorted(provisional, reverse=True)  # it falls as games accrue
+    assert k_factor(PROVISIONAL_GAMES) == k_factor(10 * PROVISIONAL_GAMES) == K_FACTOR
+
+
+def test_each_seat_uses_its_own_k() -> None:
+    newcomer, veteran = rating_changes([1500.0, 1500.0], [1, 2], [0, PROVISIONAL_GAMES])
+    assert newcomer == pytest.approx(PROVISIONAL_K_FACTOR / 2)
+    assert veteran == pytest.approx(-K_FACTOR / 2)
+    late_newcomer, _ = rating_changes(
+        [1500.0, 1500.0], [1, 2], [PROVISIONAL_GAMES - 1, PROVISIONAL_GAMES]
+    )
+    assert late_newcomer == pytest.approx(k_factor(PROVISIONAL_GAMES - 1) / 2)
+    assert K_FACTOR / 2 < late_newcomer < PROVISIONAL_K_FACTOR / 2
+
+
+@pytest.mark.parametrize(
+    ("ratings", "ranks", "games"),
+    [
+        ([1500.0], [1], [0]),
+        ([1500.0, 1500.0], [1], [0, 0]),
+        ([1500.0, 1500.0], [1, 2], [0]),
+    ],
+)
+def test_mismatched_or_too_few_seats_are_refused(
+    ratings: list[float], ranks: list[int], games: list[int]
+) -> None:
+    with pytest.raises(ValueError, match="2\\+ players"):
+        rating_changes(ratings, ranks, games)

@@ -1,17 +1,22 @@
-"""Game id -> game object. Adding a game is one line in `_GAMES`."""
+"""Game id -> game object. Adding a game is one line in `_GAMES`.
+
+Each game's package is imported the first time the game is asked for, so a process
+that plays one game does not pay for loading the others.
+"""
 
 from __future__ import annotations
 
+import importlib
+from functools import cache
 from typing import Any
 
-from engine.akropolis import AKROPOLIS
-from engine.architekton import ARCHITEKTON
-from engine.attika import ATTIKA
 from engine.core import Game
-from engine.megalopolis import MEGALOPOLIS
 
-_GAMES: dict[str, Game[Any]] = {
-    game.id: game for game in (AKROPOLIS, ARCHITEKTON, ATTIKA, MEGALOPOLIS)
+_GAMES: dict[str, str] = {
+    "akropolis": "engine.akropolis:AKROPOLIS",
+    "architekton": "engine.architekton:ARCHITEKTON",
+    "attika": "engine.attika:ATTIKA",
+    "megalopolis": "engine.megalopolis:MEGALOPOLIS",
 }
 
 
@@ -20,11 +25,19 @@ class UnknownGame(KeyError):
         return f"unknown game {self.args[0]!r}; known games: {', '.join(game_ids())}"
 
 
+@cache
+def _load(game_id: str) -> Game[Any]:
+    module_name, _, attribute = _GAMES[game_id].partition(":")
+    game: Game[Any] = getattr(importlib.import_module(module_name), attribute)
+    if game.id != game_id:
+        raise RuntimeError(f"registry entry {game_id!r} loads the game {game.id!r}")
+    return game
+
+
 def get_game(game_id: str) -> Game[Any]:
-    try:
-        return _GAMES[game_id]
-    except KeyError:
-        raise UnknownGame(game_id) from None
+    if game_id not in _GAMES:
+        raise UnknownGame(game_id)
+    return _load(game_id)
 
 
 def game_ids() -> list[str]:

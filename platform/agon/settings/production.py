@@ -10,7 +10,11 @@ from agon.settings.base import *  # noqa: F403
 SECRET_KEY = env_required("AGON_SECRET_KEY")
 DEBUG = False
 ALLOWED_HOSTS = env_list("AGON_ALLOWED_HOSTS", [])
-DATABASES = {"default": dj_database_url.parse(env_required("AGON_DATABASE_URL"), conn_max_age=60)}
+DATABASES = {
+    "default": dj_database_url.parse(
+        env_required("AGON_DATABASE_URL"), conn_max_age=60, conn_health_checks=True
+    )
+}
 CELERY_BROKER_URL = env_required("AGON_BROKER_URL")
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("AGON_SSL_REDIRECT", default=True)

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from random import Random
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from agon.bots.models import BotVersion
 from agon.ladders.matchmaking import Candidate, pick_tables
 from agon.ladders.models import Ladder, Rating, RatingChange
-from agon.matches.models import Match
+from agon.matches.models import Match, MatchSeat
 from agon.ratings import rating_changes
 from engine.registry import game_ids, get_game
 
@@ -48,13 +50,17 @@ def ratings_enter(*, version: BotVersion) -> list[Rating]:
     return ratings
 
 
-def ratings_apply(*, match: Match) -> list[RatingChange]:
+def ratings_apply(*, match: Match, seats: Sequence[MatchSeat] | None = None) -> list[RatingChange]:
     """Update the Elo ratings of a finished ranked match; call inside its finishing
-    transaction. The unique (match, bot) constraint makes a second application fail."""
+    transaction (which may pass the seats it has, ranked, with their versions). The
+    unique (match, bot) constraint makes a second application fail."""
     if match.ladder_id is None or match.kind != Match.Kind.RANKED:
         return []
-    seats = list(match.seats.select_related("version__bot").order_by("seat"))
-    bot_ids = [seat.version.bot_id for seat in seats if seat.version]
+    ranked = sorted(
+        match.seats.select_related("version") if seats is None else seats,
+        key=lambda seat: seat.seat,
+    )
+    bot_ids = [seat.version.bot_id for seat in ranked if seat.version]
     rows = {
         r.bot_id: r
         for r in Rating.objects.select_for_update().filter(
@@ -66,7 +72,8 @@ def ratings_apply(*, match: Match) -> list[RatingChange]:
         [r.rating for r in ratings], match.ranks, [r.version_games for r in ratings]
     )
     changes = []
-    for seat, rating, delta in zip(seats, ratings, deltas, strict=True):
+    now = timezone.now()
+    for seat, rating, delta in zip(ranked, ratings, deltas, strict=True):
         assert seat.version is not None  # noqa: S101 - ranked seats are always versions
         changes.append(
             RatingChange(
@@ -83,7 +90,8 @@ def ratings_apply(*, match: Match) -> list[RatingChange]:
         rating.games += 1
         rating.version_games += 1
         rating.wins += int(seat.rank == 1)
-        rating.save(update_fields=["rating", "games", "version_games", "wins", "updated"])
+        rating.updated = now
+    Rating.objects.bulk_update(ratings, ["rating", "games", "version_games", "wins", "updated"])
     RatingChange.objects.bulk_create(changes)
     return changes
 

@@ -194,20 +194,32 @@ def match_finish(*, match_id: int, token: str, record: MatchRecord, started: flo
     match.faults = replay.faults
     match.replay.save(f"match-{match.id}.json", ContentFile(replay.dumps().encode()), save=False)
     faulted = {fault["seat"]: fault["kind"] for fault in replay.faults}
-    for seat in match.seats.all():
+    seats = list(match.seats.select_related("version"))
+    for seat in seats:
         report = record.seats[seat.seat]
         seat.rank = match.ranks[seat.seat]
         seat.score = match.scores[seat.seat]
         seat.fault = str(faulted.get(seat.seat, ""))
         seat.log = report.log
         seat.thinking_seconds = report.thinking_seconds
-        seat.save()
+    MatchSeat.objects.bulk_update(seats, ["rank", "score", "fault", "log", "thinking_seconds"])
     match.status = Match.Status.FINISHED
     match.finished = timezone.now()
     match.match_seconds = record.match_seconds
     match.pipeline_seconds = time.monotonic() - started
-    match.save()
-    ratings_apply(match=match)
+    match.save(
+        update_fields=[
+            "scores",
+            "ranks",
+            "faults",
+            "replay",
+            "status",
+            "finished",
+            "match_seconds",
+            "pipeline_seconds",
+        ]
+    )
+    ratings_apply(match=match, seats=seats)
     if match.kind == Match.Kind.VALIDATION:
         validation_conclude(match=match)
     return True

@@ -1,0 +1,326 @@
+"""The platform's cost around a match: the whole pipeline against the engine and sandbox.
+
+A real pipeline on this machine: PostgreSQL, Redis, one Celery worker (prefork,
+concurrency 2) started here, bwrap boxes, and the example bots of examples/bots/
+entered and validated like any upload. It prints, per pairing of bots:
+
+- match s: `Match.match_seconds`, the engine and the boxes (boxes started to gone);
+- task s: `Match.pipeline_seconds`: claim, load the bots, play, store the replay and
+  seats (the rest of the finishing transaction, ratings and commit, counts in ->done);
+- ->start s: from `match_create` (the task is sent on commit) to the worker's claim
+  (`Match.started - Match.created`): the broker and Celery;
+- ->done s: from `match_create` until this process sees the match finished (it polls
+  every 2 ms);
+
+and the platform's overhead as a share of the match time: in the task, and in all
+(->done). Then how many matches a minute go through with matches queued two at
+a time and all at once.
+
+    .venv/bin/python bench/pipeline.py [--matches 40]
+
+It needs root (boxes use cgroups) and makes a database of its own (agon_bench, dropped
+at the end) and empties Redis database 14; both can be changed with options.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
+
+TARGET_OVERHEAD = 0.10
+POLL_SECONDS = 0.002
+
+
+@dataclass
+class Timing:
+    match_seconds: float
+    task_seconds: float
+    queue_to_start: float
+    queue_to_done: float
+
+
+def configure(args: argparse.Namespace, var_dir: Path) -> dict[str, str]:
+    """Production settings on the bench's own database and broker; the environment the
+    worker gets too."""
+    env = {
+        "DJANGO_SETTINGS_MODULE": "agon.settings.production",
+        "AGON_SECRET_KEY": "bench-only-not-secret",
+        "AGON_DATABASE_URL": args.database_url,
+        "AGON_BROKER_URL": args.broker_url,
+        "AGON_VAR_DIR": str(var_dir),
+        "AGON_SANDBOX": "bwrap",
+        "AGON_SSL_REDIRECT": "false",
+        "AGON_LOG_LEVEL": "WARNING",
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
+    }
+    os.environ.update(env)
+    return env
+
+
+def recreate_database(url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin = urlunsplit(parts._replace(scheme="postgresql", path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
+
+
+def drop_database(url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(url)
+    admin = urlunsplit(parts._replace(scheme="postgresql", path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{parts.path.lstrip("/")}" WITH (FORCE)')
+
+
+def empty_broker(url: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    client.close()
+
+
+def start_worker(env: dict[str, str], log_path: Path, concurrency: int) -> subprocess.Popen[bytes]:
+    with log_path.open("wb") as log:
+        worker = subprocess.Popen(  # noqa: S603 - a fixed argv
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "--app",
+                "agon.celery",
+                "worker",
+                "--queues",
+                "matches,default",
+                "--concurrency",
+                str(concurrency),
+                "--pool",
+                "prefork",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "--loglevel",
+                "INFO",
+            ],
+            cwd=ROOT,
+            env={**os.environ, **env},
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    deadline = time.monotonic() + 60
+    while " ready." not in log_path.read_text(errors="replace"):
+        if worker.poll() is not None or time.monotonic() > deadline:
+            raise SystemExit(f"the worker did not start:\n{log_path.read_text()[-3000:]}")
+        time.sleep(0.1)
+    return worker
+
+
+def wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"gave up waiting for {what}")
+        time.sleep(POLL_SECONDS)
+
+
+def validated(version_id: int) -> bool:
+    from agon.bots.models import BotVersion
+
+    return BotVersion.objects.get(pk=version_id).status != BotVersion.Status.VALIDATING
+
+
+def enter_bots(names: dict[str, str]) -> dict[str, Any]:
+    """Bots from example files (name -> file), validated by the worker; their versions."""
+    from django.contrib.auth.models import User
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from agon.bots.models import BotVersion
+    from agon.bots.services import bot_submit
+
+    owner = User.objects.create_user("bench")
+    versions = {}
+    for name, filename in names.items():
+        data = (ROOT / "examples" / "bots" / filename).read_bytes()
+        bot = bot_submit(
+            owner=owner, name=name, game="akropolis", upload=SimpleUploadedFile(filename, data)
+        )
+        versions[name] = bot.versions.get()
+    for version in versions.values():
+        wait_until(functools.partial(validated, version.pk), 120, f"{version} to be validated")
+        version.refresh_from_db()
+        if version.status != BotVersion.Status.ACTIVE:
+            raise SystemExit(f"{version} was rejected: {version.reason}")
+    return versions
+
+
+def queue(ladder: Any, seats: Sequence[Any]) -> Any:
+    from agon.matches.models import Match
+    from agon.matches.services import match_create
+
+    return match_create(
+        kind=Match.Kind.RANKED,
+        ladder=ladder,
+        game=ladder.game,
+        players=ladder.players,
+        options={},
+        seats=list(seats),
+    )
+
+
+def finished(match_ids: Sequence[int]) -> set[int]:
+    from agon.matches.models import Match
+
+    done = Match.objects.filter(
+        id__in=match_ids, status__in=[Match.Status.FINISHED, Match.Status.FAILED]
+    )
+    failed = done.filter(status=Match.Status.FAILED).values_list("id", "error")
+    for match_id, error in failed:
+        raise SystemExit(f"match {match_id} failed: {error}")
+    return set(done.values_list("id", flat=True))
+
+
+def is_finished(match_id: int) -> bool:
+    return bool(finished([match_id]))
+
+
+def one_at_a_time(ladder: Any, seats: Sequence[Any], count: int) -> list[Timing]:
+    from agon.matches.models import Match
+
+    timings = []
+    for _ in range(count):
+        began = time.monotonic()
+        match = queue(ladder, seats)
+        wait_until(functools.partial(is_finished, match.id), 300, f"match {match.id}")
+        done = time.monotonic() - began
+        match = Match.objects.get(id=match.id)
+        assert match.match_seconds and match.pipeline_seconds and match.started
+        start = (match.started - match.created).total_seconds()
+        timings.append(Timing(match.match_seconds, match.pipeline_seconds, start, done))
+    return timings
+
+
+def throughput(ladder: Any, seats: Sequence[Any], count: int, in_flight: int) -> float:
+    """Matches a minute with `in_flight` matches queued or running at any time."""
+    pending: dict[int, float] = {}
+    began, created, done = time.monotonic(), 0, 0
+    while done < count:
+        while created < count and len(pending) < in_flight:
+            pending[queue(ladder, seats).id] = time.monotonic()
+            created += 1
+        for match_id in finished(list(pending)):
+            del pending[match_id]
+            done += 1
+        time.sleep(POLL_SECONDS)
+    return count / (time.monotonic() - began) * 60
+
+
+def report(label: str, timings: list[Timing]) -> float:
+    match = statistics.fmean(t.match_seconds for t in timings)
+    task = statistics.fmean(t.task_seconds for t in timings)
+    start = statistics.fmean(t.queue_to_start for t in timings)
+    whole = statistics.fmean(t.queue_to_done for t in timings)
+    in_task = (task - match) / match
+    in_all = (whole - match) / match
+    print(
+        f"  {label:<24} {match:8.3f} {task:8.3f} {start:9.3f} {whole:9.3f} "
+        f"{in_task:8.1%} {in_all:8.1%}   ({whole - match:.3f} s a match)"
+    )
+    return in_all
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=40, help="matches per throughput run")
+    parser.add_argument("--sequential", type=int, default=8, help="matches per latency run")
+    parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/agon_bench")
+    parser.add_argument("--broker-url", default="redis://127.0.0.1:6379/14")
+    parser.add_argument("--concurrency", type=int, default=2)
+    args = parser.parse_args()
+
+    var_dir = Path(tempfile.mkdtemp(prefix="agon-bench-pipeline-"))
+    env = configure(args, var_dir)
+    recreate_database(args.database_url)
+    empty_broker(args.broker_url)
+    worker = None
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        from agon.ladders.models import Ladder
+        from agon.ladders.services import ladder_ensure_defaults
+
+        call_command("migrate", interactive=False, verbosity=0, skip_checks=True)
+        ladder_ensure_defaults()
+        worker = start_worker(env, var_dir / "worker.log", args.concurrency)
+        versions = enter_bots(
+            {f"random-{i}": "random_bot.py" for i in range(4)}
+            | {f"lookahead-{i}": "lookahead_bot.py" for i in range(2)}
+        )
+        randoms = [versions[f"random-{i}"] for i in range(4)]
+        lookahead = versions["lookahead-0"]
+        two, four = (Ladder.objects.get(game="akropolis", players=p) for p in (2, 4))
+
+        print(
+            f"Pipeline: PostgreSQL, Redis, one Celery worker (prefork, concurrency "
+            f"{args.concurrency}), bwrap boxes, example bots; {os.cpu_count()} CPUs, "
+            f"load average {os.getloadavg()[0]:.1f} at the start"
+        )
+        print(f"One match at a time, means of {args.sequential}:")
+        print(
+            f"  {'pairing':<24} {'match s':>8} {'task s':>8} {'->start s':>9} {'->done s':>9} "
+            f"{'in task':>8} {'in all':>8}   overhead"
+        )
+        worst = max(
+            report("random v random (2p)", one_at_a_time(two, randoms[:2], args.sequential)),
+            report("random x4 (4p)", one_at_a_time(four, randoms, args.sequential)),
+            report(
+                "lookahead v random (2p)",
+                one_at_a_time(two, [lookahead, randoms[0]], max(2, args.sequential // 4)),
+            ),
+        )
+        for in_flight in (args.concurrency, args.matches):
+            rate = throughput(two, randoms[:2], args.matches, in_flight)
+            print(
+                f"Throughput, random v random (2p), {args.matches} matches, "
+                f"{in_flight} in flight at a time: {rate:.0f} matches/min"
+            )
+        verdict = "within" if worst <= TARGET_OVERHEAD else "over"
+        print(f"Worst overhead in all: {worst:.1%} ({verdict} the {TARGET_OVERHEAD:.0%} target)")
+    finally:
+        if worker is not None:
+            os.killpg(worker.pid, 9)
+            worker.wait()
+        from django.db import connections
+
+        connections.close_all()
+        drop_database(args.database_url)
+        empty_broker(args.broker_url)
+        shutil.rmtree(var_dir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

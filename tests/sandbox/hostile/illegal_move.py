@@ -1,0 +1,25 @@
+"""Plays a well-formed action that the rules forbid. Expected: an `illegal_action` fault."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from agon_bot import run
+
+PARAMS: dict[str, Any] = json.loads((Path(__file__).parent / "params.json").read_text())
+Path("/proc/self/comm").write_text(PARAMS["marker"])
+TURNS = itertools.count()
+
+
+def act(observation: Any, legal_actions: Sequence[Any]) -> Any:
+    if next(TURNS) == PARAMS["attack_turn"]:
+        return {"tile": 0, "q": 40, "r": -40, "rotation": 0}  # far from the city
+    return legal_actions[0]
+
+
+if __name__ == "__main__":
+    run(act)

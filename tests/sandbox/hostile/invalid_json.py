@@ -1,0 +1,29 @@
+"""Answers one turn with a line that is not JSON. Expected: a `bad_output` fault."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from agon_bot import run
+
+PARAMS: dict[str, Any] = json.loads((Path(__file__).parent / "params.json").read_text())
+Path("/proc/self/comm").write_text(PARAMS["marker"])
+TURNS = itertools.count()
+
+
+def act(observation: Any, legal_actions: Sequence[Any]) -> Any:
+    if next(TURNS) == PARAMS["attack_turn"]:
+        sys.stdout.write('{"action": {"tile": 0, oops\n')
+        sys.stdout.flush()
+        time.sleep(3600)  # that line is this turn's whole answer
+    return legal_actions[0]
+
+
+if __name__ == "__main__":
+    run(act)

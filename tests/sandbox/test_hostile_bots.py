@@ -1,0 +1,356 @@
+"""The sandbox conformance suite: one hostile bot per attack, run in every backend.
+
+Seat 0 is the hostile bot, seat 1 a builtin bot (or another boxed bot). Whatever the
+attack, the match finishes in bounded time, the hostile seat's fault is the expected
+kind at the expected turn and ranks it last, the other seat's game is played to the
+end, and nothing of the match survives it (`Arena.play` checks processes, cgroups,
+containers and folders as soon as `run_match` returns).
+
+`any_arena` runs on `none` too, for what needs no isolation; `boxed_arena` only on the
+backends that isolate (bwrap, docker), skipped with the reason where one is missing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import re
+import select
+import socket
+import struct
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import agon_bot
+from sandbox.backends.base import BOX_ENV
+from sandbox.runner import Program
+from tests.sandbox.support import Arena, assert_fault, assert_no_fault, only_report, reports
+
+RANDOM = Program.builtin("random")
+ATTACK_TURN = 2
+"""The hostile bot plays normally before its third turn: game turn 4 (seat 0 moves on
+even turns of a two-player match)."""
+FAULT_TURN = 2 * ATTACK_TURN
+DROPPED = re.compile(r"\[agon: (\d+) more bytes of log were dropped\]")
+
+
+# --- time ----------------------------------------------------------------------------
+
+
+def test_a_busy_loop_times_out(any_arena: Arena) -> None:
+    record = any_arena.play(any_arena.hostile("busy_loop"), RANDOM)
+    assert_fault(record, seat=0, kind="timeout", turn=FAULT_TURN)
+    assert only_report(record.seats[0].log) == {"spinning": True}
+
+
+def test_sleeping_past_the_limit_times_out(any_arena: Arena) -> None:
+    record = any_arena.play(any_arena.hostile("oversleep"), RANDOM)
+    assert_fault(record, seat=0, kind="timeout", turn=FAULT_TURN)
+    # turn + time bank, not the hour it asked for
+    assert record.seats[0].slowest_turn_seconds < 0.5 + 0.5 + 0.5
+
+
+# --- output --------------------------------------------------------------------------
+
+
+def test_a_line_that_is_not_json_is_bad_output(any_arena: Arena) -> None:
+    record = any_arena.play(any_arena.hostile("invalid_json"), RANDOM)
+    assert_fault(record, seat=0, kind="bad_output", turn=FAULT_TURN)
+    assert "not a JSON line" in record.replay.faults[0]["detail"]
+
+
+def test_an_illegal_move_is_an_illegal_action(any_arena: Arena) -> None:
+    record = any_arena.play(any_arena.hostile("illegal_move"), RANDOM)
+    assert_fault(record, seat=0, kind="illegal_action", turn=FAULT_TURN)
+
+
+def test_exiting_early_is_a_crash(any_arena: Arena) -> None:
+    record = any_arena.play(any_arena.hostile("exit_early", exit_code=3), RANDOM)
+    assert_fault(record, seat=0, kind="crash", turn=FAULT_TURN)
+    assert "exited with code 3" in record.replay.faults[0]["detail"]
+    assert "leaving now" in record.seats[0].log
+
+
+def test_flooding_stdout_hits_the_output_limit(any_arena: Arena) -> None:
+    record = any_arena.play(any_arena.hostile("stdout_flood"), RANDOM)
+    assert_fault(record, seat=0, kind="output_limit", turn=FAULT_TURN)
+
+
+def test_flooding_the_log_keeps_its_head_and_counts_the_rest(any_arena: Arena) -> None:
+    log_bytes, flood = 64 * 1024, 256 * 1024
+    record = any_arena.play(
+        any_arena.hostile("stderr_flood", flood_bytes=flood),
+        RANDOM,
+        limits={"log_bytes": log_bytes},
+    )
+    assert_no_fault(record)
+    log = record.seats[0].log
+    kept = log.partition("\n[agon:")[0]
+    assert kept == "L" * log_bytes
+    dropped = DROPPED.search(log)
+    assert dropped is not None, log[-200:]
+    assert int(dropped.group(1)) == record.seats[0].turns * flood - log_bytes
+
+
+def test_flooding_both_pipes_after_the_end_cannot_hold_the_match(any_arena: Arena) -> None:
+    peak_rss = PeakRss()
+    record = any_arena.play(
+        any_arena.hostile("flood_after_end", streams=["stdout", "stderr"]),
+        RANDOM,
+        watch=peak_rss.sample,
+    )
+    assert_no_fault(record)
+    assert record.match_seconds < 10
+    assert len(record.seats[0].log.encode()) < 64 * 1024 + 100
+    # Kept, what the bot pours out in the half second of grace comes to tens of MiB.
+    assert peak_rss.growth() < 16 * 1024 * 1024, "the referee kept what the bot poured out"
+
+
+def test_hanging_up_while_flooding_the_log_is_a_prompt_crash(any_arena: Arena) -> None:
+    record = any_arena.play(any_arena.hostile("hang_up_and_flood_log"), RANDOM)
+    kind = record.replay.faults[0]["kind"] if record.replay.faults else "none"
+    assert kind in ("crash", "timeout")  # timeout: bwrap's launcher holds a copy of stdout
+    assert_fault(record, seat=0, kind=kind, turn=FAULT_TURN)
+    assert record.match_seconds < 10
+    assert len(record.seats[0].log.encode()) < 64 * 1024 + 100
+
+
+# --- resources -----------------------------------------------------------------------
+
+
+def test_a_memory_hog_is_stopped_with_a_memory_fault(boxed_arena: Arena) -> None:
+    # Time enough for the kernel to give up reclaiming under load: this is about the kind.
+    record = boxed_arena.play(boxed_arena.hostile("memory_hog"), RANDOM, limits={"turn_seconds": 5})
+    assert_fault(record, seat=0, kind="memory", turn=FAULT_TURN)
+    held = max(report["held_bytes"] for report in reports(record.seats[0].log))
+    assert held <= 128 * 1024 * 1024
+
+
+def test_a_fork_bomb_cannot_pass_the_pids_limit(boxed_arena: Arena) -> None:
+    pids = 16
+    record = boxed_arena.play(boxed_arena.hostile("fork_bomb"), RANDOM, limits={"pids": pids})
+    faults = record.replay.faults
+    if faults:  # the bomb may starve the bot itself, which is its own loss
+        assert_fault(record, seat=0, kind=faults[0]["kind"], turn=FAULT_TURN)
+        assert faults[0]["kind"] in ("crash", "timeout")
+    else:
+        assert_no_fault(record)
+    report = only_report(record.seats[0].log)
+    assert report["forked"] >= 1
+    assert "Resource temporarily unavailable" in report["refusal"]
+    assert report["seen"] <= pids
+    assert subprocess.run(["true"], check=False).returncode == 0  # noqa: S607 - the host can still fork
+
+
+def test_a_child_left_behind_does_not_outlive_the_match(boxed_arena: Arena) -> None:
+    sleepers: set[str] = set()
+
+    def watch() -> None:
+        sleepers.update(
+            line for line in processes_with_argv(boxed_arena.marker) if "time.sleep" in line
+        )
+
+    record = boxed_arena.play(boxed_arena.hostile("orphan_child"), RANDOM, watch=watch)
+    assert_no_fault(record)
+    assert sleepers, "the sleeper never ran, so its absence proves nothing"
+    # Arena.play has checked that no process with the marker is left
+
+
+def test_signals_from_the_box_reach_nothing_outside_it(boxed_arena: Arena) -> None:
+    record = boxed_arena.play(boxed_arena.hostile("signal_referee", test_pid=os.getpid()), RANDOM)
+    assert_no_fault(record)
+    outcome = only_report(record.seats[0].log)["outcome"]
+    assert "ProcessLookupError" in outcome["test"]
+
+
+# --- isolation -----------------------------------------------------------------------
+
+
+def test_the_network_is_out_of_reach(boxed_arena: Arena) -> None:
+    with listening_sockets(boxed_arena.marker) as (port, listeners):
+        hosts = host_ipv4_addresses()
+        record = boxed_arena.play(
+            boxed_arena.hostile(
+                "network", port=port, hosts=hosts, abstract_socket=f"agon-test-{boxed_arena.marker}"
+            ),
+            RANDOM,
+        )
+        assert_no_fault(record)
+        attempts = only_report(record.seats[0].log)
+        assert set(attempts) >= {f"tcp {host}:{port}" for host in hosts}
+        assert {name: result[:8] for name, result in attempts.items()} == {
+            name: "blocked:" for name in attempts
+        }
+        readable, _, _ = select.select(listeners, [], [], 0)
+        assert readable == [], "a listener of the test was reached from the box"
+
+
+def test_the_hosts_files_and_environment_are_out_of_sight(
+    boxed_arena: Arena, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file_secret, env_secret = "file-" + boxed_arena.marker, "env-" + boxed_arena.marker
+    secret_file = tmp_path / "secret.txt"
+    secret_file.write_text(file_secret)
+    secret_file.chmod(0o644)
+    monkeypatch.setenv("AGON_TEST_SECRET", env_secret)
+    record = boxed_arena.play(
+        boxed_arena.hostile("read_host_secrets", secret_file=str(secret_file)), RANDOM
+    )
+    assert_no_fault(record)
+    log = record.seats[0].log
+    assert file_secret not in log
+    assert env_secret not in log
+    found = only_report(log)
+    files, environ = found["files"], found["environ"]
+    assert "error" in files[str(secret_file)]
+    assert "error" in files["/etc/shadow"] or "root:" not in files["/etc/shadow"]["content"]
+    host_name = Path("/etc/hostname").read_text()
+    assert files["/etc/hostname"].get("content") != host_name
+    for folder in ("/root", "/home"):
+        host_only = set(os.listdir(folder)) - {".bashrc", ".profile"}  # any Debian has these
+        assert not host_only & set(files[folder].get("entries", [])), folder
+    assert "AGON_TEST_SECRET" not in environ
+    leaked = set(environ.items()) & set(os.environ.items())
+    assert leaked <= set(BOX_ENV.items())
+
+
+def test_only_the_scratch_folder_takes_writes_and_only_so_much(boxed_arena: Arena) -> None:
+    scratch = 4 * 1024 * 1024
+    library = Path(agon_bot.__file__)
+    before = hashlib.sha256(library.read_bytes()).hexdigest()
+    record = boxed_arena.play(
+        boxed_arena.hostile("write_outside_scratch"), RANDOM, limits={"scratch_bytes": scratch}
+    )
+    assert_no_fault(record)
+    attempts, fill = reports(record.seats[0].log)
+    created, changed = attempts["created"], attempts["changed"]
+    assert created.pop("/tmp") == "written"  # noqa: S108 - the box's own scratch
+    assert {path: result[:8] for path, result in {**created, **changed}.items()} == {
+        path: "refused:" for path in {**created, **changed}
+    }
+    assert scratch // 2 <= fill["filled"]["bytes"] <= scratch
+    assert fill["filled"]["stopped"].startswith("OSError: [Errno 28]")  # no space left
+    assert hashlib.sha256(library.read_bytes()).hexdigest() == before
+
+
+def test_a_bot_cannot_find_the_other_bots_code(boxed_arena: Arena) -> None:
+    secret = "keep-out-" + boxed_arena.marker
+    keeper_path = Path(__file__).parent / "bots" / "plain.py"
+    keeper = boxed_arena.program(
+        keeper_path,
+        extra={f"{secret}.txt": secret.encode(), "notes/strategy.txt": secret.encode()},
+    )
+    searcher = boxed_arena.hostile("read_other_bot", attack_turn=0, needle_reversed=secret[::-1])
+    record = boxed_arena.play(searcher, keeper, limits={"first_turn_seconds": 40})
+    assert_no_fault(record)
+    search = only_report(record.seats[0].log)
+    assert search["found"] == []
+    assert search["read"] > 100  # it did look around
+
+
+def test_the_kernel_stays_out_of_reach_and_nothing_runs_as_host_root(boxed_arena: Arena) -> None:
+    uids: dict[int, int] = {}
+
+    def watch() -> None:
+        pids = {pid for cgroup in boxed_arena.cgroups for pid in cgroup.pids_inside()}
+        pids |= set(pids_named(boxed_arena.marker))
+        for pid in pids:
+            with contextlib.suppress(OSError, ValueError):
+                uids[pid] = host_uid(pid)
+
+    record = boxed_arena.play(
+        boxed_arena.hostile("kernel_tunables", attack_turn=0, linger_seconds=1.0),
+        RANDOM,
+        watch=watch,
+    )
+    assert_no_fault(record)
+    found = only_report(record.seats[0].log)
+    assert {path: result[:8] for path, result in found["knobs"].items()} == {
+        path: "refused:" for path in found["knobs"]
+    }
+    assert found["user_namespace"] == "refused"
+    assert uids, "no process of the box was seen"
+    assert 0 not in uids.values(), f"processes of the box run as root on the host: {uids}"
+
+
+# --- helpers -------------------------------------------------------------------------
+
+
+class PeakRss:
+    """The test process's resident memory, sampled while a match runs."""
+
+    def __init__(self) -> None:
+        self.start = self.peak = self.current()
+
+    @staticmethod
+    def current() -> int:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        raise AssertionError("no VmRSS in /proc/self/status")
+
+    def sample(self) -> None:
+        self.peak = max(self.peak, self.current())
+
+    def growth(self) -> int:
+        return self.peak - self.start
+
+
+def processes_with_argv(marker: str) -> list[str]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                argv = (entry / "cmdline").read_bytes()
+                if marker.encode() in argv:
+                    found.append(argv.decode(errors="replace"))
+    return found
+
+
+def pids_named(marker: str) -> Iterator[int]:
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if (entry / "comm").read_text().strip() == marker:
+                    yield int(entry.name)
+
+
+def host_uid(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("Uid:"):
+            return int(line.split()[2])  # the effective uid
+    raise ValueError(f"no Uid line for {pid}")
+
+
+def host_ipv4_addresses() -> list[str]:
+    """Every IPv4 address of this host's interfaces, loopback first."""
+    addresses = ["127.0.0.1"]
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        for _, name in socket.if_nameindex():
+            request = struct.pack("256s", name.encode()[:15])
+            try:
+                reply = fcntl.ioctl(probe.fileno(), 0x8915, request)  # SIOCGIFADDR
+            except OSError:
+                continue  # no IPv4 address on it
+            address = socket.inet_ntoa(reply[20:24])
+            if address not in addresses:
+                addresses.append(address)
+    return addresses
+
+
+@contextlib.contextmanager
+def listening_sockets(marker: str) -> Iterator[tuple[int, list[socket.socket]]]:
+    """A TCP listener on every address of the host (one port) and an abstract unix one."""
+    tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    unix = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    with tcp, unix:
+        tcp.bind(("0.0.0.0", 0))  # noqa: S104 - reachable from every interface, on purpose
+        tcp.listen()
+        unix.bind(f"\0agon-test-{marker}")
+        unix.listen()
+        yield tcp.getsockname()[1], [tcp, unix]

@@ -144,8 +144,9 @@
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
       const target = event.target;
       const tag = target && target.tagName;
-      const inViewer = target === document.body || target === document.documentElement || this.root.contains(target);
-      if (!inViewer) return;
+      // Keys belong to the viewer unless a control or link elsewhere on the page has them.
+      const interactive = target && target.closest && target.closest("a, button, input, select, textarea, summary, [contenteditable]");
+      if (interactive && !this.root.contains(interactive)) return;
       if (tag === "SELECT" || tag === "TEXTAREA" || (tag === "INPUT" && target.type !== "range")) return;
       const key = event.key;
       if ((tag === "BUTTON" || tag === "A") && (key === " " || key === "Enter")) return;  // the native click
@@ -311,7 +312,7 @@
       setText(this.position, `${target} / ${this.views.length - 1}`);
       const step = this.steps[target];
       const who = step.seat === null || step.seat === undefined ? "" : `${this.labels[step.seat] || "seat " + step.seat}: `;
-      setText(this.caption, `Step ${target}. ${who}${step.text}`);
+      setText(this.caption, `Step ${target}: ${who}${step.text}`);
       if (previous) {
         previous.removeAttribute("aria-current");
         const button = previous.querySelector("button");

@@ -1,0 +1,128 @@
+"""Browser tests: Debian's Chromium driven by Playwright against a live server.
+
+One browser per test process; a fresh context (cookies, storage) per test. Every page
+a test opens is watched: a console error, a failed request or an uncaught exception
+fails the test. Screenshots go to var/screenshots/ at the top of the checkout (ignored
+by git), for people to look at.
+
+Playwright's synchronous API runs an event loop in the test's thread; Django would then
+refuse the test's own ORM calls as "async unsafe", so that check is off in these tests.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
+from pytest_django.live_server_helper import LiveServer
+
+from agon.matches import services
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+REPO_DIR = Path(__file__).resolve().parents[4]
+SCREENSHOTS = REPO_DIR / "var" / "screenshots"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test here is marked `browser` (`pytest -m "not browser"` leaves them out)."""
+    for item in items:
+        if "/web/browser/" in str(item.path):
+            item.add_marker(pytest.mark.browser)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "browser: drives Chromium against a live server")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(autouse=True)
+def no_broker(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Matches are not sent to a broker: the tests play the ones they need themselves."""
+    sent: list[int] = []
+    monkeypatch.setattr(services, "_enqueue", sent.append)
+    return sent
+
+
+@dataclass
+class Problems:
+    """What went wrong in the pages of a test: console errors, failed requests."""
+
+    found: list[str] = field(default_factory=list)
+
+    def watch(self, page: Page) -> None:
+        def console(message: ConsoleMessage) -> None:
+            if message.type in ("error", "warning"):
+                self.found.append(f"console {message.type}: {message.text} ({page.url})")
+
+        page.on("console", console)
+        page.on("pageerror", lambda error: self.found.append(f"page error: {error} ({page.url})"))
+        page.on(
+            "requestfailed",
+            lambda request: self.found.append(f"request failed: {request.url}"),
+        )
+
+
+@dataclass
+class Site:
+    """The live server, seen through one browser context."""
+
+    url: str
+    context: BrowserContext
+    page: Page
+    problems: Problems
+
+    def open(self, path: str) -> Page:
+        self.page.goto(self.url + path)
+        return self.page
+
+    def new_page(self, viewport: dict[str, int]) -> Page:
+        page = self.context.new_page()
+        page.set_viewport_size(viewport)  # type: ignore[arg-type]
+        self.problems.watch(page)
+        return page
+
+    def screenshot(self, name: str, page: Page | None = None) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        (page or self.page).screenshot(path=str(path), full_page=True)
+        return path
+
+
+@pytest.fixture
+def site(browser: Browser, live_server: LiveServer) -> Iterator[Site]:
+    context = browser.new_context(viewport=DESKTOP)  # type: ignore[arg-type]
+    context.set_default_timeout(15_000)
+    problems = Problems()
+    page = context.new_page()
+    problems.watch(page)
+    try:
+        yield Site(live_server.url, context, page, problems)
+    finally:
+        context.close()
+    assert not problems.found, "\n".join(problems.found)
+

@@ -1,0 +1,124 @@
+"""Every main page, on a desktop and on a phone: accessibility basics (labels, names,
+alt text, text contrast), no sideways scrolling on a phone, a screenshot of each; and
+the boards of Attika, Architekton and Megalopolis as the engine has them."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import expect
+
+from agon.ladders.models import Ladder
+from agon.matches.models import Match
+from engine.registry import get_game
+from engine.replay import replay_states
+from tests.platform.conftest import PASSWORD, MakeBot
+from tests.platform.web.browser.checks import accessibility_problems, horizontal_overflow
+from tests.platform.web.browser.conftest import PHONE, Site
+from tests.platform.web.browser.support import stored_replay
+from tests.platform.web.support import play_and_finish, ranked_match
+
+
+def finished(make_bot: MakeBot, owners: list[User], game: str, players: int) -> Match:
+    ladder = Ladder.objects.get(game=game, players=players)
+    bots = [make_bot(owner, f"{game}-{owner.username}", game) for owner in owners[:players]]
+    versions = [bot.versions.get(status="active") for bot in bots]
+    return play_and_finish(ranked_match(ladder, versions, seed=8))
+
+
+@pytest.fixture
+def owners(alice: User, bob: User) -> list[User]:
+    return [alice, bob, User.objects.create_user("carol", password="x" * 12)]
+
+
+def pages_of(match: Match) -> dict[str, str]:
+    seat = match.seats.select_related("version").first()
+    assert seat is not None and seat.version is not None
+    ladder = match.ladder
+    assert ladder is not None
+    return {
+        "home": "/",
+        "ladders": "/ladders/",
+        "leaderboard": f"/ladders/{ladder.id}/",
+        "matches": "/matches/",
+        "match": f"/matches/{match.id}/",
+        "bot": f"/bots/{seat.version.bot_id}/",
+        "guide": "/docs/",
+        "signin": "/signin/",
+        "my-bots": "/my/bots/",
+        "my-bot": f"/my/bots/{seat.version.bot_id}/",
+    }
+
+
+def test_the_main_pages_on_a_desktop_and_on_a_phone(
+    site: Site, ladders: list[Ladder], make_bot: MakeBot, owners: list[User]
+) -> None:
+    match = finished(make_bot, owners, "akropolis", 3)
+    assert match.ladder is not None
+    versions = [seat.version for seat in match.seats.all() if seat.version is not None]
+    for seed in range(3):
+        play_and_finish(ranked_match(match.ladder, versions, seed=seed))
+    urls = pages_of(match)
+    phone = site.new_page(PHONE)
+    for name, path in urls.items():
+        if name == "my-bots":
+            site.open("/signin/")
+            site.page.get_by_label("Username").fill("alice")
+            site.page.get_by_label("Password").fill(PASSWORD)
+            site.page.get_by_role("button", name="Sign in").click()
+            site.page.wait_for_url("**/my/bots/")
+        for page, suffix in ((site.page, ""), (phone, "-phone")):
+            page.goto(site.url + path)
+            if name == "match":
+                expect(page.locator("#viewer-status")).to_contain_text("Finished")
+            problems = accessibility_problems(page)
+            assert not problems, f"{name}{suffix}: " + "; ".join(problems)
+            if suffix:
+                assert horizontal_overflow(page) <= 0, f"{name} is wider than a phone"
+            site.screenshot(f"{name}{suffix}", page)
+    phone.goto(site.url + urls["match"])
+    expect(phone.locator("#viewer-status")).to_contain_text("Finished")
+    phone.get_by_role("button", name="Step forward").click()
+    expect(phone.locator("#viewer-position")).to_contain_text("1 / ")
+    assert phone.get_by_role("button", name="Play").bounding_box() is not None
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "count"),
+    [
+        ("attika", 3, "svg.board-svg g.hex[data-building]:not([data-building=''])"),
+        ("architekton", 2, "svg.board-svg g.cell"),
+        ("megalopolis", 3, "svg.board-svg g.tile"),
+    ],
+)
+def test_the_other_games_boards_follow_the_engine(
+    site: Site,
+    ladders: list[Ladder],
+    make_bot: MakeBot,
+    owners: list[User],
+    game: str,
+    players: int,
+    count: str,
+) -> None:
+    match = finished(make_bot, owners, game, players)
+    replay = stored_replay(match)
+    engine = get_game(game)
+    expected = []
+    for state in replay_states(replay):
+        if game == "attika":
+            expected.append(sum(len(seat.placed) for seat in state.seats))
+        elif game == "architekton":
+            expected.append(len(state.landscapes) + len(state.buildings))
+        else:
+            expected.append(len(state.board))
+    last = len(replay.actions)
+    page = site.open(f"/matches/{match.id}/")
+    expect(page.locator("#viewer-status")).to_have_text(f"Finished: {last} moves.")
+    for step in sorted({0, 1, last // 3, last // 2, last}):
+        page.evaluate(f"window.AgonViewer.instances[0].go({step})")
+        assert page.locator(count).count() == expected[step], f"{game} step {step}"
+    assert [int(t) for t in page.locator("[data-score-seat]").all_inner_texts()] == (
+        engine.result(state).scores
+    )
+    page.evaluate(f"window.AgonViewer.instances[0].go({last // 2})")
+    site.screenshot(f"match-{game}")

@@ -123,10 +123,18 @@ class BwrapBackend:
         )
 
 
+STAGING_PREFIX = "agon-bwrap-"
+
+
 def _stage(package_dir: Path) -> Path:
     """A copy of the bot in a new folder of the system's temporary folder, whose path
-    uid BOX_UID can walk (the referee's own folders may well be private)."""
-    staging = Path(tempfile.mkdtemp(prefix="agon-bwrap-"))
+    uid BOX_UID can walk (the referee's own folders may well be private).
+
+    The folder's name holds the referee's pid: the copies of a referee that died
+    without closing its boxes are removed here, by the next one.
+    """
+    _remove_copies_of_dead_referees()
+    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-"))
     try:
         staging.chmod(0o755)
         shutil.copytree(package_dir, staging / "bot")
@@ -134,6 +142,13 @@ def _stage(package_dir: Path) -> Path:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return staging
+
+
+def _remove_copies_of_dead_referees() -> None:
+    for folder in Path(tempfile.gettempdir()).glob(f"{STAGING_PREFIX}*-*"):
+        owner = folder.name.removeprefix(STAGING_PREFIX).partition("-")[0]
+        if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 @functools.cache

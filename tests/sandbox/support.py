@@ -9,11 +9,13 @@ this process, so tests can run in parallel (pytest-xdist) without seeing each ot
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import json
 import shutil
 import subprocess
+import tempfile
 import threading
 import time
 import uuid
@@ -241,8 +243,19 @@ class Arena:
         assert processes_marked(self.marker) == []
         assert self.cgroups_left() == []
         assert list(self.workdir.iterdir()) == []
+        assert self.copies_left() == []
         if self.backend_name == "docker":
             assert docker_containers(f"{TEST_LABEL}={self.marker}") == []
+
+    def copies_left(self) -> list[Path]:
+        """Copies of this test's bots that a backend made elsewhere (bwrap, run by root,
+        copies each bot to a folder of the system's temporary folder)."""
+        left = []
+        for params in Path(tempfile.gettempdir()).glob("agon-*/*/params.json"):
+            with contextlib.suppress(OSError):
+                if self.marker in params.read_text():
+                    left.append(params.parent)
+        return left
 
     def cgroups_left(self) -> list[Path]:
         left = []

@@ -3,6 +3,7 @@
 GET /api/matches/                     newest first (?bot=, ?ladder=, ?status=, ?game=)
 GET /api/matches/{id}/                with scores, ranks and faults
 GET /api/matches/{id}/replay/         the stored replay JSON, once finished
+GET /api/matches/{id}/timeline/       step by step for replay viewers (?since=N), live too
 GET /api/matches/{id}/logs/{seat}/    a seat's log, for its bot's owner only
 """
 
@@ -23,6 +24,7 @@ from agon.api.common import FileContentNegotiation, error_responses, signed_in_u
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.matches.models import Match, MatchSeat
 from agon.matches.selectors import match_get, match_list, match_seat
+from agon.matches.timeline import match_timeline
 from engine.registry import game_ids
 
 
@@ -91,6 +93,12 @@ class MatchDetailSerializer(MatchSerializer):
         read_only_fields = fields
 
 
+class TimelineQuerySerializer(serializers.Serializer[Any]):
+    since = serializers.IntegerField(
+        required=False, min_value=0, default=0, help_text="The first step wanted."
+    )
+
+
 class SeatLogSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     log = serializers.CharField(allow_blank=True, help_text="What the bot wrote on stderr.")
@@ -152,6 +160,29 @@ class ReplayView(APIView):
                 f"match {match_id} is {match.status}: its replay exists once it has finished"
             )
         return FileResponse(match.replay.open("rb"), content_type="application/json")
+
+
+class TimelineView(APIView):
+    @extend_schema(
+        parameters=[TimelineQuerySerializer],
+        responses={
+            200: OpenApiResponse(
+                OpenApiTypes.OBJECT,
+                description="The match re-run through the engine: each step's public view "
+                "(as a patch of the step before), the action in words, who took it and the "
+                "faults at that turn. A running match gives its moves so far; a finished one "
+                "also shows what was hidden (hands, face-down tiles). The format is described "
+                "in agon/matches/timeline.py.",
+            ),
+            **error_responses(400, 404),
+        },
+        summary="A match step by step, for replay viewers",
+    )
+    def get(self, request: Request, match_id: int) -> Response:
+        match = _match_or_404(match_id)
+        query = TimelineQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        return Response(match_timeline(match, since=query.validated_data["since"]))
 
 
 class SeatLogView(APIView):

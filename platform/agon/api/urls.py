@@ -26,6 +26,9 @@ urlpatterns = [
     path("matches/<int:match_id>/", matches.MatchDetailView.as_view(), name="match"),
     path("matches/<int:match_id>/replay/", matches.ReplayView.as_view(), name="match-replay"),
     path(
+        "matches/<int:match_id>/timeline/", matches.TimelineView.as_view(), name="match-timeline"
+    ),
+    path(
         "matches/<int:match_id>/logs/<int:seat>/",
         matches.SeatLogView.as_view(),
         name="match-seat-log",

@@ -133,6 +133,10 @@ ENDPOINTS: dict[str, tuple[Endpoint, dict[str, int]]] = {
         Endpoint("get", lambda w: f"/api/matches/{w.match.id}/replay/"),
         {"anonymous": 200, "other": 200, "owner": 200},
     ),
+    "get a timeline": (
+        Endpoint("get", lambda w: f"/api/matches/{w.match.id}/timeline/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
     "read a seat's log": (
         Endpoint("get", lambda w: f"/api/matches/{w.match.id}/logs/0/"),
         {"anonymous": 401, "other": 403, "owner": 200},

@@ -1,0 +1,44 @@
+"""GET /api/matches/{id}/timeline/: the viewer's timeline through the API."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+
+from agon.ladders.models import Ladder
+from agon.matches.models import Match
+from agon.matches.services import match_create
+from tests.platform.conftest import MakeBot
+from tests.platform.web.support import play_and_finish
+
+pytestmark = pytest.mark.django_db
+
+
+def test_anybody_reads_a_finished_match_step_by_step(
+    anonymous: APIClient, ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User
+) -> None:
+    bots = [make_bot(alice, "ant"), make_bot(bob, "bee")]
+    match = play_and_finish(
+        match_create(
+            kind=Match.Kind.RANKED,
+            ladder=ladder_2p,
+            game="akropolis",
+            players=2,
+            options={},
+            seats=[bot.versions.get(status="active") for bot in bots],
+        )
+    )
+
+    whole = anonymous.get(f"/api/matches/{match.id}/timeline/").json()
+    tail = anonymous.get(f"/api/matches/{match.id}/timeline/?since=3").json()
+
+    assert whole["status"] == "finished" and whole["final"] is True
+    assert whole["steps"][0]["text"] == "the table after setup"
+    assert whole["steps"][1]["text"].startswith("took tile ")
+    assert tail["since"] == 3 and tail["steps"] == whole["steps"][3:]
+
+
+def test_a_bad_since_or_match_is_refused(anonymous: APIClient) -> None:
+    assert anonymous.get("/api/matches/99999/timeline/").status_code == 404
+    assert anonymous.get("/api/matches/99999/timeline/?since=-1").status_code in (400, 404)

@@ -1,13 +1,12 @@
-"""The match list, one match with its replay viewer, its timeline and replay files."""
+"""The match list, and one match with its replay viewer (which reads the match's
+timeline from the API: GET /api/matches/{id}/timeline/)."""
 
 from __future__ import annotations
 
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
 
 from agon.matches.models import Match
-from agon.matches.timeline import match_timeline
 from agon.web import selectors
 from agon.web.breakdown import breakdown
 from agon.web.forms import MatchFilterForm
@@ -73,24 +72,3 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "seat_labels": [seat_label(seat) for seat in match.seats.all()],
         },
     )
-
-
-@require_GET
-def match_timeline_json(request: HttpRequest, match_id: int) -> JsonResponse:
-    """The match step by step for the viewer (`?since=N`: from step N on)."""
-    match = _match_or_404(match_id)
-    try:
-        since = int(request.GET.get("since", "0"))
-    except ValueError:
-        since = 0
-    return JsonResponse(match_timeline(match, since=since))
-
-
-@require_GET
-def match_replay_json(request: HttpRequest, match_id: int) -> FileResponse:
-    match = _match_or_404(match_id)
-    if match.status != Match.Status.FINISHED or not match.replay:
-        raise Http404(f"match {match_id} is {match.status}: its replay exists once it has finished")
-    response = FileResponse(match.replay.open("rb"), content_type="application/json")
-    response["Content-Disposition"] = f'inline; filename="agon-match-{match.id}.json"'
-    return response

@@ -163,7 +163,7 @@ def test_the_controls_are_reached_by_tab_and_work_with_keys(
     expect(position).to_have_text("25 / 60")
     expect(page.locator("#viewer-moves li[aria-current=step]")).to_have_attribute("data-step", "25")
     expect(page.get_by_role("link", name="Replay JSON")).to_have_attribute(
-        "href", f"/matches/{akropolis_4p.id}/replay.json"
+        "href", f"/api/matches/{akropolis_4p.id}/replay/"
     )
 
 

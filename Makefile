@@ -10,7 +10,7 @@ PIP_COMPILE := $(BIN)/pip-compile --quiet --extra dev --strip-extras --generate-
 
 MYPY_TARGETS = engine sandbox agon_bot platform/agon manage.py tests
 
-.PHONY: venv run test lint lock bench clean
+.PHONY: venv run test lint lock bench clean prepare-run prepare-test
 
 venv: $(STAMP)
 
@@ -21,7 +21,14 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
-run: venv
+# The Debian packages and services each command needs, installed only when missing.
+prepare-run:
+	scripts/prepare-machine.sh --for run
+
+prepare-test:
+	scripts/prepare-machine.sh --for test
+
+run: prepare-run venv
 	$(BIN)/agon up
 
 lint: venv
@@ -29,7 +36,7 @@ lint: venv
 	$(BIN)/mypy $(MYPY_TARGETS)
 
 # pytest exits with 5 when it collects no tests: not a failure while the suite is empty.
-test: lint
+test: prepare-test lint
 	@status=0; $(BIN)/pytest -n auto || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest: no tests collected; treating as success"; exit 0; fi; \
 	exit $$status

@@ -89,13 +89,13 @@ start_docker() {
 }
 
 
-# A PostgreSQL cluster installed here for the first time: let the tests connect over
-# 127.0.0.1 as postgres without a password, as on the project's machines.
+# A PostgreSQL that refuses the tests' password-less connection (a cluster installed
+# here for the first time): trust 127.0.0.1, as on the project's machines.
 trust_local_postgres() {
     local hba
     hba="$(ls /etc/postgresql/*/main/pg_hba.conf 2>/dev/null | sort -V | tail -n 1)"
     [ -n "$hba" ] || return 0
-    grep -qE '^host\s+all\s+all\s+127\.0\.0\.1/32\s+trust' "$hba" && return 0
+    psql -h 127.0.0.1 -U postgres -w -tAc "select 1" >/dev/null 2>&1 && return 0
     sed -i '1i host all all 127.0.0.1/32 trust' "$hba"
     pg_ctlcluster --skip-systemctl-redirect "$(basename "$(dirname "$(dirname "$hba")")")" main reload || true
 }

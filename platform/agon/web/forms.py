@@ -80,7 +80,29 @@ class MatchFilterForm(forms.Form):
         required=False,
         empty_label="All ladders",
     )
-    bot = forms.IntegerField(required=False, min_value=1, label="Bot id")
+    bot = forms.CharField(
+        required=False, max_length=200, label="Bot", help_text="owner/name, or the bot's id"
+    )
     status = forms.ChoiceField(
         required=False, choices=[("", "Any status"), *Match.Status.choices]
     )
+
+    def clean_bot(self) -> Bot | None:
+        """The bot named `owner/name` (or by id), or None when the field is empty."""
+        text: str = self.cleaned_data["bot"].strip()
+        if not text:
+            return None
+        if text.isdigit():
+            bot = Bot.objects.select_related("owner").filter(id=int(text)).first()
+        elif "/" in text:
+            owner, _, name = text.partition("/")
+            bot = (
+                Bot.objects.select_related("owner")
+                .filter(owner__username__iexact=owner.strip(), name=name.strip())
+                .first()
+            )
+        else:
+            bot = None
+        if bot is None:
+            raise forms.ValidationError(f"There is no bot {text!r}: write it as owner/name.")
+        return bot

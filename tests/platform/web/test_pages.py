@@ -76,8 +76,11 @@ def test_the_match_list_filters_by_ladder_and_bot(client: Client, world: World) 
     page = get(client, f"{reverse('web:matches')}?bot={athena.id}&ladder={world.ladder.id}")
     assert f'href="/matches/{world.match.id}/"' in page
     assert "Matches of" in page
-    other = get(client, f"{reverse('web:matches')}?bot=99999")
+    by_name = get(client, f"{reverse('web:matches')}?bot=alice/athena")
+    assert f'href="/matches/{world.match.id}/"' in by_name
+    other = get(client, f"{reverse('web:matches')}?bot=nobody/nothing")
     assert f'href="/matches/{world.match.id}/"' not in other
+    assert "There is no bot &#x27;nobody/nothing&#x27;" in other
 
 
 def test_the_match_page_has_the_viewer_the_seats_and_the_breakdown(

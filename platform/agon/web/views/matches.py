@@ -22,13 +22,15 @@ def match_list(request: HttpRequest) -> HttpResponse:
     form = MatchFilterForm(request.GET or None)
     filters = form.cleaned_data if form.is_valid() else {}
     ladder = filters.get("ladder")
-    bot_id = filters.get("bot")
+    bot = filters.get("bot")
     matches = selectors.match_list(
         game=filters.get("game") or None,
         ladder_id=ladder.id if ladder is not None else None,
-        bot_id=bot_id,
+        bot_id=bot.id if bot is not None else None,
         status=filters.get("status") or None,
     )
+    if form.is_bound and not form.is_valid():
+        matches = matches.none()
     return render(
         request,
         "web/matches.html",
@@ -36,7 +38,7 @@ def match_list(request: HttpRequest) -> HttpResponse:
             "form": form,
             "page": paginate(request, matches, MATCHES_PAGE),
             "query": page_query(request),
-            "filter_bot": selectors.bot_get(bot_id=bot_id) if bot_id else None,
+            "filter_bot": bot,
         },
     )
 

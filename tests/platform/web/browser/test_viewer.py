@@ -19,6 +19,7 @@ from agon.matches.live import LiveRecorder
 from agon.matches.models import Match
 from agon.matches.services import match_claim, match_finish
 from engine.match import play_match
+from engine.players import Bot, BotFault
 from engine.registry import get_game
 from sandbox.limits import limits_for
 from sandbox.runner import MatchRecord, SeatReport
@@ -211,3 +212,51 @@ def test_a_running_match_updates_without_reloading(
     assert page.evaluate("window.notReloaded") is True
     page.get_by_role("button", name="Jump to end").click()
     assert shown_scores(page) == replay.result["scores"]
+
+
+class TimesOutOnItsFourthTurn(Bot):
+    """A bot that stops answering: the referee records a timeout and a stand-in plays."""
+
+    def __init__(self) -> None:
+        self.turns = 0
+
+    def act(self, observation: Any, legal_actions: Any) -> Any:
+        self.turns += 1
+        if self.turns == 4:
+            raise BotFault("timeout", "no answer within 1000 ms and the bank")
+        return legal_actions[0]
+
+
+def test_a_fault_shows_at_the_step_of_its_turn(
+    site: Site, ladders: list[Ladder], make_bot: MakeBot, owners: list[User]
+) -> None:
+    ladder = Ladder.objects.get(game="akropolis", players=2)
+    match = ranked_match(ladder, four_player_versions(make_bot, owners)[:2], seed=62)
+    token = match_claim(match_id=match.id)
+    assert token is not None
+    game = get_game("akropolis")
+    replay = play_match(
+        game,
+        seed=match.seed,
+        players=2,
+        options={},
+        bots=[game.greedy_bot(0), TimesOutOnItsFourthTurn()],
+        bot_ids=[seat.bot_id_label for seat in match.seats.all()],
+    )
+    (fault,) = replay.faults
+    record = MatchRecord(
+        replay=replay,
+        seats=[SeatReport(), SeatReport()],
+        backend="builtin bots of the test",
+        limits=limits_for("akropolis"),
+    )
+    with transaction.atomic():
+        assert match_finish(match_id=match.id, token=token, record=record, started=time.monotonic())
+    page = site.open(f"/matches/{match.id}/")
+    step = int(fault["turn"]) + 1
+    item = page.locator(f"#viewer-moves li[data-step='{step}']")
+    expect(item.locator(".fault")).to_contain_text("⚠ timeout: no answer within 1000 ms")
+    assert page.locator("#viewer-moves .fault").count() == 1
+    item.locator("button").click()
+    expect(page.locator("#viewer-caption")).to_contain_text("a stand-in plays this seat")
+    expect(page.locator("#match-summary .fault-line")).to_contain_text("seat 1 on turn")

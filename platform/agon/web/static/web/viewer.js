@@ -252,15 +252,15 @@
         who.appendChild(document.createTextNode(this.labels[step.seat] || `seat ${step.seat}`));
         button.appendChild(document.createTextNode(" "));
       }
+      for (const fault of step.faults || []) {
+        html("span", { class: "fault" }, button, `⚠ ${fault.kind}: ${fault.detail}; a stand-in plays this seat from here: `);
+      }
       button.appendChild(document.createTextNode(step.text));
       const before = this.views[index - 1];
       const after = this.views[index];
       if (before && after && before.scores && after.scores && step.seat !== null) {
         const gain = after.scores[step.seat] - before.scores[step.seat];
         if (gain) html("span", { class: "gain" }, button, ` ${gain > 0 ? "+" : "−"}${Math.abs(gain)}`);
-      }
-      for (const fault of step.faults || []) {
-        html("span", { class: "fault" }, button, ` ⚠ ${fault.kind}: ${fault.detail} (a stand-in plays this seat from here)`);
       }
       return item;
     }
@@ -312,7 +312,8 @@
       setText(this.position, `${target} / ${this.views.length - 1}`);
       const step = this.steps[target];
       const who = step.seat === null || step.seat === undefined ? "" : `${this.labels[step.seat] || "seat " + step.seat}: `;
-      setText(this.caption, `Step ${target}: ${who}${step.text}`);
+      const faults = (step.faults || []).map((fault) => `⚠ ${fault.kind}: ${fault.detail}; a stand-in plays this seat from here. `).join("");
+      setText(this.caption, `Step ${target}: ${who}${faults}${step.text}`);
       if (previous) {
         previous.removeAttribute("aria-current");
         const button = previous.querySelector("button");

@@ -81,7 +81,10 @@ class MatchFilterForm(forms.Form):
         empty_label="All ladders",
     )
     bot = forms.CharField(
-        required=False, max_length=200, label="Bot", help_text="owner/name, or the bot's id"
+        required=False,
+        max_length=200,
+        label="Bot",
+        widget=forms.TextInput(attrs={"placeholder": "owner/name"}),
     )
     status = forms.ChoiceField(
         required=False, choices=[("", "Any status"), *Match.Status.choices]

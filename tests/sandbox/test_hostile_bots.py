@@ -209,11 +209,12 @@ def test_the_hosts_files_and_environment_are_out_of_sight(
     files, environ = found["files"], found["environ"]
     assert "error" in files[str(secret_file)]
     assert "error" in files["/etc/shadow"] or "root:" not in files["/etc/shadow"]["content"]
-    host_name = Path("/etc/hostname").read_text()
-    assert files["/etc/hostname"].get("content") != host_name
+    if Path("/etc/hostname").exists():
+        assert files["/etc/hostname"].get("content") != Path("/etc/hostname").read_text()
     for folder in ("/root", "/home"):
-        host_only = set(os.listdir(folder)) - {".bashrc", ".profile"}  # any Debian has these
-        assert not host_only & set(files[folder].get("entries", [])), folder
+        if Path(folder).is_dir():
+            host_only = set(os.listdir(folder)) - {".bashrc", ".profile"}  # any Debian's
+            assert not host_only & set(files[folder].get("entries", [])), folder
     assert "AGON_TEST_SECRET" not in environ
     leaked = set(environ.items()) & set(os.environ.items())
     assert leaked <= set(BOX_ENV.items())

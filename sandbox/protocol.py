@@ -51,7 +51,7 @@ def parse_reply(line: bytes) -> Any:
     """The action in a bot's reply line; BotFault("bad_output") if it is not one."""
     try:
         reply = json.loads(line)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
         raise BotFault("bad_output", f"not a JSON line: {error}: {line[:200]!r}") from None
     if not isinstance(reply, dict) or "action" not in reply:
         raise BotFault("bad_output", f'expected {{"action": ...}}, got {line[:200]!r}')

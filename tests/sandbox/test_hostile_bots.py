@@ -64,6 +64,11 @@ def test_a_line_that_is_not_json_is_bad_output(any_arena: Arena) -> None:
     assert "not a JSON line" in record.replay.faults[0]["detail"]
 
 
+def test_json_too_deep_to_decode_is_bad_output(any_arena: Arena) -> None:
+    record = any_arena.play(any_arena.hostile("deep_json"), RANDOM)
+    assert_fault(record, seat=0, kind="bad_output", turn=FAULT_TURN)
+
+
 def test_an_illegal_move_is_an_illegal_action(any_arena: Arena) -> None:
     record = any_arena.play(any_arena.hostile("illegal_move"), RANDOM)
     assert_fault(record, seat=0, kind="illegal_action", turn=FAULT_TURN)

@@ -7,6 +7,7 @@ answers until its next turn. Every failure becomes a `BotFault` the match record
 from __future__ import annotations
 
 import os
+import select
 import selectors
 import time
 from collections.abc import Sequence
@@ -39,6 +40,10 @@ class BoxBot(Bot):
         self._open_fds = {box.stdout_fd, box.stderr_fd}
         for fd in self._open_fds:
             self._selector.register(fd, selectors.EVENT_READ)
+        # Writes wait for room in the pipe only until the bot's time is up: a bot can
+        # shrink its stdin pipe to a page and stop reading.
+        self._stdin_fd = box.stdin.fileno()
+        os.set_blocking(self._stdin_fd, False)
 
     # --- the conversation ------------------------------------------------------------
 
@@ -49,7 +54,8 @@ class BoxBot(Bot):
             "time_bank_ms": round(self.limits.time_bank_seconds * 1000),
             "memory_bytes": self.limits.memory_bytes,
         }
-        self._send(protocol.start_message({**info, "limits": limits}))
+        deadline = time.monotonic() + self.limits.first_turn_seconds
+        self._send(protocol.start_message({**info, "limits": limits}), deadline)
 
     def act(self, observation: JSON, legal_actions: Sequence[JSON]) -> Any:
         allowance = self.limits.first_turn_seconds if self.turns == 0 else self.limits.turn_seconds
@@ -61,7 +67,7 @@ class BoxBot(Bot):
         self._thaw()
         started = time.monotonic()
         try:
-            self._send(message)
+            self._send(message, started + budget)
             line = self._read_reply(started + budget)
         finally:
             elapsed = time.monotonic() - started
@@ -77,8 +83,8 @@ class BoxBot(Bot):
         """Tell the bot the result, give it a moment to leave, then end the box."""
         self._thaw()
         try:
-            self._send(protocol.end_message(result))
             deadline = time.monotonic() + END_GRACE_SECONDS
+            self._send(protocol.end_message(result), deadline)
             while self.box.exit_code() is None and time.monotonic() < deadline:
                 self._pump(deadline, want_line=False)
         except BotFault:
@@ -97,13 +103,18 @@ class BoxBot(Bot):
 
     # --- pipes -----------------------------------------------------------------------
 
-    def _send(self, message: dict[str, JSON]) -> None:
-        data = protocol.encode(message)
-        try:
-            self.box.stdin.write(data)
-            self.box.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise self._exit_fault() from None
+    def _send(self, message: dict[str, JSON], deadline: float) -> None:
+        data = memoryview(protocol.encode(message))
+        while data:
+            try:
+                data = data[os.write(self._stdin_fd, data) :]
+            except BlockingIOError:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise BotFault("timeout", "did not read its messages in time") from None
+                select.select([], [self._stdin_fd], [], remaining)
+            except OSError:
+                raise self._exit_fault() from None
 
     def _read_reply(self, deadline: float) -> bytes:
         while b"\n" not in self._stdout:

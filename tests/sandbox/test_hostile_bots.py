@@ -125,6 +125,13 @@ def test_hanging_up_while_flooding_the_log_is_a_prompt_crash(any_arena: Arena) -
     assert len(record.seats[0].log.encode()) < 64 * 1024 + 100
 
 
+def test_a_bot_that_stops_reading_its_messages_times_out(any_arena: Arena) -> None:
+    # Its sixth turn's message is over a page long: it cannot all go into the pipe.
+    record = any_arena.play(any_arena.hostile("stop_reading", attack_turn=5), RANDOM)
+    assert_fault(record, seat=0, kind="timeout", turn=2 * 6)
+    assert reports(record.seats[0].log) == [{"stdin_pipe_bytes": 4096}]
+
+
 # --- resources -----------------------------------------------------------------------
 
 

@@ -53,13 +53,12 @@ def check_available() -> None:
 
 
 def _pid_alive(pid: int) -> bool:
+    """Whether the process exists and has not died (a zombie waiting to be reaped has)."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
         return False
-    except PermissionError:
-        return True
-    return True
+    return stat.rsplit(")", 1)[-1].split()[0] != "Z"
 
 
 def reap_orphans() -> list[str]:

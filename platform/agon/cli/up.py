@@ -27,7 +27,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, ClassVar
 
@@ -148,7 +148,6 @@ class Supervisor:
     console: Console
     env: dict[str, str]
     cwd: Path
-    stopping: bool = field(default=False, init=False)
 
     def start(self) -> None:
         for child in self.children:
@@ -180,27 +179,56 @@ class Supervisor:
     def stop(self, timeout: float, now: threading.Event) -> None:
         """SIGTERM to each child; after `timeout` (or when `now` is set) SIGKILL to
         whatever is left of its process group."""
-        self.stopping = True
         for child in self.children:
             if child.running:
                 assert child.process is not None  # noqa: S101
                 child.process.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + timeout
+        killed = False
         while any(c.running for c in self.children):
             if now.is_set() or time.monotonic() > deadline:
                 names = ", ".join(c.name for c in self.children if c.running)
                 self.console.say(f"killing {names}")
+                killed = True
                 break
             time.sleep(0.1)
+        referees: set[int] = set()
         for child in self.children:
             if child.process is None:
                 continue
+            referees |= _children_of(child.process.pid)
             # Also what the child left behind (the worker's pool, gunicorn's workers).
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(child.process.pid, signal.SIGKILL)
             child.process.wait()
             if child.reader is not None:
                 child.reader.join(timeout=2)
+        if killed:
+            # A box frozen between two turns does not die with its referee (a process of
+            # the worker's pool): once those are gone, kill and remove such boxes.
+            from sandbox.cgroups import reap_orphans
+
+            deadline = time.monotonic() + 10
+            while any(_alive(pid) for pid in referees) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            reap_orphans()
+
+
+def _children_of(pid: int) -> set[int]:
+    children: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            children |= {int(child) for child in (task / "children").read_text().split()}
+    return children
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process exists and is not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[-1].split()[0] != "Z"
 
 
 def child_commands(args: argparse.Namespace, settings: Any) -> list[Child]:

@@ -563,8 +563,8 @@ def run(args: argparse.Namespace) -> int:
             if not ready and _answers(args.host, args.port):
                 ready = True
                 console.say(
-                    f"ready: open {url}/api/ (the API docs: {url}/api/docs/); "
-                    "Ctrl-C stops everything"
+                    f"ready: open {url}/ (the site) or {url}/api/ (the API, with its docs at "
+                    f"{url}/api/docs/); Ctrl-C stops everything"
                 )
             elif not ready and time.monotonic() - started > 30:
                 ready = True

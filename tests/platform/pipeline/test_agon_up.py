@@ -119,7 +119,9 @@ def up(tmp_path: Path) -> Iterator[Up]:
 
 def test_agon_up_runs_the_platform_with_the_example_bots_and_stops_cleanly(up: Up) -> None:
     wait_for(
-        lambda: up.saw(rf"ready: open http://127\.0\.0\.1:{up.port}/api/"),
+        lambda: up.saw(
+            rf"ready: open http://127\.0\.0\.1:{up.port}/ .* http://127\.0\.0\.1:{up.port}/api/"
+        ),
         timeout=120,
         what="agon up to say where to open the API",
         explain=up.explain,

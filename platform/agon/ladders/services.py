@@ -8,7 +8,6 @@ from random import Random
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 
 from agon.bots.models import BotVersion
 from agon.ladders.matchmaking import Candidate, pick_tables
@@ -72,7 +71,6 @@ def ratings_apply(*, match: Match, seats: Sequence[MatchSeat] | None = None) -> 
         [r.rating for r in ratings], match.ranks, [r.version_games for r in ratings]
     )
     changes = []
-    now = timezone.now()
     for seat, rating, delta in zip(ranked, ratings, deltas, strict=True):
         assert seat.version is not None  # noqa: S101 - ranked seats are always versions
         changes.append(
@@ -90,8 +88,7 @@ def ratings_apply(*, match: Match, seats: Sequence[MatchSeat] | None = None) -> 
         rating.games += 1
         rating.version_games += 1
         rating.wins += int(seat.rank == 1)
-        rating.updated = now
-    Rating.objects.bulk_update(ratings, ["rating", "games", "version_games", "wins", "updated"])
+        rating.save(update_fields=["rating", "games", "version_games", "wins", "updated"])
     RatingChange.objects.bulk_create(changes)
     return changes
 

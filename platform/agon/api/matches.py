@@ -13,7 +13,7 @@ from typing import Any
 
 from django.http import FileResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -22,8 +22,8 @@ from rest_framework.views import APIView
 
 from agon.api.common import FileContentNegotiation, error_responses, signed_in_user
 from agon.api.pagination import PageNumberPagination, paginate
-from agon.matches.models import Match, MatchSeat
-from agon.matches.selectors import match_get, match_list, match_seat
+from agon.matches.models import Match
+from agon.matches.selectors import SeatShown, match_get, match_list, match_seat, match_seats
 from agon.matches.timeline import match_timeline
 from engine.registry import game_ids
 
@@ -35,25 +35,40 @@ class MatchFilterSerializer(serializers.Serializer[Any]):
     game = serializers.ChoiceField(choices=game_ids(), required=False)
 
 
-class SeatSerializer(serializers.ModelSerializer[MatchSeat]):
-    bot = serializers.IntegerField(
-        source="version.bot_id", read_only=True, allow_null=True, help_text="Null for a builtin."
-    )
-    version = serializers.IntegerField(source="version.number", read_only=True, allow_null=True)
+# A seat, from `match_seats` (plain rows: a few hundred on a page of matches).
+class SeatSerializer(serializers.Serializer[SeatShown]):
+    seat = serializers.IntegerField(read_only=True)
+    bot = serializers.IntegerField(read_only=True, allow_null=True, help_text="Null for a builtin.")
+    version = serializers.IntegerField(read_only=True, allow_null=True)
     bot_label = serializers.CharField(
-        source="bot_id_label",
         read_only=True,
         help_text="`owner/name@vN` for an uploaded bot, `builtin:name` for a builtin one.",
     )
+    rank = serializers.IntegerField(read_only=True, allow_null=True)
+    score = serializers.IntegerField(read_only=True, allow_null=True)
+    fault = serializers.CharField(read_only=True)
 
-    class Meta:
-        model = MatchSeat
-        fields: tuple[str, ...] = ("seat", "bot", "version", "bot_label", "rank", "score", "fault")
-        read_only_fields = fields
+    def to_representation(self, seat: SeatShown) -> dict[str, Any]:
+        return seat_json(seat)
 
 
+def seat_json(seat: SeatShown) -> dict[str, Any]:
+    """What SeatSerializer gives, field by field (plain values: nothing to convert)."""
+    return {
+        "seat": seat.seat,
+        "bot": seat.bot,
+        "version": seat.version,
+        "bot_label": seat.bot_label,
+        "rank": seat.rank,
+        "score": seat.score,
+        "fault": seat.fault,
+    }
+
+
+# A match; its seats from the context's `seats` (`match_seats` of the page), else read
+# for this match alone.
 class MatchSerializer(serializers.ModelSerializer[Match]):
-    seats = SeatSerializer(many=True, read_only=True)
+    seats = serializers.SerializerMethodField()
 
     class Meta:
         model = Match
@@ -69,6 +84,13 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
             "seats",
         )
         read_only_fields = fields
+
+    @extend_schema_field(SeatSerializer(many=True, read_only=True))
+    def get_seats(self, match: Match) -> list[dict[str, Any]]:
+        seats: dict[int, list[SeatShown]] | None = self.context.get("seats")
+        if seats is None or match.id not in seats:
+            seats = match_seats([match])
+        return [seat_json(seat) for seat in seats[match.id]]
 
 
 class MatchDetailSerializer(MatchSerializer):
@@ -130,13 +152,16 @@ class MatchListView(APIView):
             game=filters.get("game"),
         )
         paginator, page = paginate(self, matches)
-        return paginator.get_paginated_response(MatchSerializer(page, many=True).data)
+        shown = MatchSerializer(page, many=True, context={"seats": match_seats(page)})
+        return paginator.get_paginated_response(shown.data)
 
 
 class MatchDetailView(APIView):
     @extend_schema(responses={200: MatchDetailSerializer, **error_responses(404)})
     def get(self, request: Request, match_id: int) -> Response:
-        return Response(MatchDetailSerializer(_match_or_404(match_id)).data)
+        match = _match_or_404(match_id)
+        seats = match_seats([match])
+        return Response(MatchDetailSerializer(match, context={"seats": seats}).data)
 
 
 class ReplayView(APIView):

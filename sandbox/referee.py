@@ -44,6 +44,9 @@ class BoxBot(Bot):
         # shrink its stdin pipe to a page and stop reading.
         self._stdin_fd = box.stdin.fileno()
         os.set_blocking(self._stdin_fd, False)
+        # Held still from the start: start-up is paid from the first turn's allowance,
+        # and a box gets no CPU while the other boxes start or the seats before it play.
+        self._freeze()
 
     # --- the conversation ------------------------------------------------------------
 

@@ -153,6 +153,17 @@ def test_a_bot_gets_no_cpu_between_its_turns(freezing_arena: Arena, bot: str) ->
         assert stopped > 0.8 * THINKING, f"stopped {stopped:.3f} s of {end - start:.3f} s"
 
 
+def test_a_bot_gets_no_cpu_before_its_first_turn(freezing_arena: Arena) -> None:
+    """Seat 0 thinks for a while on its first turn; seat 1 spins a thread from start-up.
+    Held still until its first turn, seat 1 has used little CPU when that turn comes."""
+    thinker = freezing_arena.bot("slow", sleep_on_turns={"0": 1.0})
+    spinner = freezing_arena.bot("early_spinner")
+    record = freezing_arena.play(thinker, spinner, limits={"turn_seconds": 2})
+    assert_no_fault(record)
+    first = reports(record.seats[1].log)[0]
+    assert first["cpu_seconds"] < 0.6, f"used {first['cpu_seconds']:.2f} s of CPU before its turn"
+
+
 # --- the protocol --------------------------------------------------------------------
 
 

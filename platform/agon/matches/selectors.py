@@ -69,6 +69,10 @@ def match_seats(matches: Iterable[Match]) -> dict[int, list[SeatShown]]:
     return shown
 
 
+LISTED = ("kind", "ladder_id", "game", "players", "status", "created", "finished")
+"""The columns of a match in lists, besides its id."""
+
+
 def match_list(
     *,
     bot_id: int | None = None,
@@ -76,8 +80,10 @@ def match_list(
     status: str | None = None,
     game: str | None = None,
 ) -> QuerySet[Match]:
-    """Matches, newest first; their seats from `match_seats`, for a page of them."""
-    matches = Match.objects.all()
+    """Matches, newest first, with the columns a list shows (not the JSON of scores, ranks,
+    faults and options: four documents to decode per match); their seats from
+    `match_seats`, for a page of them."""
+    matches = Match.objects.only(*LISTED)
     if bot_id is not None:
         # A subquery rather than a join: no duplicate rows, and it starts from the
         # bot's few versions through the `seat_version_match` index.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -13,8 +12,8 @@ from rest_framework.views import APIView
 
 from agon.api.common import error_responses
 from agon.api.pagination import PageNumberPagination, paginate
-from agon.ladders.models import Ladder, Rating
-from agon.ladders.selectors import ladder_get, ladder_list, leaderboard
+from agon.ladders.models import Ladder
+from agon.ladders.selectors import Standing, ladder_get, ladder_list, leaderboard, standings
 
 
 class LadderSerializer(serializers.ModelSerializer[Ladder]):
@@ -26,25 +25,33 @@ class LadderSerializer(serializers.ModelSerializer[Ladder]):
         read_only_fields = fields
 
 
-@dataclass(frozen=True)
-class LeaderboardRow:
-    rank: int
-    rating: Rating
-
-
+# A row of a leaderboard, from `standings`.
 class LeaderboardRowSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
-    bot = serializers.IntegerField(source="rating.bot_id")
-    name = serializers.CharField(source="rating.bot.name")
-    owner = serializers.CharField(source="rating.bot.owner.username")
-    version = serializers.IntegerField(source="rating.version.number")
-    rating = serializers.FloatField(source="rating.rating")
-    games = serializers.IntegerField(source="rating.games")
-    wins = serializers.IntegerField(source="rating.wins")
+    bot = serializers.IntegerField()
+    name = serializers.CharField()
+    owner = serializers.CharField()
+    version = serializers.IntegerField()
+    rating = serializers.FloatField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
     provisional = serializers.BooleanField(
-        source="rating.provisional",
         help_text="The bot's current version has played too few games for a settled rating.",
     )
+
+    def to_representation(self, row: Standing) -> dict[str, Any]:
+        # What DRF gives, without its walk through every field of every row.
+        return {
+            "rank": row.rank,
+            "bot": row.bot,
+            "name": row.name,
+            "owner": row.owner,
+            "version": row.version,
+            "rating": row.rating,
+            "games": row.games,
+            "wins": row.wins,
+            "provisional": row.provisional,
+        }
 
 
 class LadderListView(APIView):
@@ -68,8 +75,5 @@ class LeaderboardView(APIView):
         if ladder is None:
             raise exceptions.NotFound(f"there is no ladder {ladder_id}")
         paginator, page = paginate(self, leaderboard(ladder=ladder))
-        rows = [
-            LeaderboardRow(rank, rating)
-            for rank, rating in enumerate(page, start=paginator.first_index())
-        ]
+        rows = standings(page, first_rank=paginator.first_index())
         return paginator.get_paginated_response(LeaderboardRowSerializer(rows, many=True).data)

@@ -6,6 +6,11 @@ entry, about 15 ms for the 200,000 matches of `bench/api.py` on an idle core, mo
 the page itself. A long list's count is therefore kept in the cache for a few seconds
 (in every process's, through Redis in production): it may then lag behind the list by
 the matches of those seconds, but not by more.
+
+A deep page (OFFSET in the thousands) skips its rows in two steps: the keys of the page
+are found in an index alone, then only the page's rows are read. Read in one step, the
+rows skipped were each fetched from the table: 45 ms for a page 150,000 matches deep on
+the bench machine, 15 ms in two.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, cast
 
 from django.core.cache import cache
-from django.core.paginator import Paginator
+from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 from rest_framework import pagination
 from rest_framework.views import APIView
@@ -24,6 +29,8 @@ from rest_framework.views import APIView
 LONG_LIST = 10_000
 """Lists at least this long have their count cached."""
 COUNT_SECONDS = 30
+DEEP_OFFSET = 1_000
+"""Pages starting this far in find their keys first."""
 
 if TYPE_CHECKING:
     _Paginator = Paginator[Any]
@@ -33,7 +40,23 @@ else:
 
 class CachedCountPaginator(_Paginator):
     """Django's paginator, with the count of a long queryset kept for COUNT_SECONDS under
-    a key made from its SQL and parameters (the same filters, the same key)."""
+    a key made from its SQL and parameters (the same filters, the same key), and deep
+    pages of a queryset read by their keys."""
+
+    def page(self, number: int | str) -> Page[Any]:
+        items = self.object_list
+        if not isinstance(items, QuerySet):
+            return super().page(number)
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        top = bottom + self.per_page
+        if top + self.orphans >= self.count:
+            top = self.count
+        if bottom < DEEP_OFFSET:
+            return Page(items[bottom:top], number, self)
+        # The same query, ordered as before, for the keys of the page only.
+        keys = items.values("pk")[bottom:top]
+        return Page(items.filter(pk__in=keys), number, self)
 
     @cached_property
     def count(self) -> int:

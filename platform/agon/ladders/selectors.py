@@ -65,14 +65,14 @@ def standings(ratings: Sequence[Rating], *, first_rank: int) -> list[Standing]:
     built a model per bot, owner and version, and (5.2) compiled an expression per key."""
     bots = {
         bot_id: (name, owner)
-        for bot_id, name, owner in Bot.objects.filter(
-            id__in={rating.bot_id for rating in ratings}
-        ).values_list("id", "name", "owner__username")
+        for bot_id, name, owner in Bot.objects.filter(id__in={rating.bot_id for rating in ratings})
+        .order_by()
+        .values_list("id", "name", "owner__username")
     }
     numbers = dict(
-        BotVersion.objects.filter(id__in={rating.version_id for rating in ratings}).values_list(
-            "id", "number"
-        )
+        BotVersion.objects.filter(id__in={rating.version_id for rating in ratings})
+        .order_by()
+        .values_list("id", "number")
     )
     return [
         Standing(

@@ -47,15 +47,17 @@ def match_seats(matches: Iterable[Match]) -> dict[int, list[SeatShown]]:
     version_ids = {seat[2] for seat in seats if seat[2] is not None}
     versions = {
         version_id: (bot_id, number)
-        for version_id, bot_id, number in BotVersion.objects.filter(id__in=version_ids).values_list(
-            "id", "bot_id", "number"
-        )
+        for version_id, bot_id, number in BotVersion.objects.filter(id__in=version_ids)
+        .order_by()
+        .values_list("id", "bot_id", "number")
     }
     bots = {
         bot_id: f"{owner}/{name}"
         for bot_id, name, owner in Bot.objects.filter(
             id__in={bot_id for bot_id, _ in versions.values()}
-        ).values_list("id", "name", "owner__username")
+        )
+        .order_by()
+        .values_list("id", "name", "owner__username")
     }
     shown: dict[int, list[SeatShown]] = {match_id: [] for match_id in ids}
     for match_id, seat, version_id, builtin, rank, score, fault in seats:

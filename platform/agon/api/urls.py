@@ -2,9 +2,10 @@
 
 from django.urls import path
 
-from agon.api import auth, bots, challenges, games, ladders, matches
+from agon.api import auth, bots, challenges, games, ladders, matches, root
 
 urlpatterns = [
+    path("", root.ApiRootView.as_view(), name="api-root"),
     path("auth/register/", auth.RegisterView.as_view(), name="register"),
     path("auth/token/", auth.TokenView.as_view(), name="token"),
     path("games/", games.GameListView.as_view(), name="games"),

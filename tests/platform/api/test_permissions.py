@@ -83,6 +83,10 @@ ENDPOINTS: dict[str, tuple[Endpoint, dict[str, int]]] = {
         ),
         {"anonymous": 200, "other": 200, "owner": 200},
     ),
+    "the API's root": (
+        Endpoint("get", lambda w: "/api/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
     "list games": (
         Endpoint("get", lambda w: "/api/games/"),
         {"anonymous": 200, "other": 200, "owner": 200},

@@ -30,6 +30,7 @@ def test_the_schema_describes_every_endpoint(anonymous: APIClient) -> None:
     assert response.status_code == 200
     paths = response.json()["paths"]
     assert set(paths) == {
+        "/api/",
         "/api/auth/register/",
         "/api/auth/token/",
         "/api/games/",
@@ -67,3 +68,12 @@ def test_the_docs_page_renders_with_local_assets(anonymous: APIClient) -> None:
         served = anonymous.get(asset)
         assert served.status_code == 200, asset
         served.close()
+
+
+def test_the_api_root_links_every_collection() -> None:
+    from rest_framework.test import APIClient
+
+    links = APIClient().get("/api/").json()
+    assert links["ladders"].endswith("/api/ladders/")
+    assert links["docs"].endswith("/api/docs/")
+    assert set(links) >= {"games", "bots", "ladders", "matches", "challenges", "schema"}

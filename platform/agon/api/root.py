@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 
 class ApiRootView(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = (AllowAny,)
 
     @extend_schema(responses=OpenApiTypes.OBJECT, summary="Links to the API's collections")
     def get(self, request: Request) -> Response:

@@ -33,6 +33,8 @@ class Match(models.Model):
         "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created = models.DateTimeField(auto_now_add=True)
+    enqueued = models.DateTimeField(null=True, blank=True)
+    """When its task was last sent; a queued match not picked up long after is sent again."""
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
     scores = models.JSONField(default=list, blank=True)

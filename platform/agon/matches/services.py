@@ -13,14 +13,14 @@ import secrets
 import time
 import uuid
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from agon.bots.models import Bot, BotVersion
@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 def _enqueue(match_id: int) -> None:
     from agon.matches.tasks import run_match as run_match_task
 
+    Match.objects.filter(id=match_id).update(enqueued=timezone.now())
     run_match_task.delay(match_id)
 
 
@@ -254,7 +255,7 @@ def match_release(*, match_id: int, token: str) -> bool:
 def requeue_stuck_matches(*, stuck_seconds: float | None = None) -> list[int]:
     """Matches `running` past the limit (AGON_MATCH_STUCK_SECONDS unless given) lost
     their worker: queue them again, or fail them after too many attempts. Their old
-    claim tokens stop counting."""
+    claim tokens stop counting. Queued matches whose message was lost are sent again."""
     if stuck_seconds is None:
         stuck_seconds = settings.AGON_MATCH_STUCK_SECONDS
     limit = timezone.now() - timedelta(seconds=stuck_seconds)
@@ -286,4 +287,19 @@ def requeue_stuck_matches(*, stuck_seconds: float | None = None) -> list[int]:
             match.save(update_fields=["status", "claimed_by"])
             transaction.on_commit(functools.partial(_enqueue, match.id))
             requeued.append(match.id)
+    requeued += resend_stranded_matches(limit=limit)
     return requeued
+
+
+def resend_stranded_matches(*, limit: datetime) -> list[int]:
+    """Matches still `queued` whose task was last sent before `limit`: the message was
+    lost (a broker restart, a task that failed before it could claim), so send it again.
+    A spare message is harmless: only one run can claim the match."""
+    stranded = list(
+        Match.objects.filter(status=Match.Status.QUEUED)
+        .filter(Q(enqueued__lt=limit) | Q(enqueued__isnull=True, created__lt=limit))
+        .values_list("id", flat=True)
+    )
+    for match_id in stranded:
+        _enqueue(match_id)
+    return stranded

@@ -1,0 +1,66 @@
+"""The sweep that keeps matches from being lost: running ones whose worker died are queued
+again, and queued ones whose task message was lost are sent again."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from agon.ladders.models import Ladder
+from agon.matches import services
+from agon.matches.models import Match
+from agon.matches.services import match_create, requeue_stuck_matches
+from tests.platform.conftest import MakeBot
+from tests.platform.support import latest_version
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    messages: list[int] = []
+
+    class FakeTask:
+        @staticmethod
+        def delay(match_id: int) -> None:
+            messages.append(match_id)
+
+    monkeypatch.setattr("agon.matches.tasks.run_match", FakeTask)
+    return messages
+
+
+def queued_match(make_bot: MakeBot, alice: User, ladder: Ladder) -> Match:
+    bots = [make_bot(alice, "one"), make_bot(alice, "two")]
+    return match_create(
+        kind=Match.Kind.RANKED,
+        ladder=ladder,
+        game="akropolis",
+        players=2,
+        options={},
+        seats=[latest_version(bot) for bot in bots],
+    )
+
+
+def test_a_queued_match_whose_message_was_lost_is_sent_again(
+    make_bot: MakeBot, alice: User, ladder_2p: Ladder, sent: list[int]
+) -> None:
+    match = queued_match(make_bot, alice, ladder_2p)
+    Match.objects.filter(id=match.id).update(enqueued=timezone.now() - timedelta(hours=1))
+    assert match.id in requeue_stuck_matches(stuck_seconds=600)
+    assert sent == [match.id]
+    match.refresh_from_db()
+    assert match.status == Match.Status.QUEUED
+    assert match.enqueued is not None and timezone.now() - match.enqueued < timedelta(minutes=1)
+
+
+def test_a_recently_sent_queued_match_is_left_alone(
+    make_bot: MakeBot, alice: User, ladder_2p: Ladder, sent: list[int]
+) -> None:
+    match = queued_match(make_bot, alice, ladder_2p)
+    services._enqueue(match.id)
+    sent.clear()
+    assert requeue_stuck_matches(stuck_seconds=600) == []
+    assert sent == []

@@ -5,31 +5,35 @@ kept from the last run with --reuse) is migrated and filled with 2,000 users own
 10,000 bots (each with an active version; a fifth also with a retired one), their
 ratings on the default ladders and 200,000 matches with their seats: mostly ranked on
 the ladders and finished, with scores, ranks, a few faults and failures, the newest
-queued or running; a validation match per version and some challenges. Every finished
-ranked match has its rating changes, from the real Elo (`agon.ratings`) played through
-in order, so the ratings, games and wins are those the matches give. Replays are real
-(a random game per ladder, played by the engine) and shared: each finished match points
-at its ladder's file, and every version at one small archive, in a temporary MEDIA_ROOT.
-Rows go in with COPY.
+queued or running; a validation match per version and some challenges; 5% of the seats
+have a log of 1 to 8 KiB. Every finished ranked match has its rating changes, from the
+real Elo (`agon.ratings`) played through in order, so the ratings, games and wins are
+those the matches give. Replays are real (a random game per ladder, played by the
+engine) and shared: each finished match points at its ladder's file, and every version
+at one small archive, in a temporary MEDIA_ROOT. Rows go in with COPY, the foreign keys'
+triggers off and the secondary indexes built after; then VACUUM ANALYZE.
 
 Then the real app (`agon.wsgi`, production settings by default: persistent database
 connections, no debug) is started under gunicorn (sync workers) on a free loopback port,
-and this process plays 16 concurrent clients against one endpoint at a time: leaderboards
-(page 1, the middle page, the last page; a random ladder per request), the match list
-(first page unfiltered, filtered by bot, by ladder, by status, and a page three quarters
-deep) and replays of random finished matches. Each endpoint gets --requests requests or
---seconds seconds, whichever ends first, after a short warm-up. It prints per endpoint
-the requests/s and the p50/p99 latency seen by the clients (a new connection per request,
-as gunicorn's sync workers close them, and the wait for a free worker) and in the worker
-(gunicorn's access log, %(D)s: the app alone). The target is p99 < 100 ms (clients).
+and this process plays clients against one endpoint at a time: leaderboards (page 1, the
+middle page, the last page; a random ladder per request), the match list (first page
+unfiltered, filtered by bot, by ladder, by status, and a page three quarters deep) and
+replays of random finished matches. Per endpoint, after a short warm-up: one client
+(requests one at a time: the service time), then 16 concurrent clients for --requests
+requests or --seconds seconds, whichever ends first. It prints the requests/s, the
+p50/p99 latency seen by the clients (a new connection per request, as gunicorn's sync
+workers close them, and the wait for a free worker) and in the worker (gunicorn's
+access log, %(D)s: the app alone), and the CPU each request took in the workers, the
+database's backends and the clients (from /proc). The target is p99 < 100 ms (clients).
 
     .venv/bin/python bench/api.py [--reuse] [--workers 3] [--clients 16]
 
 PostgreSQL on 127.0.0.1:5432 as postgres (trust auth). Migrations run with
 DJANGO_SETTINGS_MODULE=agon.settings.test and AGON_TEST_DATABASE_URL set to the bench
 database. The database is kept for --reuse (--drop removes it at the end); the server
-is stopped and the temporary folder removed whatever happens. Figures are
-in bench/README.md; `--explain` prints the plans and timings of each endpoint's queries.
+is stopped and the temporary folder removed whatever happens. Figures are in
+bench/README.md; `--explain` prints every query of each endpoint with its EXPLAIN
+ANALYZE.
 """
 
 from __future__ import annotations
@@ -646,6 +650,35 @@ def stop_server(server: subprocess.Popen[bytes]) -> None:
 # --- The load ----------------------------------------------------------------------------
 
 
+def process_cpu(pid: int) -> tuple[int, float]:
+    """(parent pid, CPU seconds so far) of a process on this machine; (0, 0) if gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0, 0.0
+    return int(fields[1]), (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu(master: int) -> tuple[float, float]:
+    """CPU seconds so far of gunicorn's workers and of the PostgreSQL backends connected to
+    the bench database (all but this process's own)."""
+    from django.db import connection
+
+    workers = 0.0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            parent, seconds = process_cpu(int(entry.name))
+            if parent == master:
+                workers += seconds
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        backends = [row[0] for row in cursor.fetchall()]
+    return workers, sum(process_cpu(pid)[1] for pid in backends)
+
+
 def get(host: str, port: int, path: str, tag: str) -> tuple[int, int]:
     """One GET on a new connection: (status, body bytes)."""
     connection = http.client.HTTPConnection(host, port, timeout=30)
@@ -672,6 +705,12 @@ class Result:
     body_bytes: int
     load_before: float
     load_after: float
+    client_cpu: float = 0.0
+    """CPU seconds this process (the clients) spent."""
+    app_cpu: float = 0.0
+    """CPU seconds gunicorn's workers spent."""
+    db_cpu: float = 0.0
+    """CPU seconds the PostgreSQL backends of the bench database spent."""
     server_ms: list[float] = field(default_factory=list)
     alone_ms: list[float] = field(default_factory=list)
     """Client-side latencies of the serial pass (one client): the service time."""
@@ -696,6 +735,7 @@ def hammer(
     errors: dict[int, int] = {}
     body_bytes = 0
     load_before = os.getloadavg()[0]
+    cpu_before = time.process_time()
     started = time.perf_counter()
     deadline = started + seconds
 
@@ -728,7 +768,14 @@ def hammer(
     elapsed = time.perf_counter() - started
     latencies.sort()
     return Result(
-        endpoint.name, latencies, elapsed, errors, body_bytes, load_before, os.getloadavg()[0]
+        endpoint.name,
+        latencies,
+        elapsed,
+        errors,
+        body_bytes,
+        load_before,
+        os.getloadavg()[0],
+        time.process_time() - cpu_before,
     )
 
 
@@ -794,25 +841,30 @@ def server_times(access_log: Path) -> dict[str, list[float]]:
 
 def report(results: Sequence[Result], clients: int) -> None:
     print(
-        f"\n{'':<26} {'1 client':>8} {'':>7} {clients:>2} clients\n"
-        f"{'endpoint':<26} {'p50 ms':>8} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} "
-        f"{'max ms':>7} {'app p50':>7} {'app p99':>7} {'KB':>5} {'load':>9}  target"
+        f"\n{'':<26} {'1 client':>8}  {clients} clients{'':<39} CPU ms per request\n"
+        f"{'endpoint':<26} {'p50 ms':>8} {'req/s':>6} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'max ms':>7} {'app p50':>7} {'app p99':>7} {'app':>5} {'db':>5} {'cli':>5} "
+        f"{'KB':>5} {'load':>9}  target"
     )
     for r in results:
+        done = max(1, len(r.latencies))
         p99 = percentile(r.latencies, 99)
         errors = f"  errors {r.errors}" if r.errors else ""
-        size = r.body_bytes / max(1, len(r.latencies)) / 1024
         print(
-            f"{r.name:<26} {percentile(r.alone_ms, 50):>8.1f} {len(r.latencies) / r.seconds:>7.0f} "
+            f"{r.name:<26} {percentile(r.alone_ms, 50):>8.1f} {len(r.latencies) / r.seconds:>6.0f} "
             f"{percentile(r.latencies, 50):>7.1f} {p99:>7.1f} {r.latencies[-1]:>7.1f} "
             f"{percentile(r.server_ms, 50):>7.1f} {percentile(r.server_ms, 99):>7.1f} "
-            f"{size:>5.1f} {r.load_before:>4.1f}>{r.load_after:<4.1f}  "
+            f"{r.app_cpu * 1000 / done:>5.1f} {r.db_cpu * 1000 / done:>5.1f} "
+            f"{r.client_cpu * 1000 / done:>5.1f} {r.body_bytes / done / 1024:>5.1f} "
+            f"{r.load_before:>4.1f}>{r.load_after:<4.1f}  "
             f"{'ok' if p99 < TARGET_P99_MS else 'MISSED'}{errors}"
         )
     print(
         "\nA new connection per request. 1 client: requests one at a time (the service "
         f"time). {clients} clients: ms client-side (p50, p99, max, with the wait for a free "
-        "worker) and in the worker (app, gunicorn's access log); KB per response; load: "
+        "worker) and in the worker (app, gunicorn's access log); CPU per request of "
+        "gunicorn's workers (app), of the database's backends (db, persistent connections "
+        "only) and of the clients (cli, this process), from /proc; KB per response; load: "
         "the 1-minute load average before>after; target: p99 < 100 ms."
     )
 
@@ -915,9 +967,12 @@ def main() -> None:
                 hammer(port, endpoint, args.clients, 10 * args.clients, 10, args.seed, "warm")
                 alone = hammer(port, endpoint, 1, args.serial_requests, 10, args.seed, "alone")
                 tag = endpoint.name.replace(" ", "_")
+                app_before, db_before = server_cpu(server.pid)
                 result = hammer(
                     port, endpoint, args.clients, args.requests, args.seconds, args.seed, tag
                 )
+                app_after, db_after = server_cpu(server.pid)
+                result.app_cpu, result.db_cpu = app_after - app_before, db_after - db_before
                 result.alone_ms = alone.latencies
                 results.append(result)
                 progress.advance(task)

@@ -659,24 +659,70 @@ def process_cpu(pid: int) -> tuple[int, float]:
     return int(fields[1]), (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def server_cpu(master: int) -> tuple[float, float]:
-    """CPU seconds so far of gunicorn's workers and of the PostgreSQL backends connected to
-    the bench database (all but this process's own)."""
-    from django.db import connection
+class ServerCpu:
+    """CPU seconds spent by gunicorn's workers and by the PostgreSQL backends of the bench
+    database (all but this process's own) while it runs, sampled every SAMPLE_SECONDS per
+    process: a backend that ends (the app reconnects after CONN_MAX_AGE) keeps what it
+    was last seen to have used, so only the CPU of its last moments is missed (and all of
+    a backend that lives shorter than a sample, as with a connection per request)."""
 
-    workers = 0.0
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            parent, seconds = process_cpu(int(entry.name))
-            if parent == master:
-                workers += seconds
-    with connection.cursor() as cursor:
-        cursor.execute(
+    SAMPLE_SECONDS = 0.25
+
+    def __init__(self, master: int, database_url: str) -> None:
+        self.master = master
+        self.database_url = database_url
+        self.first: dict[tuple[str, int], float] = {}
+        self.last: dict[tuple[str, int], float] = {}
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.own = 0.0
+        """CPU seconds of the sampling itself (in this process, not a client's)."""
+
+    def __enter__(self) -> ServerCpu:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopping.set()
+        self.thread.join()
+
+    def run(self) -> None:
+        import psycopg
+
+        with psycopg.connect(self.database_url, autocommit=True) as connection:
+            while True:
+                self.sample(connection)
+                self.own = time.thread_time()
+                if self.stopping.wait(self.SAMPLE_SECONDS):
+                    self.sample(connection)
+                    self.own = time.thread_time()
+                    return
+
+    def sample(self, connection: Any) -> None:
+        seen: dict[tuple[str, int], float] = {}
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                parent, seconds = process_cpu(int(entry.name))
+                if parent == self.master:
+                    seen["app", int(entry.name)] = seconds
+        backends = connection.execute(
             "SELECT pid FROM pg_stat_activity "
             "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
-        backends = [row[0] for row in cursor.fetchall()]
-    return workers, sum(process_cpu(pid)[1] for pid in backends)
+        ).fetchall()
+        for (pid,) in backends:
+            seen["db", pid] = process_cpu(pid)[1]
+        started = not self.first and not self.last
+        for key, seconds in seen.items():
+            if seconds:
+                self.first.setdefault(key, seconds if started else 0.0)
+                self.last[key] = seconds
+
+    def seconds(self) -> tuple[float, float]:
+        """(workers, backends)."""
+        used = {"app": 0.0, "db": 0.0}
+        for key, seconds in self.last.items():
+            used[key[0]] += seconds - self.first[key]
+        return used["app"], used["db"]
 
 
 def get(host: str, port: int, path: str, tag: str) -> tuple[int, int]:
@@ -967,12 +1013,12 @@ def main() -> None:
                 hammer(port, endpoint, args.clients, 10 * args.clients, 10, args.seed, "warm")
                 alone = hammer(port, endpoint, 1, args.serial_requests, 10, args.seed, "alone")
                 tag = endpoint.name.replace(" ", "_")
-                app_before, db_before = server_cpu(server.pid)
-                result = hammer(
-                    port, endpoint, args.clients, args.requests, args.seconds, args.seed, tag
-                )
-                app_after, db_after = server_cpu(server.pid)
-                result.app_cpu, result.db_cpu = app_after - app_before, db_after - db_before
+                with ServerCpu(server.pid, args.database_url) as cpu:
+                    result = hammer(
+                        port, endpoint, args.clients, args.requests, args.seconds, args.seed, tag
+                    )
+                result.app_cpu, result.db_cpu = cpu.seconds()
+                result.client_cpu -= cpu.own
                 result.alone_ms = alone.latencies
                 results.append(result)
                 progress.advance(task)

@@ -7,6 +7,8 @@ by (x, y).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 Cell = tuple[int, int]
 
 DIRECTIONS: tuple[Cell, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
@@ -68,3 +70,24 @@ def bounds(codes: list[int] | set[int]) -> tuple[int, int, int, int]:
     xs = [x for x, _ in cells]
     ys = [y for _, y in cells]
     return min(xs), max(xs), min(ys), max(ys)
+
+
+def connected_groups(cells: Iterable[int], steps: Sequence[int]) -> list[set[int]]:
+    """The groups of cells (codes) connected through the given steps (edge neighbours
+    with NEIGHBOUR_STEPS, corner neighbours with DIAGONAL_STEPS)."""
+    left = set(cells)
+    groups = []
+    while left:
+        start = left.pop()
+        group = {start}
+        frontier = [start]
+        while frontier:
+            code = frontier.pop()
+            for step in steps:
+                other = code + step
+                if other in left:
+                    left.remove(other)
+                    group.add(other)
+                    frontier.append(other)
+        groups.append(group)
+    return groups

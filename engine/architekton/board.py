@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from engine.architekton.components import BUILDING_BY_ID, edge
 from engine.architekton.state import ArchitektonState
-from engine.squaregrid import DIAGONAL_STEPS, NEIGHBOUR_STEPS, opposite
+from engine.squaregrid import DIAGONAL_STEPS, NEIGHBOUR_STEPS, connected_groups, opposite
 
 
 def is_empty(state: ArchitektonState, code: int) -> bool:
@@ -111,22 +111,7 @@ def mismatches(state: ArchitektonState, code: int) -> int:
 
 def house_groups(houses: Iterable[int]) -> list[set[int]]:
     """Groups of houses connected through corner-touching buildings."""
-    left = set(houses)
-    groups = []
-    while left:
-        start = left.pop()
-        group = {start}
-        frontier = [start]
-        while frontier:
-            code = frontier.pop()
-            for step in DIAGONAL_STEPS:
-                other = code + step
-                if other in left:
-                    left.remove(other)
-                    group.add(other)
-                    frontier.append(other)
-        groups.append(group)
-    return groups
+    return connected_groups(houses, DIAGONAL_STEPS)
 
 
 def largest_group(houses: Iterable[int]) -> int:

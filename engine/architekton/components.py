@@ -8,22 +8,13 @@ us how to rebuild it). Edges are listed clockwise from north: north, east, south
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
-Provenance = Literal["sourced", "reconstructed"]
+from engine.provenance import Provenance, Quantity
 
 TERRAINS: tuple[str, ...] = ("water", "mountain", "plain", "forest")
 """The four terrains (rules file; the English text says water, land, plain, forest)."""
 WATER, MOUNTAIN, PLAIN, FOREST = range(4)
 TERRAIN_OF_NAME = {name: index for index, name in enumerate(TERRAINS)}
-
-
-@dataclass(frozen=True)
-class Quantity:
-    name: str
-    value: int
-    provenance: Provenance
-    note: str
 
 
 RULES_NUMBERS: tuple[Quantity, ...] = (

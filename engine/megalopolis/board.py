@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from engine.megalopolis.components import PLAZA, POWER_STATION
 from engine.megalopolis.state import MegalopolisState, Tile
-from engine.squaregrid import NEIGHBOUR_STEPS, encode
+from engine.squaregrid import NEIGHBOUR_STEPS, connected_groups, encode
 
 CENTRE = encode(0, 0)
 
@@ -79,22 +79,7 @@ def controlled(state: MegalopolisState, player: int) -> set[int]:
 
 def groups(cells: Iterable[int]) -> list[set[int]]:
     """Groups of edge-adjacent cells."""
-    left = set(cells)
-    found = []
-    while left:
-        start = left.pop()
-        group = {start}
-        frontier = [start]
-        while frontier:
-            code = frontier.pop()
-            for step in NEIGHBOUR_STEPS:
-                other = code + step
-                if other in left:
-                    left.remove(other)
-                    group.add(other)
-                    frontier.append(other)
-        found.append(group)
-    return found
+    return connected_groups(cells, NEIGHBOUR_STEPS)
 
 
 def token_owners(tile: Tile) -> list[int]:

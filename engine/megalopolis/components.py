@@ -10,18 +10,8 @@ English reading; `powers.py` carries each of them out.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
-Provenance = Literal["sourced", "reconstructed"]
-
-
-@dataclass(frozen=True)
-class Quantity:
-    name: str
-    value: int
-    provenance: Provenance
-    note: str
-
+from engine.provenance import Provenance, Quantity
 
 RULES_NUMBERS: tuple[Quantity, ...] = (
     Quantity("tiles", 120, "sourced", "120 tuiles"),

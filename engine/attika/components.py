@@ -14,9 +14,10 @@ its centre, then the ring in the order of `hexgrid.DIRECTIONS`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
-Source = Literal["sourced", "reconstructed"]
+from engine.provenance import Provenance
+
+Source = Provenance
 
 LANDSCAPES: tuple[str, ...] = ("mountain", "hill", "forest", "water")
 """Sourced: the four landscape symbols; a card or map symbol is an index into this."""

@@ -6,6 +6,7 @@ cannot take function-scoped fixtures, can use them too.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
@@ -17,6 +18,7 @@ from engine.akropolis.city import City
 from engine.akropolis.components import STARS_OF_CODE
 from engine.core import JSON
 from engine.hexgrid import DIRECTIONS, encode
+from engine.replay import Replay
 from engine.rng import SplitMix64, derive_seed
 
 GAME = AKROPOLIS
@@ -123,3 +125,23 @@ def action(tile: int, q: int, r: int, rotation: int) -> dict[str, int]:
 
 def as_json(value: Any) -> Any:
     return json.loads(json.dumps(value))
+
+
+TAMPERINGS = ("illegal action", "score", "seed", "truncated")
+
+
+def tampered_replay(replay: Replay, how: str, illegal_action: JSON) -> Replay:
+    """A copy of the replay changed one way (see TAMPERINGS) that verification must catch;
+    `illegal_action` is the game's action put in place of the middle one."""
+    data: dict[str, Any] = copy.deepcopy(replay.to_json())
+    if how == "illegal action":
+        data["actions"][len(data["actions"]) // 2] = illegal_action
+    elif how == "score":
+        data["result"]["scores"][0] += 1
+    elif how == "seed":
+        data["seed"] = (data["seed"] + 1) % 2**64
+    elif how == "truncated":
+        data["actions"].pop()
+    else:
+        raise ValueError(how)
+    return Replay.from_json(data)

@@ -6,10 +6,8 @@ same games; max_examples keeps the suite fast.
 
 from __future__ import annotations
 
-import copy
 import json
 from collections import Counter
-from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -21,7 +19,14 @@ from engine.hexgrid import decode
 from engine.match import play_match
 from engine.replay import Replay, ReplayError, verify_replay
 from engine.rng import SplitMix64
-from tests.engine.support import GAME, OPTION_NAMES, property_settings, random_game, state_json
+from tests.engine.support import (
+    GAME,
+    OPTION_NAMES,
+    property_settings,
+    random_game,
+    state_json,
+    tampered_replay,
+)
 
 TURNS_EACH = {(2, False): 18, (3, False): 16, (4, False): 15, (2, True): 30, (3, True): 20}
 
@@ -130,18 +135,7 @@ def test_the_same_seed_gives_byte_identical_replays_that_verify(setup: Setup) ->
 
 
 def tamper(replay: Replay, how: str) -> Replay:
-    data: dict[str, Any] = copy.deepcopy(replay.to_json())
-    if how == "illegal action":
-        data["actions"][len(data["actions"]) // 2] = {"tile": 0, "q": 99, "r": 99, "rotation": 0}
-    elif how == "score":
-        data["result"]["scores"][0] += 1
-    elif how == "seed":
-        data["seed"] = (data["seed"] + 1) % 2**64
-    elif how == "truncated":
-        data["actions"].pop()
-    else:
-        raise ValueError(how)
-    return Replay.from_json(data)
+    return tampered_replay(replay, how, {"tile": 0, "q": 99, "r": 99, "rotation": 0})
 
 
 @property_settings(30)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -16,7 +15,7 @@ from engine.match import play_match
 from engine.replay import Replay, ReplayError, verify_replay
 from engine.rng import SplitMix64
 from tests.engine.architekton.support import GAME, random_game, state_json
-from tests.engine.support import property_settings
+from tests.engine.support import property_settings, tampered_replay
 
 MAX_ACTIONS = 200
 """A bound on any game's length: 44 tiles to place, a pass or two, and at most one
@@ -136,15 +135,7 @@ def test_an_illegal_action_changes_nothing(seed: int) -> None:
 
 
 def tamper(replay: Replay, how: str) -> Replay:
-    data: dict[str, Any] = copy.deepcopy(replay.to_json())
-    if how == "illegal action":
-        data["actions"][len(data["actions"]) // 2] = {"building": 1, "x": 99, "y": 99,
-                                                        "rotation": 0}  # fmt: skip
-    elif how == "score":
-        data["result"]["scores"][0] += 1
-    elif how == "truncated":
-        data["actions"].pop()
-    return Replay.from_json(data)
+    return tampered_replay(replay, how, {"building": 1, "x": 99, "y": 99, "rotation": 0})
 
 
 @property_settings(20)

@@ -6,7 +6,6 @@ same games.
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -25,7 +24,7 @@ from engine.match import play_match
 from engine.replay import Replay, ReplayError, verify_replay
 from engine.rng import SplitMix64
 from tests.engine.attika.support import GAME, random_game, reshuffle_hidden, state_json
-from tests.engine.support import property_settings
+from tests.engine.support import property_settings, tampered_replay
 
 MAX_DECISIONS = 2000
 """No game may take more decisions than this (random games take a few hundred)."""
@@ -197,18 +196,7 @@ def test_the_same_seed_gives_byte_identical_replays_that_verify(setup: Setup) ->
 
 
 def tamper(replay: Replay, how: str) -> Replay:
-    data: dict[str, Any] = copy.deepcopy(replay.to_json())
-    if how == "illegal action":
-        data["actions"][len(data["actions"]) // 2] = {"type": "draw", "stack": 9}
-    elif how == "score":
-        data["result"]["scores"][0] += 1
-    elif how == "seed":
-        data["seed"] = (data["seed"] + 1) % 2**64
-    elif how == "truncated":
-        data["actions"].pop()
-    else:
-        raise ValueError(how)
-    return Replay.from_json(data)
+    return tampered_replay(replay, how, {"type": "draw", "stack": 9})
 
 
 @property_settings(20)

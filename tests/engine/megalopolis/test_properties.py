@@ -3,7 +3,6 @@ derandomized, no example database)."""
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -19,7 +18,7 @@ from engine.megalopolis.turns import MAX_TURNS_PER_PLAYER
 from engine.replay import Replay, ReplayError, verify_replay
 from engine.rng import SplitMix64
 from tests.engine.megalopolis.support import GAME, random_game, state_json
-from tests.engine.support import property_settings
+from tests.engine.support import property_settings, tampered_replay
 
 MAX_ACTIONS_PER_TURN = 40
 """A bound on the decisions of one turn: each text asks at most a few times, and a chain
@@ -175,14 +174,7 @@ def test_an_illegal_action_changes_nothing(setup: Setup) -> None:
 
 
 def tamper(replay: Replay, how: str) -> Replay:
-    data: dict[str, Any] = copy.deepcopy(replay.to_json())
-    if how == "illegal action":
-        data["actions"][len(data["actions"]) // 2] = {"space": [99, 99]}
-    elif how == "score":
-        data["result"]["scores"][0] += 1
-    elif how == "truncated":
-        data["actions"].pop()
-    return Replay.from_json(data)
+    return tampered_replay(replay, how, {"space": [99, 99]})
 
 
 @property_settings(15)

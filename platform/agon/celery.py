@@ -2,17 +2,49 @@
 
 from __future__ import annotations
 
+import logging.config
 import os
+from collections.abc import Mapping
+from contextvars import Token
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import setup_logging, task_postrun, task_prerun
+from django.conf import settings
+
+from agon.logs import log_context_enter, log_context_exit
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "agon.settings.local")
 
 app = Celery("agon")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(["agon.matches", "agon.ladders"])
+
+
+def logging_from_settings(**kwargs: Any) -> None:
+    """Workers and beat log as the web does (LOGGING), not in Celery's own format."""
+    logging.config.dictConfig(settings.LOGGING)
+
+
+# Plain logs keep Celery's format, which `agon up` shows; JSON logs are for machines and
+# must be JSON on every line. Celery leaves logging alone once this signal has a receiver.
+if settings.AGON_LOG_FORMAT == "json":
+    setup_logging.connect(logging_from_settings, weak=False)
+
+_task_log_contexts: dict[str, Token[Mapping[str, object]]] = {}
+
+
+@task_prerun.connect
+def task_log_context_enter(task_id: str, task: Any, **kwargs: Any) -> None:
+    """Every record a task logs carries its id and name."""
+    _task_log_contexts[task_id] = log_context_enter(task_id=task_id, task=task.name)
+
+
+@task_postrun.connect
+def task_log_context_exit(task_id: str, **kwargs: Any) -> None:
+    token = _task_log_contexts.pop(task_id, None)
+    if token is not None:
+        log_context_exit(token)
 
 
 @task_prerun.connect

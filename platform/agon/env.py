@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from urllib.parse import urlsplit
 
 
 class EnvError(ValueError):
@@ -50,6 +52,28 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if value.strip() == "":
         return list(default)
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_choice(name: str, choices: Sequence[str], default: str) -> str:
+    """One of `choices` (compared without case), or `default` when unset."""
+    value = os.environ.get(name, "").strip()
+    if value == "":
+        return default
+    for choice in choices:
+        if value.lower() == choice.lower():
+            return choice
+    raise EnvError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+
+
+def env_url(name: str, default: str, *, schemes: Sequence[str]) -> str:
+    """An absolute URL with one of these schemes and a host, or `default` when unset."""
+    value = os.environ.get(name, "").strip()
+    if value == "":
+        return default
+    parts = urlsplit(value)
+    if parts.scheme not in schemes or not parts.hostname:
+        raise EnvError(f"{name} must be a URL like {schemes[0]}://host:port, not {value!r}")
+    return value
 
 
 def env_required(name: str) -> str:

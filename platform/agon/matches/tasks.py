@@ -6,6 +6,7 @@ import logging
 
 from celery import shared_task
 
+from agon.logs import log_context
 from agon.matches import services
 from sandbox.backends import SandboxError
 
@@ -16,11 +17,12 @@ log = logging.getLogger(__name__)
 def run_match(match_id: int) -> bool:
     """Play one match. A bot's failure is a recorded result; only the sandbox itself
     failing is an error, and the stuck-match sweep retries those."""
-    try:
-        return services.match_execute(match_id=match_id)
-    except SandboxError:
-        log.exception("the sandbox failed on match %s", match_id)
-        raise
+    with log_context(match_id=match_id):
+        try:
+            return services.match_execute(match_id=match_id)
+        except SandboxError:
+            log.exception("the sandbox failed on match %s", match_id)
+            raise
 
 
 @shared_task

@@ -4,10 +4,13 @@ through the helpers in `agon.env`; `local`, `production` and `test` adjust the r
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 
-from agon.env import env_bool, env_float, env_int, env_list, env_str
+from agon.env import env_bool, env_choice, env_float, env_int, env_list, env_str
+from agon.logs import LOG_FORMATS, LOG_LEVELS, logging_config
+from agon.storage import s3_storage_from_env
 
 REPO_DIR = Path(__file__).resolve().parents[3]
 VAR_DIR = Path(env_str("AGON_VAR_DIR", str(REPO_DIR / "var")))
@@ -104,10 +107,15 @@ STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "media/"
-STORAGES = {
+STORAGES: dict[str, dict[str, Any]] = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
+# Replays and bot archives go to an S3-compatible bucket when AGON_S3_BUCKET names one
+# (agon.storage lists the other variables), else under MEDIA_ROOT.
+AGON_S3_BUCKET = env_str("AGON_S3_BUCKET", "")
+if AGON_S3_BUCKET:
+    STORAGES["default"] = s3_storage_from_env()
 DATA_UPLOAD_MAX_MEMORY_SIZE = 6 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 6 * 1024 * 1024
 
@@ -186,10 +194,8 @@ AGON_QUEUE_TARGET = env_int("AGON_QUEUE_TARGET", 4)
 AGON_WORK_DIR = Path(env_str("AGON_WORK_DIR", str(VAR_DIR / "work")))
 """Scratch folder for unpacked bots while a match runs."""
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("AGON_LOG_LEVEL", "INFO")},
-}
+# Plain text for a terminal by default; AGON_LOG_FORMAT=json gives JSON lines on stdout
+# (production's default). agon.logs describes the fields.
+AGON_LOG_FORMAT = env_choice("AGON_LOG_FORMAT", LOG_FORMATS, "plain")
+AGON_LOG_LEVEL = env_choice("AGON_LOG_LEVEL", LOG_LEVELS, "INFO")
+LOGGING = logging_config(log_format=AGON_LOG_FORMAT, level=AGON_LOG_LEVEL)

@@ -1,21 +1,62 @@
-"""Production: every secret and address comes from the environment; nothing defaults."""
+"""Production: every secret and address comes from the environment; nothing defaults.
+
+A missing or malformed value stops the process at start (agon.env.EnvError) rather than
+running half-configured. `deploy/` lists the variables; `manage.py check --deploy` with
+these settings reports no issue (tests/deploy/test_production_settings.py).
+"""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import dj_database_url
 
-from agon.env import env_bool, env_int, env_list, env_required
+from agon.env import EnvError, env_bool, env_choice, env_int, env_list, env_required
+from agon.logs import LOG_FORMATS, logging_config
 from agon.settings.base import *  # noqa: F403
+from agon.settings.base import AGON_LOG_LEVEL, MIDDLEWARE, STORAGES
 
 SECRET_KEY = env_required("AGON_SECRET_KEY")
+if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY.startswith("django-insecure"):
+    raise EnvError(
+        "AGON_SECRET_KEY must be a long random string (50 characters or more), e.g. "
+        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`"
+    )
+if env_bool("AGON_DEBUG", default=False):
+    raise EnvError("AGON_DEBUG cannot be on in production: it shows settings and code to anyone")
 DEBUG = False
+
 ALLOWED_HOSTS = env_list("AGON_ALLOWED_HOSTS", [])
+if not ALLOWED_HOSTS:
+    raise EnvError("AGON_ALLOWED_HOSTS must name the host names the site answers to")
+CSRF_TRUSTED_ORIGINS = env_list("AGON_CSRF_TRUSTED_ORIGINS", [])
+"""Other origins allowed to post forms (https://name), e.g. behind a proxy renaming hosts."""
+for _origin in CSRF_TRUSTED_ORIGINS:
+    if urlsplit(_origin).scheme not in {"http", "https"} or not urlsplit(_origin).netloc:
+        raise EnvError(f"AGON_CSRF_TRUSTED_ORIGINS: {_origin!r} is not like https://name")
+
 DATABASES = {
     "default": dj_database_url.parse(
-        env_required("AGON_DATABASE_URL"), conn_max_age=60, conn_health_checks=True
+        env_required("AGON_DATABASE_URL"),
+        conn_max_age=env_int("AGON_DATABASE_CONN_MAX_AGE", 60),
+        conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    raise EnvError("AGON_DATABASE_URL must name a PostgreSQL database (postgres://...)")
 CELERY_BROKER_URL = env_required("AGON_BROKER_URL")
+# Rate limits and cached timelines are shared by every web process: one Redis for all.
+AGON_CACHE_URL = env_required("AGON_CACHE_URL")
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": AGON_CACHE_URL,
+    }
+}
+AGON_SANDBOX = env_choice("AGON_SANDBOX", ("docker", "bwrap", "auto", "none"), "docker")
+
+# HTTPS ends at the proxy in front, which says so in X-Forwarded-Proto (it must set or
+# strip that header on every request).
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("AGON_SSL_REDIRECT", default=True)
 SESSION_COOKIE_SECURE = True
@@ -23,3 +64,16 @@ CSRF_COOKIE_SECURE = True
 SECURE_HSTS_SECONDS = env_int("AGON_HSTS_SECONDS", 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
+
+# Static files: collected once (`manage.py collectstatic`, at image build), served by
+# whitenoise with content-hashed names, so browsers may cache them forever.
+STORAGES = {
+    **STORAGES,
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+# JSON lines on stdout, and one line per request.
+AGON_LOG_FORMAT = env_choice("AGON_LOG_FORMAT", LOG_FORMATS, "json")
+LOGGING = logging_config(log_format=AGON_LOG_FORMAT, level=AGON_LOG_LEVEL)
+AGON_REQUEST_LOG_QUIET_PATHS = env_list("AGON_REQUEST_LOG_QUIET_PATHS", ["/healthz", "/metrics"])
+MIDDLEWARE = ["agon.logs.RequestLogMiddleware", *MIDDLEWARE]

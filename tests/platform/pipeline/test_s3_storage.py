@@ -1,0 +1,174 @@
+"""Replays and bot archives in an S3-compatible bucket: a real S3 HTTP server (moto's),
+an upload through the API, a real worker that reads the archive from the bucket, plays
+the validation match in real boxes and stores the replay there, and the API serving it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import socket
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import boto3  # type: ignore[import-untyped]  # boto3 ships no type information
+import pytest
+from django.conf import settings
+from moto.server import ThreadedMotoServer
+from pytest_django import Settings
+from rest_framework.test import APIClient
+
+from agon.bots.models import BotVersion
+from agon.env import EnvError
+from agon.matches.models import Match
+from agon.storage import s3_storage_from_env
+from engine.replay import Replay, verify_replay
+from tests.platform.pipeline.conftest import Pipeline
+from tests.platform.pipeline.support import (
+    EXAMPLE_BOTS,
+    only_ladder,
+    py_upload,
+    wait_active,
+)
+
+BUCKET = "agon-media"
+PREFIX = "agon-test"
+
+
+@dataclass
+class Bucket:
+    client: Any  # boto3's S3 client (boto3 ships no types)
+    name: str
+    prefix: str
+
+    def objects(self) -> dict[str, bytes]:
+        """Every object of the bucket: key -> bytes."""
+        listed = self.client.list_objects_v2(Bucket=self.name).get("Contents", [])
+        return {
+            item["Key"]: self.client.get_object(Bucket=self.name, Key=item["Key"])["Body"].read()
+            for item in listed
+        }
+
+
+def free_loopback_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def s3_bucket(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> Iterator[Bucket]:
+    """An empty bucket on moto's S3 server, on a free loopback port; the environment
+    names it as production would (workers started now inherit it), and this process's
+    default storage is the bucket, built from that environment."""
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # a line per S3 request
+    port = free_loopback_port()
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    try:
+        endpoint = f"http://127.0.0.1:{port}"
+        environment = {
+            "AGON_S3_BUCKET": BUCKET,
+            "AGON_S3_ENDPOINT_URL": endpoint,
+            "AGON_S3_ACCESS_KEY_ID": "agon-test-key",
+            "AGON_S3_SECRET_ACCESS_KEY": "agon-test-secret",
+            "AGON_S3_REGION": "us-east-1",
+            "AGON_S3_PREFIX": f"/{PREFIX}/",
+        }
+        for name, value in environment.items():
+            monkeypatch.setenv(name, value)
+        client = boto3.client(
+            "s3",
+            endpoint_url=endpoint,
+            aws_access_key_id="agon-test-key",
+            aws_secret_access_key="agon-test-secret",  # noqa: S106 - moto's, made up
+            region_name="us-east-1",
+        )
+        client.create_bucket(Bucket=BUCKET)
+        settings.STORAGES = {**settings.STORAGES, "default": s3_storage_from_env()}
+        yield Bucket(client, BUCKET, PREFIX)
+    finally:
+        server.stop()
+
+
+def json_of(response: Any, status: int = 200) -> Any:
+    assert response.status_code == status, (response.status_code, response.content[:2000])
+    return response.json()
+
+
+def files_under(folder: Path) -> list[Path]:
+    return sorted(path for path in folder.rglob("*") if path.is_file())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_keeps_archives_and_replays_in_the_bucket_through_upload_match_and_api(
+    pipeline: Pipeline, s3_bucket: Bucket
+) -> None:
+    only_ladder("akropolis", 2)
+    client = APIClient()
+    credentials = {"username": "dora", "password": "buckets hold replays"}
+    json_of(client.post("/api/auth/register/", credentials), 201)
+    token = json_of(client.post("/api/auth/token/", credentials))["token"]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    source = (EXAMPLE_BOTS / "random_bot.py").read_bytes()
+    created = json_of(
+        client.post(
+            "/api/bots/",
+            {"name": "cloud", "game": "akropolis", "file": py_upload("random_bot.py", source)},
+            format="multipart",
+        ),
+        201,
+    )
+    version = BotVersion.objects.get(bot_id=created["id"], number=1)
+    archive_key = f"{PREFIX}/{version.archive.name}"
+    assert s3_bucket.objects() == {archive_key: source}, "the upload went to the bucket"
+
+    # The worker reads the archive from the bucket, plays, and stores the replay there.
+    pipeline.start_worker()
+    wait_active(version, pipeline.explain())
+    match = Match.objects.get(kind=Match.Kind.VALIDATION, seats__version=version)
+    assert match.status == Match.Status.FINISHED
+
+    response: Any = client.get(f"/api/matches/{match.id}/replay/")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    served = b"".join(response.streaming_content)
+    replay = Replay.from_json(json.loads(served))
+    verify_replay(replay)
+    assert replay.seed == match.seed
+    assert replay.result["ranks"] == match.ranks
+
+    objects = s3_bucket.objects()
+    replay_key = f"{PREFIX}/{match.replay.name}"
+    assert match.replay.name == f"replays/match-{match.id}.json"
+    assert objects == {archive_key: source, replay_key: served}, (
+        "the archive and the replay are in the bucket; the moves written while the match "
+        "ran (live/) were removed"
+    )
+
+    timeline = json_of(client.get(f"/api/matches/{match.id}/timeline/"))
+    assert timeline, "the viewer's timeline is read back from the bucket too"
+    download: Any = client.get(f"/api/bots/{created['id']}/versions/1/download/")
+    assert download.status_code == 200
+    assert hashlib.sha256(b"".join(download.streaming_content)).hexdigest() == version.sha256
+    assert files_under(Path(settings.MEDIA_ROOT).parent) == [], (
+        "nothing was stored on the local disk"
+    )
+
+
+def test_it_refuses_half_of_a_key_pair(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGON_S3_BUCKET", BUCKET)
+    monkeypatch.setenv("AGON_S3_ACCESS_KEY_ID", "only-the-id")
+    monkeypatch.delenv("AGON_S3_SECRET_ACCESS_KEY", raising=False)
+    with pytest.raises(EnvError, match="go together"):
+        s3_storage_from_env()
+
+
+def test_it_refuses_an_endpoint_that_is_not_a_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGON_S3_BUCKET", BUCKET)
+    monkeypatch.setenv("AGON_S3_ENDPOINT_URL", "minio:9000")
+    with pytest.raises(EnvError, match="AGON_S3_ENDPOINT_URL"):
+        s3_storage_from_env()

@@ -9,7 +9,7 @@ from contextvars import Token
 from typing import Any
 
 from celery import Celery
-from celery.signals import setup_logging, task_postrun, task_prerun
+from celery.signals import setup_logging, task_postrun, task_prerun, worker_init
 from django.conf import settings
 
 from agon.logs import log_context_enter, log_context_exit
@@ -56,3 +56,19 @@ def database_connections_between_tasks(**kwargs: Any) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@worker_init.connect
+def serve_worker_metrics(**kwargs: Any) -> None:
+    """With AGON_WORKER_METRICS_PORT set, the worker's main process serves the metrics its
+    pool processes count (see agon.ops.metrics); a worker that cannot is stopped, not
+    left running unmeasured."""
+    from agon.ops.metrics import serve_worker_metrics as serve
+
+    port = settings.AGON_WORKER_METRICS_PORT
+    if not port:
+        return
+    try:
+        serve(port)
+    except Exception as error:
+        raise SystemExit(f"cannot serve the worker's metrics on port {port}: {error}") from error

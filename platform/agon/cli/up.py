@@ -344,6 +344,16 @@ def child_env(args: argparse.Namespace) -> dict[str, str]:
     return env
 
 
+def fresh_metrics_folder(settings: Any) -> Path:
+    """An empty folder for the metrics every child counts (prometheus_client's
+    multiprocess mode, see agon.ops.metrics): the web's /metrics then adds up its
+    gunicorn workers and the Celery worker's pool, matches included."""
+    folder = Path(settings.VAR_DIR) / "metrics"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    return folder
+
+
 # --- preparing the data ---------------------------------------------------------------------
 
 
@@ -537,7 +547,10 @@ def run(args: argparse.Namespace) -> int:
     stop, now = threading.Event(), threading.Event()
     handler = _signals(stop, now)
     previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
-    supervisor = Supervisor(child_commands(args, settings), console, child_env(args), REPO_DIR)
+    env = child_env(args)
+    if not env.get("PROMETHEUS_MULTIPROC_DIR"):
+        env["PROMETHEUS_MULTIPROC_DIR"] = str(fresh_metrics_folder(settings))
+    supervisor = Supervisor(child_commands(args, settings), console, env, REPO_DIR)
     url = _url(args.host, args.port)
     code = 0
     try:

@@ -27,6 +27,7 @@ from agon.bots.models import Bot, BotVersion
 from agon.ladders.models import Ladder
 from agon.matches.live import LiveRecorder, live_clear
 from agon.matches.models import Match, MatchSeat
+from agon.ops import metrics
 from sandbox.backends import SandboxError
 from sandbox.runner import MatchRecord, Program, run_match
 
@@ -224,6 +225,15 @@ def match_finish(*, match_id: int, token: str, record: MatchRecord, started: flo
     ratings_apply(match=match, seats=seats)
     if match.kind == Match.Kind.VALIDATION:
         validation_conclude(match=match)
+    transaction.on_commit(
+        functools.partial(
+            metrics.record_match_finished,
+            game=match.game,
+            kind=match.kind,
+            match_seconds=record.match_seconds,
+            fault_kinds=[str(fault["kind"]) for fault in replay.faults],
+        )
+    )
     return True
 
 
@@ -240,6 +250,9 @@ def match_fail(*, match_id: int, token: str, error: str) -> bool:
         from agon.bots.services import validation_conclude
 
         validation_conclude(match=match)
+    transaction.on_commit(
+        functools.partial(metrics.record_match_failed, game=match.game, kind=match.kind)
+    )
     return True
 
 
@@ -281,6 +294,11 @@ def requeue_stuck_matches(*, stuck_seconds: float | None = None) -> list[int]:
                     from agon.bots.services import validation_conclude
 
                     validation_conclude(match=match)
+                transaction.on_commit(
+                    functools.partial(
+                        metrics.record_match_failed, game=match.game, kind=match.kind
+                    )
+                )
                 continue
             match.status = Match.Status.QUEUED
             match.claimed_by = ""

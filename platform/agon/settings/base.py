@@ -39,6 +39,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: /healthz and /metrics answer before host validation and the SSL redirect
+    # (load balancers and Prometheus address an instance by its IP, over plain HTTP).
+    "agon.ops.middleware.OpsEndpointsMiddleware",
+    "agon.ops.middleware.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -193,6 +197,12 @@ AGON_QUEUE_TARGET = env_int("AGON_QUEUE_TARGET", 4)
 """Matchmaking keeps about this many ladder matches queued or running per ladder."""
 AGON_WORK_DIR = Path(env_str("AGON_WORK_DIR", str(VAR_DIR / "work")))
 """Scratch folder for unpacked bots while a match runs."""
+AGON_HEALTH_TIMEOUT_SECONDS = env_float("AGON_HEALTH_TIMEOUT_SECONDS", 3.0)
+"""How long a health check waits for the database or the broker (also at /metrics)."""
+AGON_METRICS_TOKEN = env_str("AGON_METRICS_TOKEN", "")
+"""When set, GET /metrics needs `Authorization: Bearer <token>`."""
+AGON_WORKER_METRICS_PORT = env_int("AGON_WORKER_METRICS_PORT", 0)
+"""When set, a Celery worker serves its metrics on this port (needs PROMETHEUS_MULTIPROC_DIR)."""
 
 # Plain text for a terminal by default; AGON_LOG_FORMAT=json gives JSON lines on stdout
 # (production's default). agon.logs describes the fields.

@@ -1,0 +1,1 @@
+"""Operations: health checks (`/healthz`, `agon health`) and Prometheus metrics (`/metrics`)."""

@@ -11,7 +11,16 @@ from tests.cli.support import Outcome
 
 @pytest.mark.parametrize(
     "command",
-    [(), ("play",), ("replay",), ("replay", "verify"), ("replay", "show"), ("score",), ("demo",)],
+    [
+        (),
+        ("play",),
+        ("replay",),
+        ("replay", "verify"),
+        ("replay", "show"),
+        ("score",),
+        ("demo",),
+        ("health",),
+    ],
 )
 def test_every_command_has_help(agon: Callable[..., Outcome], command: tuple[str, ...]) -> None:
     outcome = agon(*command, "--help")

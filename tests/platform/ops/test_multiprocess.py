@@ -1,0 +1,122 @@
+"""Multiprocess mode: gunicorn's workers each count their own requests, and `/metrics`
+from any one of them gives the sum of all, the counts of a worker that died included."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from tests.platform.ops.support import closed_port, metric
+from tests.platform.pipeline import support as pipeline
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WORKERS = 2
+
+
+def get(url: str) -> tuple[int, str]:
+    with urllib.request.urlopen(url, timeout=10) as response:  # noqa: S310 - a local http URL
+        return response.status, response.read().decode()
+
+
+class Gunicorn:
+    def __init__(self, process: subprocess.Popen[bytes], url: str, log: Path) -> None:
+        self.process, self.url, self.log = process, url, log
+
+    def workers(self) -> list[int]:
+        return sorted(set(pipeline.process_tree(self.process.pid)) - {self.process.pid})
+
+    def explain(self) -> str:
+        return "\n--- gunicorn's log ---\n" + self.log.read_text(errors="replace")[-4000:]
+
+
+@pytest.fixture
+def gunicorn(tmp_path: Path) -> Iterator[Gunicorn]:
+    """The web app as `agon up` serves it (gunicorn, two workers), counting in a
+    multiprocess folder of its own, against this test's database."""
+    folder = tmp_path / "prometheus"
+    folder.mkdir()
+    port = closed_port()
+    log = tmp_path / "gunicorn.log"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "agon.settings.test",
+        "PYTHONPATH": os.pathsep.join(
+            [str(pipeline.REPO_DIR), str(pipeline.REPO_DIR / "platform")]
+        ),
+        "AGON_TEST_DATABASE_URL": pipeline.test_database_url(),
+        "PROMETHEUS_MULTIPROC_DIR": str(folder),
+    }
+    with log.open("wb") as output:
+        process = subprocess.Popen(  # noqa: S603 - a fixed argv
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "agon.wsgi",
+                "--workers",
+                str(WORKERS),
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--no-control-socket",
+            ],
+            cwd=pipeline.REPO_DIR,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    server = Gunicorn(process, f"http://127.0.0.1:{port}", log)
+    try:
+
+        def answers() -> bool:
+            assert process.poll() is None, server.explain()
+            try:
+                return get(f"{server.url}/healthz")[0] == 200
+            except OSError:
+                return False
+
+        pipeline.wait_for(answers, timeout=60, what="gunicorn to answer", explain=server.explain)
+        pipeline.wait_for(lambda: len(server.workers()) == WORKERS, timeout=30, what="both workers")
+        yield server
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+
+
+def requests_counted(server: Gunicorn) -> float:
+    status, text = get(f"{server.url}/metrics")
+    assert status == 200
+    return metric(text, "agon_http_request_duration_seconds_count", route="games", method="GET")
+
+
+def test_every_worker_reports_the_requests_of_all(gunicorn: Gunicorn, tmp_path: Path) -> None:
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        statuses = list(pool.map(lambda _: get(f"{gunicorn.url}/api/games/")[0], range(40)))
+    assert statuses == [200] * 40
+    writers = {path.stem.rsplit("_", 1)[-1] for path in (tmp_path / "prometheus").glob("*.db")}
+    assert len(writers) == WORKERS, f"both workers served requests: {writers}"
+    # Each scrape is answered by one worker or the other: all give the whole count.
+    assert [requests_counted(gunicorn) for _ in range(6)] == [40] * 6
+
+
+def test_the_counts_of_a_worker_that_died_are_kept(gunicorn: Gunicorn) -> None:
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(lambda _: get(f"{gunicorn.url}/api/games/"), range(20)))
+    victim = gunicorn.workers()[0]
+    os.kill(victim, signal.SIGKILL)
+    pipeline.wait_for(
+        lambda: victim not in gunicorn.workers() and len(gunicorn.workers()) == WORKERS,
+        timeout=30,
+        what="gunicorn to replace the killed worker",
+        explain=gunicorn.explain,
+    )
+    assert [requests_counted(gunicorn) for _ in range(4)] == [20] * 4

@@ -26,7 +26,8 @@ def scrape(port: int) -> str:
     url = f"http://127.0.0.1:{port}/metrics"
     with urllib.request.urlopen(url, timeout=10) as response:
         assert response.status == 200
-        return response.read().decode()
+        body: bytes = response.read()
+    return body.decode()
 
 
 def test_a_worker_serves_the_counts_of_its_pool_processes(

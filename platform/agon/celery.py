@@ -9,12 +9,19 @@ from contextvars import Token
 from typing import Any
 
 from celery import Celery
-from celery.signals import setup_logging, task_postrun, task_prerun, worker_init
+from celery.signals import (
+    celeryd_after_setup,
+    setup_logging,
+    task_postrun,
+    task_prerun,
+    worker_init,
+)
 from django.conf import settings
 
 from agon.logs import log_context_enter, log_context_exit
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "agon.settings.local")
+log = logging.getLogger(__name__)
 
 app = Celery("agon")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -22,14 +29,25 @@ app.autodiscover_tasks(["agon.matches", "agon.ladders"])
 
 
 def logging_from_settings(**kwargs: Any) -> None:
-    """Workers and beat log as the web does (LOGGING), not in Celery's own format."""
+    """Workers and beat log as the web does (LOGGING), not in Celery's own format, and
+    Python's warnings are records too (Django routes them so, but only once set up)."""
     logging.config.dictConfig(settings.LOGGING)
+    logging.captureWarnings(True)
+
+
+def banner_as_a_record(sender: str, instance: Any, **kwargs: Any) -> None:
+    """The worker's start-up banner, which it prints as text, logged as one record."""
+    instance.quiet = True
+    log.info("worker %s starting: %s", sender, instance.startup_info(artlines=False).strip())
 
 
 # Plain logs keep Celery's format, which `agon up` shows; JSON logs are for machines and
 # must be JSON on every line. Celery leaves logging alone once this signal has a receiver.
+# (Beat prints its banner before any signal: start it with `celery --quiet beat`.)
 if settings.AGON_LOG_FORMAT == "json":
+    logging_from_settings()  # now: the worker warns about its privileges before any signal
     setup_logging.connect(logging_from_settings, weak=False)
+    celeryd_after_setup.connect(banner_as_a_record, weak=False)
 
 _task_log_contexts: dict[str, Token[Mapping[str, object]]] = {}
 

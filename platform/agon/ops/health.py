@@ -125,6 +125,7 @@ def _probe_database(alias: str, timeout: float) -> dict[str, Any]:
     if vendor == "postgresql":
         # libpq counts whole seconds, at least 2.
         options["connect_timeout"] = max(2, math.ceil(timeout))
+        options.pop("pool", None)  # a connection of its own, not one from a pool
     settings_dict["OPTIONS"] = options
     wrapper = load_backend(settings_dict["ENGINE"]).DatabaseWrapper(settings_dict, alias)
     try:

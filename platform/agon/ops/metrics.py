@@ -16,7 +16,8 @@ Events, counted in the process where they happen (prometheus_client metrics):
     agon_match_duration_seconds{game}                          histogram, worker processes
         Wall time of a match in the sandbox, boxes started to boxes gone.
     agon_bot_faults_total{game,kind}                           counter, worker processes
-        Faults the referee recorded (timeout, illegal_action, bad_output, crash, memory).
+        Faults the referee recorded (timeout, illegal_action, bad_output, output_limit,
+        crash, memory): a handful of kinds, so few series.
 
   These are counted once the finishing transaction commits, so a rolled-back finish
   counts nothing. With several processes per host they need prometheus_client's

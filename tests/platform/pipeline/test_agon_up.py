@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from sandbox.cgroups import reap_orphans
+from tests.platform.ops.support import metric
 from tests.platform.pipeline.support import (
     REPO_DIR,
     assert_processes_gone,
@@ -143,6 +144,16 @@ def test_agon_up_runs_the_platform_with_the_example_bots_and_stops_cleanly(up: U
         explain=up.explain,
         interval=0.5,
     )
+    # The worker's pool counts the matches, gunicorn's workers serve them: one shared
+    # multiprocess folder (agon.ops.metrics).
+    for _ in range(4):  # either gunicorn worker may answer
+        status, body = up.get("/metrics")
+        assert status == 200
+        text = body.decode()
+        assert metric(text, "agon_matches_finished_total", game=GAME, kind="ranked") >= 1
+        assert metric(text, "agon_matches_finished_total", game=GAME, kind="validation") >= 4
+    status, body = up.get("/healthz")
+    assert (status, json.loads(body)["status"]) == (200, "ok")
     output = up.output()
     assert f"example bots of agon-examples from examples/bots: 4 for {GAME}" in output
     assert re.search(r"\d+ new versions entered for validation", output)

@@ -7,8 +7,11 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
+import tarfile
 import uuid
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -19,6 +22,7 @@ from django.conf import settings
 from psycopg import sql
 
 from tests.deploy.support import REPO_DIR, clean_environment, run_python
+from tests.platform.s3 import Bucket, moto_bucket
 
 BACKUP = REPO_DIR / "deploy" / "backup" / "backup.sh"
 RESTORE = REPO_DIR / "deploy" / "backup" / "restore.sh"
@@ -64,13 +68,14 @@ def make_database() -> Iterator[MakeDatabase]:
             drop(name)
 
 
-def platform(action: str, database_url: str, var: Path) -> dict[str, Any]:
-    """`tests.deploy.platform_data ACTION` against this database and folder."""
+def platform(action: str, database_url: str, var: Path, files: Mapping[str, str]) -> dict[str, Any]:
+    """`tests.deploy.platform_data ACTION` against this database, folder and files."""
     env = {
         "DJANGO_SETTINGS_MODULE": "agon.settings.local",
         "AGON_DATABASE_URL": database_url,
         "AGON_VAR_DIR": str(var),
         "AGON_SANDBOX": "bwrap",
+        **files,
     }
     ran = run_python(["-m", "tests.deploy.platform_data", action], env, timeout=300)
     assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
@@ -89,21 +94,54 @@ def script(path: Path, args: list[str], env: Mapping[str, str]) -> subprocess.Co
     )
 
 
-def test_a_backup_restores_every_row_and_file_into_a_new_database_and_folder(
-    make_database: MakeDatabase, tmp_path: Path
+@dataclass
+class Files:
+    """Where the platform keeps its files, before the loss and after the restore."""
+
+    source: dict[str, str]
+    target: dict[str, str]
+    lose: Callable[[], None]
+    bucket: Bucket | None = None
+
+
+@pytest.fixture(params=["folder", "bucket"])
+def files(request: pytest.FixtureRequest) -> Iterator[Files]:
+    """A local folder (the default: AGON_VAR_DIR/media), or an S3 bucket (moto's server),
+    restored under another prefix."""
+    if request.param == "folder":
+        yield Files(source={}, target={}, lose=lambda: None)
+        return
+    with moto_bucket() as bucket:
+        yield Files(
+            source=bucket.environment("platform"),
+            target={**bucket.environment("restored"), "AGON_BACKUP_PYTHON": sys.executable},
+            lose=bucket.empty,
+            bucket=bucket,
+        )
+
+
+def test_a_backup_restores_every_row_and_file_into_a_new_database_and_place(
+    make_database: MakeDatabase, files: Files, tmp_path: Path
 ) -> None:
     source_url = make_database("source")
     source_var = tmp_path / "source"
-    before = platform("fill", source_url, source_var)
+    before = platform("fill", source_url, source_var, files.source)
     assert len(before["users"]) == 2 and len(before["versions"]) == 2
     assert [match[1] for match in before["matches"]] == ["validation", "validation", "ranked"]
     assert all(match[-1] for match in before["matches"]), "every replay verifies"
     assert before["rating_changes"] == 2
+    if files.bucket is not None:
+        assert len(files.bucket.objects()) == 5, "2 archives and 3 replays in the bucket"
 
     made = script(
         BACKUP,
         ["--output", str(tmp_path / "backups")],
-        {"AGON_DATABASE_URL": source_url, "AGON_VAR_DIR": str(source_var)},
+        {
+            "AGON_DATABASE_URL": source_url,
+            "AGON_VAR_DIR": str(source_var),
+            "AGON_BACKUP_PYTHON": sys.executable,
+            **files.source,
+        },
     )
     assert made.returncode == 0, made.stderr
     backup = Path(made.stdout.splitlines()[-1])
@@ -115,20 +153,32 @@ def test_a_backup_restores_every_row_and_file_into_a_new_database_and_folder(
         "media.tar.gz",
     ]
     assert "database: postgres://" in (backup / "INFO").read_text()
+    with tarfile.open(backup / "media.tar.gz") as packed:
+        names = sorted(name.removeprefix("./") for name in packed.getnames())
+    stored = sorted(
+        [version[4] for version in before["versions"]] + [match[6] for match in before["matches"]]
+    )
+    assert [name for name in names if name.startswith(("bots/", "replays/"))] == stored
 
     # The platform is lost: its database and its files.
     drop(source_url.rsplit("/", 1)[1])
     shutil.rmtree(source_var)
+    files.lose()
 
     target_url = make_database("target")
     target_var = tmp_path / "target"
     restored = script(
-        RESTORE, [str(backup)], {"AGON_DATABASE_URL": target_url, "AGON_VAR_DIR": str(target_var)}
+        RESTORE,
+        [str(backup)],
+        {"AGON_DATABASE_URL": target_url, "AGON_VAR_DIR": str(target_var), **files.target},
     )
     assert restored.returncode == 0, restored.stderr
 
-    after = platform("describe", target_url, target_var)
+    after = platform("describe", target_url, target_var, files.target)
     assert after == before
+    if files.bucket is not None:
+        assert sorted(files.bucket.objects()) == [f"restored/{name}" for name in stored]
+        return
 
     # The command operators use to check a replay file agrees.
     replay_name = before["matches"][-1][6]

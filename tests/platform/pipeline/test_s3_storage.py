@@ -6,17 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
-import socket
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import boto3  # type: ignore[import-untyped]  # boto3 ships no type information
 import pytest
 from django.conf import settings
-from moto.server import ThreadedMotoServer
 from pytest_django import Settings
 from rest_framework.test import APIClient
 
@@ -32,66 +27,21 @@ from tests.platform.pipeline.support import (
     py_upload,
     wait_active,
 )
+from tests.platform.s3 import Bucket, moto_bucket
 
-BUCKET = "agon-media"
 PREFIX = "agon-test"
-
-
-@dataclass
-class Bucket:
-    client: Any  # boto3's S3 client (boto3 ships no types)
-    name: str
-    prefix: str
-
-    def objects(self) -> dict[str, bytes]:
-        """Every object of the bucket: key -> bytes."""
-        listed = self.client.list_objects_v2(Bucket=self.name).get("Contents", [])
-        return {
-            item["Key"]: self.client.get_object(Bucket=self.name, Key=item["Key"])["Body"].read()
-            for item in listed
-        }
-
-
-def free_loopback_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @pytest.fixture
 def s3_bucket(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> Iterator[Bucket]:
-    """An empty bucket on moto's S3 server, on a free loopback port; the environment
-    names it as production would (workers started now inherit it), and this process's
-    default storage is the bucket, built from that environment."""
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # a line per S3 request
-    port = free_loopback_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    try:
-        endpoint = f"http://127.0.0.1:{port}"
-        environment = {
-            "AGON_S3_BUCKET": BUCKET,
-            "AGON_S3_ENDPOINT_URL": endpoint,
-            "AGON_S3_ACCESS_KEY_ID": "agon-test-key",
-            "AGON_S3_SECRET_ACCESS_KEY": "agon-test-secret",
-            "AGON_S3_REGION": "us-east-1",
-            "AGON_S3_PREFIX": f"/{PREFIX}/",
-        }
-        for name, value in environment.items():
+    """An empty bucket on moto's S3 server; the environment names it as production would
+    (workers started now inherit it), and this process's default storage is the bucket,
+    built from that environment."""
+    with moto_bucket() as bucket:
+        for name, value in bucket.environment(f"/{PREFIX}/").items():
             monkeypatch.setenv(name, value)
-        client = boto3.client(
-            "s3",
-            endpoint_url=endpoint,
-            aws_access_key_id="agon-test-key",
-            aws_secret_access_key="agon-test-secret",  # noqa: S106 - moto's, made up
-            region_name="us-east-1",
-        )
-        client.create_bucket(Bucket=BUCKET)
         settings.STORAGES = {**settings.STORAGES, "default": s3_storage_from_env()}
-        yield Bucket(client, BUCKET, PREFIX)
-    finally:
-        server.stop()
+        yield bucket
 
 
 def json_of(response: Any, status: int = 200) -> Any:
@@ -160,7 +110,7 @@ def test_it_keeps_archives_and_replays_in_the_bucket_through_upload_match_and_ap
 
 
 def test_it_refuses_half_of_a_key_pair(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("AGON_S3_BUCKET", BUCKET)
+    monkeypatch.setenv("AGON_S3_BUCKET", "agon-media")
     monkeypatch.setenv("AGON_S3_ACCESS_KEY_ID", "only-the-id")
     monkeypatch.delenv("AGON_S3_SECRET_ACCESS_KEY", raising=False)
     with pytest.raises(EnvError, match="go together"):
@@ -168,7 +118,7 @@ def test_it_refuses_half_of_a_key_pair(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_it_refuses_an_endpoint_that_is_not_a_url(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("AGON_S3_BUCKET", BUCKET)
+    monkeypatch.setenv("AGON_S3_BUCKET", "agon-media")
     monkeypatch.setenv("AGON_S3_ENDPOINT_URL", "minio:9000")
     with pytest.raises(EnvError, match="AGON_S3_ENDPOINT_URL"):
         s3_storage_from_env()

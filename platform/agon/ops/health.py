@@ -151,7 +151,7 @@ def _probe_broker(timeout: float) -> dict[str, Any]:
     with app.connection_for_write(
         url=settings.CELERY_BROKER_URL,
         connect_timeout=timeout,
-        transport_options=settings.CELERY_BROKER_TRANSPORT_OPTIONS,
+        transport_options={**settings.CELERY_BROKER_TRANSPORT_OPTIONS, "socket_timeout": timeout},
     ) as connection:
         connection.ensure_connection(
             max_retries=0, interval_start=0, interval_step=0, timeout=math.ceil(timeout)

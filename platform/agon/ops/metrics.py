@@ -185,7 +185,7 @@ class MatchQueueCollector(Collector):
         age = (timezone.now() - oldest).total_seconds() if oldest is not None else 0.0
         yield GaugeMetricFamily(
             "agon_oldest_queued_match_age_seconds",
-            "How long the oldest queued match has waited (0 when none waits).",
+            "Age of the oldest queued match, since it was created (0 when none is queued).",
             value=max(age, 0.0),
         )
 

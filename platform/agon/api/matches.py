@@ -9,9 +9,12 @@ GET /api/matches/{id}/logs/{seat}/    a seat's log, for its bot's owner only
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from datetime import datetime, tzinfo
 from typing import Any
 
 from django.http import FileResponse
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import exceptions, serializers
@@ -23,7 +26,14 @@ from rest_framework.views import APIView
 from agon.api.common import FileContentNegotiation, error_responses, signed_in_user
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.matches.models import Match
-from agon.matches.selectors import SeatShown, match_get, match_list, match_seat, match_seats
+from agon.matches.selectors import (
+    ListedMatch,
+    MatchListing,
+    SeatShown,
+    match_get,
+    match_seat,
+    match_seats,
+)
 from agon.matches.timeline import match_timeline
 from engine.registry import game_ids
 
@@ -65,8 +75,8 @@ def seat_json(seat: SeatShown) -> dict[str, Any]:
     }
 
 
-# A match; its seats from the context's `seats` (`match_seats` of the page), else read
-# for this match alone.
+# A match; its seats from the context's `seats` (`match_seats`), else read for this match
+# alone. Lists write the same JSON with `listed_match_json`.
 class MatchSerializer(serializers.ModelSerializer[Match]):
     seats = serializers.SerializerMethodField()
 
@@ -89,25 +99,34 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
     def get_seats(self, match: Match) -> list[dict[str, Any]]:
         seats: dict[int, list[SeatShown]] | None = self.context.get("seats")
         if seats is None or match.id not in seats:
-            seats = match_seats([match])
+            seats = match_seats([match.id])
         return [seat_json(seat) for seat in seats[match.id]]
 
-    def to_representation(self, match: Match) -> dict[str, Any]:
-        # What DRF gives, without its walk through every field of each of a page's
-        # matches (the choices and keys are the values themselves); the timestamps go
-        # through DRF's own field.
-        timestamp = self.fields["created"]
-        return {
+
+def listed_matches_json(matches: Iterable[ListedMatch]) -> list[dict[str, Any]]:
+    """What MatchSerializer gives for each match, from rows of `MatchListing`."""
+    zone = timezone.get_current_timezone()
+    return [
+        {
             "id": match.id,
             "kind": match.kind,
-            "ladder": match.ladder_id,
+            "ladder": match.ladder,
             "game": match.game,
             "players": match.players,
             "status": match.status,
-            "created": timestamp.to_representation(match.created),
-            "finished": timestamp.to_representation(match.finished) if match.finished else None,
-            "seats": self.get_seats(match),
+            "created": api_datetime(match.created, zone),
+            "finished": api_datetime(match.finished, zone) if match.finished else None,
+            "seats": [seat_json(seat) for seat in match.seats],
         }
+        for match in matches
+    ]
+
+
+def api_datetime(moment: datetime, zone: tzinfo) -> str:
+    """A timestamp as DRF's DateTimeField writes it in the time zone `zone` (the current
+    one): ISO 8601, `Z` for UTC."""
+    text = moment.astimezone(zone).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 class MatchDetailSerializer(MatchSerializer):
@@ -130,9 +149,6 @@ class MatchDetailSerializer(MatchSerializer):
             "match_seconds",
         )
         read_only_fields = fields
-
-    def to_representation(self, match: Match) -> dict[str, Any]:
-        return serializers.ModelSerializer.to_representation(self, match)  # every field
 
 
 class TimelineQuerySerializer(serializers.Serializer[Any]):
@@ -165,22 +181,21 @@ class MatchListView(APIView):
         given = MatchFilterSerializer(data=request.query_params)
         given.is_valid(raise_exception=True)
         filters = given.validated_data
-        matches = match_list(
+        matches = MatchListing(
             bot_id=filters.get("bot"),
             ladder_id=filters.get("ladder"),
             status=filters.get("status"),
             game=filters.get("game"),
         )
         paginator, page = paginate(self, matches)
-        shown = MatchSerializer(page, many=True, context={"seats": match_seats(page)})
-        return paginator.get_paginated_response(shown.data)
+        return paginator.get_paginated_response(listed_matches_json(page))
 
 
 class MatchDetailView(APIView):
     @extend_schema(responses={200: MatchDetailSerializer, **error_responses(404)})
     def get(self, request: Request, match_id: int) -> Response:
         match = _match_or_404(match_id)
-        seats = match_seats([match])
+        seats = match_seats([match.id])
         return Response(MatchDetailSerializer(match, context={"seats": seats}).data)
 
 

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from agon.api import pagination
@@ -30,10 +29,10 @@ def busy_ladder(ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User) ->
 
 
 @pytest.fixture
-def empty_cache() -> Iterator[None]:
-    cache.clear()
+def no_counts_kept() -> Iterator[None]:
+    pagination.COUNTS.clear()
     yield
-    cache.clear()
+    pagination.COUNTS.clear()
 
 
 def every_page(client: APIClient, url: str) -> list[dict[str, Any]]:
@@ -74,7 +73,7 @@ def test_a_long_list_s_count_is_kept_for_a_while_and_a_short_one_s_is_not(
     make_bot: MakeBot,
     alice: User,
     monkeypatch: pytest.MonkeyPatch,
-    empty_cache: None,
+    no_counts_kept: None,
 ) -> None:
     def count(url: str) -> int:
         response = anonymous.get(url)
@@ -93,5 +92,5 @@ def test_a_long_list_s_count_is_kept_for_a_while_and_a_short_one_s_is_not(
 
     assert count("/api/matches/") == all_matches  # kept
     assert count(f"/api/matches/?ladder={busy_ladder.id}") == on_the_ladder + 1
-    cache.clear()  # as after COUNT_SECONDS
+    pagination.COUNTS.clear()  # as after COUNT_SECONDS
     assert count("/api/matches/") == all_matches + 2

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from rest_framework import serializers
 from rest_framework.test import APIClient
 
+from agon.api.matches import MatchSerializer, api_datetime
 from agon.bots.models import Bot
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
@@ -93,6 +97,42 @@ def test_anybody_lists_matches_newest_first_with_their_seats(
         ],
     }
     assert ranked["created"] and ranked["finished"]
+
+
+def test_a_listed_match_is_what_the_match_serializer_writes(
+    anonymous: APIClient, ladder_2p: Ladder, rivals: tuple[Bot, Bot], make_bot: MakeBot, bob: User
+) -> None:
+    ant, bee = rivals
+    play_ranked(ladder_2p, [ant, bee], scores=[40, 30])
+    faulted = play_ranked(ladder_2p, [bee, ant], scores=[10, 20])
+    Match.objects.filter(id=faulted.id).update(
+        finished=datetime(2026, 5, 1, 12, 0, 0, tzinfo=UTC)  # no microseconds
+    )
+    finish_match(queued_match(ladder_2p, [ant, bee]), scores=[3, 4], faults={0: "timeout"})
+    queued_match(ladder_2p, [bee, ant])
+    Match.objects.create(kind=Match.Kind.CHALLENGE, game="akropolis", players=2, seed=1)  # no seats
+    make_bot(bob, "cicada")  # a validation match against a builtin
+
+    listed = anonymous.get("/api/matches/?page_size=200").json()["results"]
+
+    serialized = [MatchSerializer(match).data for match in Match.objects.order_by("-id")]
+    assert len(listed) == Match.objects.count() >= 6
+    assert listed == json.loads(json.dumps(serialized))
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Athens"])
+@pytest.mark.parametrize(
+    "moment",
+    [
+        datetime(2026, 11, 23, 18, 48, 19, 123456, tzinfo=UTC),
+        datetime(2026, 11, 23, 18, 48, 19, tzinfo=UTC),
+        datetime(2026, 7, 1, 23, 59, 59, 1, tzinfo=UTC),
+    ],
+)
+def test_listed_timestamps_are_written_as_drf_writes_them(moment: datetime, zone: str) -> None:
+    with timezone.override(zone):
+        drf = serializers.DateTimeField().to_representation(moment)
+        assert api_datetime(moment, timezone.get_current_timezone()) == drf
 
 
 def test_it_filters_matches_by_bot(

@@ -9,7 +9,7 @@ matches, these are the plans PostgreSQL picks by itself.)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -23,7 +23,8 @@ from agon.bots.models import Bot
 from agon.bots.selectors import bot_list
 from agon.ladders.models import Ladder
 from agon.ladders.selectors import leaderboard
-from agon.matches.selectors import match_list
+from agon.matches.models import Match
+from agon.matches.selectors import MatchListing, match_seats
 from tests.platform.conftest import MakeBot
 from tests.platform.support import play_ranked
 
@@ -31,7 +32,14 @@ pytestmark = pytest.mark.django_db
 
 
 def plan_of(queryset: QuerySet[Any]) -> str:
-    sql, params = queryset[:50].query.sql_with_params()
+    return plan_of_sql(*queryset[:50].query.sql_with_params())
+
+
+def page_plan(listing: MatchListing) -> str:
+    return plan_of_sql(*listing.page_sql(0, 50))
+
+
+def plan_of_sql(sql: str, params: Sequence[Any]) -> str:
     with connection.cursor() as cursor:
         for setting in ("enable_seqscan", "enable_bitmapscan", "enable_sort"):
             cursor.execute(f"SET LOCAL {setting} = off")
@@ -89,21 +97,21 @@ def test_the_leaderboard_reads_the_leaderboard_index_in_order(busy_ladder: Ladde
 
 
 def test_the_newest_matches_come_from_the_primary_key_in_order(busy_ladder: Ladder) -> None:
-    plan = plan_of(match_list())
+    plan = page_plan(MatchListing())
 
     assert "Index Scan Backward using matches_match_pkey" in plan
     assert "Sort" not in plan
 
 
 def test_a_ladder_s_matches_come_from_their_index_in_order(busy_ladder: Ladder) -> None:
-    plan = plan_of(match_list(ladder_id=busy_ladder.id))
+    plan = page_plan(MatchListing(ladder_id=busy_ladder.id))
 
     assert "match_ladder_recent" in plan
     assert "Sort" not in plan
 
 
 def test_a_game_s_matches_come_from_their_index_in_order(busy_ladder: Ladder) -> None:
-    plan = plan_of(match_list(game="akropolis"))
+    plan = page_plan(MatchListing(game="akropolis"))
 
     assert "match_game_recent" in plan
     assert "Sort" not in plan
@@ -113,11 +121,23 @@ def test_a_bot_s_matches_are_found_through_its_versions_seats(busy_ladder: Ladde
     bot = Bot.objects.order_by("id").first()
     assert bot is not None
 
-    plan = plan_of(match_list(bot_id=bot.id))
+    plan = page_plan(MatchListing(bot_id=bot.id))
 
     # Through an index on the seats' version (the foreign key's or `seat_version_match`).
     assert "Index Cond: (version_id = " in plan
     assert "Seq Scan" not in plan
+
+
+def test_a_page_s_seats_are_read_by_their_match_and_joined_by_key(busy_ladder: Ladder) -> None:
+    keys = list(Match.objects.values_list("id", flat=True)[:50])
+    with CaptureQueriesContext(connection) as queries:
+        match_seats(keys)
+    (query,) = queries.captured_queries  # with its values in place
+
+    plan = plan_of_sql(query["sql"], [])
+
+    assert "Index Cond: (match_id = ANY" in plan or "Index Cond: (match_id = " in plan
+    assert "Hash" not in plan
 
 
 def test_the_bots_come_from_the_primary_key_in_order(busy_ladder: Ladder) -> None:

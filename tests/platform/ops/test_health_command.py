@@ -21,6 +21,7 @@ from agon.ops import health
 from sandbox.backends.bwrap import STAGING_PREFIX
 from tests.platform.ops.support import closed_port
 from tests.platform.pipeline import support as pipeline
+from tests.sandbox.support import require_backend
 
 pytestmark = pytest.mark.django_db
 
@@ -101,6 +102,41 @@ def test_health_of_a_worker_fails_when_the_boxed_bot_faults(
     assert error.startswith("RuntimeError: the boxed bot faulted (crash on turn")
     assert "no bot here" in error
     assert leftovers()["children"] == set()
+
+
+def test_health_of_a_worker_plays_its_match_in_docker_when_that_is_the_sandbox(
+    agon_health: Run, settings: Settings, tmp_path: Path
+) -> None:
+    require_backend("docker")
+    settings.AGON_SANDBOX = "docker"
+    settings.AGON_WORK_DIR = tmp_path / "work"
+    code, report = agon_health("--worker")
+    assert code == 0, report
+    assert report["checks"]["sandbox"]["backend"] == "docker"
+    assert report["checks"]["sandbox"]["turns"] > 0
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "complaint"),
+    [
+        ("AGON_BOT_IMAGE", "agon-bot:no-such-tag", "the bot image agon-bot:no-such-tag is missing"),
+        ("DOCKER_HOST", "tcp://127.0.0.1:{closed}", "no Docker engine answers at tcp://127.0.0.1:"),
+    ],
+)
+def test_health_of_a_docker_worker_fails_clearly_without_its_engine_or_image(
+    agon_health: Run,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    variable: str,
+    value: str,
+    complaint: str,
+) -> None:
+    settings.AGON_SANDBOX = "docker"
+    monkeypatch.setenv(variable, value.format(closed=closed_port()))
+    code, report = agon_health("--worker")
+    assert code == 1
+    assert report["failed"] == ["sandbox"]
+    assert complaint in report["checks"]["sandbox"]["error"]
 
 
 def test_health_of_a_worker_fails_when_uploads_would_run_unboxed(

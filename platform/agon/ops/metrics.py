@@ -20,9 +20,13 @@ Events, counted in the process where they happen (prometheus_client metrics):
         crash, memory): a handful of kinds, so few series.
 
   These are counted once the finishing transaction commits, so a rolled-back finish
-  counts nothing. With several processes per host they need prometheus_client's
-  multiprocess mode: set PROMETHEUS_MULTIPROC_DIR to an empty folder (a tmpfs) in the
-  environment of every process of a host, before it starts; each process then writes
+  counts nothing. They are counted, not read from the database at scrape time, because
+  totals over the matches table grow with it (200,000 rows and more) and faults and
+  durations have no index to count by; a scrape must stay a few milliseconds.
+
+  With several processes per host they need prometheus_client's multiprocess mode:
+  set PROMETHEUS_MULTIPROC_DIR to an empty folder (a tmpfs) in the environment of
+  every process of a host, before it starts; each process then writes
   its values to files there and a scrape adds them up, the values of processes that
   ended included (a counter keeps counting when gunicorn or Celery replaces a worker).
   No metric here is a per-process gauge, so no hook has to remove a dead process's files.
@@ -100,7 +104,7 @@ MATCH_SECONDS = Histogram(
     "agon_match_duration_seconds",
     "Wall time of a finished match in the sandbox, boxes started to boxes gone.",
     ["game"],
-    buckets=(0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0, 600.0, 900.0),
+    buckets=(0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0, 600.0, 900.0),
 )
 BOT_FAULTS = Counter(
     "agon_bot_faults", "Faults recorded by the referee in finished matches.", ["game", "kind"]

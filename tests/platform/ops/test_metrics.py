@@ -21,6 +21,7 @@ from agon.ladders.models import Ladder
 from agon.matches.models import Match
 from agon.matches.services import match_claim, match_create, match_execute, match_fail
 from agon.matches.tasks import run_match
+from agon.ops import metrics
 from tests.platform.conftest import MakeBot
 from tests.platform.ops.support import closed_port, has_metric, metric
 from tests.platform.pipeline.support import purge_broker
@@ -288,3 +289,19 @@ def test_openmetrics_is_served_to_a_scraper_that_asks_for_it(client: Client) -> 
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/openmetrics-text")
     assert response.content.rstrip().endswith(b"# EOF")
+
+
+def test_a_metric_that_cannot_be_recorded_never_breaks_the_finish(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """E.g. a multiprocess folder that went away: the match is finished all the same."""
+
+    def broken(*labels: str) -> Any:
+        raise FileNotFoundError("the multiprocess folder is gone")
+
+    monkeypatch.setattr(metrics.MATCHES_FINISHED, "labels", broken)
+    metrics.record_match_finished(
+        game="akropolis", kind="ranked", match_seconds=1.0, fault_kinds=[]
+    )
+    assert "could not record the metric of record_match_finished" in caplog.text
+    assert "the multiprocess folder is gone" in caplog.text

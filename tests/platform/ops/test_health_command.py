@@ -167,13 +167,18 @@ def test_health_fails_when_the_broker_is_unreachable(agon_health: Run, settings:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_installed_command_runs_as_a_container_health_check_would(tmp_path: Path) -> None:
-    """The `agon` entry point in a process of its own, configured by the environment."""
+    """The `agon` entry point in a process of its own, configured by the environment (a
+    worker's, multiprocess folder included: a check, run every few seconds, must not
+    leave a file there each time)."""
+    metrics_folder = tmp_path / "prometheus"
+    metrics_folder.mkdir()
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "agon.settings.test",
         "AGON_TEST_DATABASE_URL": pipeline.test_database_url(),
         "AGON_SANDBOX": "bwrap",
         "AGON_WORK_DIR": str(tmp_path / "work"),
+        "PROMETHEUS_MULTIPROC_DIR": str(metrics_folder),
     }
     agon = Path(sys.executable).parent / "agon"
     done = subprocess.run(  # noqa: S603 - a fixed argv
@@ -188,6 +193,7 @@ def test_the_installed_command_runs_as_a_container_health_check_would(tmp_path: 
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["status"] == "ok"
     assert sorted(report["checks"]) == ["broker", "database", "sandbox"]
+    assert list(metrics_folder.iterdir()) == []
     broken = subprocess.run(  # noqa: S603 - a fixed argv
         [str(agon), "health"],
         cwd=tmp_path,

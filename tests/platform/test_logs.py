@@ -6,6 +6,11 @@ import io
 import json
 import logging
 import logging.config
+import socket
+import subprocess
+import sys
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -17,12 +22,22 @@ from pytest_django import Settings
 
 from agon.logs import log_context, logging_config
 from agon.matches.tasks import run_match
-from tests.deploy.support import production_environment, run_python
+from tests.deploy.support import REPO_DIR, clean_environment, production_environment, run_python
+from tests.platform.pipeline.support import wait_for
+from tests.platform.s3 import free_loopback_port
 
 LOG_A_LINE = (
     "import django, logging; django.setup(); "
     "logging.getLogger('agon.test').warning('hello %s', 'there', extra={'match_id': 7})"
 )
+
+
+def answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
 
 
 class JsonLog:
@@ -189,3 +204,51 @@ def test_the_format_is_chosen_by_agon_log_format(tmp_path: Path) -> None:
     assert json.loads(ran.stdout)["message"] == "hello there"
     plain = run_python(["-c", LOG_A_LINE], production_environment(AGON_LOG_FORMAT="plain"))
     assert plain.stdout == "" and "WARNING agon.test hello there" in plain.stderr
+
+
+def test_gunicorn_with_the_platforms_configuration_writes_json_lines_only(
+    tmp_path: Path,
+) -> None:
+    port = free_loopback_port()
+    env = production_environment(
+        AGON_ALLOWED_HOSTS="127.0.0.1",
+        AGON_SSL_REDIRECT="false",
+        AGON_VAR_DIR=str(tmp_path),
+    )
+    output = tmp_path / "gunicorn.log"
+    with output.open("wb") as log:
+        server = subprocess.Popen(  # noqa: S603 - the test's own interpreter and arguments
+            [
+                *[sys.executable, "-m", "gunicorn", "--config", "python:agon.gunicorn_conf"],
+                *["--bind", f"127.0.0.1:{port}", "--workers", "1", "--access-logfile", "-"],
+                "agon.wsgi",
+            ],
+            cwd=REPO_DIR,
+            env=clean_environment(env),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_for(
+            lambda: server.poll() is None and answers(port),
+            timeout=60,
+            what="gunicorn to answer",
+            explain=lambda: output.read_text(),
+        )
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/static/nothing.css")
+        assert missing.value.code == 404
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+    lines = [json.loads(text) for text in output.read_text().splitlines()]
+    loggers = {line["logger"] for line in lines}
+    assert "gunicorn.error" in loggers, "gunicorn's own records are JSON too"
+    (request,) = [line for line in lines if line["logger"] == "agon.requests"]
+    assert (request["method"], request["path"], request["status"]) == (
+        "GET",
+        "/static/nothing.css",
+        404,
+    )
+    assert "gunicorn.access" not in loggers, "requests are logged once, by the platform"

@@ -1,8 +1,15 @@
 """Production: every secret and address comes from the environment; nothing defaults.
 
 A missing or malformed value stops the process at start (agon.env.EnvError) rather than
-running half-configured. `deploy/` lists the variables; `manage.py check --deploy` with
-these settings reports no issue (tests/deploy/test_production_settings.py).
+running half-configured; `manage.py check --deploy` with these settings reports no issue
+(tests/deploy/test_production_settings.py).
+
+Required: AGON_SECRET_KEY (50+ random characters), AGON_ALLOWED_HOSTS (host names, comma
+separated), AGON_DATABASE_URL (postgres://...), AGON_BROKER_URL and AGON_CACHE_URL
+(redis://...). Optional here: AGON_CSRF_TRUSTED_ORIGINS, AGON_SSL_REDIRECT (true),
+AGON_HSTS_SECONDS (a year), AGON_DATABASE_CONN_MAX_AGE (60), AGON_SANDBOX (docker),
+AGON_LOG_FORMAT (json) and AGON_LOG_LEVEL (INFO), AGON_REQUEST_LOG_QUIET_PATHS
+(/healthz,/metrics); the stored files' AGON_S3_* (agon.storage), and those of base.py.
 """
 
 from __future__ import annotations

@@ -1,0 +1,370 @@
+"""deploy/compose.yaml in the real Docker engine: the images built (or reused) by
+deploy/build-images.sh, the whole stack up under a project name of its own, a user
+signed up through the API, two example bots uploaded, validated and playing ladder
+matches in boxes the `matches` worker starts through the host's engine, a replay
+downloaded and re-run through the engine; then everything removed (containers, volumes,
+network, leftover boxes) whatever happened.
+
+Skipped, saying why, where no Docker engine or no compose command answers. About 1-2
+minutes on a warm machine (the images exist); the first build takes longer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from engine.replay import Replay, verify_replay
+
+REPO_DIR = Path(__file__).resolve().parents[2]
+COMPOSE_FILE = REPO_DIR / "deploy" / "compose.yaml"
+BUILD_IMAGES = REPO_DIR / "deploy" / "build-images.sh"
+EXAMPLE_BOTS = REPO_DIR / "examples" / "bots"
+GAME = "architekton"
+"""Two players only, and quick: its ladder is the one the two bots fill."""
+SERVICES_WITH_HEALTH = ("postgres", "redis", "web", "beat", "default-worker", "matches-worker")
+BUILD_SECONDS = 900.0
+UP_SECONDS = 240.0
+VALIDATION_SECONDS = 180.0
+MATCHES_SECONDS = 180.0
+HEALTHY_SECONDS = 150.0
+"""The matches worker's first health check (a boxed match) comes 30 s after it starts."""
+RANKED_MATCHES = 2
+DOCKER = shutil.which("docker") or "docker"
+T = TypeVar("T")
+
+
+def _answers(command: list[str]) -> bool:
+    try:
+        done = subprocess.run(  # noqa: S603 - fixed commands
+            command, capture_output=True, timeout=30, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
+def compose_command() -> list[str] | None:
+    """`docker compose` (v2 plugin) if it answers, else Debian's `docker-compose`."""
+    if _answers(["docker", "compose", "version"]):
+        return ["docker", "compose"]
+    if shutil.which("docker-compose") and _answers(["docker-compose", "version"]):
+        return ["docker-compose"]
+    return None
+
+
+def why_skip() -> str | None:
+    if shutil.which("docker") is None:
+        return "the docker command is missing (Debian package: docker.io)"
+    if not _answers(["docker", "info"]):
+        return "no Docker engine answers (start dockerd; scripts/prepare-machine.sh does)"
+    if compose_command() is None:
+        return "no compose command (Debian package: docker-compose, or the v2 plugin)"
+    return None
+
+
+SKIP_REASON = why_skip()
+pytestmark = [
+    pytest.mark.deploy,
+    pytest.mark.skipif(SKIP_REASON is not None, reason=SKIP_REASON or ""),
+]
+
+
+def wait_for(
+    check: Callable[[], T | None], *, timeout: float, what: str, explain: Callable[[], str]
+) -> T:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value is not None and value is not False:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:g} s for {what}, in vain{explain()}")
+        time.sleep(1.0)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Stack:
+    """The compose project: its commands, its environment and its logs."""
+
+    command: list[str]
+    project: str
+    env: dict[str, str]
+    port: int
+    work_dir: Path
+
+    def compose(self, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(  # noqa: S603 - the compose command and our arguments
+            [*self.command, "--file", str(COMPOSE_FILE), "--project-name", self.project, *args],
+            cwd=REPO_DIR,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+
+    def logs(self, tail: int = 60) -> str:
+        try:
+            done = self.compose("logs", "--no-color", f"--tail={tail}", timeout=60)
+        except subprocess.TimeoutExpired:
+            return "\n(docker-compose logs did not answer within 60 s)"
+        heading = f"--- docker-compose logs (the last {tail} lines of each service) ---"
+        return f"\n{heading}\n{done.stdout}{done.stderr}"
+
+    def container(self, service: str) -> str:
+        return self.compose("ps", "-q", service, timeout=60).stdout.strip()
+
+    def health(self, service: str) -> str:
+        container = self.container(service)
+        if not container:
+            return "no container"
+        done = subprocess.run(  # noqa: S603 - fixed command
+            [
+                DOCKER,
+                "inspect",
+                "--format",
+                "{{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{end}}",
+                container,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        return done.stdout.strip() or done.stderr.strip()
+
+    def healths(self) -> dict[str, str]:
+        return {service: self.health(service) for service in SERVICES_WITH_HEALTH}
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    command = compose_command()
+    assert command is not None
+    built = subprocess.run(  # noqa: S603 - the repository's script
+        [str(BUILD_IMAGES)],
+        cwd=REPO_DIR,
+        capture_output=True,
+        text=True,
+        timeout=BUILD_SECONDS,
+        check=False,
+    )
+    assert built.returncode == 0, (
+        f"deploy/build-images.sh failed:\n{built.stdout[-4000:]}\n{built.stderr[-4000:]}"
+    )
+    work_dir = tmp_path_factory.mktemp("compose-work")
+    env = {
+        **{name: value for name, value in os.environ.items() if not name.startswith("AGON_")},
+        "AGON_SECRET_KEY": secrets.token_urlsafe(50),
+        "AGON_ALLOWED_HOSTS": "localhost,127.0.0.1",
+        "AGON_POSTGRES_PASSWORD": secrets.token_urlsafe(24),
+        "AGON_REDIS_PASSWORD": secrets.token_urlsafe(24),
+        # No registry here: the images build-images.sh made from the local Debian base.
+        "AGON_POSTGRES_IMAGE": "agon-postgres:15",
+        "AGON_REDIS_IMAGE": "agon-redis:7",
+        "AGON_WORK_DIR": str(work_dir),
+        "AGON_WEB_PORT": str(free_port()),
+    }
+    stack = Stack(
+        command=command,
+        project=f"agon-test-{uuid.uuid4().hex[:8]}",
+        env=env,
+        port=int(env["AGON_WEB_PORT"]),
+        work_dir=work_dir,
+    )
+    try:
+        up = stack.compose("up", "--detach", timeout=UP_SECONDS)
+        assert up.returncode == 0, f"compose up failed:\n{up.stdout}{up.stderr}{stack.logs()}"
+        yield stack
+    finally:
+        down = stack.compose("down", "--volumes", "--remove-orphans", "--timeout=10", timeout=180)
+        remove_leftover_boxes(work_dir)
+        assert down.returncode == 0, f"compose down failed:\n{down.stdout}{down.stderr}"
+        assert not stack.compose("ps", "-q", timeout=60).stdout.strip()
+
+
+def remove_leftover_boxes(work_dir: Path) -> None:
+    """Bot boxes whose worker was stopped mid-match: the ones with folders of this test's
+    scratch folder (other tests' boxes on the same engine are left alone)."""
+    listed = subprocess.run(  # noqa: S603 - fixed command
+        [DOCKER, "ps", "--all", "--quiet", "--filter", "label=agon.box=1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    for container in listed.stdout.split():
+        inspected = subprocess.run(  # noqa: S603 - fixed command
+            [DOCKER, "inspect", "--format", "{{json .Mounts}}", container],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        with contextlib.suppress(json.JSONDecodeError):
+            mounts = json.loads(inspected.stdout or "[]")
+            if any(str(mount.get("Source", "")).startswith(str(work_dir)) for mount in mounts):
+                subprocess.run(  # noqa: S603 - fixed command
+                    [DOCKER, "rm", "--force", container],
+                    capture_output=True,
+                    timeout=60,
+                    check=False,
+                )
+
+
+# --- the API, as a script would use it ----------------------------------------------------
+
+
+class Api:
+    def __init__(self, stack: Stack) -> None:
+        self.stack = stack
+        self.token = ""
+
+    def request(
+        self, method: str, path: str, *, body: bytes | None = None, content_type: str = ""
+    ) -> tuple[int, bytes]:
+        # The TLS proxy in front of a real deployment says the request came over HTTPS.
+        headers = {"X-Forwarded-Proto": "https", "Accept": "application/json"}
+        if content_type:
+            headers["Content-Type"] = content_type
+        if self.token:
+            headers["Authorization"] = f"Token {self.token}"
+        request = urllib.request.Request(  # noqa: S310 - a local http URL
+            self.stack.url(path), data=body, method=method, headers=headers
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310
+                return int(response.status), bytes(response.read())
+        except urllib.error.HTTPError as error:
+            return int(error.code), bytes(error.read())
+
+    def json(self, method: str, path: str, data: dict[str, Any] | None = None) -> Any:
+        body = json.dumps(data).encode() if data is not None else None
+        status, content = self.request(
+            method, path, body=body, content_type="application/json" if body else ""
+        )
+        assert 200 <= status < 300, f"{method} {path}: {status} {content[:500]!r}"
+        return json.loads(content)
+
+    def upload_bot(self, name: str, path: Path) -> dict[str, Any]:
+        boundary = uuid.uuid4().hex
+        parts = [
+            *(
+                f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"\r\n\r\n'
+                f"{value}\r\n".encode()
+                for field, value in (("name", name), ("game", GAME))
+            ),
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
+            f'filename="{path.name}"\r\nContent-Type: text/x-python\r\n\r\n'.encode(),
+            path.read_bytes(),
+            f"\r\n--{boundary}--\r\n".encode(),
+        ]
+        status, content = self.request(
+            "POST",
+            "/api/bots/",
+            body=b"".join(parts),
+            content_type=f"multipart/form-data; boundary={boundary}",
+        )
+        assert status == 201, f"uploading {name}: {status} {content[:500]!r}"
+        bot: dict[str, Any] = json.loads(content)
+        return bot
+
+
+# --- the test -----------------------------------------------------------------------------
+
+
+def test_the_stack_plays_ladder_matches_between_uploaded_bots_in_docker_boxes(
+    stack: Stack,
+) -> None:
+    api = Api(stack)
+
+    def web_healthy() -> bool:
+        return stack.health("web") == "running healthy"
+
+    wait_for(web_healthy, timeout=UP_SECONDS, what="the web server's health", explain=stack.logs)
+    status, content = api.request("GET", "/healthz")
+    assert status == 200 and json.loads(content)["status"] == "ok", content
+
+    password = secrets.token_urlsafe(16)
+    api.json("POST", "/api/auth/register/", {"username": "deployer", "password": password})
+    api.token = api.json(
+        "POST", "/api/auth/token/", {"username": "deployer", "password": password}
+    )["token"]
+    bots = [
+        api.upload_bot(f"{path.stem.replace('_', '-')}", path)
+        for path in sorted(EXAMPLE_BOTS.glob("*_bot.py"))
+    ]
+    assert len(bots) >= 2, f"two example bots in {EXAMPLE_BOTS}"
+
+    def all_active() -> bool:
+        statuses = []
+        for bot in bots:
+            versions = api.json("GET", f"/api/bots/{bot['id']}/")["versions"]
+            status = versions[-1]["status"] if versions else "none"
+            assert status != "rejected", f"{bot['name']} was rejected: {versions}{stack.logs()}"
+            statuses.append(status)
+        return all(status == "active" for status in statuses)
+
+    wait_for(
+        all_active,
+        timeout=VALIDATION_SECONDS,
+        what="the bots to pass their validation matches",
+        explain=stack.logs,
+    )
+
+    def ranked_finished() -> list[dict[str, Any]] | None:
+        listed = api.json("GET", f"/api/matches/?bot={bots[0]['id']}&status=finished")
+        ranked = [match for match in listed["results"] if match["kind"] == "ranked"]
+        return ranked if len(ranked) >= RANKED_MATCHES else None
+
+    ranked = wait_for(
+        ranked_finished,
+        timeout=MATCHES_SECONDS,
+        what=f"{RANKED_MATCHES} ranked matches to finish",
+        explain=stack.logs,
+    )
+    match = ranked[0]
+    assert {seat["bot"] for seat in match["seats"]} == {bot["id"] for bot in bots}
+    status, content = api.request("GET", f"/api/matches/{match['id']}/replay/")
+    assert status == 200, f"replay of match {match['id']}: {status} {content[:500]!r}"
+    replay = Replay.from_json(json.loads(content))
+    assert replay.game == GAME
+    verify_replay(replay)
+
+    status, content = api.request("GET", "/metrics")
+    assert status == 200 and b"agon_matches_queued" in content, content[:500]
+
+    def every_service_healthy() -> bool:
+        return all(health == "running healthy" for health in stack.healths().values())
+
+    wait_for(
+        every_service_healthy,
+        timeout=HEALTHY_SECONDS,
+        what="every service to be healthy",
+        explain=lambda: f": {stack.healths()}{stack.logs()}",
+    )

@@ -189,7 +189,7 @@ def test_a_backup_restores_every_row_and_file_into_a_new_database_and_place(
     assert ": OK: akropolis, 2 players" in verified.stdout
 
 
-def test_restore_refuses_a_database_that_is_not_empty_and_a_damaged_backup(
+def test_restore_refuses_a_used_database_or_folder_unless_told_and_any_damaged_backup(
     make_database: MakeDatabase, tmp_path: Path
 ) -> None:
     source_url = make_database("source")
@@ -220,6 +220,14 @@ def test_restore_refuses_a_database_that_is_not_empty_and_a_damaged_backup(
     )
     assert into_used_folder.returncode != 0
     assert "is not empty" in into_used_folder.stderr
+
+    over_both = script(
+        RESTORE,
+        ["--clean", "--database-url", source_url, "--media-dir", str(media), str(backup)],
+        {},
+    )
+    assert over_both.returncode == 0, over_both.stderr
+    assert (media / "replays" / "match-1.json").read_text() == "{}"
 
     with (backup / "media.tar.gz").open("ab") as damaged:
         damaged.write(b"\0")

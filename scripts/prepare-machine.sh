@@ -7,7 +7,8 @@ set -euo pipefail
 usage() {
     echo "usage: scripts/prepare-machine.sh --for run|test"
     echo "  run:  bubblewrap and Debian's python3 for the bots' boxes"
-    echo "  test: also PostgreSQL, Redis, a Docker engine with the bot image, Chromium"
+    echo "  test: also PostgreSQL, Redis, Chromium, a Docker engine with docker-compose and the"
+    echo "        images of deploy/compose.yaml (deploy/build-images.sh: bot, app, PostgreSQL, Redis)"
 }
 
 purpose=""
@@ -103,10 +104,12 @@ trust_local_postgres() {
 need_deb make bubblewrap python3
 if [ "$purpose" = test ]; then
     # chromium: the browser tests (tests/platform/web/browser/) drive Debian's Chromium.
-    need_deb git docker.io debootstrap chromium postgresql redis-server
+    # docker-compose and python3-pip: the compose test (tests/deploy/test_compose.py) and
+    # the app image's wheels, downloaded on the host by deploy/build-images.sh.
+    need_deb git docker.io docker-compose debootstrap chromium postgresql redis-server python3-pip
     start_postgres
     trust_local_postgres
     start_redis
     start_docker
-    deploy/bot-image/build.sh </dev/null
+    deploy/build-images.sh </dev/null
 fi

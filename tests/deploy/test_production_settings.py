@@ -171,6 +171,9 @@ def test_collectstatic_writes_a_manifest_whose_hashed_files_whitenoise_serves(
     page = client.get("/")
     assert page.status_code == 200
     assert f'href="/static/{hashed_css}"' in page.content.decode()
+    docs = client.get("/api/docs/")
+    assert docs.status_code == 200, "the API docs' own assets are in the manifest"
+    assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in docs.content.decode()
 
     served = client.get(f"/static/{hashed_css}", headers={"accept-encoding": "gzip"})
     assert served.status_code == 200

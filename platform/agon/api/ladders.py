@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 from agon.api.common import error_responses
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.ladders.models import Ladder
-from agon.ladders.selectors import Standing, ladder_get, ladder_list, leaderboard, standings
+from agon.ladders.selectors import LeaderboardListing, Standing, ladder_exists, ladder_list
 
 
 class LadderSerializer(serializers.ModelSerializer[Ladder]):
@@ -25,7 +25,7 @@ class LadderSerializer(serializers.ModelSerializer[Ladder]):
         read_only_fields = fields
 
 
-# A row of a leaderboard, from `standings`.
+# A row of a leaderboard, from `LeaderboardListing`.
 class LeaderboardRowSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     bot = serializers.IntegerField()
@@ -71,9 +71,7 @@ class LeaderboardView(APIView):
         summary="A ladder's bots by rating, best first",
     )
     def get(self, request: Request, ladder_id: int) -> Response:
-        ladder = ladder_get(ladder_id=ladder_id)
-        if ladder is None:
+        if not ladder_exists(ladder_id=ladder_id):
             raise exceptions.NotFound(f"there is no ladder {ladder_id}")
-        paginator, page = paginate(self, leaderboard(ladder=ladder))
-        rows = standings(page, first_rank=paginator.first_index())
-        return paginator.get_paginated_response(LeaderboardRowSerializer(rows, many=True).data)
+        paginator, page = paginate(self, LeaderboardListing(ladder_id=ladder_id))
+        return paginator.get_paginated_response(LeaderboardRowSerializer(page, many=True).data)

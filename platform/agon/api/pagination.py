@@ -21,13 +21,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, cast
 
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 from rest_framework import pagination
 from rest_framework.views import APIView
+
+from agon.listings import Listing
 
 LONG_LIST = 10_000
 """Lists at least this long have their count cached."""
@@ -38,19 +40,6 @@ COUNTS = LocMemCache(
 """The counts of long lists, in this process."""
 DEEP_OFFSET = 1_000
 """Pages starting this far in find their keys first."""
-
-@runtime_checkable
-class Listing(Protocol):
-    """A list read a page at a time by its own queries (`agon.matches.selectors.MatchListing`):
-    its count, a key equal for equal lists, and slices."""
-
-    @property
-    def count_key(self) -> str: ...
-
-    def count(self) -> int: ...
-
-    def __getitem__(self, page: slice) -> Sequence[Any]: ...
-
 
 if TYPE_CHECKING:
     _Paginator = Paginator[Any]
@@ -103,13 +92,9 @@ class PageNumberPagination(pagination.PageNumberPagination):
     max_page_size = 200
     django_paginator_class = CachedCountPaginator
 
-    def first_index(self) -> int:
-        """The 1-based position of the current page's first item in the whole list."""
-        return self.page.start_index() if self.page is not None else 1
-
 
 def paginate(
-    view: APIView, items: QuerySet[Any] | Sequence[Any] | Listing
+    view: APIView, items: QuerySet[Any] | Sequence[Any] | Listing[Any]
 ) -> tuple[PageNumberPagination, list[Any]]:
     """The page of `items` the request asks for (404 for a page that does not exist)."""
     paginator = PageNumberPagination()

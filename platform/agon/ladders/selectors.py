@@ -1,15 +1,18 @@
-"""Ladder reads: the ladders, their leaderboards and a page of standings."""
+"""Ladder reads: the ladders and their leaderboards."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from django.db import connection
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from agon.bots.models import Bot, BotVersion
 from agon.ladders.models import Ladder, Rating
+from agon.listings import Listing, Value
+from agon.ratings import PROVISIONAL_GAMES
 
 
 def ladder_list() -> QuerySet[Ladder]:
@@ -31,17 +34,12 @@ def ladder_get(*, ladder_id: int) -> Ladder | None:
     return Ladder.objects.filter(id=ladder_id).first()
 
 
-def leaderboard(*, ladder: Ladder) -> QuerySet[Rating]:
-    """The active ratings of a ladder, best first, in the order of the `leaderboard` index;
-    the bots' names and versions from `standings`, for a page of them.
-
-    The page is not joined to them: joined, a deep page would join every row it skips,
-    and the planner then scans whole tables."""
-    return (
-        Rating.objects.filter(ladder=ladder, active=True)
-        .order_by("-rating", "id")
-        .only("bot_id", "version_id", "rating", "games", "version_games", "wins")
-    )
+def ladder_exists(*, ladder_id: int) -> bool:
+    """Whether there is such a ladder: one plain statement, for every leaderboard page
+    (through the ORM, compiling the query cost a tenth of the page)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT 1 FROM {Ladder._meta.db_table} WHERE id = %s", [ladder_id])  # noqa: S608
+        return cursor.fetchone() is not None
 
 
 @dataclass(frozen=True)
@@ -59,32 +57,52 @@ class Standing:
     provisional: bool
 
 
-def standings(ratings: Sequence[Rating], *, first_rank: int) -> list[Standing]:
-    """A page of `leaderboard` (its first row at `first_rank`) with the bots' names, owners
-    and version numbers: plain rows in two queries on primary keys. Prefetched, Django
-    built a model per bot, owner and version, and (5.2) compiled an expression per key."""
-    bots = {
-        bot_id: (name, owner)
-        for bot_id, name, owner in Bot.objects.filter(id__in={rating.bot_id for rating in ratings})
-        .order_by()
-        .values_list("id", "name", "owner__username")
-    }
-    numbers = dict(
-        BotVersion.objects.filter(id__in={rating.version_id for rating in ratings})
-        .order_by()
-        .values_list("id", "number")
-    )
-    return [
-        Standing(
-            rank=rank,
-            bot=rating.bot_id,
-            name=bots[rating.bot_id][0],
-            owner=bots[rating.bot_id][1],
-            version=numbers[rating.version_id],
-            rating=rating.rating,
-            games=rating.games,
-            wins=rating.wins,
-            provisional=rating.provisional,
-        )
-        for rank, rating in enumerate(ratings, start=first_rank)
-    ]
+_RATING = Rating._meta.db_table
+_BOT = Bot._meta.db_table
+_VERSION = BotVersion._meta.db_table
+_OWNER = Bot._meta.get_field("owner").related_model._meta.db_table  # type: ignore[union-attr]
+
+_STANDINGS_SQL = f"""
+WITH page AS (
+    SELECT id FROM {_RATING}{{where}} ORDER BY rating DESC, id LIMIT %s OFFSET %s
+)
+SELECT r.bot_id, b.name, u.username, v.number, r.rating, r.games, r.wins, r.version_games
+FROM page
+JOIN {_RATING} r ON r.id = page.id
+JOIN {_BOT} b ON b.id = r.bot_id
+JOIN {_OWNER} u ON u.id = b.owner_id
+JOIN {_VERSION} v ON v.id = r.version_id
+ORDER BY r.rating DESC, r.id
+"""  # noqa: S608 - table names from the models
+
+
+class LeaderboardListing(Listing[Standing]):
+    """The active ratings of a ladder, best first (see `agon.listings`): a page's
+    standings with their bots' names, owners and version numbers in one statement, its
+    keys read in the order of the `leaderboard` index. As a queryset of ratings and two
+    more queries for the names and versions, it took about 4 ms of Python a page on the
+    bench's ladders."""
+
+    def __init__(self, *, ladder_id: int) -> None:
+        super().__init__(_RATING, ["ladder_id = %s", "active"], [ladder_id])
+
+    def page_sql(self, start: int, stop: int) -> tuple[str, list[Value]]:
+        return _STANDINGS_SQL.format(where=self.where), [*self.params, stop - start, start]
+
+    def rows(self, fetched: list[tuple[Any, ...]], start: int) -> list[Standing]:
+        return [
+            Standing(
+                rank=rank,
+                bot=bot_id,
+                name=name,
+                owner=owner,
+                version=number,
+                rating=rating,
+                games=games,
+                wins=wins,
+                provisional=version_games < PROVISIONAL_GAMES,
+            )
+            for rank, (bot_id, name, owner, number, rating, games, wins, version_games) in (
+                enumerate(fetched, start=start + 1)
+            )
+        ]

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from django.db import connection
 
 from agon.bots.models import Bot, BotVersion
+from agon.listings import Listing, Value
 from agon.matches.models import Match, MatchSeat
 
 
@@ -89,17 +91,12 @@ ORDER BY m.id DESC
 """  # noqa: S608 - table names from the models
 
 
-class MatchListing:
+class MatchListing(Listing[ListedMatch]):
     """Matches, newest first, filtered by bot, ladder, status or game, as the API lists
-    them: a lazy sequence for Django's paginator, whose count and each page are one SQL query.
-
-    A page is read in one statement, the page's keys first, from an index alone (so a deep
-    page skips index entries, not table rows), then its rows by key; its seats in one
-    more (`match_seats`). A queryset of matches, their seats through the ORM and DRF's
+    them (see `agon.listings`): a page's matches in one statement, their seats in one more
+    (`match_seats`). A queryset of matches, their seats through the ORM and DRF's
     serializer took five queries and about 9 ms of Python a page on the bench's 200,000
-    matches, most of it compiling expressions and building model instances.
-
-    The where clause is made of fixed text only; every value is a parameter."""
+    matches."""
 
     def __init__(
         self,
@@ -110,7 +107,7 @@ class MatchListing:
         game: str | None = None,
     ) -> None:
         where: list[str] = []
-        params: list[int | str] = []
+        params: list[Value] = []
         if bot_id is not None:
             # From the bot's few versions through the `seat_version_match` index.
             where.append(
@@ -122,33 +119,13 @@ class MatchListing:
             if value is not None:
                 where.append(f"{column} = %s")
                 params.append(value)
-        self._where = " WHERE " + " AND ".join(where) if where else ""
-        self._params = params
+        super().__init__(_MATCH, where, params)
 
-    @property
-    def count_key(self) -> str:
-        """Equal for equal lists: where their count may be kept."""
-        return f"matches{self._where}:{self._params}"
+    def page_sql(self, start: int, stop: int) -> tuple[str, list[Value]]:
+        return _PAGE_SQL.format(where=self.where), [*self.params, stop - start, start]
 
-    def count(self) -> int:
-        with connection.cursor() as cursor:
-            count_sql = f"SELECT count(*) FROM {_MATCH}{self._where}"  # noqa: S608
-            cursor.execute(count_sql, self._params)
-            (total,) = cursor.fetchone()
-        return int(total)
-
-    def page_sql(self, start: int, stop: int) -> tuple[str, list[int | str]]:
-        """The statement reading the matches from `start` to `stop` (not included)."""
-        return _PAGE_SQL.format(where=self._where), [*self._params, stop - start, start]
-
-    def __getitem__(self, page: slice) -> list[ListedMatch]:
-        start = page.start or 0
-        if page.stop is None or page.step is not None or start < 0 or page.stop < start:
-            raise ValueError("a listing is read a bounded page at a time")
-        with connection.cursor() as cursor:
-            cursor.execute(*self.page_sql(start, page.stop))
-            rows = cursor.fetchall()
-        seats = match_seats([row[0] for row in rows])
+    def rows(self, fetched: list[tuple[Any, ...]], start: int) -> list[ListedMatch]:
+        seats = match_seats([row[0] for row in fetched])
         return [
             ListedMatch(
                 match_id,
@@ -161,7 +138,7 @@ class MatchListing:
                 _aware(finished) if finished else None,
                 seats[match_id],
             )
-            for match_id, kind, ladder_id, game, players, status, created, finished in rows
+            for match_id, kind, ladder_id, game, players, status, created, finished in fetched
         ]
 
 

@@ -3,6 +3,7 @@ from any one of them gives the sum of all, the counts of a worker that died incl
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -13,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from django.db import connection
 
 from tests.platform.ops.support import closed_port, metric
 from tests.platform.pipeline import support as pipeline
@@ -88,8 +90,31 @@ def gunicorn(tmp_path: Path) -> Iterator[Gunicorn]:
         pipeline.wait_for(lambda: len(server.workers()) == WORKERS, timeout=30, what="both workers")
         yield server
     finally:
+        stop(process)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop gunicorn (gracefully, then by force) and wait for the database sessions of
+    its workers to end, so that the test database can be emptied after the test."""
+    process.send_signal(signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=15)
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=30)
+    process.wait(timeout=30)
+
+    def other_sessions() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            (count,) = cursor.fetchone()
+        return int(count)
+
+    pipeline.wait_for(
+        lambda: other_sessions() == 0, timeout=30, what="gunicorn's database sessions to end"
+    )
 
 
 def requests_counted(server: Gunicorn) -> float:

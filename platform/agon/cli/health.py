@@ -56,8 +56,14 @@ def run(args: argparse.Namespace) -> int:
     import django
     from django.apps import apps
 
-    if not apps.ready:
-        django.setup()
+    try:
+        if not apps.ready:
+            django.setup()  # reads the settings: a missing or bad variable fails here
+    except Exception as error:
+        from agon.ops.health import describe_error
+
+        print_json({"status": "failing", "failed": ["settings"], "error": describe_error(error)})
+        return 1
     from agon.ops.health import health
 
     report = health(sandbox=args.worker)

@@ -204,3 +204,22 @@ def test_the_installed_command_runs_as_a_container_health_check_would(tmp_path: 
     )
     assert broken.returncode == 1
     assert json.loads(broken.stdout.strip().splitlines()[-1])["failed"] == ["broker"]
+
+
+def test_the_installed_command_says_which_setting_is_wrong(tmp_path: Path) -> None:
+    env = {
+        key: value for key, value in os.environ.items() if not key.startswith(("AGON_", "DJANGO_"))
+    }
+    env["DJANGO_SETTINGS_MODULE"] = "agon.settings.production"  # and none of its variables
+    done = subprocess.run(  # noqa: S603 - a fixed argv
+        [str(Path(sys.executable).parent / "agon"), "health"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["failed"] == ["settings"]
+    assert "EnvError: AGON_SECRET_KEY must be set" in report["error"]

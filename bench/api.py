@@ -44,6 +44,7 @@ import http.client
 import json
 import os
 import random
+import secrets
 import shutil
 import signal
 import socket
@@ -142,6 +143,7 @@ def migrate() -> None:
 ARCHIVE_NAME = "bots/bench-bot.py"
 BOT_SOURCE = b"""\
 import random
+import secrets
 
 from agon_bot import Bot, run
 
@@ -584,8 +586,9 @@ def server_environment(args: argparse.Namespace, var_dir: Path) -> dict[str, str
             {
                 "DJANGO_SETTINGS_MODULE": "agon.settings.production",
                 "AGON_DATABASE_URL": args.database_url,
-                "AGON_SECRET_KEY": "bench-only-not-secret",
+                "AGON_SECRET_KEY": secrets.token_urlsafe(50),
                 "AGON_BROKER_URL": "redis://127.0.0.1:6379/14",  # no task is sent
+                "AGON_CACHE_URL": "redis://127.0.0.1:6379/13",
                 "AGON_SSL_REDIRECT": "false",
             }
         )

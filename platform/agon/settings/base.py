@@ -71,8 +71,23 @@ TEMPLATES = [
     },
 ]
 
+RANDOM_PAGE_COST = env_float("AGON_DATABASE_RANDOM_PAGE_COST", 1.1)
+"""PostgreSQL's planner cost of reading a page at random, against 1 for reading in order.
+Its default (4) models spinning disks; for a database in memory or on SSD it makes the
+planner hash a whole table to look up a page's few hundred rows in it by key (a page of
+matches: every bot version hashed, 6.5 ms, against 1.6 ms by key on the bench)."""
+
+
+def database(url: str, **settings: Any) -> dict[str, Any]:
+    """The database at `url` (dj-database-url's form), with RANDOM_PAGE_COST if PostgreSQL."""
+    config: dict[str, Any] = dict(dj_database_url.parse(url, **settings))
+    if config["ENGINE"] == "django.db.backends.postgresql":
+        config.setdefault("OPTIONS", {})["options"] = f"-c random_page_cost={RANDOM_PAGE_COST}"
+    return config
+
+
 DATABASES = {
-    "default": dj_database_url.parse(
+    "default": database(
         env_str("AGON_DATABASE_URL", f"sqlite:///{VAR_DIR / 'agon.sqlite3'}"),
         conn_max_age=env_int("AGON_DATABASE_CONN_MAX_AGE", 60),
         conn_health_checks=True,

@@ -16,12 +16,10 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-import dj_database_url
-
 from agon.env import EnvError, env_bool, env_choice, env_int, env_list, env_required
 from agon.logs import LOG_FORMATS, logging_config
 from agon.settings.base import *  # noqa: F403
-from agon.settings.base import AGON_LOG_LEVEL, MIDDLEWARE, STORAGES
+from agon.settings.base import AGON_LOG_LEVEL, MIDDLEWARE, STORAGES, database
 
 SECRET_KEY = env_required("AGON_SECRET_KEY")
 if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY.startswith("django-insecure"):
@@ -43,7 +41,7 @@ for _origin in CSRF_TRUSTED_ORIGINS:
         raise EnvError(f"AGON_CSRF_TRUSTED_ORIGINS: {_origin!r} is not like https://name")
 
 DATABASES = {
-    "default": dj_database_url.parse(
+    "default": database(
         env_required("AGON_DATABASE_URL"),
         conn_max_age=env_int("AGON_DATABASE_CONN_MAX_AGE", 60),
         conn_health_checks=True,

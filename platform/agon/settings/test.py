@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import dj_database_url
-
 from agon.env import env_str
 from agon.settings.base import *  # noqa: F403
+from agon.settings.base import database
 
 DATABASES = {
-    "default": dj_database_url.parse(
+    "default": database(
         env_str("AGON_TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/agon")
     )
 }

@@ -26,6 +26,7 @@ from agon.ladders.selectors import LeaderboardListing
 from agon.listings import Listing
 from agon.matches.models import Match
 from agon.matches.selectors import MatchListing, match_seats
+from agon.settings.base import database
 from tests.platform.conftest import MakeBot
 from tests.platform.support import play_ranked
 
@@ -148,3 +149,17 @@ def test_the_bots_come_from_the_primary_key_in_order(busy_ladder: Ladder) -> Non
 
     assert "Index Scan using bots_bot_pkey" in plan
     assert "Sort" not in plan
+
+
+def test_the_planner_prices_a_random_read_as_for_a_database_in_memory() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW random_page_cost")
+        (cost,) = cursor.fetchone()
+
+    assert float(cost) == 1.1
+
+
+def test_only_postgresql_is_told_the_price_of_a_random_read() -> None:
+    assert "OPTIONS" not in database("sqlite:///agon.sqlite3")
+    postgres = database("postgres://agon@db:5432/agon")
+    assert postgres["OPTIONS"] == {"options": "-c random_page_cost=1.1"}

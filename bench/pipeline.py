@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import secrets
 import shutil
 import statistics
 import subprocess
@@ -63,13 +64,16 @@ def configure(args: argparse.Namespace, var_dir: Path) -> dict[str, str]:
     worker gets too."""
     env = {
         "DJANGO_SETTINGS_MODULE": "agon.settings.production",
-        "AGON_SECRET_KEY": "bench-only-not-secret",
+        "AGON_SECRET_KEY": secrets.token_urlsafe(50),
+        "AGON_CACHE_URL": "redis://127.0.0.1:6379/13",
+        "AGON_ALLOWED_HOSTS": "127.0.0.1",
         "AGON_DATABASE_URL": args.database_url,
         "AGON_BROKER_URL": args.broker_url,
         "AGON_VAR_DIR": str(var_dir),
         "AGON_SANDBOX": "bwrap",
         "AGON_SSL_REDIRECT": "false",
         "AGON_LOG_LEVEL": "WARNING",
+        "AGON_LOG_FORMAT": "plain",  # the worker's " ready." line is read below
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
     }
     os.environ.update(env)
@@ -136,6 +140,8 @@ def start_worker(env: dict[str, str], log_path: Path, concurrency: int) -> subpr
     deadline = time.monotonic() + 60
     while " ready." not in log_path.read_text(errors="replace"):
         if worker.poll() is not None or time.monotonic() > deadline:
+            os.killpg(worker.pid, 9)  # else it would go on taking the bench's tasks
+            worker.wait()
             raise SystemExit(f"the worker did not start:\n{log_path.read_text()[-3000:]}")
         time.sleep(0.1)
     return worker
@@ -337,6 +343,12 @@ def main() -> None:
         for label, share in verdicts:
             verdict = "within" if share <= TARGET_OVERHEAD else "over"
             print(f"  {label:<34} {share:6.1%}  ({verdict} the {TARGET_OVERHEAD:.0%} target)")
+    except SystemExit:
+        worker_log = var_dir / "worker.log"
+        if worker_log.exists():
+            print("The end of the worker's log:", file=sys.stderr)
+            print(worker_log.read_text(errors="replace")[-4000:], file=sys.stderr)
+        raise
     finally:
         if worker is not None:
             os.killpg(worker.pid, 9)

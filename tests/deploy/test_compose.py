@@ -113,10 +113,21 @@ class Stack:
     env: dict[str, str]
     port: int
     work_dir: Path
+    env_file: Path
+    """Empty: compose then reads no deploy/.env an operator may have left there."""
 
     def compose(self, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
         return subprocess.run(  # noqa: S603 - the compose command and our arguments
-            [*self.command, "--file", str(COMPOSE_FILE), "--project-name", self.project, *args],
+            [
+                *self.command,
+                "--file",
+                str(COMPOSE_FILE),
+                "--project-name",
+                self.project,
+                "--env-file",
+                str(self.env_file),
+                *args,
+            ],
             cwd=REPO_DIR,
             env=self.env,
             capture_output=True,
@@ -180,6 +191,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     )
     print(f"deploy/build-images.sh: {time.monotonic() - clock:.0f} s")
     work_dir = tmp_path_factory.mktemp("compose-work")
+    env_file = tmp_path_factory.mktemp("compose-env") / "empty.env"
+    env_file.write_text("")
     env = {
         **{name: value for name, value in os.environ.items() if not name.startswith("AGON_")},
         "AGON_SECRET_KEY": secrets.token_urlsafe(50),
@@ -198,6 +211,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         env=env,
         port=int(env["AGON_WEB_PORT"]),
         work_dir=work_dir,
+        env_file=env_file,
     )
     try:
         clock = time.monotonic()

@@ -390,6 +390,19 @@ def test_the_stack_plays_ladder_matches_between_uploaded_bots_in_docker_boxes(
 
     status, content = api.request("GET", "/metrics")
     assert status == 200 and b"agon_matches_queued" in content, content[:500]
+    scraped = stack.compose(
+        "exec",
+        "-T",
+        "matches-worker",
+        "python3",
+        "-c",
+        "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:9808/').read()"
+        ".decode())",
+        timeout=60,
+    )
+    assert f'agon_matches_finished_total{{game="{GAME}",kind="ranked"}}' in scraped.stdout, (
+        f"the matches worker's metrics:\n{scraped.stdout[-3000:]}{scraped.stderr[-2000:]}"
+    )
 
     def every_service_healthy() -> bool:
         return all(health == "running healthy" for health in stack.healths().values())

@@ -125,7 +125,8 @@ download_wheels() {
     echo "$stamp" >"$work/.stamp"
     rm -rf "$WHEELS"
     mv "$work" "$WHEELS"
-    say "$(ls "$WHEELS"/*.whl | wc -l) wheels, $(du -sh "$WHEELS" | cut -f1)"
+    local count=("$WHEELS"/*.whl)
+    say "${#count[@]} wheels, $(du -sh "$WHEELS" | cut -f1)"
 }
 
 # --- images -----------------------------------------------------------------------------

@@ -580,6 +580,7 @@ def server_environment(args: argparse.Namespace, var_dir: Path) -> dict[str, str
         "AGON_VAR_DIR": str(var_dir),
         "AGON_LOG_LEVEL": "WARNING",
         "AGON_ALLOWED_HOSTS": "127.0.0.1",
+        "AGON_LIST_CACHE_SECONDS": str(args.list_cache_seconds),
     }
     if args.server_settings == "production":
         env.update(
@@ -981,6 +982,13 @@ def main() -> None:
         default="production",
         help="the server's settings module (default production: persistent connections)",
     )
+    parser.add_argument(
+        "--list-cache-seconds",
+        type=int,
+        default=2,
+        help="AGON_LIST_CACHE_SECONDS of the server: how long match lists and leaderboards "
+        "are served from the cache (default 2, as in production; 0 computes every page)",
+    )
     parser.add_argument("--only", help="endpoints whose name contains this text")
     parser.add_argument("--explain", action="store_true", help="print the query plans, then stop")
     parser.add_argument("--no-load", action="store_true", help="fill the database, then stop")
@@ -1005,8 +1013,13 @@ def main() -> None:
         port = free_port()
         server = start_server(args, var_dir, port)
         print(
-            f"gunicorn: {args.workers} sync workers, {args.server_settings} settings; "
-            f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}"
+            f"gunicorn: {args.workers} sync workers, {args.server_settings} settings, lists "
+            + (
+                f"cached for {args.list_cache_seconds} s"
+                if args.list_cache_seconds > 0
+                else "computed for every request"
+            )
+            + f"; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}"
         )
         results = []
         with Progress(transient=True) as progress:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.decorators import method_decorator
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from agon.api.caching import cached_for_everyone
 from agon.api.common import error_responses
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.ladders.models import Ladder
@@ -63,6 +65,7 @@ class LadderListView(APIView):
         return paginator.get_paginated_response(LadderSerializer(page, many=True).data)
 
 
+@method_decorator(cached_for_everyone, name="dispatch")
 class LeaderboardView(APIView):
     pagination_class = PageNumberPagination
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.http import FileResponse
 from django.utils import timezone
+from django.utils.decorators import method_decorator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import exceptions, serializers
@@ -23,6 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from agon.api.caching import cached_for_everyone
 from agon.api.common import FileContentNegotiation, error_responses, signed_in_user
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.matches.models import Match
@@ -169,6 +171,7 @@ def _match_or_404(match_id: int) -> Match:
     return match
 
 
+@method_decorator(cached_for_everyone, name="dispatch")
 class MatchListView(APIView):
     pagination_class = PageNumberPagination
 

@@ -208,6 +208,8 @@ AGON_ALLOW_UNSANDBOXED = env_bool("AGON_ALLOW_UNSANDBOXED", default=False)
 AGON_MATCH_STUCK_SECONDS = env_int("AGON_MATCH_STUCK_SECONDS", 1200)
 """A match `running` for longer than this is considered lost and queued again."""
 AGON_MATCH_MAX_ATTEMPTS = env_int("AGON_MATCH_MAX_ATTEMPTS", 3)
+AGON_LIST_CACHE_SECONDS = env_int("AGON_LIST_CACHE_SECONDS", 2)
+"""How long the API's match lists and leaderboards are served from the cache (0: never)."""
 AGON_QUEUE_TARGET = env_int("AGON_QUEUE_TARGET", 4)
 """Matchmaking keeps about this many ladder matches queued or running per ladder."""
 AGON_WORK_DIR = Path(env_str("AGON_WORK_DIR", str(VAR_DIR / "work")))

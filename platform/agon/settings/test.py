@@ -19,6 +19,7 @@ _XDIST_WORKER = env_str("PYTEST_XDIST_WORKER", "main")
 CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": f"{_BROKER_PREFIX}-{_XDIST_WORKER}:"}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast, tests only
 AGON_SANDBOX = env_str("AGON_SANDBOX", "bwrap")
+AGON_LIST_CACHE_SECONDS = 0  # a test reads its own writes; tests/platform/api turn it on
 
 # Static files are served from the apps' own folders (no collectstatic before the tests),
 # so the API docs' assets load as they do in development.

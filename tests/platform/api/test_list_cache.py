@@ -9,6 +9,7 @@ from django.core.cache import cache
 from pytest_django import Settings
 from rest_framework.test import APIClient
 
+from agon.api.caching import KEY_PREFIX
 from agon.ladders.models import Ladder
 from tests.platform.conftest import MakeBot
 from tests.platform.support import play_ranked
@@ -76,6 +77,12 @@ def test_the_browsable_page_and_the_json_are_kept_apart(anonymous: APIClient) ->
     )
 
 
+def test_a_kept_page_is_found_under_its_key(anonymous: APIClient) -> None:
+    anonymous.get("/api/matches/")
+
+    assert [key for key in cache._cache if KEY_PREFIX in key]  # type: ignore[attr-defined]
+
+
 def test_errors_and_single_matches_are_never_kept(
     anonymous: APIClient, ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User
 ) -> None:
@@ -87,7 +94,8 @@ def test_errors_and_single_matches_are_never_kept(
     shown = anonymous.get(f"/api/matches/{match.id}/")
 
     assert "max-age" not in shown.get("Cache-Control", "")
-    assert not [key for key in cache._cache if "agon-api-lists" in key]  # type: ignore[attr-defined]
+    kept = [key for key in cache._cache if KEY_PREFIX in key]  # type: ignore[attr-defined]
+    assert not kept
 
 
 def test_it_is_off_when_set_to_zero(

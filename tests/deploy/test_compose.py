@@ -5,31 +5,41 @@ matches in boxes the `matches` worker starts through the host's engine, a replay
 downloaded and re-run through the engine; then everything removed (containers, volumes,
 network, leftover boxes) whatever happened.
 
-Skipped, saying why, where no Docker engine or no compose command answers. About 1-2
-minutes on a warm machine (the images exist); the first build takes longer.
+Then deploy/README.md's recipe for a worker on another host: a second project with only
+the `matches` worker, naming the first one's PostgreSQL and Redis, files in an S3 bucket
+(moto's server), plays the ladder matches.
+
+Skipped, saying why, where no Docker engine or no compose command answers. About 1.5
+minutes for both on a warm machine (the images exist); the first build takes longer.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
+import logging
 import os
 import secrets
 import shutil
 import socket
+import struct
 import subprocess
 import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+import boto3  # type: ignore[import-untyped]  # boto3 ships no type information
 import pytest
+from moto.server import ThreadedMotoServer
 
 from engine.replay import Replay, verify_replay
+from tests.platform.s3 import KEY_ID, REGION, SECRET, Bucket
 
 REPO_DIR = Path(__file__).resolve().parents[2]
 COMPOSE_FILE = REPO_DIR / "deploy" / "compose.yaml"
@@ -147,6 +157,37 @@ class Stack:
     def container(self, service: str) -> str:
         return self.compose("ps", "-q", service, timeout=60).stdout.strip()
 
+    def container_name(self, service: str) -> str:
+        container = self.container(service)
+        assert container, f"no container for {service} in {self.project}"
+        inspected = subprocess.run(  # noqa: S603 - fixed command
+            [DOCKER, "inspect", "--format", "{{.Name}}", container],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        return inspected.stdout.strip().lstrip("/")
+
+    def network(self) -> str:
+        """The project's default network (compose names it after the project)."""
+        listed = subprocess.run(  # noqa: S603 - fixed command
+            [
+                DOCKER,
+                "network",
+                "ls",
+                "--quiet",
+                "--filter",
+                f"label=com.docker.compose.project={self.project}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        (network,) = listed.stdout.split()
+        return network
+
     def health(self, service: str) -> str:
         container = self.container(service)
         if not container:
@@ -174,9 +215,8 @@ class Stack:
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    command = compose_command()
-    assert command is not None
+def images() -> None:
+    """deploy/build-images.sh once for the module: quick when the images are there."""
     clock = time.monotonic()
     built = subprocess.run(  # noqa: S603 - the repository's script
         [str(BUILD_IMAGES)],
@@ -190,10 +230,10 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         f"deploy/build-images.sh failed:\n{built.stdout[-4000:]}\n{built.stderr[-4000:]}"
     )
     print(f"deploy/build-images.sh: {time.monotonic() - clock:.0f} s")
-    work_dir = tmp_path_factory.mktemp("compose-work")
-    env_file = tmp_path_factory.mktemp("compose-env") / "empty.env"
-    env_file.write_text("")
-    env = {
+
+
+def stack_environment(work_dir: Path, **extra: str) -> dict[str, str]:
+    return {
         **{name: value for name, value in os.environ.items() if not name.startswith("AGON_")},
         "AGON_SECRET_KEY": secrets.token_urlsafe(50),
         "AGON_ALLOWED_HOSTS": "localhost,127.0.0.1",
@@ -204,28 +244,50 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         "AGON_REDIS_IMAGE": "agon-redis:7",
         "AGON_WORK_DIR": str(work_dir),
         "AGON_WEB_PORT": str(free_port()),
+        **extra,
     }
+
+
+@contextlib.contextmanager
+def compose_project(
+    tmp_path_factory: pytest.TempPathFactory, env: Mapping[str, str], *up: str
+) -> Iterator[Stack]:
+    """A compose project of its own, `up` with these arguments (or only created, for
+    `--no-start`), then taken down with its volumes and leftover boxes whatever happens."""
+    command = compose_command()
+    assert command is not None
+    env_file = tmp_path_factory.mktemp("compose-env") / "empty.env"
+    env_file.write_text("")
     stack = Stack(
         command=command,
         project=f"agon-test-{uuid.uuid4().hex[:8]}",
-        env=env,
+        env=dict(env),
         port=int(env["AGON_WEB_PORT"]),
-        work_dir=work_dir,
+        work_dir=Path(env["AGON_WORK_DIR"]),
         env_file=env_file,
     )
     try:
         clock = time.monotonic()
-        up = stack.compose("up", "--detach", timeout=UP_SECONDS)
-        assert up.returncode == 0, f"compose up failed:\n{up.stdout}{up.stderr}{stack.logs()}"
-        print(f"compose up: {time.monotonic() - clock:.0f} s")
+        started = stack.compose("up", *up, timeout=UP_SECONDS)
+        assert started.returncode == 0, (
+            f"compose up failed:\n{started.stdout}{started.stderr}{stack.logs()}"
+        )
+        print(f"compose up {stack.project}: {time.monotonic() - clock:.0f} s")
         yield stack
     finally:
         clock = time.monotonic()
         down = stack.compose("down", "--volumes", "--remove-orphans", "--timeout=10", timeout=180)
-        remove_leftover_boxes(work_dir)
-        print(f"compose down: {time.monotonic() - clock:.0f} s")
+        remove_leftover_boxes(stack.work_dir)
+        print(f"compose down {stack.project}: {time.monotonic() - clock:.0f} s")
         assert down.returncode == 0, f"compose down failed:\n{down.stdout}{down.stderr}"
         assert not stack.compose("ps", "-q", timeout=60).stdout.strip()
+
+
+@pytest.fixture
+def stack(images: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    env = stack_environment(tmp_path_factory.mktemp("compose-work"))
+    with compose_project(tmp_path_factory, env, "--detach") as stack:
+        yield stack
 
 
 def remove_leftover_boxes(work_dir: Path) -> None:
@@ -315,7 +377,77 @@ class Api:
         return bot
 
 
-# --- the test -----------------------------------------------------------------------------
+# --- a user's way through the platform ---------------------------------------------------
+
+
+def wait_web_healthy(stack: Stack) -> None:
+    wait_for(
+        lambda: stack.health("web") == "running healthy",
+        timeout=UP_SECONDS,
+        what="the web server's health",
+        explain=stack.logs,
+    )
+
+
+def sign_up_and_upload_the_example_bots(api: Api) -> list[dict[str, Any]]:
+    password = secrets.token_urlsafe(16)
+    api.json("POST", "/api/auth/register/", {"username": "deployer", "password": password})
+    api.token = api.json(
+        "POST", "/api/auth/token/", {"username": "deployer", "password": password}
+    )["token"]
+    bots = [
+        api.upload_bot(f"{path.stem.replace('_', '-')}", path)
+        for path in sorted(EXAMPLE_BOTS.glob("*_bot.py"))
+    ]
+    assert len(bots) >= 2, f"two example bots in {EXAMPLE_BOTS}"
+    return bots
+
+
+def wait_validated(api: Api, bots: list[dict[str, Any]], explain: Callable[[], str]) -> None:
+    def all_active() -> bool:
+        statuses = []
+        for bot in bots:
+            versions = api.json("GET", f"/api/bots/{bot['id']}/")["versions"]
+            status = versions[-1]["status"] if versions else "none"
+            assert status != "rejected", f"{bot['name']} was rejected: {versions}{explain()}"
+            statuses.append(status)
+        return all(status == "active" for status in statuses)
+
+    wait_for(
+        all_active,
+        timeout=VALIDATION_SECONDS,
+        what="the bots to pass their validation matches",
+        explain=explain,
+    )
+
+
+def wait_ranked(
+    api: Api, bots: list[dict[str, Any]], count: int, explain: Callable[[], str]
+) -> list[dict[str, Any]]:
+    """`count` ranked matches finished between the bots, each replay re-run by the engine."""
+
+    def ranked_finished() -> list[dict[str, Any]] | None:
+        listed = api.json("GET", f"/api/matches/?bot={bots[0]['id']}&status=finished")
+        ranked = [match for match in listed["results"] if match["kind"] == "ranked"]
+        return ranked if len(ranked) >= count else None
+
+    ranked = wait_for(
+        ranked_finished,
+        timeout=MATCHES_SECONDS,
+        what=f"{count} ranked matches to finish",
+        explain=explain,
+    )
+    for match in ranked:
+        assert {seat["bot"] for seat in match["seats"]} == {bot["id"] for bot in bots}
+        status, content = api.request("GET", f"/api/matches/{match['id']}/replay/")
+        assert status == 200, f"replay of match {match['id']}: {status} {content[:500]!r}"
+        replay = Replay.from_json(json.loads(content))
+        assert replay.game == GAME
+        verify_replay(replay)
+    return ranked
+
+
+# --- the tests ----------------------------------------------------------------------------
 
 
 def test_the_stack_plays_ladder_matches_between_uploaded_bots_in_docker_boxes(
@@ -327,61 +459,16 @@ def test_the_stack_plays_ladder_matches_between_uploaded_bots_in_docker_boxes(
     def phase(name: str) -> None:
         print(f"{name}: {time.monotonic() - started:.0f} s after the stack was up")
 
-    def web_healthy() -> bool:
-        return stack.health("web") == "running healthy"
-
-    wait_for(web_healthy, timeout=UP_SECONDS, what="the web server's health", explain=stack.logs)
+    wait_web_healthy(stack)
     phase("web healthy")
     status, content = api.request("GET", "/healthz")
     assert status == 200 and json.loads(content)["status"] == "ok", content
 
-    password = secrets.token_urlsafe(16)
-    api.json("POST", "/api/auth/register/", {"username": "deployer", "password": password})
-    api.token = api.json(
-        "POST", "/api/auth/token/", {"username": "deployer", "password": password}
-    )["token"]
-    bots = [
-        api.upload_bot(f"{path.stem.replace('_', '-')}", path)
-        for path in sorted(EXAMPLE_BOTS.glob("*_bot.py"))
-    ]
-    assert len(bots) >= 2, f"two example bots in {EXAMPLE_BOTS}"
-
-    def all_active() -> bool:
-        statuses = []
-        for bot in bots:
-            versions = api.json("GET", f"/api/bots/{bot['id']}/")["versions"]
-            status = versions[-1]["status"] if versions else "none"
-            assert status != "rejected", f"{bot['name']} was rejected: {versions}{stack.logs()}"
-            statuses.append(status)
-        return all(status == "active" for status in statuses)
-
-    wait_for(
-        all_active,
-        timeout=VALIDATION_SECONDS,
-        what="the bots to pass their validation matches",
-        explain=stack.logs,
-    )
+    bots = sign_up_and_upload_the_example_bots(api)
+    wait_validated(api, bots, stack.logs)
     phase("bots validated")
-
-    def ranked_finished() -> list[dict[str, Any]] | None:
-        listed = api.json("GET", f"/api/matches/?bot={bots[0]['id']}&status=finished")
-        ranked = [match for match in listed["results"] if match["kind"] == "ranked"]
-        return ranked if len(ranked) >= RANKED_MATCHES else None
-
-    ranked = wait_for(
-        ranked_finished,
-        timeout=MATCHES_SECONDS,
-        what=f"{RANKED_MATCHES} ranked matches to finish",
-        explain=stack.logs,
-    )
+    wait_ranked(api, bots, RANKED_MATCHES, stack.logs)
     phase(f"{RANKED_MATCHES} ranked matches finished")
-    match = ranked[0]
-    assert {seat["bot"] for seat in match["seats"]} == {bot["id"] for bot in bots}
-    status, content = api.request("GET", f"/api/matches/{match['id']}/replay/")
-    assert status == 200, f"replay of match {match['id']}: {status} {content[:500]!r}"
-    replay = Replay.from_json(json.loads(content))
-    assert replay.game == GAME
-    verify_replay(replay)
 
     # The worker reaches its boxes' freezer through the host's cgroups (mounted), not
     # through `docker pause` (the backend warns once per process when it has to).
@@ -414,3 +501,118 @@ def test_the_stack_plays_ladder_matches_between_uploaded_bots_in_docker_boxes(
         explain=lambda: f": {stack.healths()}{stack.logs()}",
     )
     phase("every service healthy")
+
+
+def docker_bridge_gateway() -> str | None:
+    """The host's address on Docker's default bridge: containers reach the host there
+    (the network's gateway, else the address of its bridge interface)."""
+    inspected = subprocess.run(  # noqa: S603 - fixed command
+        [DOCKER, "network", "inspect", "bridge", "--format", "{{json .}}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    try:
+        network = json.loads(inspected.stdout or "{}")
+    except json.JSONDecodeError:
+        return None
+    for config in (network.get("IPAM") or {}).get("Config") or []:
+        if config.get("Gateway"):
+            return str(config["Gateway"])
+    interface = (network.get("Options") or {}).get("com.docker.network.bridge.name")
+    if not interface:
+        return None
+    siocgifaddr = 0x8915
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            packed = fcntl.ioctl(
+                probe.fileno(), siocgifaddr, struct.pack("256s", interface.encode()[:15])
+            )
+        except OSError:
+            return None
+    return socket.inet_ntoa(packed[20:24])
+
+
+@contextlib.contextmanager
+def bucket_for_containers(address: str) -> Iterator[Bucket]:
+    """An empty bucket on a moto S3 server listening where containers reach the host."""
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    with socket.socket() as probe:
+        probe.bind((address, 0))
+        port = int(probe.getsockname()[1])
+    server = ThreadedMotoServer(ip_address=address, port=port, verbose=False)
+    server.start()
+    try:
+        endpoint = f"http://{address}:{port}"
+        client = boto3.client(
+            "s3",
+            endpoint_url=endpoint,
+            aws_access_key_id=KEY_ID,
+            aws_secret_access_key=SECRET,
+            region_name=REGION,
+        )
+        client.create_bucket(Bucket="agon-media")
+        yield Bucket(client, "agon-media", endpoint)
+    finally:
+        server.stop()
+
+
+def test_a_matches_worker_of_another_host_plays_through_the_same_database_broker_and_bucket(
+    images: None, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """deploy/README.md's recipe for a worker host: the platform's own project without
+    its `matches` worker, files in S3; a second project runs only that worker, naming the
+    first one's PostgreSQL and Redis (a second host, as near as one engine gets)."""
+    gateway = docker_bridge_gateway()
+    if gateway is None:
+        pytest.skip("Docker's default bridge has no gateway address to serve S3 on")
+    with bucket_for_containers(gateway) as bucket:
+        s3 = bucket.environment("agon")
+        main_env = stack_environment(tmp_path_factory.mktemp("compose-work"), **s3)
+        with compose_project(
+            tmp_path_factory, main_env, "--detach", "--scale", "matches-worker=0"
+        ) as main:
+            wait_web_healthy(main)
+            postgres, redis = (main.container_name(service) for service in ("postgres", "redis"))
+            worker_env = {
+                **main_env,
+                "AGON_WORK_DIR": str(tmp_path_factory.mktemp("compose-work")),
+                "AGON_WEB_PORT": str(free_port()),
+                "AGON_POSTGRES_HOST": postgres,
+                "AGON_REDIS_HOST": redis,
+            }
+            with compose_project(
+                tmp_path_factory, worker_env, "--no-deps", "--no-start", "matches-worker"
+            ) as other:
+                # Another host would reach them over its network; here the worker joins
+                # the first project's network, where their container names resolve.
+                joined = subprocess.run(  # noqa: S603 - fixed command
+                    [
+                        DOCKER,
+                        "network",
+                        "connect",
+                        main.network(),
+                        other.container("matches-worker"),
+                    ],
+                    capture_output=True,
+                    text=True,
+                    timeout=60,
+                    check=False,
+                )
+                assert joined.returncode == 0, joined.stderr
+                started = other.compose("start", "matches-worker", timeout=120)
+                assert started.returncode == 0, started.stdout + started.stderr
+
+                def explain() -> str:
+                    return main.logs() + other.logs()
+
+                api = Api(main)
+                bots = sign_up_and_upload_the_example_bots(api)
+                wait_validated(api, bots, explain)
+                wait_ranked(api, bots, 1, explain)
+                assert not main.container("matches-worker"), "the first project has no worker"
+                played = other.compose("logs", "--no-color", "matches-worker", timeout=60).stdout
+                assert "agon.matches.tasks.run_match" in played, played[-3000:]
+                stored = [key for key in bucket.objects() if key.startswith("agon/replays/")]
+                assert stored, f"no replay in the bucket: {list(bucket.objects())}"

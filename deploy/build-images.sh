@@ -131,6 +131,12 @@ download_wheels() {
 
 # --- images -----------------------------------------------------------------------------
 
+# One build at a time (two test processes may ask at once): the wheels' folder and the
+# tags are shared.
+command -v flock >/dev/null || die "flock is missing (Debian package: util-linux)"
+exec 9>deploy/app-image/.build.lock
+flock 9
+
 started=$SECONDS
 deploy/bot-image/build.sh --base "$base" --tag "$bot_image" </dev/null
 download_wheels

@@ -364,6 +364,9 @@ class DockerBox:
         if self._cgroup is not None:
             if self._cgroup.has_processes():
                 return None
+            # Read now whether the kernel killed it for memory: Docker removes the cgroup,
+            # and its counter with it, once it sees the container end.
+            self._oom_killed = self._oom_killed or (self._cgroup.oom_kills() or 0) > 0
         elif not self._stdout_hung_up():
             return None
         return self._reload_state()

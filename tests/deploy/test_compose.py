@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
-import logging
 import os
 import secrets
 import shutil
@@ -32,14 +31,13 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-import boto3  # type: ignore[import-untyped]  # boto3 ships no type information
 import pytest
-from moto.server import ThreadedMotoServer
 
 from engine.replay import Replay, verify_replay
-from tests.platform.s3 import KEY_ID, REGION, SECRET, Bucket
+from tests.platform.pipeline.support import wait_for
+from tests.platform.s3 import free_port, moto_bucket
 
 REPO_DIR = Path(__file__).resolve().parents[2]
 COMPOSE_FILE = REPO_DIR / "deploy" / "compose.yaml"
@@ -56,7 +54,6 @@ HEALTHY_SECONDS = 150.0
 """The matches worker's first health check (a boxed match) comes 30 s after it starts."""
 RANKED_MATCHES = 2
 DOCKER = shutil.which("docker") or "docker"
-T = TypeVar("T")
 
 
 def _answers(command: list[str]) -> bool:
@@ -93,25 +90,6 @@ pytestmark = [
     pytest.mark.deploy,
     pytest.mark.skipif(SKIP_REASON is not None, reason=SKIP_REASON or ""),
 ]
-
-
-def wait_for(
-    check: Callable[[], T | None], *, timeout: float, what: str, explain: Callable[[], str]
-) -> T:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value is not None and value is not False:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"waited {timeout:g} s for {what}, in vain{explain()}")
-        time.sleep(1.0)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass
@@ -386,6 +364,7 @@ def wait_web_healthy(stack: Stack) -> None:
         timeout=UP_SECONDS,
         what="the web server's health",
         explain=stack.logs,
+        interval=1.0,
     )
 
 
@@ -418,6 +397,7 @@ def wait_validated(api: Api, bots: list[dict[str, Any]], explain: Callable[[], s
         timeout=VALIDATION_SECONDS,
         what="the bots to pass their validation matches",
         explain=explain,
+        interval=1.0,
     )
 
 
@@ -436,6 +416,7 @@ def wait_ranked(
         timeout=MATCHES_SECONDS,
         what=f"{count} ranked matches to finish",
         explain=explain,
+        interval=1.0,
     )
     for match in ranked:
         assert {seat["bot"] for seat in match["seats"]} == {bot["id"] for bot in bots}
@@ -499,6 +480,7 @@ def test_the_stack_plays_ladder_matches_between_uploaded_bots_in_docker_boxes(
         timeout=HEALTHY_SECONDS,
         what="every service to be healthy",
         explain=lambda: f": {stack.healths()}{stack.logs()}",
+        interval=1.0,
     )
     phase("every service healthy")
 
@@ -534,30 +516,6 @@ def docker_bridge_gateway() -> str | None:
     return socket.inet_ntoa(packed[20:24])
 
 
-@contextlib.contextmanager
-def bucket_for_containers(address: str) -> Iterator[Bucket]:
-    """An empty bucket on a moto S3 server listening where containers reach the host."""
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    with socket.socket() as probe:
-        probe.bind((address, 0))
-        port = int(probe.getsockname()[1])
-    server = ThreadedMotoServer(ip_address=address, port=port, verbose=False)
-    server.start()
-    try:
-        endpoint = f"http://{address}:{port}"
-        client = boto3.client(
-            "s3",
-            endpoint_url=endpoint,
-            aws_access_key_id=KEY_ID,
-            aws_secret_access_key=SECRET,
-            region_name=REGION,
-        )
-        client.create_bucket(Bucket="agon-media")
-        yield Bucket(client, "agon-media", endpoint)
-    finally:
-        server.stop()
-
-
 def test_a_matches_worker_of_another_host_plays_through_the_same_database_broker_and_bucket(
     images: None, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
@@ -567,7 +525,7 @@ def test_a_matches_worker_of_another_host_plays_through_the_same_database_broker
     gateway = docker_bridge_gateway()
     if gateway is None:
         pytest.skip("Docker's default bridge has no gateway address to serve S3 on")
-    with bucket_for_containers(gateway) as bucket:
+    with moto_bucket(address=gateway) as bucket:
         s3 = bucket.environment("agon")
         main_env = stack_environment(tmp_path_factory.mktemp("compose-work"), **s3)
         with compose_project(

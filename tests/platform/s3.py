@@ -49,22 +49,23 @@ class Bucket:
             self.client.delete_object(Bucket=self.name, Key=key)
 
 
-def free_loopback_port() -> int:
+def free_port(address: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
+        probe.bind((address, 0))
         port: int = probe.getsockname()[1]
         return port
 
 
 @contextlib.contextmanager
-def moto_bucket(name: str = "agon-media") -> Iterator[Bucket]:
-    """An empty bucket on a moto S3 server of its own, stopped at the end."""
+def moto_bucket(name: str = "agon-media", address: str = "127.0.0.1") -> Iterator[Bucket]:
+    """An empty bucket on a moto S3 server of its own listening on `address` (loopback,
+    or where containers reach the host), stopped at the end."""
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # a line per S3 request
-    port = free_loopback_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    port = free_port(address)
+    server = ThreadedMotoServer(ip_address=address, port=port, verbose=False)
     server.start()
     try:
-        endpoint = f"http://127.0.0.1:{port}"
+        endpoint = f"http://{address}:{port}"
         client = boto3.client(
             "s3",
             endpoint_url=endpoint,
@@ -73,6 +74,13 @@ def moto_bucket(name: str = "agon-media") -> Iterator[Bucket]:
             region_name=REGION,
         )
         client.create_bucket(Bucket=name)
-        yield Bucket(client, name, endpoint)
+        bucket = Bucket(client, name, endpoint)
+        try:
+            yield bucket
+        finally:
+            # moto keeps its buckets in the process, not in the server: the next server
+            # this test process starts would find this one's objects.
+            bucket.empty()
+            client.delete_bucket(Bucket=name)
     finally:
         server.stop()

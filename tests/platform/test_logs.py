@@ -24,7 +24,7 @@ from agon.logs import log_context, logging_config
 from agon.matches.tasks import run_match
 from tests.deploy.support import REPO_DIR, clean_environment, production_environment, run_python
 from tests.platform.pipeline.support import wait_for
-from tests.platform.s3 import free_loopback_port
+from tests.platform.s3 import free_port
 
 LOG_A_LINE = (
     "import django, logging; django.setup(); "
@@ -209,7 +209,7 @@ def test_the_format_is_chosen_by_agon_log_format(tmp_path: Path) -> None:
 def test_gunicorn_with_the_platforms_configuration_writes_json_lines_only(
     tmp_path: Path,
 ) -> None:
-    port = free_loopback_port()
+    port = free_port()
     env = production_environment(
         AGON_ALLOWED_HOSTS="127.0.0.1",
         AGON_SSL_REDIRECT="false",

@@ -52,9 +52,11 @@ def match_seats(match_ids: Collection[int]) -> dict[int, list[SeatShown]]:
     statement joining the seats to their versions, bots and owners by key. Only the shown
     columns are read (not a seat's log: up to 256 KiB of a bot's stderr).
 
-    Through the ORM this took three queries (joined, Django hashed every version for a
-    page's few hundred seats) and, prefetched, a model instance per seat, version, bot and
-    owner: 12 ms of a page's 20 ms of Python on 50 matches."""
+    Through the ORM this took three queries and, prefetched, a model instance per seat,
+    version, bot and owner: 12 ms of a page's 20 ms of Python on 50 matches. Joined, it
+    relies on PostgreSQL pricing random reads as for a database in memory
+    (`RANDOM_PAGE_COST` in the settings): at its default the planner hashes every bot
+    version for a page's few hundred seats."""
     shown: dict[int, list[SeatShown]] = {match_id: [] for match_id in match_ids}
     if not shown:
         return shown

@@ -36,7 +36,8 @@ def fill() -> dict[str, Any]:
     from agon.ladders.models import Ladder
     from agon.ladders.services import ladder_ensure_defaults
     from agon.matches.models import Match
-    from agon.matches.services import match_create, match_execute
+    from agon.matches.services import match_execute
+    from tests.platform.pipeline.support import ranked_match
 
     call_command("migrate", interactive=False, verbosity=0)
     ladder_ensure_defaults()
@@ -52,14 +53,7 @@ def fill() -> dict[str, Any]:
         assert version.status == BotVersion.Status.ACTIVE, version.reason
         versions.append(version)
     ladder = Ladder.objects.get(game="akropolis", players=2)
-    ranked = match_create(
-        kind=Match.Kind.RANKED,
-        ladder=ladder,
-        game=ladder.game,
-        players=ladder.players,
-        options=ladder.options,
-        seats=versions,
-    )
+    ranked = ranked_match(ladder, versions)
     assert match_execute(match_id=ranked.id)
     return describe()
 

@@ -77,8 +77,7 @@ def seat_json(seat: SeatShown) -> dict[str, Any]:
     }
 
 
-# A match; its seats from the context's `seats` (`match_seats`), else read for this match
-# alone. Lists write the same JSON with `listed_match_json`.
+# A match with its seats. Lists write the same JSON with `listed_matches_json`.
 class MatchSerializer(serializers.ModelSerializer[Match]):
     seats = serializers.SerializerMethodField()
 
@@ -99,10 +98,7 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
 
     @extend_schema_field(SeatSerializer(many=True, read_only=True))
     def get_seats(self, match: Match) -> list[dict[str, Any]]:
-        seats: dict[int, list[SeatShown]] | None = self.context.get("seats")
-        if seats is None or match.id not in seats:
-            seats = match_seats([match.id])
-        return [seat_json(seat) for seat in seats[match.id]]
+        return [seat_json(seat) for seat in match_seats([match.id])[match.id]]
 
 
 def listed_matches_json(matches: Iterable[ListedMatch]) -> list[dict[str, Any]]:
@@ -197,9 +193,7 @@ class MatchListView(APIView):
 class MatchDetailView(APIView):
     @extend_schema(responses={200: MatchDetailSerializer, **error_responses(404)})
     def get(self, request: Request, match_id: int) -> Response:
-        match = _match_or_404(match_id)
-        seats = match_seats([match.id])
-        return Response(MatchDetailSerializer(match, context={"seats": seats}).data)
+        return Response(MatchDetailSerializer(_match_or_404(match_id)).data)
 
 
 class ReplayView(APIView):

@@ -16,12 +16,16 @@ from pathlib import Path
 import pytest
 
 from sandbox.packages import (
+    MAX_DEPTH,
     MAX_FILES,
     MAX_FOLDERS,
+    MAX_NAME_BYTES,
     MAX_PACKED_BYTES,
+    MAX_PATH_BYTES,
     MAX_UNPACKED_BYTES,
     PackageError,
     PackageInfo,
+    check_package,
     unpack_bot,
 )
 
@@ -103,16 +107,18 @@ def dest(tmp_path: Path) -> Path:
 
 
 def refused(data: bytes, filename: str, dest: Path) -> str:
-    """Unpack what must be refused; the error's message. Checks nothing was written
-    outside `dest` (whatever landed inside it is the caller's to throw away)."""
+    """Unpack what must be refused; the error's message. Checks that the check without
+    unpacking refuses it the same way, and that nothing is left behind: not outside
+    `dest`, and not inside it either."""
     around = dest.parent.parent
-    before = snapshot(around) - {str(p.relative_to(around)) for p in dest.rglob("*")}
+    before = snapshot(around)
+    with pytest.raises(PackageError) as checked:
+        check_package(data, filename)
     with pytest.raises(PackageError) as error:
         unpack_bot(data, filename, dest)
-    after = {path for path in snapshot(around) if not path.startswith("pkg/bot/")}
-    assert after == before, "something was written outside the destination"
+    assert snapshot(around) == before, "a refused package left something behind"
     assert (around / "neighbour.txt").read_text() == "keep me"
-    assert list((around / "outside").iterdir()) == []
+    assert str(checked.value) == str(error.value)
     return str(error.value)
 
 
@@ -194,8 +200,6 @@ def test_it_refuses_a_bomb_that_unpacks_past_50_mib(dest: Path, kind: str) -> No
     message = refused(data, f"bot.{'zip' if kind == 'zip' else 'tar.gz'}", dest)
     assert "unpacks to more than 50 MiB" in message
     assert "weights.bin" in message
-    written = sum(path.stat().st_size for path in dest.rglob("*") if path.is_file())
-    assert written <= MAX_UNPACKED_BYTES  # it stopped, rather than unpack and then count
 
 
 def test_it_counts_the_total_not_each_file(dest: Path) -> None:
@@ -220,11 +224,10 @@ def test_it_refuses_a_tar_of_folders_by_the_thousand(dest: Path) -> None:
     started = time.monotonic()
     assert f"more than {MAX_FOLDERS} folders" in refused(data, "bot.tar.gz", dest)
     assert time.monotonic() - started < 5
-    assert sum(1 for _ in dest.iterdir()) <= MAX_FOLDERS + 1
 
 
 def test_it_refuses_a_zip_whose_few_files_sit_in_thousands_of_nested_folders(dest: Path) -> None:
-    deep = ["/".join(f"{i}x{depth}" for depth in range(100)) + "/f.py" for i in range(50)]
+    deep = ["/".join(f"{i}x{depth}" for depth in range(30)) + "/f.py" for i in range(50)]
     data = make_zip([("main.py", MAIN), *((name, b"") for name in deep)])
     assert f"more than {MAX_FOLDERS} folders" in refused(data, "bot.zip", dest)
 
@@ -345,3 +348,89 @@ def test_it_refuses_duplicate_names(dest: Path, kind: str) -> None:
 def test_it_refuses_a_file_and_a_folder_of_the_same_name(dest: Path) -> None:
     data = make_zip([("main.py", MAIN), ("lib", b"a file"), ("lib/a.py", b"1")])
     assert "a file and a folder have the same name" in refused(data, "bot.zip", dest)
+
+
+# --- shapes checked from the listing, before anything is written ----------------------
+
+
+@pytest.mark.parametrize("kind", ["zip", "tar"])
+def test_it_refuses_a_path_thousands_of_folders_deep_at_once(dest: Path, kind: str) -> None:
+    # 8 KB of zip made a request create 1,000 folders, then fail to clean them up.
+    deep = "/".join(["d"] * 2000) + "/f.py"
+    members = [("main.py", MAIN), (deep, b"")]
+    data = make_zip(members) if kind == "zip" else make_tar(members)
+    assert len(data) < 16 * 1024
+    started = time.monotonic()
+    message = refused(data, "bot.zip" if kind == "zip" else "bot.tar.gz", dest)
+    assert time.monotonic() - started < 1
+    assert f"nested more than {MAX_DEPTH} levels deep" in message
+    assert len(message) < 300, "the message quotes a bounded part of the name"
+
+
+def test_it_refuses_a_folder_entry_nested_too_deep(dest: Path) -> None:
+    folder = tar_special("/".join(["d"] * (MAX_DEPTH + 1)), tarfile.DIRTYPE)
+    assert "levels deep" in refused(make_tar([("main.py", MAIN), folder]), "bot.tgz", dest)
+
+
+@pytest.mark.parametrize("kind", ["zip", "tar"])
+def test_it_refuses_a_name_longer_than_a_file_system_takes(dest: Path, kind: str) -> None:
+    members = [("main.py", MAIN), ("lib/" + "n" * (MAX_NAME_BYTES + 1) + ".py", b"")]
+    data = make_zip(members) if kind == "zip" else make_tar(members)
+    message = refused(data, "bot.zip" if kind == "zip" else "bot.tar.gz", dest)
+    assert f"a name longer than {MAX_NAME_BYTES} bytes" in message
+
+
+def test_it_counts_a_names_length_in_bytes(dest: Path) -> None:
+    name = "é" * (MAX_NAME_BYTES // 2 + 1)  # few characters, too many bytes
+    message = refused(make_zip([("main.py", MAIN), (name, b"")]), "bot.zip", dest)
+    assert f"a name longer than {MAX_NAME_BYTES} bytes" in message
+
+
+def test_it_refuses_a_path_longer_than_the_limit(dest: Path) -> None:
+    parts = ["p" * 200] * (MAX_PATH_BYTES // 200 + 1)
+    message = refused(make_zip([("main.py", MAIN), ("/".join(parts), b"")]), "bot.zip", dest)
+    assert f"a path longer than {MAX_PATH_BYTES} bytes" in message
+
+
+def test_exactly_the_depth_and_length_limits_are_still_accepted(dest: Path) -> None:
+    deepest = "/".join(["d"] * (MAX_DEPTH - 1)) + "/f.py"
+    longest_name = "n" * (MAX_NAME_BYTES - 3) + ".py"
+    members = [("main.py", MAIN), (deepest, b"deep"), (longest_name, b"long")]
+    unpack_bot(make_zip(members), "bot.zip", dest)
+    assert (dest / deepest).read_bytes() == b"deep"
+    assert (dest / longest_name).read_bytes() == b"long"
+
+
+@pytest.mark.parametrize("kind", ["zip", "tar"])
+def test_it_declines_a_listing_of_twenty_thousand_entries_without_reading_them_all(
+    dest: Path, kind: str
+) -> None:
+    members = [("main.py", MAIN)] + [(f"{i}", b"") for i in range(20 * MAX_FILES)]
+    data = make_zip(members) if kind == "zip" else make_tar(members)
+    started = time.monotonic()
+    assert "more than" in refused(data, "bot.zip" if kind == "zip" else "bot.tar.gz", dest)
+    assert time.monotonic() - started < 2
+
+
+def test_a_tar_whose_stream_inflates_past_the_limit_is_refused_while_inflating(
+    dest: Path,
+) -> None:
+    # A gzip member may hold a gigabyte of zeros in a few megabytes: the listing of the
+    # tar inside it must not inflate all of it first.
+    zeros = tar_file("zeros.bin", b"")
+    zeros.size = 4 * MAX_UNPACKED_BYTES
+    stream = io.BytesIO()
+    with tarfile.open(fileobj=stream, mode="w:gz") as archive:
+        archive.addfile(tar_file("main.py", MAIN), io.BytesIO(MAIN))
+        archive.addfile(zeros, io.BytesIO(bytes(zeros.size)))
+    started = time.monotonic()
+    assert "unpacks to more than 50 MiB" in refused(stream.getvalue(), "bot.tgz", dest)
+    assert time.monotonic() - started < 2
+
+
+def test_checking_a_package_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    data = make_zip([("main.py", MAIN), ("lib/a.py", b"A = 1\n")])
+    assert check_package(data, "bot.zip") == PackageInfo(files=2, unpacked_bytes=len(MAIN) + 6)
+    assert list(tmp_path.iterdir()) == []

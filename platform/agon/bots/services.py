@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import tempfile
-from pathlib import Path
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -16,7 +14,7 @@ from django.db.models import Max
 from agon.bots.models import Bot, BotVersion
 from agon.matches.models import Match
 from engine.registry import UnknownGame, get_game
-from sandbox.packages import MAX_PACKED_BYTES, PackageError, unpack_bot
+from sandbox.packages import MAX_PACKED_BYTES, PackageError, check_package
 
 VALIDATION_OPPONENT = "random"
 
@@ -26,11 +24,10 @@ def _read_upload(upload: UploadedFile) -> tuple[bytes, str]:
         raise ValidationError(f"the package is larger than {MAX_PACKED_BYTES // (1024 * 1024)} MiB")
     data = upload.read(MAX_PACKED_BYTES + 1)
     filename = (upload.name or "main.py").rsplit("/", 1)[-1]
-    with tempfile.TemporaryDirectory() as folder:
-        try:
-            unpack_bot(data, filename, Path(folder))
-        except PackageError as error:
-            raise ValidationError(str(error)) from None
+    try:
+        check_package(data, filename)  # in memory: a refused upload writes nothing
+    except PackageError as error:
+        raise ValidationError(str(error)) from None
     return data, filename
 
 

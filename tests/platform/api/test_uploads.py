@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from agon.bots.models import Bot, BotVersion
 from agon.matches.models import Match
-from sandbox.packages import MAX_PACKED_BYTES, MAX_UNPACKED_BYTES
+from sandbox.packages import MAX_DEPTH, MAX_PACKED_BYTES, MAX_UNPACKED_BYTES
 from tests.platform.conftest import MakeBot
 from tests.platform.support import BOT_SOURCE, py_upload, tar_gz_bytes, zip_bytes
 
@@ -65,6 +65,11 @@ REFUSED_PACKAGES = {
         "bot.zip",
         BOT_SOURCE,
         "not a valid zip archive: File is not a zip file",
+    ),
+    "a zip holding a path 2,000 folders deep": (
+        "bot.zip",
+        zip_bytes({**MAIN, "/".join(["d"] * 2000) + "/f.py": b""}),
+        f"'{'d/' * 30}...d{'/d' * 12}/f.py': nested more than {MAX_DEPTH} levels deep",
     ),
     "a file of the wrong kind": (
         "bot.exe",

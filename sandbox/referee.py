@@ -83,8 +83,9 @@ class BoxBot(Bot):
         finally:
             elapsed = time.monotonic() - started
             self._freeze()
-        self.thinking_seconds += elapsed
-        self.slowest_turn_seconds = max(self.slowest_turn_seconds, elapsed)
+            # A turn that ends in a fault took its time too.
+            self.thinking_seconds += elapsed
+            self.slowest_turn_seconds = max(self.slowest_turn_seconds, elapsed)
         self.bank -= max(0.0, elapsed - allowance)
         if self.bank < 0:
             raise BotFault("timeout", f"took {elapsed:.3f} s and overdrew its time bank")

@@ -19,6 +19,13 @@ from engine.players import Bot, BotFault, RandomBot
 from engine.replay import Replay
 from engine.rng import derive_seed
 
+MAX_DETAIL_CHARS = 300
+"""The most a fault's detail keeps: a bot makes it (an illegal action is quoted), and it
+is stored and shown with every match."""
+MAX_ACTION_DEPTH = 32
+"""Deeper nesting than any game's action has: refused before the game or a JSON encoder
+has to walk it."""
+
 
 @dataclass(frozen=True)
 class Fault:
@@ -27,8 +34,37 @@ class Fault:
     detail: str
     turn: int
 
+    def __post_init__(self) -> None:
+        # The one place every fault passes: what a bot can put in a detail is bounded
+        # and printable before it reaches a replay, a database or a page.
+        object.__setattr__(self, "detail", bounded_detail(self.detail))
+
     def to_json(self) -> dict[str, JSON]:
         return {"seat": self.seat, "kind": self.kind, "detail": self.detail, "turn": self.turn}
+
+
+def bounded_detail(text: str, limit: int = MAX_DETAIL_CHARS) -> str:
+    """`text` cut to `limit` characters with a note of how many more there were, and
+    every character that is not printable (NUL and other controls, lone surrogates, line
+    breaks) written as an escape, so that any database, JSON encoder or page takes it."""
+    if len(text) <= limit and text.isprintable():
+        return text
+    shown: list[str] = []
+    used = 0
+    for index, char in enumerate(text):
+        piece = char if char.isprintable() else _escape(char)
+        if used + len(piece) > limit:
+            return "".join(shown) + f"... ({len(text) - index} more characters)"
+        shown.append(piece)
+        used += len(piece)
+    return "".join(shown)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def fallback_bot(seed: int, seat: int) -> Bot:
@@ -37,8 +73,22 @@ def fallback_bot(seed: int, seat: int) -> Bot:
 
 
 def as_json_value(action: Any) -> JSON:
-    """The action as plain JSON, so what is recorded is what a replay will feed back."""
-    return json.loads(json.dumps(action, allow_nan=False))
+    """The action as plain JSON, so what is recorded is what a replay will feed back.
+    ValueError if it is not one: nested too deep, a float that is not finite, an integer
+    too long to write (Python's digits limit), a key that is not a string or number."""
+    _check_depth(action, MAX_ACTION_DEPTH)
+    try:
+        return json.loads(json.dumps(action, allow_nan=False))
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+
+
+def _check_depth(value: Any, depth: int) -> None:
+    if isinstance(value, dict | list | tuple):
+        if depth == 0:
+            raise ValueError(f"nested more than {MAX_ACTION_DEPTH} deep")
+        for item in value.values() if isinstance(value, dict) else value:
+            _check_depth(item, depth - 1)
 
 
 def play_match(
@@ -75,7 +125,7 @@ def play_match(
                 faults.append(Fault(seat, fault.kind, fault.detail, turn))
             except IllegalAction as error:
                 faults.append(Fault(seat, "illegal_action", str(error), turn))
-            except (TypeError, ValueError) as error:
+            except (TypeError, ValueError, RecursionError) as error:
                 faults.append(Fault(seat, "bad_output", f"not an action: {error}", turn))
             except Exception as error:  # the game choked on what the bot sent
                 faults.append(Fault(seat, "crash", f"{type(error).__name__}: {error}", turn))

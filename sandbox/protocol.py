@@ -7,6 +7,7 @@ Bot to referee: `{"action": ...}` once per `turn`. stderr is the bot's own log.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,11 +49,28 @@ def end_message(result: dict[str, JSON]) -> dict[str, JSON]:
 
 
 def parse_reply(line: bytes) -> Any:
-    """The action in a bot's reply line; BotFault("bad_output") if it is not one."""
+    """The action in a bot's reply line; BotFault("bad_output") if it is not one.
+
+    Whatever the decoder refuses is the bot's bad output, not a crash: besides syntax
+    errors (ValueError, as UnicodeDecodeError and JSONDecodeError are), an integer longer
+    than Python converts (also a ValueError), nesting deeper than it follows
+    (RecursionError), and the non-standard NaN and Infinity or a float too large for a
+    double, which no JSON value may be."""
     try:
-        reply = json.loads(line)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        reply = json.loads(line, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except (ValueError, RecursionError) as error:
         raise BotFault("bad_output", f"not a JSON line: {error}: {line[:200]!r}") from None
     if not isinstance(reply, dict) or "action" not in reply:
         raise BotFault("bad_output", f'expected {{"action": ...}}, got {line[:200]!r}')
     return reply["action"]
+
+
+def _refuse_constant(name: str) -> float:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:40]} is too large for a number")
+    return value

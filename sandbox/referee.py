@@ -7,8 +7,10 @@ answers until its next turn. Every failure becomes a `BotFault` the match record
 from __future__ import annotations
 
 import os
+import re
 import select
 import selectors
+import signal
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -21,6 +23,11 @@ from sandbox.limits import Limits
 
 END_GRACE_SECONDS = 0.5
 EXIT_POLL_SECONDS = 0.001
+EXIT_WAIT_SECONDS = 0.25
+"""How long the end of a bot's stdout may precede its exit status while its log is still
+open, before it counts as closed by a bot that lives on."""
+EXIT_STATUS_SECONDS = 2.0
+"""How long an ended program's exit status may take (a container engine's is slow)."""
 
 
 class BoxBot(Bot):
@@ -76,8 +83,9 @@ class BoxBot(Bot):
         finally:
             elapsed = time.monotonic() - started
             self._freeze()
-        self.thinking_seconds += elapsed
-        self.slowest_turn_seconds = max(self.slowest_turn_seconds, elapsed)
+            # A turn that ends in a fault took its time too.
+            self.thinking_seconds += elapsed
+            self.slowest_turn_seconds = max(self.slowest_turn_seconds, elapsed)
         self.bank -= max(0.0, elapsed - allowance)
         if self.bank < 0:
             raise BotFault("timeout", f"took {elapsed:.3f} s and overdrew its time bank")
@@ -166,27 +174,47 @@ class BoxBot(Bot):
         self._log += chunk[:room]
         self._log_dropped += max(0, len(chunk) - room)
 
+    def _read_log_chunk(self) -> bool:
+        """Read the log pipe once if it has something (or has ended), without waiting;
+        whether it had."""
+        fd = self.box.stderr_fd
+        if fd not in self._open_fds or not any(
+            key.fd == fd for key, _ in self._selector.select(0)
+        ):
+            return False
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            self._selector.unregister(fd)
+            self._open_fds.discard(fd)
+        self._keep_log(chunk)
+        return True
+
     def _drain_log(self) -> None:
         """Read what the log pipe holds now, without waiting."""
-        fd = self.box.stderr_fd
-        while fd in self._open_fds and any(key.fd == fd for key, _ in self._selector.select(0)):
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                self._selector.unregister(fd)
-                self._open_fds.discard(fd)
-            self._keep_log(chunk)
+        while self._read_log_chunk():
+            pass
 
     def _exit_fault(self) -> BotFault:
-        deadline = time.monotonic() + 2
-        while self.box.exit_code() is None and time.monotonic() < deadline:
+        """The bot's stdout has ended: it exited, was killed, or closed it and lives on.
+
+        The fault is public (replays, match pages): it says how the program ended, with
+        the exception's type at most, and never quotes the log, which is its owner's."""
+        waited = time.monotonic()
+        while self.box.exit_code() is None:
+            self._read_log_chunk()
+            alive = self.box.stderr_fd in self._open_fds  # a live program still holds it
+            elapsed = time.monotonic() - waited
+            if elapsed >= EXIT_STATUS_SECONDS or (alive and elapsed >= EXIT_WAIT_SECONDS):
+                break
             time.sleep(0.005)
         self._drain_log()
         if self.box.oom_killed():
             return BotFault("memory", f"ran out of its {self.limits.memory_bytes} bytes of memory")
         code = self.box.exit_code()
-        tail = self.log()[-300:].strip()
-        detail = "the program ended" if code is None else f"the program exited with code {code}"
-        return BotFault("crash", detail + (f"; its log ends: {tail}" if tail else ""))
+        if code is None:
+            return BotFault("crash", "closed its output and kept running")
+        error = exception_type(bytes(self._log))
+        return BotFault("crash", how_it_ended(code) + (f" after raising {error}" if error else ""))
 
     def _freeze(self) -> None:
         if not self._frozen and self.box.exit_code() is None:
@@ -201,7 +229,47 @@ class BoxBot(Bot):
     # --- what the owner sees ---------------------------------------------------------
 
     def log(self) -> str:
+        """The log as text to read (what could not be decoded is replaced)."""
         text = self._log.decode("utf-8", "replace")
         if self._log_dropped:
             text += f"\n[agon: {self._log_dropped} more bytes of log were dropped]\n"
         return text
+
+    def log_bytes(self) -> bytes:
+        """The log as the bot wrote it, byte for byte, up to `log_bytes`."""
+        return bytes(self._log)
+
+    @property
+    def log_dropped_bytes(self) -> int:
+        return self._log_dropped
+
+
+def how_it_ended(code: int) -> str:
+    """An exit status in words: a negative code is a signal (a child of the referee),
+    128 + N the shell's and container engines' way of saying signal N."""
+    if code < 0:
+        return f"the program was killed by {_signal_name(-code)}"
+    if code > 128 and _signal_name(code - 128).startswith("SIG"):
+        return f"the program exited with code {code} ({_signal_name(code - 128)})"
+    return f"the program exited with code {code}"
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+TRACEBACK_START = b"Traceback (most recent call last):"
+EXCEPTION_LINE = re.compile(rb"([A-Za-z_][A-Za-z0-9_.]{0,99})(?::|$)")
+
+
+def exception_type(log: bytes) -> str | None:
+    """The exception a Python program died of, as a bare (dotted) name, from its log's
+    final line after a traceback; None when the log does not end that way."""
+    if TRACEBACK_START not in log:
+        return None
+    lines = log.rstrip().rsplit(b"\n", 1)
+    found = EXCEPTION_LINE.match(lines[-1].strip())
+    return found.group(1).decode() if found else None

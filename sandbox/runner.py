@@ -53,6 +53,11 @@ class Program:
 @dataclass
 class SeatReport:
     log: str = ""
+    """The log as text to read, with a note of what was dropped."""
+    log_bytes: bytes = b""
+    """The log as the bot wrote it, byte for byte (any bytes: NUL, invalid UTF-8...)."""
+    log_dropped_bytes: int = 0
+    """How much more it wrote than the limit let the referee keep."""
     turns: int = 0
     thinking_seconds: float = 0.0
     slowest_turn_seconds: float = 0.0
@@ -128,6 +133,8 @@ def run_match(
             seats.append(
                 SeatReport(
                     log=boxed_bot.log(),
+                    log_bytes=boxed_bot.log_bytes(),
+                    log_dropped_bytes=boxed_bot.log_dropped_bytes,
                     turns=boxed_bot.turns,
                     thinking_seconds=boxed_bot.thinking_seconds,
                     slowest_turn_seconds=boxed_bot.slowest_turn_seconds,

@@ -87,7 +87,13 @@ class ProcessBox:
         cgroup: BoxCgroup | None,
         user: int | None = None,
         on_close: Callable[[], None] | None = None,
+        stdout_pipe: tuple[int, int] | None = None,
     ) -> None:
+        """`stdout_pipe` (read end, write end): the program's stdout is that pipe, whose
+        write end the child inherits under its own number (the argv moves it to fd 1),
+        and the launcher's own fd 1 is /dev/null. For a launcher that outlives its
+        program's stdout (bwrap's monitor process keeps its fds 0-2 open), so that a bot
+        closing its stdout is seen at once."""
         self.cgroup = cgroup
         self._on_close = on_close
         self._closed = False
@@ -97,18 +103,29 @@ class ProcessBox:
                 cwd=cwd,
                 env=env,
                 stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
+                stdout=subprocess.DEVNULL if stdout_pipe else subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 start_new_session=True,
                 close_fds=True,
+                pass_fds=(stdout_pipe[1],) if stdout_pipe else (),
                 preexec_fn=_enter_box(cgroup, user),
             )
         except OSError as error:
+            if stdout_pipe:
+                for fd in stdout_pipe:
+                    os.close(fd)
             self._cleanup()
             raise SandboxError(f"cannot start {argv[0]}: {error}") from error
-        assert self.process.stdin and self.process.stdout and self.process.stderr  # noqa: S101
+        assert self.process.stdin and self.process.stderr  # noqa: S101
         self.stdin = self.process.stdin
-        self.stdout_fd = self.process.stdout.fileno()
+        if stdout_pipe:
+            os.close(stdout_pipe[1])  # the program's now: its end is seen when it closes it
+            self._stdout_fd: int | None = stdout_pipe[0]
+            self.stdout_fd = stdout_pipe[0]
+        else:
+            assert self.process.stdout  # noqa: S101
+            self._stdout_fd = None
+            self.stdout_fd = self.process.stdout.fileno()
         self.stderr_fd = self.process.stderr.fileno()
 
     def freeze(self) -> None:
@@ -151,6 +168,9 @@ class ProcessBox:
             with contextlib.suppress(OSError):
                 if stream:
                     stream.close()
+        if self._stdout_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._stdout_fd)
         self._cleanup()
 
     def _cleanup(self) -> None:

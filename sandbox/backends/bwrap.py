@@ -21,6 +21,7 @@ from sandbox.cgroups import BoxCgroup, CgroupUnavailable, check_available
 from sandbox.libraries import library_binds, library_dirs
 
 BOX_PYTHON = "/usr/bin/python3"
+BOX_SHELL = "/bin/bash"
 
 
 def _system_binds() -> list[str]:
@@ -34,7 +35,12 @@ def _system_binds() -> list[str]:
     return args
 
 
-def bwrap_argv(spec: BoxSpec, executable: str) -> list[str]:
+def bwrap_argv(spec: BoxSpec, executable: str, stdout_fd: int) -> list[str]:
+    """bubblewrap's command line. The bot's stdout comes in as `stdout_fd` and a shell
+    moves it to fd 1 as it becomes the bot: bubblewrap's monitor process (outside the
+    box, alive until the bot ends) closes every inherited fd but 0, 1 and 2, so that one
+    is the bot's alone, and a bot that closes its stdout is seen to at once. bash, as
+    dash takes no fd above 9."""
     argv = [
         executable,
         "--unshare-all",
@@ -70,7 +76,8 @@ def bwrap_argv(spec: BoxSpec, executable: str) -> list[str]:
     ]
     for key, value in sorted(BOX_ENV.items()):
         argv += ["--setenv", key, value]
-    return [*argv, "--chdir", "/bot", "--", BOX_PYTHON, "main.py"]
+    run_bot = f"exec {BOX_PYTHON} main.py 1>&{stdout_fd} {stdout_fd}>&-"
+    return [*argv, "--chdir", "/bot", "--", BOX_SHELL, "-c", run_bot]
 
 
 class BwrapBackend:
@@ -84,6 +91,8 @@ class BwrapBackend:
             raise SandboxError("bubblewrap is not installed (Debian package: bubblewrap)")
         if not Path(BOX_PYTHON).exists():
             raise SandboxError(f"{BOX_PYTHON} is missing (Debian package: python3)")
+        if not Path(BOX_SHELL).exists():
+            raise SandboxError(f"{BOX_SHELL} is missing (Debian package: bash)")
         try:
             check_available()
         except CgroupUnavailable as error:
@@ -113,13 +122,15 @@ class BwrapBackend:
             if on_close:
                 on_close()
             raise
+        stdout_pipe = os.pipe()
         return ProcessBox(
-            bwrap_argv(spec, self.executable),
+            bwrap_argv(spec, self.executable, stdout_pipe[1]),
             cwd=spec.package_dir,
             env={},
             cgroup=cgroup,
             user=user,
             on_close=on_close,
+            stdout_pipe=stdout_pipe,
         )
 
 

@@ -11,7 +11,7 @@ import pytest
 from engine.akropolis import Akropolis
 from engine.bots import builtin_bot
 from engine.core import JSON, competition_ranks
-from engine.match import fallback_bot, play_match
+from engine.match import MAX_DETAIL_CHARS, Fault, bounded_detail, fallback_bot, play_match
 from engine.players import Bot, BotFault, RandomBot
 from engine.replay import Replay, verify_replay
 from engine.rng import derive_seed
@@ -63,6 +63,29 @@ class NonJsonBot(FaultyBot):
 class NanBot(FaultyBot):
     def misbehave(self, legal_actions: Sequence[JSON]) -> Any:
         return {"tile": 0, "q": float("nan"), "r": 0, "rotation": 0}
+
+
+class HugeIntegerBot(FaultyBot):
+    def misbehave(self, legal_actions: Sequence[JSON]) -> Any:
+        return {"tile": 0, "q": 10**5000, "r": 0, "rotation": 0}
+
+
+class DeepBot(FaultyBot):
+    def misbehave(self, legal_actions: Sequence[JSON]) -> Any:
+        action: Any = []
+        for _ in range(200):
+            action = [action]
+        return action
+
+
+class LongIllegalBot(FaultyBot):
+    def misbehave(self, legal_actions: Sequence[JSON]) -> Any:
+        return {"tile": "\x00\ud800" + "x" * 1_000_000, "q": 0, "r": 0, "rotation": 0}
+
+
+class LongCrashBot(FaultyBot):
+    def misbehave(self, legal_actions: Sequence[JSON]) -> Any:
+        raise RuntimeError("\x00" * 100_000)
 
 
 class FaultingAdapterBot(FaultyBot):
@@ -196,6 +219,10 @@ def test_a_bot_failing_the_start_or_end_notice_is_not_faulted_for_it() -> None:
         (NonJsonBot, "bad_output", "not a JSON action"),
         (NanBot, "bad_output", "not a JSON action"),
         (FaultingAdapterBot, "timeout", "no answer in 1000 ms"),
+        (HugeIntegerBot, "bad_output", "not a JSON action"),
+        (DeepBot, "bad_output", "nested more than 32 deep"),
+        (LongIllegalBot, "illegal_action", "more characters)"),
+        (LongCrashBot, "crash", "RuntimeError: \\x00\\x00"),
     ],
 )
 def test_a_faulty_bot_gets_a_fault_with_its_turn_and_the_match_completes(
@@ -207,6 +234,8 @@ def test_a_faulty_bot_gets_a_fault_with_its_turn_and_the_match_completes(
     fault = replay.faults[0]
     assert (fault["seat"], fault["kind"], fault["turn"]) == (0, kind, FAULT_TURN)
     assert detail in str(fault["detail"])
+    assert len(str(fault["detail"])) <= MAX_DETAIL_CHARS + 40
+    assert str(fault["detail"]).isprintable()
     assert len(replay.actions) == 48
     verify_replay(replay)
     json.loads(replay.dumps())
@@ -283,3 +312,19 @@ def test_a_faulty_match_is_byte_identical_when_played_again() -> None:
     first = match([NonJsonBot(5), RandomBot(6), RandomBot(7)]).dumps()
     again = match([NonJsonBot(5), RandomBot(6), RandomBot(7)]).dumps()
     assert first == again
+
+
+def test_a_fault_detail_is_cut_with_a_note_of_what_was_left_out() -> None:
+    detail = Fault(0, "illegal_action", "y" * 10_000, 3).detail
+    assert detail == "y" * MAX_DETAIL_CHARS + "... (9700 more characters)"
+
+
+def test_a_fault_detail_escapes_what_is_not_printable() -> None:
+    raw = "a\x00b\ud800c\u202ed\ne\x1b[2J"
+    assert bounded_detail(raw) == "a\\x00b\\ud800c\\u202ed\\x0ae\\x1b[2J"
+    assert bounded_detail("plain words, é and ü") == "plain words, é and ü"
+
+
+def test_escapes_count_towards_the_bound() -> None:
+    detail = bounded_detail("\x00" * 1000, limit=10)
+    assert detail == "\\x00\\x00... (998 more characters)"

@@ -70,12 +70,18 @@ def tar_gz_bytes(members: Mapping[str, bytes], symlinks: Mapping[str, str] | Non
     return buffer.getvalue()
 
 
+def seat_report(log: str | bytes = "") -> SeatReport:
+    """A seat's report as the referee makes it, from what the bot wrote on stderr."""
+    data = log if isinstance(log, bytes) else log.encode()
+    return SeatReport(log=data.decode("utf-8", "replace"), log_bytes=data)
+
+
 def finish_match(
     match: Match,
     *,
     scores: Sequence[int],
     faults: Mapping[int, str] | None = None,
-    logs: Mapping[int, str] | None = None,
+    logs: Mapping[int, str | bytes] | None = None,
 ) -> Match:
     """Finish a queued match as the match task would after the sandbox returned these
     scores, faults (seat -> kind) and logs (seat -> stderr)."""
@@ -102,7 +108,7 @@ def finish_match(
     )
     record = MatchRecord(
         replay=replay,
-        seats=[SeatReport(log=logs.get(seat, "")) for seat in range(match.players)],
+        seats=[seat_report(logs.get(seat, "")) for seat in range(match.players)],
         backend="made up by the test",
         limits=limits_for(match.game),
         match_seconds=1.5,

@@ -118,11 +118,18 @@ def test_flooding_both_pipes_after_the_end_cannot_hold_the_match(any_arena: Aren
 
 def test_hanging_up_while_flooding_the_log_is_a_prompt_crash(any_arena: Arena) -> None:
     record = any_arena.play(any_arena.hostile("hang_up_and_flood_log"), RANDOM)
-    kind = record.replay.faults[0]["kind"] if record.replay.faults else "none"
-    assert kind in ("crash", "timeout")  # timeout: bwrap's launcher holds a copy of stdout
-    assert_fault(record, seat=0, kind=kind, turn=FAULT_TURN)
+    assert_fault(record, seat=0, kind="crash", turn=FAULT_TURN)
     assert record.match_seconds < 10
     assert len(record.seats[0].log.encode()) < 64 * 1024 + 100
+
+
+def test_closing_stdout_while_staying_alive_is_a_crash_at_once(any_arena: Arena) -> None:
+    # A whole turn's allowance of 20 s, which the fault must not wait out.
+    slow = {"turn_seconds": 20, "time_bank_seconds": 20}
+    record = any_arena.play(any_arena.hostile("close_stdout"), RANDOM, limits=slow)
+    assert_fault(record, seat=0, kind="crash", turn=FAULT_TURN)
+    assert "closed its output" in record.replay.faults[0]["detail"]
+    assert record.seats[0].slowest_turn_seconds < 0.5
 
 
 def test_a_bot_that_stops_reading_its_messages_times_out(any_arena: Arena) -> None:
@@ -130,6 +137,98 @@ def test_a_bot_that_stops_reading_its_messages_times_out(any_arena: Arena) -> No
     record = any_arena.play(any_arena.hostile("stop_reading", attack_turn=5), RANDOM)
     assert_fault(record, seat=0, kind="timeout", turn=2 * 6)
     assert reports(record.seats[0].log) == [{"stdin_pipe_bytes": 4096}]
+
+
+# --- what a fault may say, and what a bot may make the platform keep ----------------
+
+DETAIL_CHARS = 300
+"""The longest fault detail (engine.match.MAX_DETAIL_CHARS) plus room for its note."""
+PRINTABLE = re.compile(r"[^\x00-\x1f\x7f\ud800-\udfff]*")
+
+
+def assert_printable_and_bounded(detail: str) -> None:
+    assert len(detail) <= DETAIL_CHARS + 40, detail[:400]
+    assert PRINTABLE.fullmatch(detail), repr(detail[:400])
+    detail.encode("utf-8")  # no lone surrogate
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ('{"action": ' + "7" * 5000 + "}", "bad_output"),
+        ('{"action": {"tile": 0, "q": ' + "1" * 5000 + ', "r": 0, "rotation": 0}}', "bad_output"),
+        ('{"action": {"tile": 0, "q": 1e999, "r": 0, "rotation": 0}}', "bad_output"),
+        ('{"action": {"tile": 0, "q": NaN, "r": 0, "rotation": 0}}', "bad_output"),
+        ('{"action": ' + "[" * 900 + "]" * 900 + "}", "bad_output"),
+        ('{"action": {"tile": 0, "q": ' + "9" * 4000 + ', "r": 0, "rotation": 0}}', None),
+        ('{"action": "\\ud800\\u0000\\u001b[2J"}', None),
+        ('{"action": {"\\ud800": 1}}', None),
+    ],
+    ids=[
+        "huge-integer",
+        "huge-integer-inside",
+        "huge-float",
+        "nan",
+        "deep-nesting",
+        "long-integer",
+        "lone-surrogate-and-controls",
+        "odd-key",
+    ],
+)
+def test_an_answer_the_decoder_chokes_on_is_bad_output_never_a_crash(
+    any_arena: Arena, line: str, kind: str | None
+) -> None:
+    record = any_arena.play(any_arena.hostile("raw_reply", line=line), RANDOM)
+    faults = record.replay.faults
+    assert faults, "the answer was taken"
+    if kind is None:  # well-formed JSON: bad output or illegal, the game decides
+        assert faults[0]["kind"] in ("bad_output", "illegal_action"), faults
+        kind = faults[0]["kind"]
+    assert_fault(record, seat=0, kind=kind, turn=FAULT_TURN)
+    assert_printable_and_bounded(faults[0]["detail"])
+
+
+def test_a_megabyte_illegal_action_leaves_a_bounded_fault(any_arena: Arena) -> None:
+    chars = 500_000
+    record = any_arena.play(any_arena.hostile("long_illegal_action", chars=chars), RANDOM)
+    assert_fault(record, seat=0, kind="illegal_action", turn=FAULT_TURN)
+    detail = record.replay.faults[0]["detail"]
+    assert_printable_and_bounded(detail)
+    assert re.search(r"\.\.\. \(\d+ more characters\)$", detail), detail
+
+
+@pytest.mark.parametrize("how", ["raise", "segfault"])
+def test_a_crash_says_how_the_bot_ended_and_never_quotes_its_log(
+    any_arena: Arena, how: str
+) -> None:
+    secret = "the-secret-plan-" + any_arena.marker
+    record = any_arena.play(
+        any_arena.hostile("crash_with_secret", secret=secret, how=how), RANDOM
+    )
+    assert_fault(record, seat=0, kind="crash", turn=FAULT_TURN)
+    detail = record.replay.faults[0]["detail"]
+    assert secret not in detail
+    assert secret in record.seats[0].log  # the owner still reads it
+    assert_printable_and_bounded(detail)
+    if how == "raise":
+        assert "exited with code 1" in detail
+        assert "SecretPlanError" in detail
+    else:
+        assert "SIGSEGV" in detail
+
+
+def test_a_log_of_any_bytes_is_kept_byte_for_byte(any_arena: Arena) -> None:
+    log_bytes, flood = 64 * 1024, 100 * 1024
+    dirt = b"\x00nul \xff\xfe invalid \xed\xa0\x80 surrogate \x1b[31m\x07\r\n"
+    record = any_arena.play(
+        any_arena.hostile("dirty_log", flood_bytes=flood),
+        RANDOM,
+        limits={"log_bytes": log_bytes},
+    )
+    assert_no_fault(record)
+    seat = record.seats[0]
+    assert seat.log_bytes == (dirt + b"\x00" * flood)[:log_bytes]
+    assert seat.log_dropped_bytes == seat.turns * (len(dirt) + flood) - log_bytes
 
 
 # --- resources -----------------------------------------------------------------------

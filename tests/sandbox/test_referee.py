@@ -17,6 +17,7 @@ import pytest
 from agon_bot import Bot, run
 from engine.registry import get_game
 from sandbox import protocol
+from sandbox.referee import exception_type, how_it_ended
 from sandbox.runner import MatchRecord, Program
 from tests.sandbox.conftest import make_arena
 from tests.sandbox.support import (
@@ -260,3 +261,38 @@ def test_run_drives_a_bot_class_through_start_turns_and_end() -> None:
     assert calls == [("start", 0, GAME), ("act", 900), ("act", 900), ("end", result)]
     replies = [json.loads(line) for line in out.getvalue().splitlines()]
     assert replies == [{"action": legal[0]} for legal in legal_per_turn]
+
+
+# --- what a crash may say ------------------------------------------------------------
+
+TRACEBACK = b"Traceback (most recent call last):\n  File \"main.py\", line 3, in act\n"
+
+
+@pytest.mark.parametrize(
+    ("log", "name"),
+    [
+        (TRACEBACK + b"ValueError: my secret plan\n", "ValueError"),
+        (TRACEBACK + b"agon_bot.errors.Oops\n\n", "agon_bot.errors.Oops"),
+        (b"ValueError: with no traceback before it\n", None),
+        (TRACEBACK + b"my secret plan is to win\n", None),
+        (TRACEBACK + b"\x00\xff: junk\n", None),
+        (TRACEBACK + b"A" * 200 + b": too long a name\n", None),
+    ],
+)
+def test_a_crash_names_the_exception_only_from_a_final_traceback_line(
+    log: bytes, name: str | None
+) -> None:
+    assert exception_type(log) == name
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        (1, "the program exited with code 1"),
+        (-11, "the program was killed by SIGSEGV"),
+        (137, "the program exited with code 137 (SIGKILL)"),
+        (200, "the program exited with code 200"),
+    ],
+)
+def test_an_exit_status_is_said_in_words(code: int, words: str) -> None:
+    assert how_it_ended(code) == words

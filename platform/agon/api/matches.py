@@ -9,6 +9,7 @@ GET /api/matches/{id}/logs/{seat}/    a seat's log, for its bot's owner only
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterable
 from datetime import datetime, tzinfo
 from typing import Any
@@ -157,7 +158,18 @@ class TimelineQuerySerializer(serializers.Serializer[Any]):
 
 class SeatLogSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
-    log = serializers.CharField(allow_blank=True, help_text="What the bot wrote on stderr.")
+    log = serializers.CharField(
+        allow_blank=True,
+        help_text="What the bot wrote on stderr, to read: UTF-8, with any other byte and "
+        "every control character but tab and line break written as \\xNN, and a note of "
+        "what was dropped past the limit.",
+    )
+    log_base64 = serializers.CharField(
+        allow_blank=True, help_text="What the bot wrote on stderr, byte for byte (base64)."
+    )
+    log_dropped_bytes = serializers.IntegerField(
+        help_text="How many more bytes it wrote than the log keeps."
+    )
 
 
 def _match_or_404(match_id: int) -> Match:
@@ -255,4 +267,10 @@ class SeatLogView(APIView):
             raise exceptions.NotFound(f"match {match_id} has no seat {seat}")
         if found.version is None or found.version.bot.owner_id != signed_in_user(request).id:
             raise exceptions.PermissionDenied("only the owner of a seat's bot may read its log")
-        return Response(SeatLogSerializer({"seat": found.seat, "log": found.log}).data)
+        shown = {
+            "seat": found.seat,
+            "log": found.log_text,
+            "log_base64": base64.b64encode(bytes(found.log)).decode(),
+            "log_dropped_bytes": found.log_dropped_bytes,
+        }
+        return Response(SeatLogSerializer(shown).data)

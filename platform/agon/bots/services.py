@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
@@ -92,8 +93,16 @@ def validation_conclude(*, match: Match) -> BotVersion | None:
     if version.status != BotVersion.Status.VALIDATING:
         return version
     if match.status == Match.Status.FAILED:
+        # The platform failed (a bot's failure is a fault of a finished match): that
+        # says nothing against the version, so it is validated again, up to a limit.
+        if _validation_replay(version=version, failed=match):
+            return version
         version.status = BotVersion.Status.REJECTED
-        version.reason = f"the validation match could not run: {match.error}"
+        version.reason = (
+            f"not judged: the platform failed to run its validation match "
+            f"{settings.AGON_MATCH_MAX_ATTEMPTS} times (the last time: {match.error}); this "
+            "says nothing against your bot: upload it again later"
+        )
     elif seat.fault:
         fault = next(f for f in match.faults if f["seat"] == seat.seat)
         version.status = BotVersion.Status.REJECTED
@@ -108,3 +117,24 @@ def validation_conclude(*, match: Match) -> BotVersion | None:
     if version.status == BotVersion.Status.ACTIVE:
         ratings_enter(version=version)
     return version
+
+
+def _validation_replay(*, version: BotVersion, failed: Match) -> bool:
+    """Queue another validation match for the version after one failed for the
+    platform's reasons; False once AGON_MATCH_MAX_ATTEMPTS of them have failed."""
+    from agon.matches.services import match_create
+
+    failures = Match.objects.filter(
+        kind=Match.Kind.VALIDATION, status=Match.Status.FAILED, seats__version=version
+    ).count()
+    if failures >= settings.AGON_MATCH_MAX_ATTEMPTS:
+        return False
+    seats = list(failed.seats.order_by("seat"))
+    match_create(
+        kind=Match.Kind.VALIDATION,
+        game=failed.game,
+        players=failed.players,
+        options=failed.options,
+        seats=[seat.version if seat.version is not None else seat.builtin for seat in seats],
+    )
+    return True

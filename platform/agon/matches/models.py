@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.db import models
 
+from agon.matches.logs import log_display
+
 
 class Match(models.Model):
     class Status(models.TextChoices):
@@ -71,8 +73,11 @@ class MatchSeat(models.Model):
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     score = models.IntegerField(null=True, blank=True)
     fault = models.CharField(max_length=32, blank=True)
-    log = models.TextField(blank=True)
-    """The bot's stderr: shown to the bot's owner only."""
+    log = models.BinaryField(blank=True, default=b"")
+    """The bot's stderr as it wrote it, byte for byte (a bot may write any bytes, NUL
+    included, which no text column takes): shown to the bot's owner only."""
+    log_dropped_bytes = models.PositiveBigIntegerField(default=0)
+    """How much more it wrote than the referee kept."""
     thinking_seconds = models.FloatField(null=True, blank=True)
 
     class Meta:
@@ -82,6 +87,11 @@ class MatchSeat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.seat} of match {self.match_id}"
+
+    @property
+    def log_text(self) -> str:
+        """The log to read on a page or in the API: see `log_display`."""
+        return log_display(bytes(self.log), self.log_dropped_bytes)
 
     @property
     def bot_id_label(self) -> str:

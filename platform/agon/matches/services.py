@@ -28,6 +28,7 @@ from agon.ladders.models import Ladder
 from agon.matches.live import LiveRecorder, live_clear
 from agon.matches.models import Match, MatchSeat
 from agon.ops import metrics
+from engine.match import bounded_detail
 from sandbox.backends import SandboxError
 from sandbox.runner import MatchRecord, Program, run_match
 
@@ -175,9 +176,27 @@ def match_execute(*, match_id: int) -> bool:
             else:
                 match_release(match_id=match_id, token=token)
             raise
-        return match_finish(match_id=match_id, token=token, record=record, started=started)
+        return _finish_or_fail(match_id=match_id, token=token, record=record, started=started)
     finally:
         live_clear(match_id)
+
+
+def _finish_or_fail(*, match_id: int, token: str, record: MatchRecord, started: float) -> bool:
+    """Store the played match; if that fails, fail the match now and say why.
+
+    Playing it again would fail the same way (what the bots did is replayed byte for
+    byte), and a match left running would end, attempts later, as if its worker had
+    died: a bot able to break the storing of its result could veto its losses. Only
+    when the failure cannot even be recorded (the database is gone) does it propagate,
+    and the stuck-match sweep takes the match back later."""
+    try:
+        return match_finish(match_id=match_id, token=token, record=record, started=started)
+    except Exception as error:
+        log.exception("match %s: the platform could not store its result", match_id)
+        first_line = bounded_detail((str(error).strip().splitlines() or [""])[0], limit=200)
+        reason = f"the platform could not store its result ({type(error).__name__}: {first_line})"
+        match_fail(match_id=match_id, token=token, error=reason)
+        return False
 
 
 @transaction.atomic
@@ -202,10 +221,13 @@ def match_finish(*, match_id: int, token: str, record: MatchRecord, started: flo
         seat.rank = match.ranks[seat.seat]
         seat.score = match.scores[seat.seat]
         seat.fault = str(faulted.get(seat.seat, ""))
-        seat.log = report.log
+        seat.log = report.log_bytes  # bytes as written: decoded only where shown
+        seat.log_dropped_bytes = report.log_dropped_bytes
         seat.thinking_seconds = report.thinking_seconds
         # One UPDATE a seat: for a handful of rows, cheaper than bulk_update's CASE.
-        seat.save(update_fields=["rank", "score", "fault", "log", "thinking_seconds"])
+        seat.save(
+            update_fields=["rank", "score", "fault", "log", "log_dropped_bytes", "thinking_seconds"]
+        )
     match.status = Match.Status.FINISHED
     match.finished = timezone.now()
     match.match_seconds = record.match_seconds

@@ -343,8 +343,13 @@ def test_the_owner_of_a_seat_s_bot_reads_its_log(
     bee_log = bob_client.get(f"/api/matches/{logged_match.id}/logs/1/")
 
     assert ant_log.status_code == bee_log.status_code == 200
-    assert ant_log.json() == {"seat": 0, "log": "ant thinking\n"}
-    assert bee_log.json() == {"seat": 1, "log": "bee thinking\n"}
+    assert ant_log.json() == {
+        "seat": 0,
+        "log": "ant thinking\n",
+        "log_base64": "YW50IHRoaW5raW5nCg==",
+        "log_dropped_bytes": 0,
+    }
+    assert bee_log.json()["log"] == "bee thinking\n"
 
 
 def test_nobody_else_reads_a_seat_s_log(

@@ -22,7 +22,8 @@ from engine.bots import builtin_bot
 from engine.match import play_match
 from engine.registry import get_game
 from sandbox.limits import limits_for
-from sandbox.runner import MatchRecord, SeatReport
+from sandbox.runner import MatchRecord
+from tests.platform.support import seat_report
 
 
 def play_and_finish(
@@ -47,7 +48,7 @@ def play_and_finish(
     )
     record = MatchRecord(
         replay=replay,
-        seats=[SeatReport(log=(logs or {}).get(seat, "")) for seat in range(match.players)],
+        seats=[seat_report((logs or {}).get(seat, "")) for seat in range(match.players)],
         backend="builtin bots of the test",
         limits=limits_for(match.game),
         match_seconds=0.5,

@@ -1,7 +1,6 @@
 """On one turn, closes its stdout (the referee may see the program end) but stays alive,
 writing its log without end from several threads at once, so the log pipe is never
-empty. Expected: a `crash` fault (or a `timeout` where the box's launcher keeps a copy
-of stdout open); either way the match finishes promptly."""
+empty. Expected: a `crash` fault, promptly."""
 
 from __future__ import annotations
 

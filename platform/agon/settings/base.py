@@ -40,7 +40,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: /healthz and /metrics answer before host validation and the SSL redirect
+    # Outermost: its headers (a Content-Security-Policy, ...) go on every response.
+    "agon.security_headers.SecurityHeadersMiddleware",
+    # Then: /healthz and /metrics answer before host validation and the SSL redirect
     # (load balancers and Prometheus address an instance by its IP, over plain HTTP).
     "agon.ops.middleware.OpsEndpointsMiddleware",
     "agon.ops.middleware.RequestMetricsMiddleware",
@@ -55,6 +57,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "agon.urls"
+CSRF_FAILURE_VIEW = "agon.web.views.errors.csrf_failure"
 WSGI_APPLICATION = "agon.wsgi.application"
 
 TEMPLATES = [

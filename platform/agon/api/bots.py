@@ -25,6 +25,7 @@ from agon.api.common import (
     FileContentNegotiation,
     IsOwner,
     error_responses,
+    query_values,
     refuse_oversized_upload,
     signed_in_user,
 )
@@ -151,7 +152,7 @@ class BotListView(APIView):
         summary="List every bot",
     )
     def get(self, request: Request) -> Response:
-        given = BotFilterSerializer(data=request.query_params)
+        given = BotFilterSerializer(data=query_values(request))
         given.is_valid(raise_exception=True)
         paginator, page = paginate(self, bot_list(**given.validated_data))
         return paginator.get_paginated_response(BotSummarySerializer(page, many=True).data)

@@ -187,6 +187,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Separate request and response components: uploads are then binary, not URIs.
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "agon.api.schema.declare_common_errors",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "VersionStatusEnum": "agon.bots.models.BotVersion.Status",
         "MatchStatusEnum": "agon.matches.models.Match.Status",

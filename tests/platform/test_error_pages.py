@@ -10,11 +10,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
+from pytest_django import Settings
 from rest_framework.test import APIClient
 
 from agon.api import games
 from agon.web import selectors
+from tests.platform.conftest import MakeBot
+from tests.platform.support import py_upload
 
 pytestmark = pytest.mark.django_db
 
@@ -149,3 +153,26 @@ def test_agon_up_says_whether_it_serves_with_debug() -> None:
 
     assert debug_line(False).startswith("serving with debug off")
     assert debug_line(True).startswith("serving with debug ON (AGON_DEBUG is set)")
+
+
+def test_every_api_error_status_is_json(
+    anonymous: APIClient,
+    alice_client: APIClient,
+    bob: User,
+    make_bot: MakeBot,
+    settings: Settings,
+) -> None:
+    settings.AGON_RATE_LIMITS = {**settings.AGON_RATE_LIMITS, "challenge": "1/hour"}
+    bobs = make_bot(bob, "bee")
+    alice_client.post("/api/challenges/", {"ladder": 0, "bots": [1]}, format="json")
+    answers = {
+        400: alice_client.post("/api/auth/register/", {}, format="json"),
+        401: anonymous.post("/api/challenges/", {}, format="json"),
+        403: alice_client.post(f"/api/bots/{bobs.id}/versions/", {"file": py_upload()}),
+        404: anonymous.get("/api/bots/not-a-number/"),
+        405: anonymous.delete("/api/games/"),
+        429: alice_client.post("/api/challenges/", {"ladder": 0, "bots": [1]}, format="json"),
+    }
+
+    for status, response in answers.items():
+        assert_json_error(response, status)

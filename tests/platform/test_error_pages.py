@@ -176,3 +176,19 @@ def test_every_api_error_status_is_json(
 
     for status, response in answers.items():
         assert_json_error(response, status)
+
+
+def test_an_error_page_that_cannot_be_drawn_is_still_answered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from django.template import loader
+
+    def no_manifest(*args: object, **kwargs: object) -> str:
+        raise ValueError("Missing staticfiles manifest entry for 'web/agon.css'")
+
+    monkeypatch.setattr(loader, "render_to_string", no_manifest)
+
+    response = Client().get("/no/such/page/")
+
+    assert response.status_code == 404
+    assert "<h1>Page not found</h1>" in response.content.decode()

@@ -5,12 +5,16 @@ pages with the URL patterns, settings and code."""
 
 from __future__ import annotations
 
+import logging
+
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
+from django.utils.html import escape
 
 from agon.api_errors import json_error
 
 TEMPLATE = "web/error.html"
+logger = logging.getLogger(__name__)
 
 
 def _is_api(request: HttpRequest) -> bool:
@@ -27,7 +31,15 @@ def _page(request: HttpRequest | None, status: int, title: str, message: str) ->
     context = {"status": status, "title": title, "message": message}
     # Without the request for a 500: its context processors read the session and the
     # user from the database, which may be what failed.
-    return HttpResponse(loader.render_to_string(TEMPLATE, context, request), status=status)
+    try:
+        page: str = loader.render_to_string(TEMPLATE, context, request)
+    except Exception:  # an error page must not fail (no static manifest, a broken base)
+        logger.exception("the error page %s could not be drawn", status)
+        page = (
+            f'<!doctype html><html lang="en"><title>{escape(title)}</title>'
+            f"<h1>{escape(title)}</h1><p>{escape(message)}</p></html>"
+        )
+    return HttpResponse(page, status=status)
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -35,3 +35,9 @@ def json_exception_handler(error: Exception, context: dict[str, Any]) -> Respons
     detail = response.data
     response.data = {"error": _first_message(detail), "detail": detail}
     return response
+
+
+def json_error(status: int, message: str) -> JsonResponse:
+    """An error in the API's shape, for the errors Django answers before or after DRF
+    (an unknown path, a bad Host, a crash): the same JSON as DRF's own."""
+    return JsonResponse({"error": message, "detail": {"detail": message}}, status=status)

@@ -81,3 +81,31 @@ def env_required(name: str) -> str:
     if value == "":
         raise EnvError(f"{name} must be set")
     return value
+
+
+RATE_PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+
+
+def parse_rate(text: str) -> tuple[int, int] | None:
+    """`N/period` (period: second, minute, hour or day, or its first letter, optionally
+    after a count: `5/15minute` is 5 per 15 minutes) as (N, seconds); `off` is None."""
+    text = text.strip().lower()
+    if text == "off":
+        return None
+    count, _, period = text.partition("/")
+    digits = period[: len(period) - len(period.lstrip("0123456789"))]
+    unit = period[len(digits) :]
+    names = [name for name in RATE_PERIODS if unit in (name, name[0], name + "s")]
+    if not count.isdigit() or int(count) < 1 or not names or digits.startswith("0"):
+        raise ValueError(f"a rate is like 20/hour, 5/15minute or off, not {text!r}")
+    return int(count), int(digits or 1) * RATE_PERIODS[names[0]]
+
+
+def env_rate(name: str, default: str) -> str:
+    """A rate limit like `20/hour` (see parse_rate), checked now, or `default` when unset."""
+    value = env_str(name, default).strip()
+    try:
+        parse_rate(value)
+    except ValueError as error:
+        raise EnvError(f"{name}: {error}") from None
+    return value

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -15,6 +16,8 @@ from rest_framework.views import APIView
 
 from agon.accounts.services import token_obtain, user_register
 from agon.api.common import error_responses
+from agon.api.throttles import SignUpThrottle, take_or_refuse
+from agon.limits.services import limit_give_back, signin_limits
 
 
 class RegisterSerializer(serializers.Serializer[Any]):
@@ -38,11 +41,13 @@ class RegisterView(APIView):
     # this form subject to CSRF checks meant for signed-in requests.
     authentication_classes = ()
     permission_classes = (AllowAny,)
+    throttle_classes = (SignUpThrottle,)
 
     @extend_schema(
         request=RegisterSerializer,
-        responses={201: UserSerializer, **error_responses(400)},
+        responses={201: UserSerializer, **error_responses(400, 429)},
         summary="Sign up",
+        description="Rate limited per client address (AGON_SIGNUP_RATE).",
         auth=[],
     )
     def post(self, request: Request) -> Response:
@@ -60,13 +65,19 @@ class TokenView(APIView):
 
     @extend_schema(
         request=AuthTokenSerializer,
-        responses={200: TokenSerializer, **error_responses(400)},
+        responses={200: TokenSerializer, **error_responses(400, 429)},
         summary="Get an API token",
-        description="Send it as `Authorization: Token <token>` on later requests.",
+        description="Send it as `Authorization: Token <token>` on later requests. Failed "
+        "attempts are rate limited per username and per client address.",
         auth=[],
     )
     def post(self, request: Request) -> Response:
+        data = request.data if isinstance(request.data, Mapping) else {}
+        # Counted before the password is checked (attempts at once cannot all slip in),
+        # given back when it was right: only failures count.
+        taken = take_or_refuse(signin_limits(request, str(data.get("username", ""))))
         given = AuthTokenSerializer(data=request.data, context={"request": request})
         given.is_valid(raise_exception=True)
+        limit_give_back(taken)
         token = token_obtain(user=given.validated_data["user"])
         return Response(TokenSerializer(token).data)

@@ -25,10 +25,12 @@ from agon.api.common import (
     FileContentNegotiation,
     IsOwner,
     error_responses,
+    query_values,
     refuse_oversized_upload,
     signed_in_user,
 )
 from agon.api.pagination import PageNumberPagination, paginate
+from agon.api.throttles import UploadThrottle
 from agon.bots.models import Bot, BotVersion
 from agon.bots.selectors import bot_get, bot_list, bot_version_of_owner
 from agon.bots.services import bot_submit, version_submit
@@ -142,6 +144,7 @@ def _bot_or_404(bot_id: int) -> Bot:
 class BotListView(APIView):
     pagination_class = PageNumberPagination
     parser_classes = (MultiPartParser, FormParser)
+    throttle_classes = (UploadThrottle,)  # POST only
 
     @extend_schema(
         parameters=[BotFilterSerializer],
@@ -149,17 +152,18 @@ class BotListView(APIView):
         summary="List every bot",
     )
     def get(self, request: Request) -> Response:
-        given = BotFilterSerializer(data=request.query_params)
+        given = BotFilterSerializer(data=query_values(request))
         given.is_valid(raise_exception=True)
         paginator, page = paginate(self, bot_list(**given.validated_data))
         return paginator.get_paginated_response(BotSummarySerializer(page, many=True).data)
 
     @extend_schema(
         request={"multipart/form-data": BotCreateSerializer},
-        responses={201: BotDetailSerializer, **error_responses(400, 401)},
+        responses={201: BotDetailSerializer, **error_responses(400, 401, 429)},
         summary="Upload a new bot",
         description="The first version is checked at once, then validated by a match "
-        "against a builtin bot; it plays on the ladders once it passes.",
+        "against a builtin bot; it plays on the ladders once it passes. Uploads are rate "
+        "limited per user (AGON_UPLOAD_RATE).",
     )
     def post(self, request: Request) -> Response:
         refuse_oversized_upload(request)
@@ -188,11 +192,13 @@ class BotDetailView(APIView):
 class VersionListView(APIView):
     permission_classes = (IsAuthenticated, IsOwner)
     parser_classes = (MultiPartParser, FormParser)
+    throttle_classes = (UploadThrottle,)
 
     @extend_schema(
         request={"multipart/form-data": VersionCreateSerializer},
-        responses={201: VersionSerializer, **error_responses(400, 401, 403, 404)},
+        responses={201: VersionSerializer, **error_responses(400, 401, 403, 404, 429)},
         summary="Upload a new version of your bot",
+        description="Rate limited per user, with new bots (AGON_UPLOAD_RATE).",
     )
     def post(self, request: Request, bot_id: int) -> Response:
         bot = _bot_or_404(bot_id)

@@ -12,11 +12,11 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from agon.api.common import error_responses, signed_in_user
 from agon.api.matches import MatchDetailSerializer
+from agon.api.throttles import ChallengeThrottle
 from agon.ladders.selectors import ladder_get
 from agon.matches.selectors import match_get
 from agon.matches.services import challenge_create
@@ -33,15 +33,14 @@ class ChallengeSerializer(serializers.Serializer[Any]):
 
 class ChallengeView(APIView):
     permission_classes = (IsAuthenticated,)
-    throttle_classes = (ScopedRateThrottle,)
-    throttle_scope = "challenges"
+    throttle_classes = (ChallengeThrottle,)
 
     @extend_schema(
         request=ChallengeSerializer,
         responses={201: MatchDetailSerializer, **error_responses(400, 401, 403, 404, 429)},
         summary="Challenge bots to an unranked match",
         description="The bots play with their active versions; the match does not change "
-        "ratings. Rate limited per user.",
+        "ratings. Rate limited per user (AGON_CHALLENGE_RATE).",
     )
     def post(self, request: Request) -> Response:
         given = ChallengeSerializer(data=request.data)

@@ -26,7 +26,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from agon.api.caching import cached_for_everyone
-from agon.api.common import FileContentNegotiation, error_responses, signed_in_user
+from agon.api.common import FileContentNegotiation, error_responses, query_values, signed_in_user
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.matches.models import Match
 from agon.matches.selectors import (
@@ -189,7 +189,7 @@ class MatchListView(APIView):
         summary="List matches, newest first",
     )
     def get(self, request: Request) -> Response:
-        given = MatchFilterSerializer(data=request.query_params)
+        given = MatchFilterSerializer(data=query_values(request))
         given.is_valid(raise_exception=True)
         filters = given.validated_data
         matches = MatchListing(
@@ -249,7 +249,7 @@ class TimelineView(APIView):
     )
     def get(self, request: Request, match_id: int) -> Response:
         match = _match_or_404(match_id)
-        query = TimelineQuerySerializer(data=request.query_params)
+        query = TimelineQuerySerializer(data=query_values(request))
         query.is_valid(raise_exception=True)
         return Response(match_timeline(match, since=query.validated_data["since"]))
 

@@ -1,4 +1,5 @@
-"""Page-numbered lists: `?page=`, and `?page_size=` up to 200 (50 by default).
+"""Page-numbered lists: `?page=`, and `?page_size=` up to 200 (50 by default); anything
+but a whole number in those bounds is a 400, a page past the end a 404.
 
 Every page needs the list's length (the `count`, the `next` link, the last page). Counting
 is cheap for a short list but not for a long one: PostgreSQL reads every row's index
@@ -26,7 +27,8 @@ from typing import TYPE_CHECKING, Any, cast
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
-from rest_framework import pagination
+from rest_framework import exceptions, pagination
+from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from agon.listings import Listing
@@ -87,10 +89,41 @@ class CachedCountPaginator(_Paginator):
         return count
 
 
+def _whole_number(request: Request, name: str, *, maximum: int | None = None) -> int | None:
+    """The query's `name` as a whole number from 1 (to `maximum`), None when absent; 400
+    for anything else, as the schema says (DRF would silently use its default)."""
+    text = request.query_params.get(name)
+    if text is None:
+        return None
+    if not text.isdigit() or int(text) < 1 or (maximum is not None and int(text) > maximum):
+        bounds = f"from 1 to {maximum}" if maximum is not None else "from 1"
+        raise exceptions.ValidationError({name: [f"a whole number {bounds}, not {text!r}"]})
+    return int(text)
+
+
 class PageNumberPagination(pagination.PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 200
     django_paginator_class = CachedCountPaginator
+    last_page_strings = ()  # `?page=last` is not in the schema: a page is a number
+
+    def get_page_size(self, request: Request) -> int:
+        size = _whole_number(request, self.page_size_query_param, maximum=self.max_page_size)
+        return size if size is not None else int(self.page_size or 50)
+
+    def paginate_queryset(
+        self, queryset: Any, request: Request, view: APIView | None = None
+    ) -> list[Any] | None:
+        _whole_number(request, self.page_query_param)  # malformed: 400; past the end: 404
+        return super().paginate_queryset(queryset, request, view)
+
+    def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, Any]]:
+        parameters: list[dict[str, Any]] = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            parameter["schema"]["minimum"] = 1
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"]["maximum"] = self.max_page_size
+        return parameters
 
 
 def paginate(

@@ -357,6 +357,20 @@ def fresh_metrics_folder(settings: Any) -> Path:
 # --- preparing the data ---------------------------------------------------------------------
 
 
+def debug_line(debug: bool) -> str:
+    """What `agon up` says of DEBUG: on, anybody who reaches the site gets Django's debug
+    pages (every URL pattern, settings, code); off, what production serves."""
+    if debug:
+        return (
+            "serving with debug ON (AGON_DEBUG is set): error pages show code and settings "
+            "to anyone who reaches the site; for development only"
+        )
+    return (
+        "serving with debug off: plain error pages, JSON errors under /api/ "
+        "(AGON_DEBUG=1 turns debug on)"
+    )
+
+
 def _shown(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd()))
@@ -542,6 +556,7 @@ def run(args: argparse.Namespace) -> int:
         f"settings: {os.environ['DJANGO_SETTINGS_MODULE']}; data in {_shown(settings.VAR_DIR)}; "
         f"sandbox: {backend.name}"
     )
+    console.say(debug_line(settings.DEBUG))
     prepare(args, console)
 
     stop, now = threading.Event(), threading.Event()

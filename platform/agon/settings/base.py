@@ -8,7 +8,7 @@ from typing import Any
 
 import dj_database_url
 
-from agon.env import env_bool, env_choice, env_float, env_int, env_list, env_str
+from agon.env import env_bool, env_choice, env_float, env_int, env_list, env_rate, env_str
 from agon.logs import LOG_FORMATS, LOG_LEVELS, logging_config
 from agon.storage import s3_storage_from_env
 
@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "agon.accounts",
+    "agon.limits",
     "agon.bots",
     "agon.ladders",
     "agon.matches",
@@ -39,7 +40,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: /healthz and /metrics answer before host validation and the SSL redirect
+    # Outermost: its headers (a Content-Security-Policy, ...) go on every response.
+    "agon.security_headers.SecurityHeadersMiddleware",
+    # Then: /healthz and /metrics answer before host validation and the SSL redirect
     # (load balancers and Prometheus address an instance by its IP, over plain HTTP).
     "agon.ops.middleware.OpsEndpointsMiddleware",
     "agon.ops.middleware.RequestMetricsMiddleware",
@@ -54,6 +57,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "agon.urls"
+CSRF_FAILURE_VIEW = "agon.web.views.errors.csrf_failure"
 WSGI_APPLICATION = "agon.wsgi.application"
 
 TEMPLATES = [
@@ -105,16 +109,40 @@ AUTH_PASSWORD_VALIDATORS = [
     },
 ]
 
-# One cache for every web process (API rate limits count there): Redis when
-# AGON_CACHE_URL is set, else this process's memory (fine for one process).
+# One cache for every web process: Redis when AGON_CACHE_URL is set, else this process's
+# memory (what it holds, lists for a few seconds, may differ between processes). Rate
+# limits are counted in that Redis, or without it in the database (agon.limits).
 AGON_CACHE_URL = env_str("AGON_CACHE_URL", "")
+AGON_CACHE_KEY_PREFIX = env_str("AGON_CACHE_KEY_PREFIX", "agon")
+"""Put before every key in Redis: sites sharing one Redis need one each."""
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": AGON_CACHE_URL}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": AGON_CACHE_URL,
+            "KEY_PREFIX": AGON_CACHE_KEY_PREFIX,
+        }
         if AGON_CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+
+# Rate limits, each `N/period` (20/hour, 5/15minute) or `off`; agon.limits counts them.
+# A refused request gets 429 with Retry-After (JSON under /api/, a message on the pages).
+AGON_RATE_LIMITS = {
+    # Sign-ups (API and page) per client address.
+    "signup": env_rate("AGON_SIGNUP_RATE", "10/hour"),
+    # Failed sign-ins (API token and page) per username, and per client address.
+    "signin-username": env_rate("AGON_SIGNIN_FAILURE_RATE", "10/15minute"),
+    "signin-address": env_rate("AGON_SIGNIN_ADDRESS_FAILURE_RATE", "30/15minute"),
+    # Bot and version uploads (API and pages) per user.
+    "upload": env_rate("AGON_UPLOAD_RATE", "30/hour"),
+    # Challenges per user.
+    "challenge": env_rate("AGON_CHALLENGE_RATE", "20/hour"),
+}
+AGON_PROXY_COUNT = env_int("AGON_PROXY_COUNT", 0)
+"""How many proxies in front add to X-Forwarded-For: the client address of the limits is
+the one the outermost of them added (0: the address of the connection itself)."""
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LANGUAGE_CODE = "en-us"
@@ -148,7 +176,6 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "agon.api_errors.json_exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"challenges": env_str("AGON_CHALLENGE_RATE", "20/hour")},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Agon API",
@@ -160,6 +187,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Separate request and response components: uploads are then binary, not URIs.
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "agon.api.schema.declare_common_errors",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "VersionStatusEnum": "agon.bots.models.BotVersion.Status",
         "MatchStatusEnum": "agon.matches.models.Match.Status",

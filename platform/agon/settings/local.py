@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from agon.env import env_bool, env_float, env_str
+from agon.env import env_float, env_str
 from agon.settings.base import *  # noqa: F403
 from agon.settings.base import CELERY_BROKER_URL, DATABASES, VAR_DIR
 
-DEBUG = env_bool("AGON_DEBUG", default=True)
+# DEBUG stays off (base.py: AGON_DEBUG, default false): `agon up` serves other people
+# too, and Django's debug pages would show them every URL pattern, settings and code.
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 # Boxes run the engine and agon_bot of this checkout (bwrap shows them read-only), not

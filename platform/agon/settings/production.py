@@ -19,7 +19,13 @@ from urllib.parse import urlsplit
 from agon.env import EnvError, env_bool, env_choice, env_int, env_list, env_required
 from agon.logs import LOG_FORMATS, logging_config
 from agon.settings.base import *  # noqa: F403
-from agon.settings.base import AGON_LOG_LEVEL, MIDDLEWARE, STORAGES, database
+from agon.settings.base import (
+    AGON_CACHE_KEY_PREFIX,
+    AGON_LOG_LEVEL,
+    MIDDLEWARE,
+    STORAGES,
+    database,
+)
 
 SECRET_KEY = env_required("AGON_SECRET_KEY")
 if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY.startswith("django-insecure"):
@@ -56,6 +62,7 @@ CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": AGON_CACHE_URL,
+        "KEY_PREFIX": AGON_CACHE_KEY_PREFIX,
     }
 }
 AGON_SANDBOX = env_choice("AGON_SANDBOX", ("docker", "bwrap", "auto", "none"), "docker")

@@ -57,3 +57,38 @@ def test_malformed_json_is_400(alice_client: APIClient) -> None:
 
 def test_an_unknown_url_under_the_api_is_404(anonymous: APIClient) -> None:
     assert anonymous.get("/api/nothing-here/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("query", "error"),
+    [
+        ("page=0", "page: a whole number from 1, not '0'"),
+        ("page=last", "page: a whole number from 1, not 'last'"),
+        ("page_size=null", "page_size: a whole number from 1 to 200, not 'null'"),
+        ("page_size=201", "page_size: a whole number from 1 to 200, not '201'"),
+        ("page_size=0", "page_size: a whole number from 1 to 200, not '0'"),
+    ],
+)
+def test_a_malformed_page_is_400_as_the_schema_says(
+    anonymous: APIClient, query: str, error: str
+) -> None:
+    response = anonymous.get(f"/api/bots/?{query}")
+
+    assert response.status_code == 400
+    assert response.json()["error"] == error
+
+
+def test_an_empty_filter_is_checked_not_ignored(anonymous: APIClient) -> None:
+    response = anonymous.get("/api/matches/?status=")
+
+    assert response.status_code == 400
+    assert response.json()["error"] == 'status: "" is not a valid choice.'
+
+
+def test_the_schema_bounds_the_pagination_parameters(anonymous: APIClient) -> None:
+    operation = anonymous.get("/api/schema/?format=json").json()["paths"]["/api/games/"]["get"]
+
+    parameters = {p["name"]: p["schema"] for p in operation["parameters"]}
+    assert parameters["page"] == {"type": "integer", "minimum": 1}
+    assert parameters["page_size"] == {"type": "integer", "minimum": 1, "maximum": 200}
+    assert {"400", "404"} <= set(operation["responses"])

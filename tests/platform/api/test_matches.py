@@ -210,10 +210,14 @@ def test_a_page_holds_at_most_200_matches(
         queued_match(ladder_2p, list(rivals))
 
     default = anonymous.get("/api/matches/").json()
-    capped = anonymous.get("/api/matches/?page_size=1000").json()
+    largest = anonymous.get("/api/matches/?page_size=200").json()
+    too_large = anonymous.get("/api/matches/?page_size=1000")
 
     assert len(default["results"]) == 50
-    assert len(capped["results"]) == 200
+    assert len(largest["results"]) == 200
+    # The schema says at most 200: more is refused, not silently cut.
+    assert too_large.status_code == 400
+    assert too_large.json()["error"] == "page_size: a whole number from 1 to 200, not '1000'"
 
 
 def test_listing_matches_takes_the_same_few_queries_however_many_there_are(

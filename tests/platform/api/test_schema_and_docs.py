@@ -62,8 +62,14 @@ def test_the_docs_page_renders_with_local_assets(anonymous: APIClient) -> None:
     page = response.content.decode()
     assets = re.findall(r'(?:src|href)="([^"]+)"', page)
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in assets
-    assert all(asset.startswith("/static/") for asset in assets), assets
+    # Its start script is a file too (no inline script: the Content-Security-Policy).
+    assert "/api/docs/?script=" in assets
+    assert all(asset.startswith(("/static/", "/api/docs/")) for asset in assets), assets
+    assert "<script>" not in page and "<style" not in page
     assert "cdn" not in page.lower()
+    script = anonymous.get("/api/docs/?script=")
+    assert script["Content-Type"].startswith("application/javascript")
+    assert "SwaggerUIBundle" in script.content.decode()
     for asset in assets:
         served = anonymous.get(asset)
         assert served.status_code == 200, asset

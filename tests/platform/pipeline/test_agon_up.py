@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import threading
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -132,6 +133,16 @@ def test_agon_up_runs_the_platform_with_the_example_bots_and_stops_cleanly(up: U
     ladders = json.loads(body)["results"]
     assert {ladder["players"] for ladder in ladders} >= {2, 3, 4}
     assert up.get("/api/docs/")[0] == 200
+    # What production serves to users: no debug pages, JSON errors under /api/.
+    assert up.saw(r"agon \| serving with debug off"), up.explain()
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        up.get("/api/no-such-thing/")
+    assert (missing.value.code, missing.value.headers["Content-Type"]) == (404, "application/json")
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        up.get("/no-such-page/")
+    page = missing.value.read().decode()
+    assert "<h1>Page not found</h1>" in page and "URLconf" not in page
+    assert "Content-Security-Policy" in missing.value.headers
 
     def ranked_played() -> bool:
         up.saw("")  # fails at once if agon up died

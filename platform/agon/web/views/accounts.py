@@ -1,6 +1,9 @@
-"""Signing up, in and out, with Django's auth forms and views."""
+"""Signing up, in and out, with Django's auth forms and views, rate limited like the API
+(sign-ups per address, failed sign-ins per username and per address)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -9,18 +12,31 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from agon.limits.services import (
+    RateLimited,
+    client_address,
+    limit_give_back,
+    limit_take,
+    signin_limits,
+)
 from agon.web.forms import SignUpForm
+from agon.web.views.limits import refused_page
 
 
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("web:my-bots")
     form = SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.username}! Upload your first bot below.")
-        return redirect("web:my-bots")
+    if request.method == "POST":
+        try:
+            limit_take(limits=[("signup", client_address(request))])
+        except RateLimited as limited:
+            return refused_page(request, "web/signup.html", {"form": SignUpForm()}, limited)
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome, {user.username}! Upload your first bot below.")
+            return redirect("web:my-bots")
     return render(request, "web/signup.html", {"form": form})
 
 
@@ -30,6 +46,22 @@ class SignInView(LoginView):
 
     def get_default_redirect_url(self) -> str:
         return reverse("web:my-bots")
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        # Counted before the password is checked, given back when it was right.
+        username = str(request.POST.get("username", ""))
+        try:
+            taken = limit_take(limits=signin_limits(request, username))
+        except RateLimited as limited:
+            form = self.get_form_class()(request, initial={"username": username})
+            return refused_page(
+                request, self.template_name, self.get_context_data(form=form), limited
+            )
+        form = self.get_form()
+        if not form.is_valid():
+            return self.form_invalid(form)
+        limit_give_back(taken)
+        return self.form_valid(form)
 
 
 class SignOutView(LogoutView):

@@ -10,20 +10,33 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
 from agon.bots.services import bot_submit, version_submit
+from agon.limits.services import RateLimited, limit_take
 from agon.web import selectors
 from agon.web.charts import rating_chart
 from agon.web.forms import BotUploadForm, VersionUploadForm
 from agon.web.views.common import signed_in
+from agon.web.views.limits import refused_page
 
 
 def _errors(error: ValidationError) -> str:
     return "; ".join(error.messages)
 
 
+def _take_upload(request: HttpRequest) -> None:
+    """Count an upload of the signed-in user (raises RateLimited when none is left)."""
+    limit_take(limits=[("upload", f"user:{signed_in(request).id}")])
+
+
 @login_required
 def my_bots(request: HttpRequest) -> HttpResponse:
     owner = signed_in(request)
     form = BotUploadForm(request.POST or None, request.FILES or None, owner=owner)
+    if request.method == "POST":
+        try:
+            _take_upload(request)
+        except RateLimited as limited:
+            context = {"form": BotUploadForm(owner=owner), "bots": selectors.bots_of(owner=owner)}
+            return refused_page(request, "web/my_bots.html", context, limited)
     if request.method == "POST" and form.is_valid():
         try:
             bot = bot_submit(
@@ -52,6 +65,16 @@ def my_bot(request: HttpRequest, bot_id: int) -> HttpResponse:
     if bot is None:
         raise Http404(f"you have no bot {bot_id}")
     form = VersionUploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST":
+        try:
+            _take_upload(request)
+        except RateLimited as limited:
+            context = {
+                "bot": bot,
+                "form": VersionUploadForm(),
+                "matches": selectors.bot_matches(bot=bot, limit=30),
+            }
+            return refused_page(request, "web/my_bot.html", context, limited)
     if request.method == "POST" and form.is_valid():
         try:
             version = version_submit(bot=bot, upload=form.cleaned_data["package"])

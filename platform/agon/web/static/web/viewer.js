@@ -40,7 +40,11 @@
 
   function html(tag, attrs, parent, text) {
     const node = document.createElement(tag);
-    if (attrs) for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+    // A style goes through the CSSOM: the Content-Security-Policy refuses style attributes.
+    if (attrs) for (const [name, value] of Object.entries(attrs)) {
+      if (name === "style") node.style.cssText = value;
+      else node.setAttribute(name, value);
+    }
     if (text !== undefined) node.textContent = text;
     if (parent) parent.appendChild(node);
     return node;

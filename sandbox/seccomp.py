@@ -1,10 +1,12 @@
-"""A seccomp filter for bwrap boxes: sysinfo(2) fails with ENOSYS.
+"""A seccomp filter for every box: sysinfo(2) fails with ENOSYS.
 
 sysinfo(2) answers with the host's load averages, free memory and number of threads,
 which move with what the other boxes do: like /proc's host-wide files (`host_view`), a
 frozen bot could read its opponent's work in them between two of its turns. No mount can
-hide a system call, so a classic BPF program refuses it (bubblewrap's --seccomp). The
-standard library never calls it (glibc does for sysconf's page counts only).
+hide a system call, so a classic BPF program refuses it: bubblewrap loads it (--seccomp);
+in a Docker box `INSTALL_THEN_RUN_BOT` stacks it on Docker's own profile (which a profile
+of ours would replace whole) before the bot's first instruction. The standard library
+never calls sysinfo (glibc does for sysconf's page counts only).
 
 System calls of another ABI than the host's own (32-bit x86 on x86-64, and x32) are
 refused too: they would reach sysinfo under another number.
@@ -59,3 +61,20 @@ def sysinfo_filter(machine: str | None = None) -> bytes | None:
         refuse,
     ]
     return b"".join(program)
+
+
+INSTALL_THEN_RUN_BOT = """\
+import ctypes, os, sys
+program = open(sys.argv[1], "rb").read()
+class Program(ctypes.Structure):
+    _fields_ = [("length", ctypes.c_ushort), ("instructions", ctypes.c_char_p)]
+libc = ctypes.CDLL(None, use_errno=True)
+# PR_SET_NO_NEW_PRIVS (38), then PR_SET_SECCOMP (22) with SECCOMP_MODE_FILTER (2)
+installed = Program(len(program) // 8, program)
+if libc.prctl(38, 1, 0, 0, 0) or libc.prctl(22, 2, ctypes.byref(installed), 0, 0):
+    error = os.strerror(ctypes.get_errno())
+    sys.exit("agon: the box's seccomp filter could not be installed: " + error)
+os.execvp("python3", ["python3", "main.py"])
+"""
+"""Python for `python3 -c`, with the filter's file as its argument: installs the filter on
+itself (inherited by all it starts) and becomes `python3 main.py`."""

@@ -7,7 +7,8 @@ privileges, memory = memory + swap, a PID limit, one CPU, the unpacked bot read-
 tmpfs), and it can make no POSIX message queue (their bytes are counted per user across
 every container of the host). Its /proc shows fixed stand-ins for the host-wide files
 and hides the rest of what is host-wide (`sandbox.host_view`, masked paths); its /sys
-is an empty tmpfs but for its own cgroup.
+is an empty tmpfs but for its own cgroup; sysinfo(2) is refused by a seccomp filter
+stacked on Docker's own (`sandbox.seccomp`).
 
 The protocol does not go through Docker's attach stream (several times slower than a
 pipe): the referee makes a private folder with three named pipes (to the bot, from the
@@ -51,6 +52,7 @@ from docker.types import LogConfig, Mount, Ulimit
 from sandbox.backends.base import BOX_ENV, BOX_UID, BoxSpec, SandboxError
 from sandbox.host_view import hidden_paths, write_stand_ins
 from sandbox.limits import Limits
+from sandbox.seccomp import INSTALL_THEN_RUN_BOT, sysinfo_filter
 
 log = logging.getLogger(__name__)
 
@@ -65,12 +67,20 @@ IO_DIR = "/io"
 KILLED_EXIT_CODE = 128 + 9
 """What Docker reports for a container ended with SIGKILL (as `close` does)."""
 
-# Redirections first, so the box is connected before any bot code runs; `env -i` so the
-# image's own variables (and Docker's HOSTNAME) do not reach the bot either.
-LAUNCH = "exec /usr/bin/env -i {env} python3 main.py <{io}/in >{io}/out 2>{io}/log".format(
-    env=" ".join(shlex.quote(f"{key}={value}") for key, value in sorted(BOX_ENV.items())),
-    io=IO_DIR,
-)
+SECCOMP_FILTER = "seccomp.bpf"
+"""The file of `sysinfo_filter()` in the box's /io."""
+
+
+def launch_command(*, with_filter: bool) -> str:
+    """The container's shell line. Redirections first, so the box is connected before any
+    bot code runs; `env -i` so the image's own variables (and Docker's HOSTNAME) do not
+    reach the bot either; with the filter, python3 installs it and then runs the bot."""
+    env = " ".join(shlex.quote(f"{key}={value}") for key, value in sorted(BOX_ENV.items()))
+    program = "python3 main.py"
+    if with_filter:
+        install = shlex.quote(INSTALL_THEN_RUN_BOT)
+        program = f"python3 -c {install} {IO_DIR}/{SECCOMP_FILTER}"
+    return f"exec /usr/bin/env -i {env} {program} <{IO_DIR}/in >{IO_DIR}/out 2>{IO_DIR}/log"
 
 
 class DockerEngineUnavailable(SandboxError):
@@ -260,6 +270,10 @@ class DockerBox:
         for name in ("in", "out", "log"):
             os.mkfifo(io_dir / name)
             (io_dir / name).chmod(0o666)
+        seccomp_filter = sysinfo_filter()
+        if seccomp_filter is not None:
+            (io_dir / SECCOMP_FILTER).write_bytes(seccomp_filter)
+            (io_dir / SECCOMP_FILTER).chmod(0o644)
         # Read ends first and non-blocking: they open at once, and show no end of file
         # before the bot has opened its side.
         self.stdout_fd = os.open(io_dir / "out", os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -302,7 +316,7 @@ class DockerBox:
             host_config["MaskedPaths"] = [path for path, _ in hidden_paths()]
             created = self._api.create_container(
                 image,
-                command=["/bin/sh", "-c", LAUNCH],
+                command=["/bin/sh", "-c", launch_command(with_filter=bool(seccomp_filter))],
                 name=name,
                 hostname="box",
                 user=f"{BOX_UID}:{BOX_UID}",

@@ -15,6 +15,7 @@ paths); /sys is not shown at all (bwrap) or replaced by an empty tmpfs (docker).
 from __future__ import annotations
 
 import contextlib
+import functools
 from pathlib import Path
 
 from sandbox.limits import Limits
@@ -57,9 +58,11 @@ def stand_ins(limits: Limits) -> dict[str, str]:
     }
 
 
-def hidden_paths() -> list[tuple[str, bool]]:
+@functools.cache
+def hidden_paths() -> tuple[tuple[str, bool], ...]:
     """Every host-wide /proc entry that is neither kept nor stood in for, with whether
-    it is a folder, as this host's kernel has them (a box's /proc has the same)."""
+    it is a folder, as this host's kernel has them (a box's /proc has the same; read
+    once, as /proc's top level only changes with the kernel)."""
     hidden = []
     for entry in sorted(PROC.iterdir()):
         name = entry.name
@@ -67,7 +70,7 @@ def hidden_paths() -> list[tuple[str, bool]]:
             continue
         hidden.append((str(entry), entry.is_dir() and not entry.is_symlink()))
     hidden += [(path, True) for path in HIDDEN_BELOW_KEPT if Path(path).is_dir()]
-    return hidden
+    return tuple(hidden)
 
 
 def write_stand_ins(folder: Path, limits: Limits) -> dict[str, Path]:

@@ -29,7 +29,7 @@ class Limits:
     message_bytes: int = 1 * MIB
     """The longest line a bot may send."""
     scratch_bytes: int = 16 * MIB
-    """Size of the writable /tmp."""
+    """Room for all the box writes: /tmp and /dev/shm are one tmpfs of this size."""
 
     def with_overrides(self, overrides: Mapping[str, Any]) -> Limits:
         known = {f.name: f.type for f in fields(self)}

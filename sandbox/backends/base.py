@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import signal
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Protocol
@@ -75,7 +76,8 @@ class ProcessBox:
 
     With a cgroup, limits, freezing and the final kill cover the whole process tree;
     without one (trusted code only) the process group stands in for the tree. With a
-    `user`, the program starts as that user (and group), with no other groups.
+    `user`, the program starts as that user (and group), with no other groups; `rlimits`
+    (resource: value, soft and hard) are set before it starts; `pass_fds` stay open in it.
     """
 
     def __init__(
@@ -86,6 +88,8 @@ class ProcessBox:
         env: dict[str, str],
         cgroup: BoxCgroup | None,
         user: int | None = None,
+        rlimits: Mapping[int, int] | None = None,
+        pass_fds: Sequence[int] = (),
         on_close: Callable[[], None] | None = None,
         stdout_pipe: tuple[int, int] | None = None,
     ) -> None:
@@ -107,8 +111,8 @@ class ProcessBox:
                 stderr=subprocess.PIPE,
                 start_new_session=True,
                 close_fds=True,
-                pass_fds=(stdout_pipe[1],) if stdout_pipe else (),
-                preexec_fn=_enter_box(cgroup, user),
+                pass_fds=(*pass_fds, *((stdout_pipe[1],) if stdout_pipe else ())),
+                preexec_fn=_enter_box(cgroup, user, rlimits or {}),
             )
         except OSError as error:
             if stdout_pipe:
@@ -180,15 +184,19 @@ class ProcessBox:
             self._on_close()
 
 
-def _enter_box(cgroup: BoxCgroup | None, user: int | None) -> Callable[[], None] | None:
+def _enter_box(
+    cgroup: BoxCgroup | None, user: int | None, rlimits: Mapping[int, int]
+) -> Callable[[], None] | None:
     """What the child runs between fork and exec: join the cgroup (which needs the
-    referee's privileges), then become `user`."""
-    if cgroup is None and user is None:
+    referee's privileges), set the limits, then become `user`."""
+    if cgroup is None and user is None and not rlimits:
         return None
 
     def enter() -> None:
         if cgroup is not None:
             cgroup.attach_self()
+        for limit, value in rlimits.items():
+            resource.setrlimit(limit, (value, value))
         if user is not None:
             become(user)
 

@@ -1,9 +1,11 @@
 """`bwrap`: bubblewrap namespaces plus a cgroup per box.
 
 The box sees the host's /usr read-only (the system's Python and its standard library),
-the bot's own folder read-only at /bot, Agon's bot library at /opt/agon/lib, a small
-tmpfs at /tmp, and nothing else: no /etc, /home, /root, /var, no network, no host
-environment. Namespaces: user (uid 65534), PID, IPC, UTS, mount, network, cgroup.
+the bot's own folder read-only at /bot, Agon's bot library at /opt/agon/lib, a tmpfs of
+`scratch_bytes` at /tmp (also its /dev/shm), a read-only /dev of five devices, its own
+/proc with the host-wide files stood in for or hidden (`sandbox.host_view`), and
+nothing else: no /etc, /home, /root, /var, /sys, no network, no host environment.
+Namespaces: user (uid 65534), PID, IPC, UTS, mount, network, cgroup.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import resource
 import shutil
 import subprocess
 import tempfile
@@ -18,10 +21,16 @@ from pathlib import Path
 
 from sandbox.backends.base import BOX_ENV, BOX_UID, BoxSpec, ProcessBox, SandboxError, become
 from sandbox.cgroups import BoxCgroup, CgroupUnavailable, check_available
+from sandbox.host_view import STAND_IN_NAMES, hidden_paths, write_stand_ins
 from sandbox.libraries import library_binds, library_dirs
+from sandbox.seccomp import sysinfo_filter
 
 BOX_PYTHON = "/usr/bin/python3"
 BOX_SHELL = "/bin/bash"
+DEVICES = ("null", "zero", "full", "random", "urandom")
+BOX_RLIMITS = {resource.RLIMIT_MSGQUEUE: 0, resource.RLIMIT_CORE: 0}
+"""No POSIX message queue (their bytes are counted per user across every box of the
+host, outside the scratch limit) and no core file."""
 
 
 def _system_binds() -> list[str]:
@@ -35,12 +44,40 @@ def _system_binds() -> list[str]:
     return args
 
 
-def bwrap_argv(spec: BoxSpec, executable: str, stdout_fd: int) -> list[str]:
-    """bubblewrap's command line. The bot's stdout comes in as `stdout_fd` and a shell
-    moves it to fd 1 as it becomes the bot: bubblewrap's monitor process (outside the
-    box, alive until the bot ends) closes every inherited fd but 0, 1 and 2, so that one
-    is the bot's alone, and a bot that closes its stdout is seen to at once. bash, as
-    dash takes no fd above 9."""
+def _host_view_binds(view: Path) -> list[str]:
+    """/proc's host-wide files replaced by the box's fixed stand-ins, the rest of what
+    is host-wide by an empty file or folder (`sandbox.host_view`)."""
+    args = []
+    for name in STAND_IN_NAMES:
+        args += ["--ro-bind", str(view / "proc" / name), f"/proc/{name}"]
+    for path, is_folder in hidden_paths():
+        args += ["--ro-bind", str(view / ("empty.d" if is_folder else "empty")), path]
+    return args
+
+
+def _dev_args() -> list[str]:
+    """A read-only /dev of the devices Python uses, whose shm is /tmp: every place the
+    box can write to is then the one tmpfs of `scratch_bytes` (bubblewrap's own --dev
+    is a writable tmpfs of half the host's memory)."""
+    args = ["--tmpfs", "/dev"]
+    for name in DEVICES:
+        args += ["--dev-bind", f"/dev/{name}", f"/dev/{name}"]
+    args += ["--symlink", "/proc/self/fd", "/dev/fd"]
+    for fd, name in enumerate(("stdin", "stdout", "stderr")):
+        args += ["--symlink", f"/proc/self/fd/{fd}", f"/dev/{name}"]
+    return [*args, "--symlink", "/tmp", "/dev/shm", "--remount-ro", "/dev"]  # noqa: S108
+
+
+def bwrap_argv(
+    spec: BoxSpec, executable: str, view: Path, stdout_fd: int, seccomp_fd: int | None = None
+) -> list[str]:
+    """The command line of a box; `view` is the folder `_make_box_folder` made for it,
+    `seccomp_fd` an open file of `sysinfo_filter()` (passed to bubblewrap).
+
+    The bot's stdout comes in as `stdout_fd` and a shell moves it to fd 1 as it becomes
+    the bot: bubblewrap's monitor process (outside the box, alive until the bot ends)
+    closes every inherited fd but 0, 1 and 2, so that one is the bot's alone, and a bot
+    that closes its stdout is seen to at once. bash, as dash takes no fd above 9."""
     argv = [
         executable,
         "--unshare-all",
@@ -64,8 +101,8 @@ def bwrap_argv(spec: BoxSpec, executable: str, stdout_fd: int) -> list[str]:
         "/bot",
         "--proc",
         "/proc",
-        "--dev",
-        "/dev",
+        *_host_view_binds(view),
+        *_dev_args(),
         "--size",
         str(spec.limits.scratch_bytes),
         "--tmpfs",
@@ -76,6 +113,8 @@ def bwrap_argv(spec: BoxSpec, executable: str, stdout_fd: int) -> list[str]:
     ]
     for key, value in sorted(BOX_ENV.items()):
         argv += ["--setenv", key, value]
+    if seccomp_fd is not None:
+        argv += ["--seccomp", str(seccomp_fd)]
     run_bot = f"exec {BOX_PYTHON} main.py 1>&{stdout_fd} {stdout_fd}>&-"
     return [*argv, "--chdir", "/bot", "--", BOX_SHELL, "-c", run_bot]
 
@@ -105,54 +144,79 @@ class BwrapBackend:
     def open(self, spec: BoxSpec) -> ProcessBox:
         self.check()
         assert self.executable is not None  # noqa: S101 - check() makes sure
-        user, staging = None, None
-        if os.geteuid() == 0:
-            # Started by root, bubblewrap maps the box's user to root itself, which owns
-            # the host's /proc/sys (core_pattern names a program the kernel runs as root)
-            # and every root-only file the box can see. So it starts as BOX_UID; as that
-            # user it must reach the bot's folder, so the bot is copied where it can.
-            user, staging = BOX_UID, _stage(spec.package_dir)
-            spec = dataclasses.replace(spec, package_dir=staging / "bot")
-        on_close = None
-        if staging:
-            on_close = functools.partial(shutil.rmtree, staging, ignore_errors=True)
+        # Started by root, bubblewrap maps the box's user to root itself, which owns
+        # the host's /proc/sys (core_pattern names a program the kernel runs as root)
+        # and every root-only file the box can see. So it starts as BOX_UID; as that
+        # user it must reach the bot's folder, so the bot is copied where it can.
+        user = BOX_UID if os.geteuid() == 0 else None
+        folder = _make_box_folder(spec, copy_bot=user is not None)
+        on_close = functools.partial(shutil.rmtree, folder, ignore_errors=True)
+        if user is not None:
+            spec = dataclasses.replace(spec, package_dir=folder / "bot")
+        seccomp_fd = None
         try:
+            seccomp_fd = _open_seccomp_filter(folder)
             cgroup = BoxCgroup(spec.limits.memory_bytes, spec.limits.pids)
         except BaseException:
-            if on_close:
-                on_close()
+            if seccomp_fd is not None:
+                os.close(seccomp_fd)
+            on_close()
             raise
         stdout_pipe = os.pipe()
-        return ProcessBox(
-            bwrap_argv(spec, self.executable, stdout_pipe[1]),
-            cwd=spec.package_dir,
-            env={},
-            cgroup=cgroup,
-            user=user,
-            on_close=on_close,
-            stdout_pipe=stdout_pipe,
-        )
+        try:
+            return ProcessBox(
+                bwrap_argv(spec, self.executable, folder, stdout_pipe[1], seccomp_fd),
+                cwd=spec.package_dir,
+                env={},
+                cgroup=cgroup,
+                user=user,
+                rlimits=BOX_RLIMITS,
+                pass_fds=() if seccomp_fd is None else (seccomp_fd,),
+                on_close=on_close,
+                stdout_pipe=stdout_pipe,
+            )
+        finally:
+            if seccomp_fd is not None:
+                os.close(seccomp_fd)
 
 
 STAGING_PREFIX = "agon-bwrap-"
 
 
-def _stage(package_dir: Path) -> Path:
-    """A copy of the bot in a new folder of the system's temporary folder, whose path
-    uid BOX_UID can walk (the referee's own folders may well be private).
+def _open_seccomp_filter(folder: Path) -> int | None:
+    """A descriptor on `sysinfo_filter()` for bubblewrap to read, or None where there is none."""
+    program = sysinfo_filter()
+    if program is None:
+        return None
+    path = folder / "seccomp.bpf"
+    path.write_bytes(program)
+    return os.open(path, os.O_RDONLY | os.O_CLOEXEC)
 
-    The folder's name holds the referee's pid: the copies of a referee that died
+
+def _make_box_folder(spec: BoxSpec, *, copy_bot: bool) -> Path:
+    """A new folder of the system's temporary folder, whose path uid BOX_UID can walk
+    (the referee's own folders may well be private), with what the box is shown of it:
+    the stand-ins of /proc's host-wide files (proc/), an empty file and an empty folder
+    to hide the rest, and with `copy_bot` a copy of the bot (bot/).
+
+    The folder's name holds the referee's pid: the folders of a referee that died
     without closing its boxes are removed here, by the next one.
     """
     _remove_copies_of_dead_referees()
-    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-"))
+    folder = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-"))
     try:
-        staging.chmod(0o755)
-        shutil.copytree(package_dir, staging / "bot")
+        folder.chmod(0o755)
+        write_stand_ins(folder / "proc", spec.limits)
+        (folder / "empty").touch()
+        (folder / "empty.d").mkdir()
+        for made in (folder / "empty", folder / "empty.d"):
+            made.chmod(0o755)  # whatever the umask
+        if copy_bot:
+            shutil.copytree(spec.package_dir, folder / "bot")
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
         raise
-    return staging
+    return folder
 
 
 def _remove_copies_of_dead_referees() -> None:

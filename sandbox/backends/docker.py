@@ -1,8 +1,14 @@
 """`docker`: one container per box, from the bot image (deploy/bot-image).
 
 The container gets no network, a read-only root, uid 65534, no capabilities, no new
-privileges, memory = memory + swap, a PID limit, one CPU, a small tmpfs at /tmp, the
-unpacked bot read-only at /bot, and exactly `BOX_ENV` as its environment.
+privileges, memory = memory + swap, a PID limit, one CPU, the unpacked bot read-only at
+/bot, and exactly `BOX_ENV` as its environment. Its only writable places, /tmp and
+/dev/shm, are one tmpfs volume of `scratch_bytes` (Docker would give each its own
+tmpfs), and it can make no POSIX message queue (their bytes are counted per user across
+every container of the host). Its /proc shows fixed stand-ins for the host-wide files
+and hides the rest of what is host-wide (`sandbox.host_view`, masked paths); its /sys
+is an empty tmpfs but for its own cgroup; sysinfo(2) is refused by a seccomp filter
+stacked on Docker's own (`sandbox.seccomp`).
 
 The protocol does not go through Docker's attach stream (several times slower than a
 pipe): the referee makes a private folder with three named pipes (to the bot, from the
@@ -14,8 +20,9 @@ pause and unpause through the API.
 
 The engine must see the same file system as the referee (the named pipes and the bot's
 folder are bind-mounted), so the referee runs on the Docker host itself. Every box's
-container carries the label `agon.box=1`: should a referee die without closing its
-boxes, `docker ps -aq --filter label=agon.box=1` lists what is left.
+container and scratch volume carries the label `agon.box=1`: should a referee die
+without closing its boxes, `docker ps -aq --filter label=agon.box=1` and
+`docker volume ls -q --filter label=agon.box=1` list what is left.
 """
 
 from __future__ import annotations
@@ -40,9 +47,12 @@ from typing import IO, Any
 import docker
 import docker.errors
 import requests
-from docker.types import LogConfig, Mount
+from docker.types import LogConfig, Mount, Ulimit
 
 from sandbox.backends.base import BOX_ENV, BOX_UID, BoxSpec, SandboxError
+from sandbox.host_view import hidden_paths, write_stand_ins
+from sandbox.limits import Limits
+from sandbox.seccomp import INSTALL_THEN_RUN_BOT, sysinfo_filter
 
 log = logging.getLogger(__name__)
 
@@ -57,12 +67,20 @@ IO_DIR = "/io"
 KILLED_EXIT_CODE = 128 + 9
 """What Docker reports for a container ended with SIGKILL (as `close` does)."""
 
-# Redirections first, so the box is connected before any bot code runs; `env -i` so the
-# image's own variables (and Docker's HOSTNAME) do not reach the bot either.
-LAUNCH = "exec /usr/bin/env -i {env} python3 main.py <{io}/in >{io}/out 2>{io}/log".format(
-    env=" ".join(shlex.quote(f"{key}={value}") for key, value in sorted(BOX_ENV.items())),
-    io=IO_DIR,
-)
+SECCOMP_FILTER = "seccomp.bpf"
+"""The file of `sysinfo_filter()` in the box's /io."""
+
+
+def launch_command(*, with_filter: bool) -> str:
+    """The container's shell line. Redirections first, so the box is connected before any
+    bot code runs; `env -i` so the image's own variables (and Docker's HOSTNAME) do not
+    reach the bot either; with the filter, python3 installs it and then runs the bot."""
+    env = " ".join(shlex.quote(f"{key}={value}") for key, value in sorted(BOX_ENV.items()))
+    program = "python3 main.py"
+    if with_filter:
+        install = shlex.quote(INSTALL_THEN_RUN_BOT)
+        program = f"python3 -c {install} {IO_DIR}/{SECCOMP_FILTER}"
+    return f"exec /usr/bin/env -i {env} {program} <{IO_DIR}/in >{IO_DIR}/out 2>{IO_DIR}/log"
 
 
 class DockerEngineUnavailable(SandboxError):
@@ -228,6 +246,7 @@ class DockerBox:
     ) -> None:
         self._api = api
         self.container_id: str | None = None
+        self.scratch_volume: str | None = None
         self._cgroup: ContainerCgroup | None = None
         self._paused_by_api = False
         self._exit_code: int | None = None
@@ -251,40 +270,59 @@ class DockerBox:
         for name in ("in", "out", "log"):
             os.mkfifo(io_dir / name)
             (io_dir / name).chmod(0o666)
+        seccomp_filter = sysinfo_filter()
+        if seccomp_filter is not None:
+            (io_dir / SECCOMP_FILTER).write_bytes(seccomp_filter)
+            (io_dir / SECCOMP_FILTER).chmod(0o644)
         # Read ends first and non-blocking: they open at once, and show no end of file
         # before the bot has opened its side.
         self.stdout_fd = os.open(io_dir / "out", os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
         self.stderr_fd = os.open(io_dir / "log", os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
 
         limits = spec.limits
-        host_config = self._api.create_host_config(
-            network_mode="none",
-            read_only=True,
-            cap_drop=["ALL"],
-            security_opt=["no-new-privileges"],
-            mem_limit=limits.memory_bytes,
-            memswap_limit=limits.memory_bytes,
-            pids_limit=limits.pids,
-            nano_cpus=1_000_000_000,
-            tmpfs={"/tmp": f"size={limits.scratch_bytes},mode=1777"},  # noqa: S108
-            shm_size=limits.scratch_bytes,
-            mounts=[
-                Mount("/bot", str(spec.package_dir.resolve()), type="bind", read_only=True),
-                Mount(IO_DIR, str(io_dir.resolve()), type="bind", read_only=True),
-            ],
-            log_config=LogConfig(type=LogConfig.types.NONE),
-        )
         name = f"agon-{re.sub(r'[^a-zA-Z0-9_.-]', '-', spec.label)}-{uuid.uuid4().hex[:12]}"
+        box_labels = {BOX_LABEL: "1", "agon.seat": spec.label, **labels}
+        stand_ins = write_stand_ins(self.folder / "proc", limits)
         try:
+            self.scratch_volume = self._create_scratch_volume(name, limits, box_labels)
+            host_config = self._api.create_host_config(
+                network_mode="none",
+                read_only=True,
+                cap_drop=["ALL"],
+                security_opt=["no-new-privileges"],
+                mem_limit=limits.memory_bytes,
+                memswap_limit=limits.memory_bytes,
+                pids_limit=limits.pids,
+                nano_cpus=1_000_000_000,
+                ulimits=[Ulimit(name=name, soft=0, hard=0) for name in ("msgqueue", "core")],
+                # Nothing of the host's devices, memory, CPUs: only its own cgroup is
+                # mounted in it (by Docker), read-only.
+                tmpfs={"/sys": "size=64k,mode=755"},
+                mounts=[
+                    Mount("/bot", str(spec.package_dir.resolve()), type="bind", read_only=True),
+                    Mount(IO_DIR, str(io_dir.resolve()), type="bind", read_only=True),
+                    # One tmpfs for both: together they hold no more than scratch_bytes.
+                    Mount("/tmp", self.scratch_volume, type="volume", no_copy=True),  # noqa: S108
+                    Mount("/dev/shm", self.scratch_volume, type="volume", no_copy=True),  # noqa: S108
+                    *(
+                        Mount(path, str(file), type="bind", read_only=True)
+                        for path, file in stand_ins.items()
+                    ),
+                ],
+                log_config=LogConfig(type=LogConfig.types.NONE),
+            )
+            # Replaces Docker's own list, which hidden_paths() covers (bar /sys/firmware,
+            # under the tmpfs /sys here).
+            host_config["MaskedPaths"] = [path for path, _ in hidden_paths()]
             created = self._api.create_container(
                 image,
-                command=["/bin/sh", "-c", LAUNCH],
+                command=["/bin/sh", "-c", launch_command(with_filter=bool(seccomp_filter))],
                 name=name,
                 hostname="box",
                 user=f"{BOX_UID}:{BOX_UID}",
                 working_dir="/bot",
                 environment=dict(BOX_ENV),
-                labels={BOX_LABEL: "1", "agon.seat": spec.label, **labels},
+                labels=box_labels,
                 host_config=host_config,
             )
             self.container_id = str(created["Id"])
@@ -300,6 +338,17 @@ class DockerBox:
         if self._cgroup is None:
             _warn_once_about_pausing()
         self.stdin = self._connect_stdin(io_dir / "in")
+
+    def _create_scratch_volume(self, name: str, limits: Limits, labels: Mapping[str, str]) -> str:
+        """A tmpfs volume of `scratch_bytes` owned by the box's user, for /tmp and /dev/shm."""
+        options = f"size={limits.scratch_bytes},uid={BOX_UID},gid={BOX_UID},mode=1777"
+        volume = self._api.create_volume(
+            name=f"{name}-scratch",
+            driver="local",
+            driver_opts={"type": "tmpfs", "device": "tmpfs", "o": f"{options},nosuid,nodev,noexec"},
+            labels=dict(labels),
+        )
+        return str(volume["Name"])
 
     def _connect_stdin(self, path: Path) -> IO[bytes]:
         """The write end of the bot's stdin, once the container has opened the read end.
@@ -426,6 +475,13 @@ class DockerBox:
                 log.warning("could not remove box container %s: %s", self.container_id, error)
             if self._exit_code is None:
                 self._exit_code = KILLED_EXIT_CODE
+        if self.scratch_volume is not None:
+            try:
+                self._api.remove_volume(self.scratch_volume, force=True)
+            except docker.errors.NotFound:
+                pass
+            except (docker.errors.DockerException, requests.RequestException) as error:
+                log.warning("could not remove box volume %s: %s", self.scratch_volume, error)
         if self._cgroup is not None:
             self._cgroup.release()
         with contextlib.suppress(OSError, AttributeError):

@@ -269,8 +269,9 @@ def stack(images: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[St
 
 
 def remove_leftover_boxes(work_dir: Path) -> None:
-    """Bot boxes whose worker was stopped mid-match: the ones with folders of this test's
-    scratch folder (other tests' boxes on the same engine are left alone)."""
+    """Bot boxes whose worker was stopped mid-match, with their scratch volumes: the ones
+    with folders of this test's scratch folder (other tests' boxes on the same engine are
+    left alone)."""
     listed = subprocess.run(  # noqa: S603 - fixed command
         [DOCKER, "ps", "--all", "--quiet", "--filter", "label=agon.box=1"],
         capture_output=True,
@@ -289,12 +290,14 @@ def remove_leftover_boxes(work_dir: Path) -> None:
         with contextlib.suppress(json.JSONDecodeError):
             mounts = json.loads(inspected.stdout or "[]")
             if any(str(mount.get("Source", "")).startswith(str(work_dir)) for mount in mounts):
-                subprocess.run(  # noqa: S603 - fixed command
-                    [DOCKER, "rm", "--force", container],
-                    capture_output=True,
-                    timeout=60,
-                    check=False,
-                )
+                volumes = [m["Name"] for m in mounts if m.get("Type") == "volume"]
+                commands = [["rm", "--force", container]]
+                if volumes:  # the box's scratch, once the container is gone
+                    commands.append(["volume", "rm", *volumes])
+                for command in commands:
+                    subprocess.run(  # noqa: S603 - fixed command
+                        [DOCKER, *command], capture_output=True, timeout=60, check=False
+                    )
 
 
 # --- the API, as a script would use it ----------------------------------------------------

@@ -147,11 +147,19 @@ def processes_marked(marker: str) -> list[str]:
 
 
 def docker_containers(label: str) -> list[str]:
+    return docker_listing(["ps", "-aq"], label)
+
+
+def docker_volumes(label: str) -> list[str]:
+    return docker_listing(["volume", "ls", "-q"], label)
+
+
+def docker_listing(command: list[str], label: str) -> list[str]:
     docker = shutil.which("docker")
     if docker is None:
         return []
     listing = subprocess.run(  # noqa: S603 - fixed argv
-        [docker, "ps", "-aq", "--filter", f"label={label}"],
+        [docker, *command, "--filter", f"label={label}"],
         capture_output=True,
         text=True,
         check=True,
@@ -246,6 +254,7 @@ class Arena:
         assert self.copies_left() == []
         if self.backend_name == "docker":
             assert docker_containers(f"{TEST_LABEL}={self.marker}") == []
+            assert docker_volumes(f"{TEST_LABEL}={self.marker}") == []
 
     def copies_left(self) -> list[Path]:
         """Copies of this test's bots that a backend made elsewhere (bwrap, run by root,

@@ -278,7 +278,8 @@ def test_each_container_is_created_with_the_limits_of_the_match(
         assert config["Memory"] == config["MemorySwap"] == 96 * MIB
         assert config["PidsLimit"] == 20
         assert config["NanoCpus"] == 1_000_000_000
-        assert config["Tmpfs"] == {"/tmp": f"size={8 * MIB},mode=1777"}  # noqa: S108
+        assert config["Tmpfs"] == {"/sys": "size=64k,mode=755"}
+        assert {u["Name"]: u["Hard"] for u in config["Ulimits"]} == {"msgqueue": 0, "core": 0}
         assert config["LogConfig"]["Type"] == "none"
         assert config["IpcMode"] != "host" and config["PidMode"] == ""
         assert container.attrs["Config"]["User"] == f"{BOX_UID}:{BOX_UID}"
@@ -286,6 +287,12 @@ def test_each_container_is_created_with_the_limits_of_the_match(
         mounts = {mount["Destination"]: mount for mount in container.attrs["Mounts"]}
         assert mounts["/bot"]["RW"] is False
         assert mounts["/bot"]["Source"] == str(tmp_path.resolve())
+        # /tmp and /dev/shm are one tmpfs of scratch_bytes
+        assert mounts["/tmp"]["Type"] == mounts["/dev/shm"]["Type"] == "volume"  # noqa: S108
+        assert mounts["/tmp"]["Name"] == mounts["/dev/shm"]["Name"]  # noqa: S108
+        volume = engine_client.volumes.get(mounts["/tmp"]["Name"])  # noqa: S108
+        assert volume.attrs["Options"]["o"].startswith(f"size={8 * MIB},")
+        assert mounts["/proc/stat"]["RW"] is False
     finally:
         box.close()
 

@@ -20,6 +20,7 @@ from agon.matches.models import Match
 from agon.matches.services import match_claim, match_create, match_finish
 from engine.bots import builtin_bot
 from engine.match import play_match
+from engine.players import Bot
 from engine.registry import get_game
 from sandbox.limits import limits_for
 from sandbox.runner import MatchRecord
@@ -29,14 +30,16 @@ from tests.platform.support import seat_report
 def play_and_finish(
     match: Match,
     *,
-    bots: Sequence[str] | None = None,
-    logs: Mapping[int, str] | None = None,
+    bots: Sequence[str | Bot] | None = None,
+    logs: Mapping[int, str | bytes] | None = None,
 ) -> Match:
-    """Play the queued match with these builtin bots (greedy in every seat unless
-    given) and finish it as the match task would."""
+    """Play the queued match with these bots, builtin ones by name (greedy in every
+    seat unless given), and finish it as the match task would."""
     game = get_game(match.game)
-    names = list(bots or ["greedy"] * match.players)
-    players = [builtin_bot(name, match.game, match.seed, seat) for seat, name in enumerate(names)]
+    players = [
+        builtin_bot(bot, match.game, match.seed, seat) if isinstance(bot, str) else bot
+        for seat, bot in enumerate(bots or ["greedy"] * match.players)
+    ]
     labels = [seat.bot_id_label for seat in match.seats.select_related("version__bot__owner")]
     replay = play_match(
         game,

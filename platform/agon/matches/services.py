@@ -28,7 +28,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.db import DatabaseError, connections, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from agon.bots.models import Bot, BotVersion
@@ -179,6 +179,9 @@ def match_claim(*, match_id: int, now: datetime | None = None) -> str | None:
         Match.objects.filter(id=match_id).update(**claim)
         log.warning(
             "match %s: its run fell silent %.0f s ago; this run takes it over", match_id, silent
+        )
+        transaction.on_commit(
+            functools.partial(metrics.record_match_taken_over, game=match.game, kind=match.kind)
         )
         return token
 
@@ -400,6 +403,18 @@ def match_release(*, match_id: int, token: str) -> bool:
     )
 
 
+def silent_matches(*, stale_seconds: float | None = None) -> QuerySet[Match]:
+    """Running matches whose run fell silent: no heartbeat for `stale_seconds`
+    (AGON_MATCH_STALE_SECONDS unless given). Read over the status index: running
+    matches are few."""
+    if stale_seconds is None:
+        stale_seconds = settings.AGON_MATCH_STALE_SECONDS
+    limit = timezone.now() - timedelta(seconds=stale_seconds)
+    return Match.objects.filter(status=Match.Status.RUNNING).filter(
+        Q(heartbeat__lt=limit) | Q(heartbeat__isnull=True, started__lt=limit)
+    )
+
+
 def requeue_stuck_matches(*, stuck_seconds: float | None = None) -> list[int]:
     """Matches `running` whose heartbeat is older than AGON_MATCH_STALE_SECONDS lost
     their run, and no task came to take them over (their whole worker died, with the
@@ -411,10 +426,7 @@ def requeue_stuck_matches(*, stuck_seconds: float | None = None) -> list[int]:
     stale = settings.AGON_MATCH_STALE_SECONDS if stuck_seconds is None else stuck_seconds
     stale_limit = now - timedelta(seconds=stale)
     requeued = []
-    silent = Match.objects.filter(status=Match.Status.RUNNING).filter(
-        Q(heartbeat__lt=stale_limit) | Q(heartbeat__isnull=True, started__lt=stale_limit)
-    )
-    for match_id in silent.values_list("id", flat=True):
+    for match_id in silent_matches(stale_seconds=stale).values_list("id", flat=True):
         with transaction.atomic():
             match = Match.objects.select_for_update().get(id=match_id)
             if match.status != Match.Status.RUNNING or last_sign_of_life(match) >= stale_limit:
@@ -431,6 +443,9 @@ def requeue_stuck_matches(*, stuck_seconds: float | None = None) -> list[int]:
             match.claimed_by = ""
             match.save(update_fields=["status", "claimed_by"])
             transaction.on_commit(functools.partial(_enqueue, match.id))
+            transaction.on_commit(
+                functools.partial(metrics.record_match_taken_over, game=match.game, kind=match.kind)
+            )
             requeued.append(match.id)
     stranded = settings.AGON_MATCH_STUCK_SECONDS if stuck_seconds is None else stuck_seconds
     requeued += resend_stranded_matches(limit=now - timedelta(seconds=stranded))

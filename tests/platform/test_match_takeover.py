@@ -21,6 +21,7 @@ from agon.ladders.models import Ladder, RatingChange
 from agon.matches import services, tasks
 from agon.matches.models import Match
 from agon.matches.services import (
+    Heartbeat,
     MatchHeld,
     match_claim,
     match_create,
@@ -30,6 +31,7 @@ from agon.matches.services import (
 )
 from sandbox.backends import SandboxError
 from tests.platform.conftest import MakeBot
+from tests.platform.pipeline.support import wait_for
 from tests.platform.support import latest_version, made_up_record
 
 pytestmark = pytest.mark.django_db
@@ -120,6 +122,12 @@ def test_it_takes_over_a_match_whose_heartbeat_went_stale(match: Match) -> None:
     assert match_heartbeat(match_id=match.id, token=second) is True
 
 
+def test_a_heartbeat_after_the_run_finished_its_match_changes_nothing(match: Match) -> None:
+    token = claimed_at(match, timezone.now())
+    Match.objects.filter(id=match.id).update(status=Match.Status.FINISHED)
+    assert match_heartbeat(match_id=match.id, token=token) is None
+
+
 def test_a_late_result_of_the_run_taken_over_is_dropped(match: Match) -> None:
     t0 = timezone.now()
     first = claimed_at(match, t0)
@@ -173,6 +181,34 @@ def test_a_match_claimed_before_heartbeats_existed_is_judged_by_its_start(match:
     with pytest.raises(MatchHeld):
         match_claim(match_id=match.id, now=t0 + timedelta(seconds=STALE - 1))
     assert match_claim(match_id=match.id, now=t0 + timedelta(seconds=STALE + 1)) is not None
+
+
+@pytest.mark.django_db(transaction=True)  # the thread reads with its own connection
+def test_the_heartbeat_thread_keeps_the_heartbeat_fresh_until_the_match_is_taken(
+    match: Match, settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings.AGON_MATCH_HEARTBEAT_SECONDS = 0.05
+    t0 = timezone.now()
+    token = claimed_at(match, t0)
+    heartbeat = Heartbeat(match_id=match.id, token=token).start()
+    try:
+
+        def beaten_after(moment: datetime) -> bool:
+            match.refresh_from_db()
+            return match.heartbeat is not None and match.heartbeat > moment
+
+        wait_for(lambda: beaten_after(t0), timeout=10, what="a first heartbeat")
+        first_beat = match.heartbeat
+        assert first_beat is not None
+        wait_for(lambda: beaten_after(first_beat), timeout=10, what="a second heartbeat")
+        Match.objects.filter(id=match.id).update(claimed_by="another run")
+        wait_for(
+            lambda: "was taken from this run" in caplog.text,
+            timeout=10,
+            what="the thread to see the match taken",
+        )
+    finally:
+        heartbeat.stop()
 
 
 # --- the sweep ------------------------------------------------------------------------------

@@ -204,8 +204,9 @@ def _match_fail_lost(match: Match) -> None:
 
 def match_heartbeat(*, match_id: int, token: str) -> bool | None:
     """Say the run holding `token` is alive: True; False once the match was taken from it
-    (or finished); None when the row is locked (being finished or taken over: try again
-    at the next beat rather than wait)."""
+    (by another run or the sweep); None when there is nothing to say: the row is locked
+    (being finished or taken over: try at the next beat rather than wait), or this run
+    has just ended the match itself."""
     with transaction.atomic():
         match = (
             Match.objects.select_for_update(skip_locked=True)
@@ -215,8 +216,10 @@ def match_heartbeat(*, match_id: int, token: str) -> bool | None:
         )
         if match is None:
             return None
-        if match.status != Match.Status.RUNNING or match.claimed_by != token:
+        if match.claimed_by != token:
             return False
+        if match.status != Match.Status.RUNNING:
+            return None
         Match.objects.filter(id=match_id).update(heartbeat=timezone.now())
         return True
 
@@ -228,8 +231,6 @@ class Heartbeat:
     def __init__(self, *, match_id: int, token: str) -> None:
         self.match_id = match_id
         self.token = token
-        self.lost = threading.Event()
-        """Set once the match was taken from this run: its result will be dropped."""
         self._stop = threading.Event()
         context = contextvars.copy_context()
         self._thread = threading.Thread(
@@ -256,11 +257,12 @@ class Heartbeat:
                     connections.close_all()
                     continue
                 if alive is False:
+                    # The run plays on (it cannot be stopped from here); finishing drops
+                    # its result, by the token.
                     log.warning(
                         "match %s was taken from this run; its result will be dropped",
                         self.match_id,
                     )
-                    self.lost.set()
                     return
         finally:
             connections.close_all()  # this thread's connection

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TypeVar
 from urllib.parse import quote
 
+import kombu.pools
 import pytest
 import redis
 from django.conf import settings
@@ -302,11 +303,11 @@ def embedded_broker(test_settings: Settings, folder: Path) -> Iterator[None]:
     before = (app.conf.broker_url, app.conf.broker_transport_options)
 
     def use(url: str, options: Mapping[str, object]) -> None:
-        # Celery keeps its connections and producers; the next send makes new ones.
-        # (Its type stubs know neither the pool's methods nor these attributes.)
-        app.pool.force_close_all()  # type: ignore[attr-defined]
+        # Celery and kombu keep connections and producers (kombu by broker, in pools a
+        # later switch back would find closed): all go; the next send makes new ones.
+        kombu.pools.reset()
         app.conf.update(broker_url=url, broker_transport_options=dict(options))
-        app._pool = None  # type: ignore[attr-defined]
+        app._pool = None  # type: ignore[attr-defined]  # not in Celery's type stubs
         app.amqp._producer_pool = None  # type: ignore[attr-defined]
 
     url = "filesystem://localhost/"

@@ -52,6 +52,8 @@ def test_a_deployment_warning_fails_the_check() -> None:
         ({"AGON_HSTS_SECONDS": "1y"}, "AGON_HSTS_SECONDS must be an integer"),
         ({"AGON_LOG_FORMAT": "xml"}, "AGON_LOG_FORMAT must be one of plain, json"),
         ({"AGON_LOG_LEVEL": "LOUD"}, "AGON_LOG_LEVEL must be one of"),
+        ({"AGON_MATCH_STALE_SECONDS": "5"}, "AGON_MATCH_STALE_SECONDS must be at least three"),
+        ({"AGON_MATCH_HEARTBEAT_SECONDS": "often"}, "AGON_MATCH_HEARTBEAT_SECONDS must be a"),
         ({"AGON_S3_BUCKET": "b", "AGON_S3_ENDPOINT_URL": "minio:9000"}, "AGON_S3_ENDPOINT_URL"),
         ({"AGON_S3_BUCKET": "b", "AGON_S3_SECRET_ACCESS_KEY": "s"}, "go together"),
         ({"AGON_S3_BUCKET": "b", "AGON_S3_ADDRESSING_STYLE": "dns"}, "AGON_S3_ADDRESSING_STYLE"),

@@ -55,6 +55,8 @@ def test_a_deployment_warning_fails_the_check() -> None:
         ({"AGON_UPLOAD_RATE": "30 an hour"}, "AGON_UPLOAD_RATE: a rate is like 20/hour"),
         ({"AGON_SIGNUP_RATE": "0/hour"}, "AGON_SIGNUP_RATE: a rate is like"),
         ({"AGON_PROXY_COUNT": "one"}, "AGON_PROXY_COUNT must be an integer"),
+        ({"AGON_MATCH_STALE_SECONDS": "5"}, "AGON_MATCH_STALE_SECONDS must be at least three"),
+        ({"AGON_MATCH_HEARTBEAT_SECONDS": "often"}, "AGON_MATCH_HEARTBEAT_SECONDS must be a"),
         ({"AGON_S3_BUCKET": "b", "AGON_S3_ENDPOINT_URL": "minio:9000"}, "AGON_S3_ENDPOINT_URL"),
         ({"AGON_S3_BUCKET": "b", "AGON_S3_SECRET_ACCESS_KEY": "s"}, "go together"),
         ({"AGON_S3_BUCKET": "b", "AGON_S3_ADDRESSING_STYLE": "dns"}, "AGON_S3_ADDRESSING_STYLE"),

@@ -85,6 +85,24 @@ def finish_match(
 ) -> Match:
     """Finish a queued match as the match task would after the sandbox returned these
     scores, faults (seat -> kind) and logs (seat -> stderr)."""
+    record = made_up_record(match, scores=scores, faults=faults, logs=logs)
+    token = match_claim(match_id=match.id)
+    assert token is not None, f"match {match.id} was not queued"
+    with transaction.atomic():
+        assert match_finish(match_id=match.id, token=token, record=record, started=time.monotonic())
+    match.refresh_from_db()
+    return match
+
+
+def made_up_record(
+    match: Match,
+    *,
+    scores: Sequence[int],
+    faults: Mapping[int, str] | None = None,
+    logs: Mapping[int, str | bytes] | None = None,
+) -> MatchRecord:
+    """What the sandbox would return for the match: a replay with no moves, these
+    scores, faults (seat -> kind) and logs (seat -> stderr)."""
     faults = faults or {}
     logs = logs or {}
     ranks = competition_ranks(
@@ -106,19 +124,13 @@ def finish_match(
         faults=fault_records,
         result={"scores": list(scores), "ranks": ranks},
     )
-    record = MatchRecord(
+    return MatchRecord(
         replay=replay,
         seats=[seat_report(logs.get(seat, "")) for seat in range(match.players)],
         backend="made up by the test",
         limits=limits_for(match.game),
         match_seconds=1.5,
     )
-    token = match_claim(match_id=match.id)
-    assert token is not None, f"match {match.id} was not queued"
-    with transaction.atomic():
-        assert match_finish(match_id=match.id, token=token, record=record, started=time.monotonic())
-    match.refresh_from_db()
-    return match
 
 
 def validation_match(version: BotVersion) -> Match:

@@ -127,7 +127,7 @@ def test_a_match_task_logs_with_its_match_and_task_ids(json_log: JsonLog) -> Non
 
     assert result.get() is False
     (line,) = [
-        line for line in json_log.of("agon.matches.services") if "not queued" in line["message"]
+        line for line in json_log.of("agon.matches.services") if "unknown" in line["message"]
     ]
     assert line["match_id"] == 987654
     assert line["task_id"] == result.id

@@ -38,6 +38,9 @@ class Match(models.Model):
     enqueued = models.DateTimeField(null=True, blank=True)
     """When its task was last sent; a queued match not picked up long after is sent again."""
     started = models.DateTimeField(null=True, blank=True)
+    heartbeat = models.DateTimeField(null=True, blank=True)
+    """When the run playing it last said it is alive (every AGON_MATCH_HEARTBEAT_SECONDS);
+    once stale, another task or the sweep takes the match over."""
     finished = models.DateTimeField(null=True, blank=True)
     scores = models.JSONField(default=list, blank=True)
     ranks = models.JSONField(default=list, blank=True)

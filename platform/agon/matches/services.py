@@ -3,13 +3,21 @@
 A task claims its match with a conditional update (queued -> running) and a fresh
 claim token; finishing checks the token inside one transaction, so a duplicated,
 retried or late task can never store a result or move a rating twice.
+
+While a run plays, a thread keeps the match's heartbeat fresh. A task for a `running`
+match whose heartbeat is fresh waits (MatchHeld: the task retries itself later); once
+the heartbeat is stale the run is gone (its pool process or worker was killed) and the
+task takes the match over with a new token, so the lost run's result, should it ever
+come, is dropped. The sweep does the same for matches nobody sends a task for.
 """
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import logging
 import secrets
+import threading
 import time
 import uuid
 from collections.abc import Sequence
@@ -19,8 +27,8 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
-from django.db import transaction
-from django.db.models import F, Q
+from django.db import DatabaseError, connections, transaction
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from agon.bots.models import Bot, BotVersion
@@ -119,16 +127,146 @@ def challenge_create(*, user: User, ladder: Ladder, bot_ids: Sequence[int]) -> M
     )
 
 
-def match_claim(*, match_id: int) -> str | None:
-    """Take a queued match for this run; the claim token, or None if it is not queued."""
-    token = f"{uuid.uuid4().hex}"
-    claimed = Match.objects.filter(id=match_id, status=Match.Status.QUEUED).update(
-        status=Match.Status.RUNNING,
-        claimed_by=token,
-        started=timezone.now(),
-        attempts=F("attempts") + 1,
+class MatchHeld(Exception):
+    """A run holds the match and its heartbeat is fresh: it may still be playing. Look
+    again in `retry_in` seconds, when a run that died would have gone stale."""
+
+    def __init__(self, match_id: int, retry_in: float) -> None:
+        super().__init__(f"match {match_id} is held by a live run (its heartbeat is fresh)")
+        self.match_id = match_id
+        self.retry_in = retry_in
+
+
+def last_sign_of_life(match: Match) -> datetime:
+    """The run's last heartbeat; its claim if it has not beaten yet (or was claimed before
+    heartbeats existed)."""
+    return match.heartbeat or match.started or match.created
+
+
+def match_claim(*, match_id: int, now: datetime | None = None) -> str | None:
+    """Take the match for this run: its claim token, or None when there is nothing to
+    play (finished, failed, unknown).
+
+    A queued match is claimed at once. A running match whose heartbeat is older than
+    AGON_MATCH_STALE_SECONDS lost its run: it is taken over with a new token, or failed
+    once AGON_MATCH_MAX_ATTEMPTS runs have claimed it. A running match whose heartbeat is
+    fresh raises MatchHeld. `now` is for tests; the clock otherwise."""
+    now = timezone.now() if now is None else now
+    token = uuid.uuid4().hex
+    claim = {
+        "status": Match.Status.RUNNING,
+        "claimed_by": token,
+        "started": now,
+        "heartbeat": now,
+        "attempts": F("attempts") + 1,
+    }
+    if Match.objects.filter(id=match_id, status=Match.Status.QUEUED).update(**claim) == 1:
+        return token
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(id=match_id).first()
+        if match is None or match.status != Match.Status.RUNNING:
+            return None
+        stale_at = last_sign_of_life(match) + timedelta(seconds=settings.AGON_MATCH_STALE_SECONDS)
+        if now <= stale_at:
+            # A little past the moment it would be stale, so a dead run is found stale.
+            raise MatchHeld(match_id, (stale_at - now).total_seconds() + 1.0)
+        silent = (now - last_sign_of_life(match)).total_seconds()
+        if match.attempts >= settings.AGON_MATCH_MAX_ATTEMPTS:
+            log.warning(
+                "match %s: its run fell silent %.0f s ago; no attempt left", match_id, silent
+            )
+            _match_fail_lost(match)
+            return None
+        Match.objects.filter(id=match_id).update(**claim)
+        log.warning(
+            "match %s: its run fell silent %.0f s ago; this run takes it over", match_id, silent
+        )
+        transaction.on_commit(
+            functools.partial(metrics.record_match_taken_over, game=match.game, kind=match.kind)
+        )
+        return token
+
+
+def _match_fail_lost(match: Match) -> None:
+    """A match whose runs all died (the row locked by the caller's transaction)."""
+    match.status = Match.Status.FAILED
+    match.error = f"lost its worker {match.attempts} times"
+    match.finished = timezone.now()
+    match.claimed_by = ""
+    match.save(update_fields=["status", "error", "finished", "claimed_by"])
+    if match.kind == Match.Kind.VALIDATION:
+        from agon.bots.services import validation_conclude
+
+        validation_conclude(match=match)
+    transaction.on_commit(
+        functools.partial(metrics.record_match_failed, game=match.game, kind=match.kind)
     )
-    return token if claimed == 1 else None
+
+
+def match_heartbeat(*, match_id: int, token: str) -> bool | None:
+    """Say the run holding `token` is alive: True; False once the match was taken from it
+    (by another run or the sweep); None when there is nothing to say: the row is locked
+    (being finished or taken over: try at the next beat rather than wait), or this run
+    has just ended the match itself."""
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update(skip_locked=True)
+            .filter(id=match_id)
+            .only("status", "claimed_by")
+            .first()
+        )
+        if match is None:
+            return None
+        if match.claimed_by != token:
+            return False
+        if match.status != Match.Status.RUNNING:
+            return None
+        Match.objects.filter(id=match_id).update(heartbeat=timezone.now())
+        return True
+
+
+class Heartbeat:
+    """A thread that keeps a run's heartbeat fresh every AGON_MATCH_HEARTBEAT_SECONDS
+    until stopped. It has its own database connection, and the log context of the run."""
+
+    def __init__(self, *, match_id: int, token: str) -> None:
+        self.match_id = match_id
+        self.token = token
+        self._stop = threading.Event()
+        context = contextvars.copy_context()
+        self._thread = threading.Thread(
+            target=context.run, args=(self._beat,), name=f"heartbeat-{match_id}", daemon=True
+        )
+
+    def start(self) -> Heartbeat:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+    def _beat(self) -> None:
+        try:
+            while not self._stop.wait(settings.AGON_MATCH_HEARTBEAT_SECONDS):
+                try:
+                    alive = match_heartbeat(match_id=self.match_id, token=self.token)
+                except DatabaseError:
+                    # A database blip: the next beat may pass; enough missed ones and
+                    # another run takes over, which is right if it lasts.
+                    log.warning("match %s: the heartbeat failed", self.match_id, exc_info=True)
+                    connections.close_all()
+                    continue
+                if alive is False:
+                    # The run plays on (it cannot be stopped from here); finishing drops
+                    # its result, by the token.
+                    log.warning(
+                        "match %s was taken from this run; its result will be dropped",
+                        self.match_id,
+                    )
+                    return
+        finally:
+            connections.close_all()  # this thread's connection
 
 
 def programs_for(match: Match) -> list[Program]:
@@ -148,9 +286,9 @@ def programs_for(match: Match) -> list[Program]:
 def match_execute(*, match_id: int) -> bool:
     """Claim, play and finish one match; False if another run has it or had it."""
     started = time.monotonic()
-    token = match_claim(match_id=match_id)
+    token = match_claim(match_id=match_id)  # or MatchHeld: another run may be playing it
     if token is None:
-        log.info("match %s is not queued; nothing to do", match_id)
+        log.info("match %s is over or unknown; nothing to do", match_id)
         return False
     match = Match.objects.get(id=match_id)
     sandbox = settings.AGON_SANDBOX
@@ -158,6 +296,7 @@ def match_execute(*, match_id: int) -> bool:
         match_fail(match_id=match_id, token=token, error="uploaded bots never run unsandboxed")
         return False
     settings.AGON_WORK_DIR.mkdir(parents=True, exist_ok=True)
+    heartbeat = Heartbeat(match_id=match_id, token=token).start()
     try:
         try:
             record = run_match(
@@ -178,6 +317,7 @@ def match_execute(*, match_id: int) -> bool:
             raise
         return _finish_or_fail(match_id=match_id, token=token, record=record, started=started)
     finally:
+        heartbeat.stop()
         live_clear(match_id)
 
 
@@ -287,47 +427,52 @@ def match_release(*, match_id: int, token: str) -> bool:
     )
 
 
+def silent_matches(*, stale_seconds: float | None = None) -> QuerySet[Match]:
+    """Running matches whose run fell silent: no heartbeat for `stale_seconds`
+    (AGON_MATCH_STALE_SECONDS unless given). Read over the status index: running
+    matches are few."""
+    if stale_seconds is None:
+        stale_seconds = settings.AGON_MATCH_STALE_SECONDS
+    limit = timezone.now() - timedelta(seconds=stale_seconds)
+    return Match.objects.filter(status=Match.Status.RUNNING).filter(
+        Q(heartbeat__lt=limit) | Q(heartbeat__isnull=True, started__lt=limit)
+    )
+
+
 def requeue_stuck_matches(*, stuck_seconds: float | None = None) -> list[int]:
-    """Matches `running` past the limit (AGON_MATCH_STUCK_SECONDS unless given) lost
-    their worker: queue them again, or fail them after too many attempts. Their old
-    claim tokens stop counting. Queued matches whose message was lost are sent again."""
-    if stuck_seconds is None:
-        stuck_seconds = settings.AGON_MATCH_STUCK_SECONDS
-    limit = timezone.now() - timedelta(seconds=stuck_seconds)
+    """Matches `running` whose heartbeat is older than AGON_MATCH_STALE_SECONDS lost
+    their run, and no task came to take them over (their whole worker died, with the
+    message): queue them again, or fail them after too many attempts. Their old claim
+    tokens stop counting. Queued matches whose message was lost (sent longer than
+    AGON_MATCH_STUCK_SECONDS ago) are sent again. `stuck_seconds` replaces both limits
+    (`agon up` gives back every match its last stop cut short with 0)."""
+    now = timezone.now()
+    stale = settings.AGON_MATCH_STALE_SECONDS if stuck_seconds is None else stuck_seconds
+    stale_limit = now - timedelta(seconds=stale)
     requeued = []
-    for match_id in Match.objects.filter(
-        status=Match.Status.RUNNING, started__lt=limit
-    ).values_list("id", flat=True):
+    for match_id in silent_matches(stale_seconds=stale).values_list("id", flat=True):
         with transaction.atomic():
             match = Match.objects.select_for_update().get(id=match_id)
-            if (
-                match.status != Match.Status.RUNNING
-                or match.started is None
-                or match.started >= limit
-            ):
-                continue
+            if match.status != Match.Status.RUNNING or last_sign_of_life(match) >= stale_limit:
+                continue  # finished, or taken over by a task, meanwhile
+            log.warning(
+                "match %s: its run fell silent %.0f s ago; the sweep takes it back",
+                match.id,
+                (now - last_sign_of_life(match)).total_seconds(),
+            )
             if match.attempts >= settings.AGON_MATCH_MAX_ATTEMPTS:
-                match.status = Match.Status.FAILED
-                match.error = f"lost its worker {match.attempts} times"
-                match.finished = timezone.now()
-                match.claimed_by = ""
-                match.save(update_fields=["status", "error", "finished", "claimed_by"])
-                if match.kind == Match.Kind.VALIDATION:
-                    from agon.bots.services import validation_conclude
-
-                    validation_conclude(match=match)
-                transaction.on_commit(
-                    functools.partial(
-                        metrics.record_match_failed, game=match.game, kind=match.kind
-                    )
-                )
+                _match_fail_lost(match)
                 continue
             match.status = Match.Status.QUEUED
             match.claimed_by = ""
             match.save(update_fields=["status", "claimed_by"])
             transaction.on_commit(functools.partial(_enqueue, match.id))
+            transaction.on_commit(
+                functools.partial(metrics.record_match_taken_over, game=match.game, kind=match.kind)
+            )
             requeued.append(match.id)
-    requeued += resend_stranded_matches(limit=limit)
+    stranded = settings.AGON_MATCH_STUCK_SECONDS if stuck_seconds is None else stuck_seconds
+    requeued += resend_stranded_matches(limit=now - timedelta(seconds=stranded))
     return requeued
 
 

@@ -13,6 +13,9 @@ Events, counted in the process where they happen (prometheus_client metrics):
     agon_matches_finished_total{game,kind}                     counter, worker processes
         `rate()` of it is matches per second (x60: per minute).
     agon_matches_failed_total{game,kind}                       counter, worker processes
+    agon_matches_taken_over_total{game,kind}                   counter, worker processes
+        Matches whose run fell silent (its pool process or worker died) and that another
+        task took over or the sweep queued again: how often workers die mid-match.
     agon_match_duration_seconds{game}                          histogram, worker processes
         Wall time of a match in the sandbox, boxes started to boxes gone.
     agon_bot_faults_total{game,kind}                           counter, worker processes
@@ -47,6 +50,10 @@ State, read at scrape time by `/metrics` (the same in every web process, so in e
 web instance; take `max` across instances, never `sum`):
 
     agon_matches_queued, agon_matches_running                  gauges, from the database
+    agon_matches_silent                                        gauge, from the database
+        Running matches whose heartbeat is older than AGON_MATCH_STALE_SECONDS: their
+        run died and they wait to be taken over (a task or the sweep, within seconds).
+        One that stays up means nothing takes them over: no worker or no beat.
     agon_oldest_queued_match_age_seconds                       gauge, from the database
         Counted over the `status` index: cheap because queued and running matches are
         few whatever the size of the table (finished ones are never counted here).
@@ -100,6 +107,12 @@ MATCHES_FAILED = Counter(
     "Matches failed (no result: the sandbox or the worker failed).",
     ["game", "kind"],
 )
+MATCHES_TAKEN_OVER = Counter(
+    "agon_matches_taken_over",
+    "Matches whose run fell silent (its pool process or worker died), taken over by "
+    "another task or queued again by the sweep.",
+    ["game", "kind"],
+)
 MATCH_SECONDS = Histogram(
     "agon_match_duration_seconds",
     "Wall time of a finished match in the sandbox, boxes started to boxes gone.",
@@ -146,6 +159,11 @@ def record_match_failed(*, game: str, kind: str) -> None:
     MATCHES_FAILED.labels(game, kind).inc()
 
 
+@_never_raises
+def record_match_taken_over(*, game: str, kind: str) -> None:
+    MATCHES_TAKEN_OVER.labels(game, kind).inc()
+
+
 # --- state read at scrape time -------------------------------------------------------------
 
 
@@ -154,6 +172,7 @@ class MatchQueueCollector(Collector):
 
     def collect(self) -> Iterable[Metric]:
         from agon.matches.models import Match
+        from agon.matches.services import silent_matches
 
         active = (Match.Status.QUEUED, Match.Status.RUNNING)
         try:
@@ -167,6 +186,7 @@ class MatchQueueCollector(Collector):
             oldest = Match.objects.filter(status=Match.Status.QUEUED).aggregate(
                 oldest=Min("created")
             )["oldest"]
+            silent = silent_matches().count()
         except Exception:
             log.exception("metrics: the database could not be read")
             yield GaugeMetricFamily(
@@ -185,6 +205,11 @@ class MatchQueueCollector(Collector):
             "agon_matches_running",
             "Matches a worker is playing.",
             value=counts.get(Match.Status.RUNNING, 0),
+        )
+        yield GaugeMetricFamily(
+            "agon_matches_silent",
+            "Running matches whose run died (a stale heartbeat), waiting to be taken over.",
+            value=silent,
         )
         age = (timezone.now() - oldest).total_seconds() if oldest is not None else 0.0
         yield GaugeMetricFamily(

@@ -8,7 +8,16 @@ from typing import Any
 
 import dj_database_url
 
-from agon.env import env_bool, env_choice, env_float, env_int, env_list, env_rate, env_str
+from agon.env import (
+    EnvError,
+    env_bool,
+    env_choice,
+    env_float,
+    env_int,
+    env_list,
+    env_rate,
+    env_str,
+)
 from agon.logs import LOG_FORMATS, LOG_LEVELS, logging_config
 from agon.storage import s3_storage_from_env
 
@@ -198,7 +207,23 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+
 # --- Celery: queues, reliability --------------------------------------------------------
+def filesystem_broker_options(folder: Path) -> dict[str, object]:
+    """Transport options of kombu's file-system broker with its folders under `folder`
+    (made here); settings.local says why each is so."""
+    for name in ("queue", "processed", "control"):
+        (folder / name).mkdir(parents=True, exist_ok=True)
+    return {
+        "data_folder_in": str(folder / "queue"),
+        "data_folder_out": str(folder / "queue"),
+        "processed_folder": str(folder / "processed"),
+        "store_processed": True,
+        "control_folder": str(folder / "control"),
+        "polling_interval": env_float("AGON_BROKER_POLLING_SECONDS", 0.5),
+    }
+
+
 CELERY_BROKER_URL = env_str("AGON_BROKER_URL", "filesystem://")
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
 CELERY_TASK_SERIALIZER = "json"
@@ -225,9 +250,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "agon.ladders.tasks.matchmaking",
         "schedule": env_float("AGON_MATCHMAKING_SECONDS", 5.0),
     },
+    # Often enough that a match whose whole worker died (its heartbeat stale after
+    # AGON_MATCH_STALE_SECONDS) is queued again within about half a minute; an unread
+    # sweep expires rather than piling up behind busy workers.
     "requeue-stuck-matches": {
         "task": "agon.matches.tasks.requeue_stuck_matches",
-        "schedule": env_float("AGON_REQUEUE_SECONDS", 30.0),
+        "schedule": env_float("AGON_REQUEUE_SECONDS", 15.0),
+        "options": {"expires": env_float("AGON_REQUEUE_SECONDS", 15.0)},
     },
 }
 
@@ -237,8 +266,21 @@ AGON_SANDBOX = env_str("AGON_SANDBOX", "auto")
 AGON_ALLOW_UNSANDBOXED = env_bool("AGON_ALLOW_UNSANDBOXED", default=False)
 """Let uploaded bots run with the `none` backend: only for a trusted, single-user setup."""
 AGON_MATCH_STUCK_SECONDS = env_int("AGON_MATCH_STUCK_SECONDS", 1200)
-"""A match `running` for longer than this is considered lost and queued again."""
+"""A match still `queued` whose task was last sent longer ago than this lost its message:
+it is sent again."""
+AGON_MATCH_HEARTBEAT_SECONDS = env_float("AGON_MATCH_HEARTBEAT_SECONDS", 2.0)
+"""How often a run playing a match says it is alive (Match.heartbeat)."""
+AGON_MATCH_STALE_SECONDS = env_float("AGON_MATCH_STALE_SECONDS", 10.0)
+"""A match `running` whose heartbeat is older than this lost its run (a killed pool
+process or worker): a task for it, or the sweep, takes it over."""
+if AGON_MATCH_STALE_SECONDS < 3 * AGON_MATCH_HEARTBEAT_SECONDS:
+    raise EnvError(
+        "AGON_MATCH_STALE_SECONDS must be at least three heartbeats "
+        f"(AGON_MATCH_HEARTBEAT_SECONDS = {AGON_MATCH_HEARTBEAT_SECONDS:g}), "
+        f"not {AGON_MATCH_STALE_SECONDS:g}: a live run would be taken over"
+    )
 AGON_MATCH_MAX_ATTEMPTS = env_int("AGON_MATCH_MAX_ATTEMPTS", 3)
+"""How many runs may claim a match; one that loses its worker that often ends `failed`."""
 AGON_LIST_CACHE_SECONDS = env_int("AGON_LIST_CACHE_SECONDS", 2)
 """How long the API's match lists and leaderboards are served from the cache (0: never)."""
 AGON_QUEUE_TARGET = env_int("AGON_QUEUE_TARGET", 4)

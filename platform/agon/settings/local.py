@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from agon.env import env_float, env_str
 from agon.settings.base import *  # noqa: F403
-from agon.settings.base import CELERY_BROKER_URL, DATABASES, VAR_DIR
+from agon.settings.base import (
+    CELERY_BROKER_URL,
+    DATABASES,
+    VAR_DIR,
+    filesystem_broker_options,
+)
 
 # DEBUG stays off (base.py: AGON_DEBUG, default false): `agon up` serves other people
 # too, and Django's debug pages would show them every URL pattern, settings and code.
@@ -37,13 +42,4 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 if CELERY_BROKER_URL == "filesystem://":
     CELERY_BROKER_URL = "filesystem://localhost/"  # the same, without kombu's warning
 BROKER_DIR = VAR_DIR / "broker"
-for _folder in ("queue", "processed", "control"):
-    (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
-CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "data_folder_in": str(BROKER_DIR / "queue"),
-    "data_folder_out": str(BROKER_DIR / "queue"),
-    "processed_folder": str(BROKER_DIR / "processed"),
-    "store_processed": True,
-    "control_folder": str(BROKER_DIR / "control"),
-    "polling_interval": env_float("AGON_BROKER_POLLING_SECONDS", 0.5),
-}
+CELERY_BROKER_TRANSPORT_OPTIONS = filesystem_broker_options(BROKER_DIR)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from agon.env import env_str
 from agon.settings.base import *  # noqa: F403
-from agon.settings.base import database
+from agon.settings.base import VAR_DIR, database, filesystem_broker_options
 
 DATABASES = {
     "default": database(
@@ -17,6 +19,12 @@ CELERY_BROKER_URL = env_str("AGON_TEST_BROKER_URL", "redis://127.0.0.1:6379/15")
 _BROKER_PREFIX = env_str("AGON_TEST_BROKER_PREFIX", "agon-test")
 _XDIST_WORKER = env_str("PYTEST_XDIST_WORKER", "main")
 CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": f"{_BROKER_PREFIX}-{_XDIST_WORKER}:"}
+if CELERY_BROKER_URL.startswith("filesystem"):
+    # The embedded broker of `agon up`, for the pipeline tests that run on it: a folder
+    # of the test's own.
+    CELERY_BROKER_TRANSPORT_OPTIONS = filesystem_broker_options(
+        Path(env_str("AGON_TEST_BROKER_DIR", str(VAR_DIR / "test-broker")))
+    )
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast, tests only
 AGON_SANDBOX = env_str("AGON_SANDBOX", "bwrap")
 AGON_LIST_CACHE_SECONDS = 0  # a test reads its own writes; tests/platform/api turn it on

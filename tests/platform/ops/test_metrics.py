@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from pytest_django import Settings
 
 from agon.bots.services import bot_submit
@@ -202,7 +204,28 @@ def test_queued_and_running_matches_and_the_oldest_wait_are_read_at_scrape_time(
     assert metric(text, "agon_database_up") == 1
 
 
-def test_the_state_is_read_with_two_indexed_queries(
+def test_a_match_whose_run_fell_silent_is_read_at_scrape_time_and_counted_when_taken_over(
+    client: Client, settings: Settings, on_commit: Callable[[], Any]
+) -> None:
+    settings.AGON_MATCH_STALE_SECONDS = 10
+    match = match_create(
+        kind=Match.Kind.CHALLENGE, game="architekton", players=2, options={}, seats=["random"] * 2
+    )
+    assert match_claim(match_id=match.id, now=timezone.now() - timedelta(seconds=11))
+    labels = {"game": "architekton", "kind": "challenge"}
+    before = scrape(client)
+    assert metric(before, "agon_matches_silent") == 1
+    assert metric(before, "agon_matches_running") == 1
+    with on_commit():
+        assert match_claim(match_id=match.id) is not None
+    after = scrape(client)
+    assert metric(after, "agon_matches_silent") == 0
+    assert metric(after, "agon_matches_taken_over_total", **labels) == (
+        metric(before, "agon_matches_taken_over_total", **labels) + 1
+    )
+
+
+def test_the_state_is_read_with_three_indexed_queries(
     client: Client, make_bot: MakeBot, alice: User
 ) -> None:
     """However many finished matches there are, the scrape reads an index by status for
@@ -211,7 +234,7 @@ def test_the_state_is_read_with_two_indexed_queries(
     with CaptureQueriesContext(connection) as queries:
         scrape(client)
     statements = [query["sql"] for query in queries.captured_queries]
-    assert len(statements) == 2
+    assert len(statements) == 3
     with connection.cursor() as cursor:
         for setting in ("enable_seqscan", "enable_bitmapscan"):
             cursor.execute(f"SET LOCAL {setting} = off")

@@ -20,9 +20,9 @@ class Pipeline:
     workers: list[CeleryWorker] = field(default_factory=list)
 
     def start_worker(
-        self, *, concurrency: int = 1, env: Mapping[str, str] | None = None
+        self, *, concurrency: int = 1, env: Mapping[str, str] | None = None, beat: bool = False
     ) -> CeleryWorker:
-        worker = start_worker(self.folder / "workers", concurrency=concurrency, env=env)
+        worker = start_worker(self.folder / "workers", concurrency=concurrency, env=env, beat=beat)
         self.workers.append(worker)
         return worker
 

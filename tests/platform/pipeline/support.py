@@ -18,17 +18,19 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 from urllib.parse import quote
 
+import kombu.pools
 import pytest
 import redis
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
+from pytest_django import Settings
 
 from agon.bots.models import BotVersion
 from agon.ladders.models import Ladder, Rating, RatingChange
@@ -36,6 +38,7 @@ from agon.ladders.services import ladder_ensure_defaults
 from agon.matches.models import Match
 from agon.matches.services import match_create
 from agon.ratings import START_RATING
+from agon.settings.base import filesystem_broker_options
 from engine.replay import Replay, verify_replay
 
 REPO_DIR = Path(__file__).resolve().parents[3]
@@ -81,7 +84,18 @@ def broker_prefix() -> str:
 
 
 def purge_broker() -> int:
-    """Drop every broker key of this test process (queues, unacknowledged messages)."""
+    """Drop every broker key of this test process (queues, unacknowledged messages), or
+    every message file of the file-system broker."""
+    if settings.CELERY_BROKER_URL.startswith("filesystem"):
+        options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
+        files = [
+            path
+            for key in ("data_folder_in", "processed_folder")
+            for path in Path(str(options[key])).glob("*")
+        ]
+        for path in files:
+            path.unlink(missing_ok=True)
+        return len(files)
     client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
     try:
         keys = list(client.scan_iter(match=f"{broker_prefix()}*", count=1000))
@@ -208,8 +222,11 @@ def start_worker(
     *,
     concurrency: int = 1,
     env: Mapping[str, str] | None = None,
+    beat: bool = False,
 ) -> CeleryWorker:
-    """A real worker for the `matches` and `default` queues of this test process."""
+    """A real worker for the `matches` and `default` queues of this test process, on
+    its broker (Redis, or the file-system broker of `embedded_broker`); with `beat`, it
+    runs Celery beat too, on the settings' schedule."""
     name = f"pipeline-{uuid.uuid4().hex[:8]}"
     folder.mkdir(parents=True, exist_ok=True)
     log_path = folder / f"{name}.log"
@@ -225,8 +242,10 @@ def start_worker(
         "AGON_TEST_BROKER_URL": settings.CELERY_BROKER_URL,
         "AGON_VAR_DIR": str(Path(settings.MEDIA_ROOT).parent),
         "AGON_SANDBOX": settings.AGON_SANDBOX,
+        **broker_env(),
         **(env or {}),
     }
+    beat_args = ["--beat", "--schedule", str(folder / f"{name}-beat")] if beat else []
     with log_path.open("wb") as log:
         process = subprocess.Popen(  # noqa: S603 - a fixed argv
             [
@@ -249,6 +268,7 @@ def start_worker(
                 "--without-heartbeat",
                 "--loglevel",
                 "INFO",
+                *beat_args,
             ],
             cwd=REPO_DIR,
             env=child_env,
@@ -264,6 +284,41 @@ def start_worker(
         worker.kill()
         raise
     return worker
+
+
+def broker_env() -> dict[str, str]:
+    """The environment that gives a worker this process's broker."""
+    if not settings.CELERY_BROKER_URL.startswith("filesystem"):
+        return {}
+    queue = Path(str(settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"]))
+    return {"AGON_TEST_BROKER_DIR": str(queue.parent)}
+
+
+@contextlib.contextmanager
+def embedded_broker(test_settings: Settings, folder: Path) -> Iterator[None]:
+    """This process and the workers it starts use kombu's file-system broker in
+    `folder`, as `agon up` does, instead of Redis."""
+    from agon.celery import app
+
+    before = (app.conf.broker_url, app.conf.broker_transport_options)
+
+    def use(url: str, options: Mapping[str, object]) -> None:
+        # Celery and kombu keep connections and producers (kombu by broker, in pools a
+        # later switch back would find closed): all go; the next send makes new ones.
+        kombu.pools.reset()
+        app.conf.update(broker_url=url, broker_transport_options=dict(options))
+        app._pool = None  # type: ignore[attr-defined]  # not in Celery's type stubs
+        app.amqp._producer_pool = None  # type: ignore[attr-defined]
+
+    url = "filesystem://localhost/"
+    options = filesystem_broker_options(folder)
+    test_settings.CELERY_BROKER_URL = url
+    test_settings.CELERY_BROKER_TRANSPORT_OPTIONS = options
+    use(url, options)
+    try:
+        yield
+    finally:
+        use(*before)
 
 
 # --- the platform's side ------------------------------------------------------------------

@@ -1,9 +1,16 @@
-"""A match is finished exactly once: when its worker is killed in the middle, and when its
-task is delivered twice."""
+"""A match is finished exactly once: when its worker is killed in the middle (played
+again within seconds when only the pool process died, within a minute when the whole
+worker did, on Redis and on the file-system broker), when its task is delivered twice,
+and when a run that fell silent wakes up late."""
 
 from __future__ import annotations
 
+import functools
+import os
+import re
+import signal
 import time
+from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth.models import User
@@ -12,16 +19,16 @@ from pytest_django import Settings
 
 from agon.bots.models import BotVersion
 from agon.bots.services import bot_submit
-from agon.ladders.models import Ladder
+from agon.ladders.models import Ladder, RatingChange
 from agon.matches import tasks
 from agon.matches.models import Match
-from agon.matches.services import requeue_stuck_matches
 from tests.platform.pipeline.conftest import Pipeline
 from tests.platform.pipeline.support import (
     EXAMPLE_BOTS,
     SLEEPY_BOT,
     assert_finished_exactly_once,
     assert_processes_gone,
+    embedded_broker,
     only_ladder,
     py_upload,
     ranked_match,
@@ -32,8 +39,19 @@ from tests.platform.pipeline.support import (
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-STUCK_SECONDS = 3
-"""AGON_MATCH_STUCK_SECONDS here: a match running longer has lost its worker."""
+POOL_KILL_TO_FINISHED_SECONDS = 30
+"""A match whose pool process was killed is finished within this (the default settings:
+its heartbeat stale after 10 s, plus playing it again)."""
+WORKER_KILL_TO_FINISHED_SECONDS = 75
+"""And one whose whole worker died, once a new worker runs (the sweep every 15 s)."""
+QUICK_STALE_SECONDS = 2.0
+QUICK_HEARTBEAT = {
+    "AGON_MATCH_HEARTBEAT_SECONDS": "0.5",
+    "AGON_MATCH_STALE_SECONDS": str(QUICK_STALE_SECONDS),
+}
+"""Worker settings for the tests that wait for a heartbeat to go stale."""
+FROZEN_RUN_ENDED = re.compile(r"Task agon\.matches\.tasks\.run_match\[\S+\] succeeded in .*: False")
+"""The frozen run's task, in its worker's log, ends without having stored its result."""
 
 
 def active_bots(pipeline: Pipeline, source: bytes, names: list[str]) -> list[BotVersion]:
@@ -66,64 +84,176 @@ def wait_running(match: Match, pipeline: Pipeline, *, for_seconds: float) -> Non
     )
 
 
-@pytest.mark.parametrize("killed", ["the pool process", "the whole worker"])
-def test_a_match_whose_worker_is_killed_is_played_again_and_finished_exactly_once(
-    pipeline: Pipeline, settings: Settings, killed: str
-) -> None:
-    settings.AGON_MATCH_STUCK_SECONDS = STUCK_SECONDS
-    worker_env = {"AGON_MATCH_STUCK_SECONDS": str(STUCK_SECONDS)}
-    ladder = only_ladder("akropolis", 2)
-    worker = pipeline.start_worker(env=worker_env)
-    versions = active_bots(pipeline, SLEEPY_BOT, ["slow-ant", "slow-bee"])
+@pytest.fixture(params=["redis", "filesystem"])
+def broker(request: pytest.FixtureRequest, pipeline: Pipeline, settings: Settings) -> Iterator[str]:
+    """Redis (production), or the file-system broker of `agon up`; both must bring a
+    match whose worker died back."""
+    name: str = request.param
+    if name == "redis":
+        yield name
+        return
+    with embedded_broker(settings, pipeline.folder / "broker"):
+        yield name
 
+
+def report(figure: str) -> None:
+    """A measured figure, shown with `pytest -s`."""
+    print(f"\n[figure] {figure}")
+
+
+def test_a_match_whose_pool_process_is_killed_is_played_again_within_seconds(
+    pipeline: Pipeline, broker: str
+) -> None:
+    ladder = only_ladder("akropolis", 2)
+    worker = pipeline.start_worker()
+    versions = active_bots(pipeline, SLEEPY_BOT, ["slow-ant", "slow-bee"])
     match = ranked_match(ladder, versions)
     wait_running(match, pipeline, for_seconds=1.0)
     first_claim = match.claimed_by
 
-    if killed == "the pool process":
-        # The worker survives and is told its task was lost: with acks_late and
-        # reject_on_worker_lost the task comes back, finds the match taken, does nothing.
-        lost = worker.kill_pool_process()
-        wait_for(
-            lambda: f"match {match.id} is not queued; nothing to do" in worker.log(),
-            timeout=60,
-            what="the task given back after the lost pool process to find the match taken",
-            explain=pipeline.explain(),
-        )
-    else:
-        lost = worker.tree()
-        worker.kill()
-        worker = pipeline.start_worker(env=worker_env)
-
-    match.refresh_from_db()
-    assert (match.status, match.attempts, match.claimed_by) == (
-        Match.Status.RUNNING,
-        1,
-        first_claim,
-    ), "nobody finished the match the killed process was playing"
-
-    if killed == "the pool process":
-        # The sweep, as this process sees it (settings), picks the match up once it is stuck.
-        requeued = wait_for(
-            lambda: requeue_stuck_matches() or None,
-            timeout=STUCK_SECONDS + 30,
-            what=f"the stuck-match sweep to give match {match.id} back",
-            interval=0.5,
-        )
-        assert requeued == [match.id]
-    else:
-        # The sweep as beat would run it: a task for the new worker, with its settings.
-        assert match.started is not None
-        time.sleep(max(0.0, STUCK_SECONDS + 0.5 - (timezone.now() - match.started).total_seconds()))
-        tasks.requeue_stuck_matches.delay()
-
-    match = wait_finished(match, pipeline.explain())
+    # The worker survives and gives the lost task's message back (reject_on_worker_lost);
+    # the task comes again, waits for the dead run's heartbeat to go stale, takes over.
+    lost = worker.kill_pool_process()
+    killed = time.monotonic()
+    match = wait_finished(match, pipeline.explain(), timeout=POOL_KILL_TO_FINISHED_SECONDS)
+    report(
+        f"{broker}: pool process killed -> match finished in {time.monotonic() - killed:.1f} s "
+        f"(the match itself: {match.match_seconds:.1f} s)"
+    )
     assert match.attempts == 2
     assert match.claimed_by not in ("", first_claim)
-    assert match.pipeline_seconds is not None and match.match_seconds is not None
+    assert "this run takes it over" in worker.log()
     assert_finished_exactly_once(match)
-    # The killed processes' boxes, frozen between turns, went with the next boxes made.
+    # The killed process's boxes, frozen between turns, went with the next boxes made.
     assert_processes_gone(lost, what="the killed processes and their boxes to be gone", timeout=15)
+
+
+def test_a_match_whose_whole_worker_is_killed_is_played_by_the_next_worker_within_a_minute(
+    pipeline: Pipeline, broker: str
+) -> None:
+    ladder = only_ladder("akropolis", 2)
+    worker = pipeline.start_worker()
+    versions = active_bots(pipeline, SLEEPY_BOT, ["slow-ant", "slow-bee"])
+    match = ranked_match(ladder, versions)
+    wait_running(match, pipeline, for_seconds=1.0)
+    first_claim = match.claimed_by
+
+    # Its message dies with it (the file-system broker) or waits for Redis' visibility
+    # timeout (an hour): the sweep, run by beat on the settings' schedule, finds the match
+    # by its stale heartbeat. Matchmaking stays out of the way (no other rated match).
+    lost = worker.tree()
+    worker.kill()
+    killed = time.monotonic()
+    pipeline.start_worker(beat=True, env={"AGON_MATCHMAKING_SECONDS": "3600"})
+    match = wait_finished(match, pipeline.explain(), timeout=WORKER_KILL_TO_FINISHED_SECONDS)
+    report(
+        f"{broker}: whole worker killed -> match finished in {time.monotonic() - killed:.1f} s "
+        f"(a new worker started, the sweep; the match itself: {match.match_seconds:.1f} s)"
+    )
+    assert match.attempts == 2
+    assert match.claimed_by not in ("", first_claim)
+    assert_finished_exactly_once(match)
+    assert_processes_gone(lost, what="the killed processes and their boxes to be gone", timeout=15)
+
+
+def test_a_duplicate_task_waits_while_the_first_run_plays_and_never_plays_it_twice(
+    pipeline: Pipeline,
+) -> None:
+    """The match lasts several times the stale limit: only the heartbeat tells the
+    duplicate that the first run is alive."""
+    ladder = only_ladder("akropolis", 2)
+    worker = pipeline.start_worker(concurrency=2, env=QUICK_HEARTBEAT)
+    versions = active_bots(pipeline, SLEEPY_BOT, ["twin-ant", "twin-bee"])
+    match = ranked_match(ladder, versions)
+    wait_running(match, pipeline, for_seconds=0.5)
+    tasks.run_match.delay(match.id)  # the same task again, while the first run plays
+
+    match = wait_finished(match, pipeline.explain())
+    assert match.match_seconds is not None and match.match_seconds > 2 * QUICK_STALE_SECONDS
+    wait_for(
+        lambda: f"match {match.id} is over or unknown; nothing to do" in worker.log(),
+        timeout=30,
+        what="the second task to find the match over",
+        explain=pipeline.explain(),
+    )
+    assert f"match {match.id} is held by a live run" in worker.log()
+    assert "takes it over" not in worker.log()
+    match.refresh_from_db()
+    assert match.attempts == 1
+    assert_finished_exactly_once(match)
+
+
+def test_the_late_result_of_a_run_that_fell_silent_is_dropped(pipeline: Pipeline) -> None:
+    """A run frozen (SIGSTOP: it neither plays nor beats) loses its match to the next
+    task; woken up, it plays on, and its result is dropped."""
+    ladder = only_ladder("akropolis", 2)
+    first = pipeline.start_worker(env=QUICK_HEARTBEAT)
+    versions = active_bots(pipeline, SLEEPY_BOT, ["late-ant", "late-bee"])
+    match = ranked_match(ladder, versions)
+    wait_running(match, pipeline, for_seconds=1.0)
+    first_claim = match.claimed_by
+    (frozen,) = first.pool_processes()
+    os.kill(frozen, signal.SIGSTOP)
+    try:
+        # Busy with the frozen run, the first worker takes no other message.
+        second = pipeline.start_worker(env=QUICK_HEARTBEAT)
+        tasks.run_match.delay(match.id)
+
+        def taken_over() -> bool:
+            match.refresh_from_db()
+            return match.claimed_by != first_claim
+
+        wait_for(taken_over, timeout=60, what="the second worker to take the match over")
+    finally:
+        os.kill(frozen, signal.SIGCONT)
+    match = wait_finished(match, pipeline.explain())
+    wait_for(
+        lambda: FROZEN_RUN_ENDED.search(first.log()),
+        timeout=60,
+        what="the frozen run to end without storing its result",
+        explain=pipeline.explain(),
+    )
+    assert f"match {match.id} was taken from this run" in first.log()
+    assert "this run takes it over" in second.log()
+    match.refresh_from_db()
+    assert match.attempts == 2
+    assert match.claimed_by not in ("", first_claim)
+    assert_finished_exactly_once(match)
+
+
+def match_attempt_running(match: Match, attempt: int) -> bool:
+    """The match's `attempt`-th run has played for a moment."""
+    match.refresh_from_db()
+    return (
+        match.status == Match.Status.RUNNING
+        and match.attempts == attempt
+        and match.started is not None
+        and (timezone.now() - match.started).total_seconds() >= 1.0
+    )
+
+
+def test_a_match_that_kills_its_worker_every_time_ends_failed(pipeline: Pipeline) -> None:
+    ladder = only_ladder("akropolis", 2)
+    worker = pipeline.start_worker(env=QUICK_HEARTBEAT)
+    versions = active_bots(pipeline, SLEEPY_BOT, ["doomed-ant", "doomed-bee"])
+    match = ranked_match(ladder, versions)
+    for attempt in (1, 2, 3):
+        wait_for(
+            functools.partial(match_attempt_running, match, attempt),
+            timeout=60,
+            what=f"attempt {attempt} at match {match.id} to be under way",
+            explain=pipeline.explain(),
+        )
+        worker.kill_pool_process()
+
+    def failed() -> Match | None:
+        match.refresh_from_db()
+        assert match.status != Match.Status.FINISHED
+        return match if match.status == Match.Status.FAILED else None
+
+    wait_for(failed, timeout=60, what=f"match {match.id} to fail", explain=pipeline.explain())
+    assert (match.attempts, match.error) == (3, "lost its worker 3 times")
+    assert RatingChange.objects.filter(match=match).count() == 0
 
 
 def test_a_match_whose_task_is_sent_twice_is_played_once(pipeline: Pipeline) -> None:
@@ -138,9 +268,9 @@ def test_a_match_whose_task_is_sent_twice_is_played_once(pipeline: Pipeline) -> 
 
     match = wait_finished(match, pipeline.explain())
     wait_for(
-        lambda: f"match {match.id} is not queued; nothing to do" in worker.log(),
+        lambda: f"match {match.id} is over or unknown; nothing to do" in worker.log(),
         timeout=60,
-        what="the second task to find the match taken",
+        what="the second task to find the match over",
         explain=pipeline.explain(),
     )
     match.refresh_from_db()

@@ -36,7 +36,7 @@ def test_a_worker_logs_json_lines_only_and_its_tasks_carry_their_match(
     found = wait_for(task_lines, timeout=60, what="the task's log line", explain=pipeline.explain())
 
     assert [line["message"] for line in found] == [
-        f"match {NO_SUCH_MATCH} is not queued; nothing to do"
+        f"match {NO_SUCH_MATCH} is over or unknown; nothing to do"
     ]
     assert found[0]["task_id"] == sent.id
     assert found[0]["task"] == "agon.matches.tasks.run_match"

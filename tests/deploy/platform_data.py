@@ -37,7 +37,7 @@ def fill() -> dict[str, Any]:
     from agon.ladders.services import ladder_ensure_defaults
     from agon.matches.models import Match
     from agon.matches.services import match_execute
-    from tests.platform.pipeline.support import ranked_match
+    from tests.platform.support import ranked_match
 
     call_command("migrate", interactive=False, verbosity=0)
     ladder_ensure_defaults()

@@ -170,3 +170,18 @@ def play_ranked(ladder: Ladder, bots: Sequence[Bot], scores: Sequence[int]) -> M
         seats=versions,
     )
     return finish_match(match, scores=scores)
+
+
+def ranked_match(
+    ladder: Ladder, versions: Sequence[BotVersion], seed: int | None = None
+) -> Match:
+    """A queued ranked match on the ladder's settings between these versions."""
+    return match_create(
+        kind=Match.Kind.RANKED,
+        ladder=ladder,
+        game=ladder.game,
+        players=ladder.players,
+        options=ladder.options,
+        seats=list(versions),
+        seed=seed,
+    )

@@ -30,7 +30,13 @@ from engine.registry import get_game
 from sandbox.limits import limits_for
 from sandbox.runner import MatchRecord
 from tests.platform.conftest import PASSWORD, MakeBot
-from tests.platform.support import finish_match, latest_version, seat_report, validation_match
+from tests.platform.support import (
+    finish_match,
+    latest_version,
+    ranked_match,
+    seat_report,
+    validation_match,
+)
 
 DIRT = b"\x00nul \xff\xfe invalid \xed\xa0\x80 surrogate \x1b[31m\x07\r\nok \xc3\xa9\n"
 """What a bot may write on stderr: NUL, invalid UTF-8, an encoded lone surrogate,
@@ -48,15 +54,8 @@ def rivals(make_bot: MakeBot, alice: User, bob: User) -> tuple[Bot, Bot]:
     return make_bot(alice, "ant"), make_bot(bob, "bee")
 
 
-def ranked_match(ladder: Ladder, bots: Sequence[Bot]) -> Match:
-    return match_create(
-        kind=Match.Kind.RANKED,
-        ladder=ladder,
-        game=ladder.game,
-        players=ladder.players,
-        options=ladder.options,
-        seats=[latest_version(bot) for bot in bots],
-    )
+def ranked_match_of(ladder: Ladder, bots: Sequence[Bot]) -> Match:
+    return ranked_match(ladder, [latest_version(bot) for bot in bots])
 
 
 # --- a log of any bytes ---------------------------------------------------------------
@@ -66,7 +65,7 @@ def ranked_match(ladder: Ladder, bots: Sequence[Bot]) -> Match:
 def test_it_stores_a_log_of_any_bytes_and_rates_the_match(
     ladder_2p: Ladder, rivals: tuple[Bot, Bot]
 ) -> None:
-    match = finish_match(ranked_match(ladder_2p, rivals), scores=[5, 6], logs={0: DIRT})
+    match = finish_match(ranked_match_of(ladder_2p, rivals), scores=[5, 6], logs={0: DIRT})
     assert match.status == Match.Status.FINISHED
     assert bytes(match.seats.get(seat=0).log) == DIRT
     assert RatingChange.objects.filter(match=match).count() == 2
@@ -76,7 +75,7 @@ def test_it_stores_a_log_of_any_bytes_and_rates_the_match(
 def test_the_owner_reads_the_log_back_byte_for_byte_and_shown_escaped(
     ladder_2p: Ladder, rivals: tuple[Bot, Bot], alice_client: APIClient, bob_client: APIClient
 ) -> None:
-    match = finish_match(ranked_match(ladder_2p, rivals), scores=[5, 6], logs={0: DIRT})
+    match = finish_match(ranked_match_of(ladder_2p, rivals), scores=[5, 6], logs={0: DIRT})
     shown = alice_client.get(f"/api/matches/{match.id}/logs/0/").json()
     assert base64.b64decode(shown["log_base64"]) == DIRT
     assert shown["log"] == (
@@ -90,7 +89,7 @@ def test_the_owner_reads_the_log_back_byte_for_byte_and_shown_escaped(
 def test_the_log_page_shows_the_bytes_escaped(
     ladder_2p: Ladder, rivals: tuple[Bot, Bot], alice: User
 ) -> None:
-    match = finish_match(ranked_match(ladder_2p, rivals), scores=[5, 6], logs={0: DIRT})
+    match = finish_match(ranked_match_of(ladder_2p, rivals), scores=[5, 6], logs={0: DIRT})
     browser = Client()
     browser.login(username="alice", password=PASSWORD)
     page = browser.get(reverse("web:seat-log", args=[match.id, 0])).content.decode()
@@ -120,7 +119,7 @@ class FilthyIllegalBot(RandomBot):
 def test_it_stores_a_fault_quoting_any_characters_bounded(
     ladder_2p: Ladder, rivals: tuple[Bot, Bot], anonymous: APIClient
 ) -> None:
-    match = ranked_match(ladder_2p, rivals)
+    match = ranked_match_of(ladder_2p, rivals)
     replay = play_match(
         get_game(match.game),
         seed=match.seed,

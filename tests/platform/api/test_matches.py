@@ -17,12 +17,12 @@ from agon.api.matches import MatchSerializer, api_datetime
 from agon.bots.models import Bot
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
-from agon.matches.services import match_create
 from tests.platform.conftest import MakeBot
 from tests.platform.support import (
     finish_match,
     latest_version,
     play_ranked,
+    ranked_match,
     validation_match,
 )
 
@@ -35,14 +35,7 @@ def rivals(make_bot: MakeBot, alice: User, bob: User) -> tuple[Bot, Bot]:
 
 
 def queued_match(ladder: Ladder, bots: list[Bot]) -> Match:
-    return match_create(
-        kind=Match.Kind.RANKED,
-        ladder=ladder,
-        game=ladder.game,
-        players=ladder.players,
-        options=ladder.options,
-        seats=[latest_version(bot) for bot in bots],
-    )
+    return ranked_match(ladder, [latest_version(bot) for bot in bots])
 
 
 # --- the list ---------------------------------------------------------------------------

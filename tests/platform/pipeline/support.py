@@ -36,7 +36,6 @@ from agon.bots.models import BotVersion
 from agon.ladders.models import Ladder, Rating, RatingChange
 from agon.ladders.services import ladder_ensure_defaults
 from agon.matches.models import Match
-from agon.matches.services import match_create
 from agon.ratings import START_RATING
 from agon.settings.base import filesystem_broker_options
 from engine.replay import Replay, verify_replay
@@ -373,17 +372,6 @@ def wait_finished(match: Match, pipeline_explain: Callable[[], str], timeout: fl
 
     return wait_for(
         finished, timeout=timeout, what=f"match {match.id} to finish", explain=pipeline_explain
-    )
-
-
-def ranked_match(ladder: Ladder, versions: list[BotVersion]) -> Match:
-    return match_create(
-        kind=Match.Kind.RANKED,
-        ladder=ladder,
-        game=ladder.game,
-        players=ladder.players,
-        options=ladder.options,
-        seats=versions,
     )
 
 

@@ -31,11 +31,11 @@ from tests.platform.pipeline.support import (
     embedded_broker,
     only_ladder,
     py_upload,
-    ranked_match,
     wait_active,
     wait_finished,
     wait_for,
 )
+from tests.platform.support import ranked_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -21,10 +21,10 @@ from tests.platform.pipeline.support import (
     assert_finished_exactly_once,
     only_ladder,
     py_upload,
-    ranked_match,
     wait_active,
     wait_finished,
 )
+from tests.platform.support import ranked_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

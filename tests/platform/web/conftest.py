@@ -17,7 +17,8 @@ from agon.bots.models import Bot
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
 from tests.platform.conftest import PASSWORD, MakeBot
-from tests.platform.web.support import play_and_finish, ranked_match
+from tests.platform.support import ranked_match
+from tests.platform.web.support import play_and_finish
 
 
 @pytest.fixture(autouse=True)

@@ -14,10 +14,8 @@ from collections.abc import Mapping, Sequence
 
 from django.db import transaction
 
-from agon.bots.models import BotVersion
-from agon.ladders.models import Ladder
 from agon.matches.models import Match
-from agon.matches.services import match_claim, match_create, match_finish
+from agon.matches.services import match_claim, match_finish
 from engine.bots import builtin_bot
 from engine.match import play_match
 from engine.players import Bot
@@ -64,13 +62,3 @@ def play_and_finish(
     return match
 
 
-def ranked_match(ladder: Ladder, versions: Sequence[BotVersion], seed: int) -> Match:
-    return match_create(
-        kind=Match.Kind.RANKED,
-        ladder=ladder,
-        game=ladder.game,
-        players=ladder.players,
-        options=ladder.options,
-        seats=list(versions),
-        seed=seed,
-    )

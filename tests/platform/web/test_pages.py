@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from agon.matches.models import Match
 from agon.matches.services import match_claim
+from tests.platform.support import ranked_match
 from tests.platform.web.conftest import World
-from tests.platform.web.support import ranked_match
 
 
 def get(client: Client, url: str, status: int = 200) -> str:

@@ -17,9 +17,10 @@ from agon.matches.models import Match
 from engine.match import MAX_DETAIL_CHARS
 from engine.players import Bot
 from tests.platform.conftest import PASSWORD, MakeBot
+from tests.platform.support import ranked_match
 from tests.platform.web.browser.checks import horizontal_overflow
 from tests.platform.web.browser.conftest import PHONE, Site
-from tests.platform.web.support import play_and_finish, ranked_match
+from tests.platform.web.support import play_and_finish
 
 HOSTILE_LOG = (
     b"<script>alert('log')</script>\x00 NUL, \xff\xfe invalid UTF-8, \x1b[31m an escape\n"

@@ -13,10 +13,11 @@ from agon.matches.models import Match
 from engine.registry import get_game
 from engine.replay import replay_states
 from tests.platform.conftest import PASSWORD, MakeBot
+from tests.platform.support import ranked_match
 from tests.platform.web.browser.checks import accessibility_problems, horizontal_overflow
 from tests.platform.web.browser.conftest import PHONE, Site
 from tests.platform.web.browser.support import stored_replay
-from tests.platform.web.support import play_and_finish, ranked_match
+from tests.platform.web.support import play_and_finish
 
 
 def finished(make_bot: MakeBot, owners: list[User], game: str, players: int) -> Match:

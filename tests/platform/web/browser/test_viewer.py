@@ -24,10 +24,11 @@ from engine.registry import get_game
 from sandbox.limits import limits_for
 from sandbox.runner import MatchRecord, SeatReport
 from tests.platform.conftest import MakeBot
+from tests.platform.support import ranked_match
 from tests.platform.web.browser.checks import akropolis_cities, shown_scores
 from tests.platform.web.browser.conftest import SCREENSHOTS, Site
 from tests.platform.web.browser.support import akropolis_at, stored_replay
-from tests.platform.web.support import play_and_finish, ranked_match
+from tests.platform.web.support import play_and_finish
 
 MEASURE_SCRIPT = """
 async () => {

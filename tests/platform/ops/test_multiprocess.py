@@ -3,11 +3,9 @@ from any one of them gives the sum of all, the counts of a worker that died incl
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import subprocess
-import sys
 import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -16,7 +14,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from tests.platform.ops.support import closed_port, metric
+from tests.platform.ops.support import gunicorn as serve
+from tests.platform.ops.support import metric
 from tests.platform.pipeline import support as pipeline
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -46,8 +45,6 @@ def gunicorn(tmp_path: Path) -> Iterator[Gunicorn]:
     multiprocess folder of its own, against this test's database."""
     folder = tmp_path / "prometheus"
     folder.mkdir()
-    port = closed_port()
-    log = tmp_path / "gunicorn.log"
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "agon.settings.test",
@@ -57,51 +54,17 @@ def gunicorn(tmp_path: Path) -> Iterator[Gunicorn]:
         "AGON_TEST_DATABASE_URL": pipeline.test_database_url(),
         "PROMETHEUS_MULTIPROC_DIR": str(folder),
     }
-    with log.open("wb") as output:
-        process = subprocess.Popen(  # noqa: S603 - a fixed argv
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "agon.wsgi",
-                "--workers",
-                str(WORKERS),
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--no-control-socket",
-            ],
-            cwd=pipeline.REPO_DIR,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    server = Gunicorn(process, f"http://127.0.0.1:{port}", log)
-    try:
-
-        def answers() -> bool:
-            assert process.poll() is None, server.explain()
-            try:
-                return get(f"{server.url}/healthz")[0] == 200
-            except OSError:
-                return False
-
-        pipeline.wait_for(answers, timeout=60, what="gunicorn to answer", explain=server.explain)
+    log = tmp_path / "gunicorn.log"
+    with serve(env, log, workers=WORKERS) as (process, url):
+        server = Gunicorn(process, url, log)
         pipeline.wait_for(lambda: len(server.workers()) == WORKERS, timeout=30, what="both workers")
         yield server
-    finally:
-        stop(process)
+    sessions_ended()
 
 
-def stop(process: subprocess.Popen[bytes]) -> None:
-    """Stop gunicorn (gracefully, then by force) and wait for the database sessions of
-    its workers to end, so that the test database can be emptied after the test."""
-    process.send_signal(signal.SIGTERM)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout=15)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=30)
+def sessions_ended() -> None:
+    """Wait for the database sessions of gunicorn's workers to end, so that the test
+    database can be emptied after the test."""
 
     def other_sessions() -> int:
         with connection.cursor() as cursor:

@@ -4,10 +4,8 @@ setup's SQLite file or in Redis (AGON_CACHE_URL, as in production)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import urllib.error
@@ -24,7 +22,7 @@ import pytest
 import redis
 import urllib3
 
-from tests.platform.ops.support import closed_port
+from tests.platform.ops.support import gunicorn as serve
 from tests.platform.pipeline import support as pipeline
 
 LIMIT = 5
@@ -74,54 +72,6 @@ def statuses(answers: list[tuple[int, dict[str, Any]]]) -> Counter[int]:
     return Counter(status for status, _ in answers)
 
 
-def start(env: dict[str, str], tmp_path: Path) -> Iterator[Server]:
-    port = closed_port()
-    log = tmp_path / "gunicorn.log"
-    with log.open("wb") as output:
-        process = subprocess.Popen(  # noqa: S603 - a fixed argv
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "agon.wsgi",
-                "--workers",
-                "2",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--no-control-socket",
-                "--access-logfile",
-                "-",
-                "--access-logformat",
-                "access %(p)s %(s)s %(U)s",
-            ],
-            cwd=pipeline.REPO_DIR,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    server = Server(f"http://127.0.0.1:{port}", log)
-
-    def answers() -> bool:
-        assert process.poll() is None, log.read_text(errors="replace")[-4000:]
-        try:
-            with urllib.request.urlopen(f"{server.url}/healthz", timeout=5):  # noqa: S310
-                return True
-        except OSError:
-            return False
-
-    try:
-        pipeline.wait_for(answers, timeout=60, what="gunicorn to answer")
-        yield server
-    finally:
-        process.send_signal(signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=15)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=30)
-
-
 @pytest.fixture(params=["embedded", "redis"])
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     """`agon up`'s settings (SQLite in a folder of its own) with low limits; for `redis`,
@@ -151,8 +101,11 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
         check=True,
         timeout=120,
     )
+    log = tmp_path / "gunicorn.log"
+    access_log = ["--access-logfile", "-", "--access-logformat", "access %(p)s %(s)s %(U)s"]
     try:
-        yield from start(env, tmp_path)
+        with serve(env, log, args=access_log) as (_, url):
+            yield Server(url, log)
     finally:
         if request.param == "redis":
             client = redis.Redis.from_url(REDIS_URL)

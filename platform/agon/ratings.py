@@ -21,6 +21,12 @@ PROVISIONAL_K_FACTOR = 192.0
 PROVISIONAL_GAMES = 20
 
 
+def is_provisional(version_games: int) -> bool:
+    """Whether a rating whose current version has played `version_games` rated games is
+    still provisional: the one rule the model, the leaderboards and the charts show."""
+    return version_games < PROVISIONAL_GAMES
+
+
 def expected_score(rating: float, opponent: float) -> float:
     return 1.0 / (1.0 + math.pow(10.0, (opponent - rating) / 400.0))
 

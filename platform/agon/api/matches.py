@@ -36,6 +36,7 @@ from agon.matches.selectors import (
     match_get,
     match_seat,
     match_seats,
+    seat_owned_by,
 )
 from agon.matches.timeline import match_timeline
 from engine.registry import game_ids
@@ -265,7 +266,7 @@ class SeatLogView(APIView):
         found = match_seat(match_id=match_id, seat=seat)
         if found is None:
             raise exceptions.NotFound(f"match {match_id} has no seat {seat}")
-        if found.version is None or found.version.bot.owner_id != signed_in_user(request).id:
+        if not seat_owned_by(found, signed_in_user(request)):
             raise exceptions.PermissionDenied("only the owner of a seat's bot may read its log")
         shown = {
             "seat": found.seat,

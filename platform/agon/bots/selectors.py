@@ -32,9 +32,10 @@ def bot_list(*, owner: str | None = None, game: str | None = None) -> QuerySet[B
 
 
 def bot_get(*, bot_id: int) -> Bot | None:
-    """One bot with its active version, every version (oldest first) and its ratings."""
-    return (
-        bot_list()
+    """One bot with its owner, every version (oldest first), its active version (as
+    `bot_list` gives it) and its ratings with their ladders and versions: three queries."""
+    bot = (
+        Bot.objects.select_related("owner")
         .prefetch_related(
             Prefetch("versions", queryset=BotVersion.objects.order_by("number")),
             Prefetch("ratings", queryset=Rating.objects.select_related("ladder", "version")),
@@ -42,6 +43,10 @@ def bot_get(*, bot_id: int) -> Bot | None:
         .filter(id=bot_id)
         .first()
     )
+    if bot is not None:
+        active = [v for v in bot.versions.all() if v.status == BotVersion.Status.ACTIVE]
+        bot.active_versions = active  # type: ignore[attr-defined]
+    return bot
 
 
 def bot_version_of_owner(*, owner: User, bot_id: int, number: int) -> BotVersion | None:

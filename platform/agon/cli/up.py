@@ -458,7 +458,7 @@ def status_lines() -> list[str]:
     from django.db import connection
     from django.db.models import Count
 
-    from agon.ladders.models import Ladder, Rating
+    from agon.ladders.models import LEADERBOARD_ORDER, Ladder, Rating
     from agon.matches.models import Match
     from engine.registry import UnknownGame, get_game
 
@@ -482,7 +482,7 @@ def status_lines() -> list[str]:
             top = (
                 Rating.objects.filter(ladder=ladder, active=True, games__gt=0)
                 .select_related("bot")
-                .order_by("-rating", "id")
+                .order_by(*LEADERBOARD_ORDER)
                 .first()
             )
             # The example bots are called `<game>-<name>`: the game is the line's already.

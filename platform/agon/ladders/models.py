@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from agon.ratings import PROVISIONAL_GAMES, START_RATING
+from agon.ratings import START_RATING, is_provisional
 
 
 class Ladder(models.Model):
@@ -19,6 +19,12 @@ class Ladder(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+LEADERBOARD_ORDER = ("-rating", "id")
+"""The order of every leaderboard, best first: `id` breaks ties in ratings. The ORM's
+queries order by it, the `leaderboard` index follows it and the leaderboard listing's SQL
+is written from it (`agon.ladders.selectors.order_sql`)."""
 
 
 class Rating(models.Model):
@@ -38,15 +44,17 @@ class Rating(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["ladder", "bot"], name="rating_per_ladder")]
-        # Leaderboards page through this index in order: `id` breaks ties in ratings.
-        indexes = [models.Index(fields=["ladder", "active", "-rating", "id"], name="leaderboard")]
+        # Leaderboards page through this index in order.
+        indexes = [
+            models.Index(fields=["ladder", "active", *LEADERBOARD_ORDER], name="leaderboard")
+        ]
 
     def __str__(self) -> str:
         return f"{self.bot_id} on {self.ladder_id}: {self.rating:.0f}"
 
     @property
     def provisional(self) -> bool:
-        return self.version_games < PROVISIONAL_GAMES
+        return is_provisional(self.version_games)
 
 
 class RatingChange(models.Model):

@@ -10,9 +10,9 @@ from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from agon.bots.models import Bot, BotVersion
-from agon.ladders.models import Ladder, Rating
+from agon.ladders.models import LEADERBOARD_ORDER, Ladder, Rating
 from agon.listings import Listing, Value
-from agon.ratings import PROVISIONAL_GAMES
+from agon.ratings import is_provisional
 
 
 def ladder_list() -> QuerySet[Ladder]:
@@ -57,6 +57,15 @@ class Standing:
     provisional: bool
 
 
+def order_sql(*, alias: str = "") -> str:
+    """LEADERBOARD_ORDER as an SQL ORDER BY list, its columns qualified by `alias`."""
+    prefix = f"{alias}." if alias else ""
+    return ", ".join(
+        f"{prefix}{field[1:]} DESC" if field.startswith("-") else f"{prefix}{field}"
+        for field in LEADERBOARD_ORDER
+    )
+
+
 _RATING = Rating._meta.db_table
 _BOT = Bot._meta.db_table
 _VERSION = BotVersion._meta.db_table
@@ -64,7 +73,7 @@ _OWNER = Bot._meta.get_field("owner").related_model._meta.db_table  # type: igno
 
 _STANDINGS_SQL = f"""
 WITH page AS (
-    SELECT id FROM {_RATING}{{where}} ORDER BY rating DESC, id LIMIT %s OFFSET %s
+    SELECT id FROM {_RATING}{{where}} ORDER BY {order_sql()} LIMIT %s OFFSET %s
 )
 SELECT r.bot_id, b.name, u.username, v.number, r.rating, r.games, r.wins, r.version_games
 FROM page
@@ -72,7 +81,7 @@ JOIN {_RATING} r ON r.id = page.id
 JOIN {_BOT} b ON b.id = r.bot_id
 JOIN {_OWNER} u ON u.id = b.owner_id
 JOIN {_VERSION} v ON v.id = r.version_id
-ORDER BY r.rating DESC, r.id
+ORDER BY {order_sql(alias="r")}
 """  # noqa: S608 - table names from the models
 
 
@@ -100,7 +109,7 @@ class LeaderboardListing(Listing[Standing]):
                 rating=rating,
                 games=games,
                 wins=wins,
-                provisional=version_games < PROVISIONAL_GAMES,
+                provisional=is_provisional(version_games),
             )
             for rank, (bot_id, name, owner, number, rating, games, wins, version_games) in (
                 enumerate(fetched, start=start + 1)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import connection
 
 from agon.bots.models import Bot, BotVersion
@@ -27,6 +28,11 @@ class SeatShown:
     rank: int | None
     score: int | None
     fault: str
+    owner: str | None = None
+    name: str | None = None
+    """The owner's username and the bot's name (None for a builtin): for the pages."""
+    builtin: str = ""
+    """A builtin opponent's name."""
 
 
 _MATCH = Match._meta.db_table
@@ -66,7 +72,9 @@ def match_seats(match_ids: Collection[int]) -> dict[int, list[SeatShown]]:
         rows = cursor.fetchall()
     for match_id, seat, bot_id, number, builtin, rank, score, fault, name, owner in rows:
         label = f"builtin:{builtin}" if bot_id is None else f"{owner}/{name}@v{number}"
-        shown[match_id].append(SeatShown(seat, bot_id, number, label, rank, score, fault))
+        shown[match_id].append(
+            SeatShown(seat, bot_id, number, label, rank, score, fault, owner, name, builtin)
+        )
     return shown
 
 
@@ -86,10 +94,10 @@ class ListedMatch:
 
 
 _PAGE_SQL = f"""
-WITH page AS (SELECT id FROM {_MATCH}{{where}} ORDER BY id DESC LIMIT %s OFFSET %s)
+WITH page AS (SELECT id FROM {_MATCH}{{where}} ORDER BY {{order}} LIMIT %s OFFSET %s)
 SELECT m.id, m.kind, m.ladder_id, m.game, m.players, m.status, m.created, m.finished
 FROM page JOIN {_MATCH} m ON m.id = page.id
-ORDER BY m.id DESC
+ORDER BY {{outer_order}}
 """  # noqa: S608 - table names from the models
 
 
@@ -98,7 +106,10 @@ class MatchListing(Listing[ListedMatch]):
     them (see `agon.listings`): a page's matches in one statement, their seats in one more
     (`match_seats`). A queryset of matches, their seats through the ORM and DRF's
     serializer took five queries and about 9 ms of Python a page on the bench's 200,000
-    matches."""
+    matches.
+
+    `by_finish` lists the last finished first instead (the home page's recent matches):
+    no index serves that order, so it is for short pages of finished matches."""
 
     def __init__(
         self,
@@ -107,7 +118,9 @@ class MatchListing(Listing[ListedMatch]):
         ladder_id: int | None = None,
         status: str | None = None,
         game: str | None = None,
+        by_finish: bool = False,
     ) -> None:
+        self.order = "finished DESC, id DESC" if by_finish else "id DESC"
         where: list[str] = []
         params: list[Value] = []
         if bot_id is not None:
@@ -124,7 +137,9 @@ class MatchListing(Listing[ListedMatch]):
         super().__init__(_MATCH, where, params)
 
     def page_sql(self, start: int, stop: int) -> tuple[str, list[Value]]:
-        return _PAGE_SQL.format(where=self.where), [*self.params, stop - start, start]
+        outer_order = ", ".join(f"m.{key}" for key in self.order.split(", "))
+        sql = _PAGE_SQL.format(where=self.where, order=self.order, outer_order=outer_order)
+        return sql, [*self.params, stop - start, start]
 
     def rows(self, fetched: list[tuple[Any, ...]], start: int) -> list[ListedMatch]:
         seats = match_seats([row[0] for row in fetched])
@@ -153,14 +168,21 @@ def _aware(moment: datetime | str) -> datetime:
 
 
 def match_get(*, match_id: int) -> Match | None:
-    """One match; its seats from `match_seats`."""
-    return Match.objects.filter(id=match_id).first()
+    """One match with its ladder; its seats from `match_seats`."""
+    return Match.objects.select_related("ladder").filter(id=match_id).first()
 
 
 def match_seat(*, match_id: int, seat: int) -> MatchSeat | None:
-    """One seat of a match, with its bot and the bot's owner (for the owner-only log)."""
+    """One seat of a match, with its match and bot (for the owner-only log: see
+    `seat_owned_by`)."""
     return (
         MatchSeat.objects.select_related("match", "version__bot")
         .filter(match_id=match_id, seat=seat)
         .first()
     )
+
+
+def seat_owned_by(seat: MatchSeat, owner: User) -> bool:
+    """Whether the seat's bot belongs to `owner` (a builtin's belongs to nobody): who
+    may read the seat's log."""
+    return seat.version is not None and seat.version.bot.owner_id == owner.id

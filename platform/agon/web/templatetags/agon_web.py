@@ -8,7 +8,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from agon.ladders.models import RatingChange
-from agon.matches.models import MatchSeat
+from agon.matches.selectors import SeatShown
 from agon.web.games import game_name as _game_name
 
 register = template.Library()
@@ -20,20 +20,19 @@ def game_name(game_id: str) -> str:
 
 
 @register.filter
-def seat_label(seat: MatchSeat) -> str:
+def seat_label(seat: SeatShown) -> str:
     """`owner/name v3` for an uploaded bot, `builtin random` for a builtin one."""
-    if seat.version is not None:
-        bot = seat.version.bot
-        return f"{bot.owner.username}/{bot.name} v{seat.version.number}"
+    if seat.bot is not None:
+        return f"{seat.owner}/{seat.name} v{seat.version}"
     return f"builtin {seat.builtin}"
 
 
 @register.simple_tag
-def seat_link(seat: MatchSeat) -> SafeString:
-    if seat.version is not None:
+def seat_link(seat: SeatShown) -> SafeString:
+    if seat.bot is not None:
         return format_html(
             '<a href="{}">{}</a>',
-            reverse("web:bot", args=[seat.version.bot_id]),
+            reverse("web:bot", args=[seat.bot]),
             seat_label(seat),
         )
     return format_html('<span class="builtin">{}</span>', seat_label(seat))

@@ -9,8 +9,10 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
+from agon.bots.selectors import bot_get
 from agon.bots.services import bot_submit, version_submit
 from agon.limits.services import RateLimited, limit_take
+from agon.matches.selectors import match_seat, seat_owned_by
 from agon.web import selectors
 from agon.web.charts import rating_chart
 from agon.web.forms import BotUploadForm, VersionUploadForm
@@ -103,14 +105,14 @@ def my_versions_status(request: HttpRequest) -> JsonResponse:
 
 @login_required
 def seat_log(request: HttpRequest, match_id: int, seat: int) -> HttpResponse:
-    found = selectors.seat_of_owner(owner=signed_in(request), match_id=match_id, seat=seat)
-    if found is None:
+    found = match_seat(match_id=match_id, seat=seat)
+    if found is None or not seat_owned_by(found, signed_in(request)):
         raise Http404("only the owner of a seat's bot may read its log")
     return render(request, "web/seat_log.html", {"seat": found, "match": found.match})
 
 
 def bot_page(request: HttpRequest, bot_id: int) -> HttpResponse:
-    bot = selectors.bot_get(bot_id=bot_id)
+    bot = bot_get(bot_id=bot_id)
     if bot is None:
         raise Http404(f"there is no bot {bot_id}")
     histories = selectors.rating_histories(bot=bot)

@@ -7,6 +7,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from agon.matches.models import Match
+from agon.matches.selectors import ListedMatch, MatchListing, match_get, match_seats
 from agon.web import selectors
 from agon.web.breakdown import breakdown
 from agon.web.forms import MatchFilterForm
@@ -23,14 +24,14 @@ def match_list(request: HttpRequest) -> HttpResponse:
     filters = form.cleaned_data if form.is_valid() else {}
     ladder = filters.get("ladder")
     bot = filters.get("bot")
-    matches = selectors.match_list(
+    matches: MatchListing | list[ListedMatch] = MatchListing(
         game=filters.get("game") or None,
         ladder_id=ladder.id if ladder is not None else None,
         bot_id=bot.id if bot is not None else None,
         status=filters.get("status") or None,
     )
     if form.is_bound and not form.is_valid():
-        matches = matches.none()
+        matches = []
     return render(
         request,
         "web/matches.html",
@@ -44,7 +45,7 @@ def match_list(request: HttpRequest) -> HttpResponse:
 
 
 def _match_or_404(match_id: int) -> Match:
-    match = selectors.match_get(match_id=match_id)
+    match = match_get(match_id=match_id)
     if match is None:
         raise Http404(f"there is no match {match_id}")
     return match
@@ -53,14 +54,16 @@ def _match_or_404(match_id: int) -> Match:
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match_or_404(match_id)
     changes = selectors.match_rating_changes(match=match)
-    user_id = request.user.id if request.user.is_authenticated else None
+    shown = match_seats([match.id])[match.id]
+    # A username is unique: the owner's is the seat's bot's owner.
+    username = request.user.get_username() if request.user.is_authenticated else None
     seats = [
         {
             "seat": seat,
-            "change": changes.get(seat.version.bot_id) if seat.version else None,
-            "own": seat.version is not None and seat.version.bot.owner_id == user_id,
+            "change": changes.get(seat.bot) if seat.bot is not None else None,
+            "own": seat.bot is not None and seat.owner == username,
         }
-        for seat in match.seats.all()
+        for seat in shown
     ]
     details = selectors.match_result_details(match=match)
     return render(
@@ -71,6 +74,6 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "seats": seats,
             "breakdown": breakdown(match.game, details),
             "renderer": match.game if match.game in RENDERERS else "text",
-            "seat_labels": [seat_label(seat) for seat in match.seats.all()],
+            "seat_labels": [seat_label(seat) for seat in shown],
         },
     )

@@ -1,0 +1,85 @@
+"""The pages read what the API reads, through the apps' selectors: one function for each
+read, one leaderboard order, one provisional rule."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from agon.ladders.models import LEADERBOARD_ORDER, Ladder, Rating
+from agon.ladders.selectors import LeaderboardListing, order_sql
+from agon.ratings import PROVISIONAL_GAMES, is_provisional
+from agon.web import selectors as web_selectors
+from tests.platform.conftest import MakeBot
+from tests.platform.support import play_ranked
+from tests.platform.web.conftest import World
+
+pytestmark = pytest.mark.django_db
+
+APPS_READS = ("ladder_get", "bot_get", "match_get", "leaderboard", "match_list", "seat_of_owner")
+
+
+@pytest.mark.parametrize("name", APPS_READS)
+def test_it_reads_ladders_bots_matches_and_seats_through_the_apps_selectors(name: str) -> None:
+    assert not hasattr(web_selectors, name), f"agon.web.selectors.{name} repeats an app's read"
+
+
+def test_it_writes_the_leaderboard_sql_from_the_one_order() -> None:
+    assert LEADERBOARD_ORDER == ("-rating", "id")
+    assert order_sql() == "rating DESC, id"
+    assert order_sql(alias="r") == "r.rating DESC, r.id"
+    sql, _ = LeaderboardListing(ladder_id=1).page_sql(0, 50)
+    assert sql.count("ORDER BY rating DESC, id") == 1
+    assert sql.count("ORDER BY r.rating DESC, r.id") == 1
+
+
+def test_it_indexes_the_ratings_in_the_leaderboard_order() -> None:
+    (index,) = [i for i in Rating._meta.indexes if i.name == "leaderboard"]
+    assert list(index.fields) == ["ladder", "active", *LEADERBOARD_ORDER]
+
+
+@pytest.mark.parametrize("games", [0, PROVISIONAL_GAMES - 1, PROVISIONAL_GAMES, 50])
+def test_it_calls_a_rating_provisional_by_one_rule_everywhere(
+    ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User, games: int
+) -> None:
+    first, second = make_bot(alice, "first"), make_bot(bob, "second")
+    play_ranked(ladder_2p, [first, second], scores=[2, 1])
+    Rating.objects.filter(ladder=ladder_2p).update(version_games=games)
+
+    rows = LeaderboardListing(ladder_id=ladder_2p.id)[:50]
+    ratings = Rating.objects.filter(ladder=ladder_2p)
+
+    assert {row.provisional for row in rows} == {is_provisional(games)}
+    assert {rating.provisional for rating in ratings} == {games < PROVISIONAL_GAMES}
+
+
+def _ladder_rows(page: str) -> list[tuple[str, str, str]]:
+    """Rank, bot and version of each row of a leaderboard page."""
+    return re.findall(
+        r"<tr[^>]*>\s*<td>(\d+)</td>\s*<td><a href=\"/bots/\d+/\">([^<]+)</a>.*?<td>v(\d+)</td>",
+        page,
+        flags=re.DOTALL,
+    )
+
+
+def test_it_shows_the_leaderboard_as_the_api_lists_it_ties_broken_by_id(
+    client: Client, anonymous: APIClient, world: World, make_bot: MakeBot, alice: User
+) -> None:
+    more = [make_bot(alice, f"tied{i}") for i in range(3)]
+    play_ranked(world.ladder, more[:2], scores=[1, 1])
+    ratings: QuerySet[Rating] = Rating.objects.filter(ladder=world.ladder)
+    ratings.filter(bot__in=more).update(rating=1500.0)
+
+    page = client.get(reverse("web:ladder", args=[world.ladder.id])).content.decode()
+    api = anonymous.get(f"/api/ladders/{world.ladder.id}/leaderboard/").json()["results"]
+
+    assert _ladder_rows(page) == [
+        (str(row["rank"]), f"{row['owner']}/{row['name']}", str(row["version"])) for row in api
+    ]
+    assert page.count('<tr class="provisional">') == sum(row["provisional"] for row in api)

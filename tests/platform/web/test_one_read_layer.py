@@ -4,6 +4,7 @@ read, one leaderboard order, one provisional rule."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -14,6 +15,7 @@ from rest_framework.test import APIClient
 
 from agon.ladders.models import LEADERBOARD_ORDER, Ladder, Rating
 from agon.ladders.selectors import LeaderboardListing, order_sql
+from agon.matches.models import Match
 from agon.ratings import PROVISIONAL_GAMES, is_provisional
 from agon.web import selectors as web_selectors
 from tests.platform.conftest import MakeBot
@@ -83,3 +85,15 @@ def test_it_shows_the_leaderboard_as_the_api_lists_it_ties_broken_by_id(
         (str(row["rank"]), f"{row['owner']}/{row['name']}", str(row["version"])) for row in api
     ]
     assert page.count('<tr class="provisional">') == sum(row["provisional"] for row in api)
+
+
+def test_it_lists_the_last_finished_matches_first_on_the_home_page(
+    ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User
+) -> None:
+    bots = [make_bot(alice, "first"), make_bot(bob, "second")]
+    older, newer = (play_ranked(ladder_2p, bots, scores=[2, 1]) for _ in range(2))
+    assert older.finished is not None and newer.finished is not None
+    Match.objects.filter(id=older.id).update(finished=newer.finished + timedelta(minutes=1))
+
+    assert [match.id for match in web_selectors.recent_matches(limit=2)] == [older.id, newer.id]
+    assert [match.id for match in web_selectors.live_matches(limit=2)] == []

@@ -40,3 +40,9 @@ def test_it_fails_when_pytest_fails_or_collects_no_test(tmp_path: Path, pytest_e
 def test_it_passes_when_pytest_passes(tmp_path: Path) -> None:
     done = make_test(tmp_path, 0)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_it_requires_every_real_part_the_suite_needs(tmp_path: Path) -> None:
+    """No test may skip for lack of Docker, bubblewrap, Chromium, ... (tests.required)."""
+    done = make_test(tmp_path, 0)
+    assert "AGON_TEST_REQUIRE=all" in done.stdout.splitlines()

@@ -87,10 +87,6 @@ def match_list(
     return matches.order_by("-id")
 
 
-def ladder_choices() -> list[Ladder]:
-    return list(Ladder.objects.order_by("game", "players", "id"))
-
-
 # --- leaderboards -------------------------------------------------------------------------
 
 

@@ -1,5 +1,6 @@
 """tests.required: a missing part of the machine skips its tests on a developer's machine
-and fails them where AGON_TEST_REQUIRE names it (as `make test` does for all)."""
+and fails them where AGON_TEST_REQUIRE names it (as `make test` does for all). The
+browser fixture's case is in tests/platform/web/browser/test_chromium_required.py."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.platform.web.browser import conftest as browser_conftest
 from tests.required import PARTS, REQUIRE_VARIABLE, missing, required_parts
 from tests.sandbox.support import require_backend
 
@@ -46,14 +46,3 @@ def test_a_sandbox_arena_without_bubblewrap_is_skipped_unless_required(
     expected = pytest.fail.Exception if outcome == "fail" else pytest.skip.Exception
     with pytest.raises(expected, match="bubblewrap is not installed"):
         require_backend("bwrap")
-
-
-@pytest.mark.parametrize(("required", "outcome"), [("", "skip"), ("chromium", "fail")])
-def test_the_browser_tests_without_chromium_are_skipped_unless_required(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, required: str, outcome: str
-) -> None:
-    monkeypatch.setenv(REQUIRE_VARIABLE, required)
-    monkeypatch.setattr(browser_conftest, "CHROMIUM", str(tmp_path / "chromium"))
-    expected = pytest.fail.Exception if outcome == "fail" else pytest.skip.Exception
-    with pytest.raises(expected, match="no Chromium at"):
-        browser_conftest.chromium_executable()

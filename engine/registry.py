@@ -1,4 +1,7 @@
-"""Game id -> game object. Adding a game is one line in `_GAMES`.
+"""Game id -> game object. A game is playable (`agon play`, its ladders, bots' matches)
+once it has its line in `_GAMES`; the web then shows it through its text render, and
+richer with a spectator (engine.spectator), a blurb (agon.web.games) and a board
+renderer (agon.web's static/web/games/).
 
 Each game's package is imported the first time the game is asked for, so a process
 that plays one game does not pay for loading the others.

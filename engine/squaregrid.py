@@ -17,8 +17,6 @@ DIRECTIONS: tuple[Cell, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 DIAGONALS: tuple[Cell, ...] = ((1, 1), (1, -1), (-1, -1), (-1, 1))
 """The four corner neighbours, clockwise from north-east: NE, SE, SW, NW."""
 
-DIRECTION_NAMES = ("north", "east", "south", "west")
-
 _OFFSET = 1 << 11
 _STRIDE = 1 << 12
 COORD_LIMIT = _OFFSET - 1
@@ -56,10 +54,6 @@ def neighbours(x: int, y: int) -> list[Cell]:
 
 def neighbour_codes(code: int) -> list[int]:
     return [code + step for step in NEIGHBOUR_STEPS]
-
-
-def diagonal_codes(code: int) -> list[int]:
-    return [code + step for step in DIAGONAL_STEPS]
 
 
 def bounds(codes: list[int] | set[int]) -> tuple[int, int, int, int]:

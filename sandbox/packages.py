@@ -16,7 +16,6 @@ import os
 import shutil
 import stat
 import tarfile
-import tempfile
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
@@ -321,15 +320,3 @@ def _empty(folder: Path) -> None:
             shutil.rmtree(child, ignore_errors=True)
         else:
             child.unlink(missing_ok=True)
-
-
-@contextmanager
-def unpacked_bot(data: bytes, filename: str, parent: Path | None = None) -> Iterator[Path]:
-    """A temporary folder holding the unpacked bot, removed afterwards whatever happens."""
-    folder = Path(tempfile.mkdtemp(prefix="agon-bot-", dir=parent))
-    try:
-        folder.chmod(0o755)
-        unpack_bot(data, filename, folder)
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)

@@ -14,9 +14,6 @@ from typing import Any
 from engine.core import JSON
 from engine.players import BotFault
 
-MAX_MESSAGE_BYTES = 1 << 20
-"""The largest line a bot may send."""
-
 
 def encode(message: dict[str, JSON]) -> bytes:
     return json.dumps(message, separators=(",", ":"), allow_nan=False).encode() + b"\n"

@@ -21,7 +21,6 @@ HEX_CODES = 1 + 2 * len(COLORS)
 
 COLOR_INDEX_OF: tuple[int, ...] = (-1, *range(len(COLORS)), *range(len(COLORS)))
 """Colour index of each hex code (-1 for a quarry)."""
-IS_DISTRICT: tuple[bool, ...] = tuple(1 <= code <= len(COLORS) for code in range(HEX_CODES))
 IS_PLAZA: tuple[bool, ...] = tuple(code > len(COLORS) for code in range(HEX_CODES))
 
 HOUSE, MARKET, BARRACKS, TEMPLE, GARDEN = (DISTRICT[color] for color in COLORS)

@@ -33,12 +33,6 @@ def triangle_of(anchor: int, rotation: int) -> int:
     return 2 * (anchor + offset) + kind
 
 
-def triangle_cells(triangle: int) -> tuple[int, int, int]:
-    y, kind = divmod(triangle, 2)
-    a, b, c = TRIANGLE_CELLS[kind]
-    return y + a, y + b, y + c
-
-
 def _ring_offsets(kind: int) -> tuple[int, ...]:
     cells = set(TRIANGLE_CELLS[kind])
     return tuple(sorted({c + s for c in cells for s in STEP} - cells))

@@ -254,9 +254,6 @@ class MapIndex:
             self.colonies[player] -= len(labels) - 1
         return label
 
-    def colony_cells(self, player: int, label: int) -> list[int]:
-        return [cell for cell, other in self.colony_of[player].items() if other == label]
-
     def copy(self) -> MapIndex:
         twin = MapIndex.__new__(MapIndex)
         twin.symbol_at = dict(self.symbol_at)

@@ -14,10 +14,6 @@ from engine.squaregrid import NEIGHBOUR_STEPS, connected_groups, encode
 CENTRE = encode(0, 0)
 
 
-def adjacent_cells(code: int) -> list[int]:
-    return [code + step for step in NEIGHBOUR_STEPS]
-
-
 def adjacent_tiles(state: MegalopolisState, code: int) -> list[int]:
     """Cells of the placed tiles sharing an edge with `code`, in direction order N E S W."""
     board = state.board

@@ -9,7 +9,8 @@ Then deploy/README.md's recipe for a worker on another host: a second project wi
 the `matches` worker, naming the first one's PostgreSQL and Redis, files in an S3 bucket
 (moto's server), plays the ladder matches.
 
-Skipped, saying why, where no Docker engine or no compose command answers. About 1.5
+Skipped, saying why, where no Docker engine or no compose command answers (a failure
+where AGON_TEST_REQUIRE names compose: tests.required). About 1.5
 minutes for both on a warm machine (the images exist); the first build takes longer.
 """
 
@@ -38,6 +39,7 @@ import pytest
 from engine.replay import Replay, verify_replay
 from tests.platform.pipeline.support import wait_for
 from tests.platform.s3 import free_port, moto_bucket
+from tests.required import missing
 
 REPO_DIR = Path(__file__).resolve().parents[2]
 COMPOSE_FILE = REPO_DIR / "deploy" / "compose.yaml"
@@ -85,11 +87,7 @@ def why_skip() -> str | None:
     return None
 
 
-SKIP_REASON = why_skip()
-pytestmark = [
-    pytest.mark.deploy,
-    pytest.mark.skipif(SKIP_REASON is not None, reason=SKIP_REASON or ""),
-]
+pytestmark = pytest.mark.deploy
 
 
 @dataclass
@@ -193,7 +191,14 @@ class Stack:
 
 
 @pytest.fixture(scope="module")
-def images() -> None:
+def compose_tools() -> None:
+    reason = why_skip()
+    if reason is not None:
+        missing("compose", reason)
+
+
+@pytest.fixture(scope="module")
+def images(compose_tools: None) -> None:
     """deploy/build-images.sh once for the module: quick when the images are there."""
     clock = time.monotonic()
     built = subprocess.run(  # noqa: S603 - the repository's script
@@ -527,7 +532,7 @@ def test_a_matches_worker_of_another_host_plays_through_the_same_database_broker
     first one's PostgreSQL and Redis (a second host, as near as one engine gets)."""
     gateway = docker_bridge_gateway()
     if gateway is None:
-        pytest.skip("Docker's default bridge has no gateway address to serve S3 on")
+        missing("docker", "Docker's default bridge has no gateway address to serve S3 on")
     with moto_bucket(address=gateway) as bucket:
         s3 = bucket.environment("agon")
         main_env = stack_environment(tmp_path_factory.mktemp("compose-work"), **s3)

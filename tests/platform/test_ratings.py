@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from random import Random
 
 import pytest
@@ -17,11 +19,21 @@ from agon.ratings import (
 )
 
 SETTLED = PROVISIONAL_GAMES  # a game count past the provisional period
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
-def test_documented_provisional_period() -> None:
-    assert PROVISIONAL_GAMES == 20
-    assert PROVISIONAL_K_FACTOR > K_FACTOR > 0
+def test_a_bot_is_provisional_for_as_many_games_as_the_readme_says() -> None:
+    """Its last provisional win moves its rating more than a settled bot's; the next, the
+    same. The README's figure is read, not copied, so the two cannot drift apart."""
+    documented = re.search(r"provisional period of (\d+) games", README.read_text())
+    assert documented is not None, "the README no longer states the provisional period"
+    period = int(documented[1])
+
+    def win_between_equals(games_played: int) -> float:
+        return rating_changes([START_RATING] * 2, [1, 2], [games_played, SETTLED])[0]
+
+    assert win_between_equals(period - 1) > K_FACTOR / 2 > 0
+    assert win_between_equals(period) == pytest.approx(K_FACTOR / 2)
 
 
 def test_expected_score_is_symmetric_and_even_between_equals() -> None:

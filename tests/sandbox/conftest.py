@@ -22,7 +22,8 @@ def make_arena(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Ar
 def boxed_arena(
     request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Arena:
-    """An arena on each backend that isolates bots (skipped where one is missing)."""
+    """An arena on each backend that isolates bots (skipped where one is missing, unless
+    required: tests.required)."""
     return make_arena(request.param, tmp_path, monkeypatch)
 
 

@@ -35,6 +35,7 @@ from sandbox.backends import Backend, SandboxError, get_backend
 from sandbox.cgroups import ROOT as CGROUP_ROOT
 from sandbox.cgroups import BoxCgroup
 from sandbox.runner import MatchRecord, Program, run_match
+from tests.required import missing
 
 HERE = Path(__file__).parent
 HOSTILE = HERE / "hostile"
@@ -58,11 +59,12 @@ MATCH_SECONDS = 60.0
 
 
 def require_backend(name: str) -> None:
-    """Skip the test, with the reason, unless the backend works on this machine."""
+    """Skip the test, with the reason, unless the backend works on this machine (fail it
+    instead where AGON_TEST_REQUIRE names the backend: tests.required)."""
     try:
         get_backend(name)
     except SandboxError as error:
-        pytest.skip(f"the {name} sandbox is not available here: {error}")
+        missing(name, f"the {name} sandbox is not available here: {error}")
 
 
 def new_marker() -> str:

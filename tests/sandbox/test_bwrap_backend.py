@@ -16,6 +16,7 @@ import pytest
 
 from sandbox.backends.bwrap import STAGING_PREFIX
 from sandbox.runner import Program
+from tests.required import missing
 from tests.sandbox.conftest import make_arena
 from tests.sandbox.support import Arena, assert_no_fault
 
@@ -23,7 +24,7 @@ from tests.sandbox.support import Arena, assert_no_fault
 @pytest.fixture
 def arena(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Arena:
     if os.geteuid() != 0:
-        pytest.skip("bwrap copies bots only when the referee runs as root")
+        missing("root", "bwrap copies bots only when the referee runs as root")
     return make_arena("bwrap", tmp_path, monkeypatch)
 
 

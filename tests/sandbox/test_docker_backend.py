@@ -1,8 +1,9 @@
 """The docker backend: whole matches in containers, the box's lockdown, freezing between
 turns, out-of-memory faults and cleanup.
 
-Skipped only when no Docker engine answers; an engine without the bot image is a failure
-(build it with deploy/bot-image/build.sh).
+Skipped only when no Docker engine answers (a failure where AGON_TEST_REQUIRE names
+docker: tests.required); an engine without the bot image is a failure (build it with
+deploy/bot-image/build.sh).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from sandbox.backends.docker import (
 )
 from sandbox.limits import MIB, Limits
 from sandbox.runner import MatchRecord, Program, run_match
+from tests.required import missing
 
 
 def _no_engine_reason() -> str | None:
@@ -41,8 +43,14 @@ def _no_engine_reason() -> str | None:
     return None
 
 
-NO_ENGINE = _no_engine_reason()
-needs_engine = pytest.mark.skipif(NO_ENGINE is not None, reason=f"{NO_ENGINE}")
+@pytest.fixture(scope="module")
+def docker_engine() -> None:
+    reason = _no_engine_reason()
+    if reason is not None:
+        missing("docker", reason)
+
+
+needs_engine = pytest.mark.usefixtures("docker_engine")
 
 FIRST_LEGAL_BOT = """\
 from agon_bot import log, run

@@ -7,7 +7,8 @@ end, and nothing of the match survives it (`Arena.play` checks processes, cgroup
 containers and folders as soon as `run_match` returns).
 
 `any_arena` runs on `none` too, for what needs no isolation; `boxed_arena` only on the
-backends that isolate (bwrap, docker), skipped with the reason where one is missing.
+backends that isolate (bwrap, docker), skipped with the reason where one is missing
+(failed instead where AGON_TEST_REQUIRE names it, as under `make test`: tests.required).
 """
 
 from __future__ import annotations

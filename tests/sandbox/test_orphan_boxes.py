@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from sandbox.cgroups import BoxCgroup, CgroupUnavailable, check_available, reap_orphans
+from tests.required import missing
 
 REFEREE = """\
 import json, subprocess, sys
@@ -40,7 +41,7 @@ def cgroups() -> None:
     try:
         check_available()
     except CgroupUnavailable as error:
-        pytest.skip(f"no cgroups for boxes here: {error}")
+        missing("cgroups", f"no cgroups for boxes here: {error}")
 
 
 def test_a_frozen_box_whose_referee_was_killed_is_reaped(cgroups: None) -> None:

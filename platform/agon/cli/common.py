@@ -10,10 +10,6 @@ from typing import Any
 from engine.core import JSON
 
 
-class CommandError(Exception):
-    """A user error: printed as one clear line, exit status 2."""
-
-
 def fail(message: str) -> int:
     print(f"agon: error: {message}", file=sys.stderr)
     return 2

@@ -1,8 +1,8 @@
 """`agon demo`: a live ladder of builtin bots in the terminal, rated with Elo.
 
-Until the platform runs, this is what the README's run command shows: matches of two
-to four players between the builtin bots and two blends of them, one after another,
-with the ratings table redrawn after each match.
+A look at a game without the platform (no server, no database): matches of two to
+four players between the builtin bots and two blends of them, one after another, with
+the ratings table redrawn after each match.
 """
 
 from __future__ import annotations

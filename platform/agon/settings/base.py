@@ -20,6 +20,7 @@ from agon.env import (
 )
 from agon.logs import LOG_FORMATS, LOG_LEVELS, logging_config
 from agon.storage import s3_storage_from_env
+from sandbox.backends import BACKENDS
 
 REPO_DIR = Path(__file__).resolve().parents[3]
 VAR_DIR = Path(env_str("AGON_VAR_DIR", str(REPO_DIR / "var")))
@@ -261,7 +262,15 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # --- Agon ---------------------------------------------------------------------------------
-AGON_SANDBOX = env_str("AGON_SANDBOX", "auto")
+
+
+def sandbox_setting(default: str) -> str:
+    """AGON_SANDBOX, one of sandbox.backends.BACKENDS: any other value stops the process
+    at start, as every settings module reads it through here (not each match later)."""
+    return env_choice("AGON_SANDBOX", BACKENDS, default)
+
+
+AGON_SANDBOX = sandbox_setting("auto")
 """Sandbox backend for uploaded bots: auto, docker or bwrap (none only if allowed below)."""
 AGON_ALLOW_UNSANDBOXED = env_bool("AGON_ALLOW_UNSANDBOXED", default=False)
 """Let uploaded bots run with the `none` backend: only for a trusted, single-user setup."""

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from agon.env import env_float, env_str
+from agon.env import env_float
 from agon.settings.base import *  # noqa: F403
 from agon.settings.base import (
     CELERY_BROKER_URL,
     DATABASES,
     VAR_DIR,
     filesystem_broker_options,
+    sandbox_setting,
 )
 
 # DEBUG stays off (base.py: AGON_DEBUG, default false): `agon up` serves other people
@@ -17,7 +18,7 @@ VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 # Boxes run the engine and agon_bot of this checkout (bwrap shows them read-only), not
 # the copies baked into a Docker bot image, which go stale as soon as the code changes.
-AGON_SANDBOX = env_str("AGON_SANDBOX", "bwrap")
+AGON_SANDBOX = sandbox_setting("bwrap")
 
 # The web server, the worker's processes and beat share one SQLite file. WAL lets readers
 # and one writer work at once; IMMEDIATE transactions take the write lock when they begin,

@@ -25,6 +25,7 @@ from agon.settings.base import (
     MIDDLEWARE,
     STORAGES,
     database,
+    sandbox_setting,
 )
 
 SECRET_KEY = env_required("AGON_SECRET_KEY")
@@ -65,7 +66,7 @@ CACHES = {
         "KEY_PREFIX": AGON_CACHE_KEY_PREFIX,
     }
 }
-AGON_SANDBOX = env_choice("AGON_SANDBOX", ("docker", "bwrap", "auto", "none"), "docker")
+AGON_SANDBOX = sandbox_setting("docker")
 
 # HTTPS ends at the proxy in front, which says so in X-Forwarded-Proto (it must set or
 # strip that header on every request).

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from agon.env import env_str
 from agon.settings.base import *  # noqa: F403
-from agon.settings.base import VAR_DIR, database, filesystem_broker_options
+from agon.settings.base import VAR_DIR, database, filesystem_broker_options, sandbox_setting
 
 DATABASES = {
     "default": database(
@@ -26,7 +26,7 @@ if CELERY_BROKER_URL.startswith("filesystem"):
         Path(env_str("AGON_TEST_BROKER_DIR", str(VAR_DIR / "test-broker")))
     )
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast, tests only
-AGON_SANDBOX = env_str("AGON_SANDBOX", "bwrap")
+AGON_SANDBOX = sandbox_setting("bwrap")
 AGON_LIST_CACHE_SECONDS = 0  # a test reads its own writes; tests/platform/api turn it on
 
 # Static files are served from the apps' own folders (no collectstatic before the tests),

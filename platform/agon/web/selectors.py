@@ -43,10 +43,6 @@ def recent_matches(*, limit: int = 10) -> list[ListedMatch]:
     return MatchListing(status=Match.Status.FINISHED, by_finish=True)[:limit]
 
 
-def ladder_choices() -> list[Ladder]:
-    return list(Ladder.objects.order_by("game", "players", "id"))
-
-
 # --- bots ---------------------------------------------------------------------------------
 
 

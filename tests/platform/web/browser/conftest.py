@@ -21,6 +21,7 @@ from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, s
 from pytest_django.live_server_helper import LiveServer
 
 from agon.matches import services
+from tests.required import missing
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -50,12 +51,18 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "browser: drives Chromium against a live server")
 
 
+def chromium_executable() -> str:
+    """Debian's Chromium; the test is skipped without it (failed where required)."""
+    if not Path(CHROMIUM).exists():
+        missing("chromium", f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    return CHROMIUM
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    executable = chromium_executable()
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
 

@@ -34,6 +34,7 @@ run: prepare-run venv
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/mypy $(MYPY_TARGETS)
+	$(BIN)/lint-imports
 
 # pytest exits with 5 when it collects no tests: not a failure while the suite is empty.
 test: prepare-test lint
@@ -51,4 +52,4 @@ bench: venv
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis .import_linter_cache

@@ -34,6 +34,7 @@ run: prepare-run venv
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/mypy $(MYPY_TARGETS)
+	$(BIN)/lint-imports
 
 # Every real part the suite needs (backends, Chromium, compose...) is required: missing,
 # it fails its tests instead of skipping them (tests/required.py).
@@ -50,4 +51,4 @@ bench: venv
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis .import_linter_cache

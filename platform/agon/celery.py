@@ -81,6 +81,7 @@ def serve_worker_metrics(**kwargs: Any) -> None:
     """With AGON_WORKER_METRICS_PORT set, the worker's main process serves the metrics its
     pool processes count (see agon.ops.metrics); a worker that cannot is stopped, not
     left running unmeasured."""
+    # Late: only a worker that serves its metrics needs them, and this module loads everywhere.
     from agon.ops.metrics import serve_worker_metrics as serve
 
     port = settings.AGON_WORKER_METRICS_PORT

@@ -153,12 +153,12 @@ def test_it_stores_a_fault_quoting_any_characters_bounded(
 def refuse_to_store(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make storing a result fail as a database refusing a value would."""
 
-    def refuse(**kwargs: Any) -> None:
+    def refuse(*args: Any, **kwargs: Any) -> None:
         from django.db import DataError
 
         raise DataError("invalid byte sequence for encoding \"UTF8\": 0x00")
 
-    monkeypatch.setattr("agon.ladders.services.ratings_apply", refuse)
+    monkeypatch.setattr("agon.matches.services.ContentFile", refuse)  # the replay's file
 
 
 @pytest.mark.django_db

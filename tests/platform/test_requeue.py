@@ -23,12 +23,13 @@ pytestmark = pytest.mark.django_db
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     messages: list[int] = []
 
-    class FakeTask:
+    class FakeCelery:
         @staticmethod
-        def delay(match_id: int) -> None:
-            messages.append(match_id)
+        def send_task(name: str, args: tuple[int]) -> None:
+            assert name == services.RUN_MATCH_TASK
+            messages.append(args[0])
 
-    monkeypatch.setattr("agon.matches.tasks.run_match", FakeTask)
+    monkeypatch.setattr(services, "celery_app", FakeCelery)
     return messages
 
 

@@ -18,8 +18,8 @@ from agon.api.common import error_responses, signed_in_user
 from agon.api.matches import MatchDetailSerializer
 from agon.api.throttles import ChallengeThrottle
 from agon.ladders.selectors import ladder_get
+from agon.ladders.services import challenge_create
 from agon.matches.selectors import match_get
-from agon.matches.services import challenge_create
 
 
 class ChallengeSerializer(serializers.Serializer[Any]):

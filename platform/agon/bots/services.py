@@ -14,6 +14,7 @@ from django.db.models import Max
 
 from agon.bots.models import Bot, BotVersion
 from agon.matches.models import Match
+from agon.matches.services import match_create
 from engine.registry import UnknownGame, get_game
 from sandbox.packages import MAX_PACKED_BYTES, PackageError, check_package
 
@@ -35,8 +36,6 @@ def _read_upload(upload: UploadedFile) -> tuple[bytes, str]:
 @transaction.atomic
 def version_submit(*, bot: Bot, upload: UploadedFile) -> BotVersion:
     """A new version of a bot: checked now, validated by a match against a builtin bot."""
-    from agon.matches.services import match_create
-
     data, filename = _read_upload(upload)
     Bot.objects.select_for_update().get(pk=bot.pk)  # one version number at a time
     number = (bot.versions.aggregate(top=Max("number"))["top"] or 0) + 1
@@ -83,20 +82,20 @@ def bot_submit(*, owner: User, name: str, game: str, upload: UploadedFile) -> Bo
 
 
 def validation_conclude(*, match: Match) -> BotVersion | None:
-    """Accept or reject the version a validation match was for (inside its transaction)."""
-    from agon.ladders.services import ratings_enter
-
+    """Accept or reject the version a validation match was for (inside its transaction):
+    the version judged, or None when this match judged none (judged already, or to be
+    validated again after the platform failed)."""
     seat = match.seats.select_related("version__bot").filter(version__isnull=False).first()
     if seat is None or seat.version is None:
         return None
     version = BotVersion.objects.select_for_update().get(pk=seat.version.pk)
     if version.status != BotVersion.Status.VALIDATING:
-        return version
+        return None
     if match.status == Match.Status.FAILED:
         # The platform failed (a bot's failure is a fault of a finished match): that
         # says nothing against the version, so it is validated again, up to a limit.
         if _validation_replay(version=version, failed=match):
-            return version
+            return None
         version.status = BotVersion.Status.REJECTED
         version.reason = (
             f"not judged: the platform failed to run its validation match "
@@ -114,16 +113,12 @@ def validation_conclude(*, match: Match) -> BotVersion | None:
         version.status = BotVersion.Status.ACTIVE
         version.reason = ""
     version.save(update_fields=["status", "reason"])
-    if version.status == BotVersion.Status.ACTIVE:
-        ratings_enter(version=version)
     return version
 
 
 def _validation_replay(*, version: BotVersion, failed: Match) -> bool:
     """Queue another validation match for the version after one failed for the
     platform's reasons; False once AGON_MATCH_MAX_ATTEMPTS of them have failed."""
-    from agon.matches.services import match_create
-
     failures = Match.objects.filter(
         kind=Match.Kind.VALIDATION, status=Match.Status.FAILED, seats__version=version
     ).count()

@@ -60,10 +60,12 @@ def run(args: argparse.Namespace) -> int:
         if not apps.ready:
             django.setup()  # reads the settings: a missing or bad variable fails here
     except Exception as error:
+        # Only once Django is set up (or failed to): the module reads the settings.
         from agon.ops.health import describe_error
 
         print_json({"status": "failing", "failed": ["settings"], "error": describe_error(error)})
         return 1
+    # Only once Django is set up: the module reads the settings.
     from agon.ops.health import health
 
     report = health(sandbox=args.worker)

@@ -88,6 +88,7 @@ def register(commands: Any) -> None:
 
 
 def _game_list(text: str) -> list[str]:
+    # Imported late: the other commands of the CLI start fast.
     from engine.registry import game_ids
 
     games = [game.strip() for game in text.split(",") if game.strip()]
@@ -383,6 +384,7 @@ def prepare(args: argparse.Namespace, console: Console) -> None:
     from django.core.management import call_command
     from django.db import connection
 
+    # Imported late: the other commands start fast, and models load only once Django is set up.
     from agon.ladders.services import ladder_ensure_defaults
 
     database = settings.DATABASES["default"]
@@ -406,6 +408,7 @@ def prepare(args: argparse.Namespace, console: Console) -> None:
 def resync_embedded_queue(console: Console, settings: Any) -> None:
     """The embedded broker has no other worker than ours: start it from a clean folder,
     with one task for each queued match and the matches left `running` given back."""
+    # Imported late: the other commands start fast, and models load only once Django is set up.
     from agon.matches.models import Match
     from agon.matches.services import requeue_stuck_matches
     from agon.matches.tasks import run_match
@@ -430,6 +433,7 @@ def resync_embedded_queue(console: Console, settings: Any) -> None:
 def enter_examples(args: argparse.Namespace, console: Console, settings: Any) -> None:
     from collections import Counter
 
+    # Imported late: the other commands start fast, and models load only once Django is set up.
     from agon.bots.examples import EXAMPLES_OWNER, examples_register
 
     folder = Path(settings.REPO_DIR) / "examples" / "bots"
@@ -458,6 +462,7 @@ def status_lines() -> list[str]:
     from django.db import connection
     from django.db.models import Count
 
+    # Imported late: the other commands start fast, and models load only once Django is set up.
     from agon.ladders.models import LEADERBOARD_ORDER, Ladder, Rating
     from agon.matches.models import Match
     from engine.registry import UnknownGame, get_game
@@ -529,6 +534,7 @@ def _prune_processed(settings: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported late: the other commands of the CLI start fast.
     from agon.cli.common import fail
 
     if not 0 < args.port < 65536:
@@ -546,6 +552,7 @@ def run(args: argparse.Namespace) -> int:
     from django.conf import settings
     from django.db import DatabaseError
 
+    # Imported late: the other commands of the CLI start fast.
     from sandbox.backends import SandboxError, get_backend
 
     try:

@@ -1,4 +1,5 @@
-"""Ladder writes: default ladders, ratings entering and applying, matchmaking rounds."""
+"""Ladder writes: default ladders, ratings entering and applying, matchmaking rounds,
+challenges (unranked matches on a ladder's settings)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,15 @@ from collections.abc import Sequence
 from random import Random
 
 from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
-from agon.bots.models import BotVersion
+from agon.bots.models import Bot, BotVersion
 from agon.ladders.matchmaking import Candidate, pick_tables
 from agon.ladders.models import Ladder, Rating, RatingChange
 from agon.matches.models import Match, MatchSeat
+from agon.matches.services import match_create
 from agon.ratings import rating_changes
 from engine.registry import game_ids, get_game
 
@@ -52,8 +56,9 @@ def ratings_enter(*, version: BotVersion) -> list[Rating]:
 def ratings_apply(*, match: Match, seats: Sequence[MatchSeat] | None = None) -> list[RatingChange]:
     """Update the Elo ratings of a finished ranked match; call inside its finishing
     transaction (which may pass the seats it has, ranked, with their versions). The
-    unique (match, bot) constraint makes a second application fail."""
-    if match.ladder_id is None or match.kind != Match.Kind.RANKED:
+    unique (match, bot) constraint makes a second application fail. Which matches move
+    ratings is agon.flows' call (ranked ones); one on no ladder moves none."""
+    if match.ladder_id is None:
         return []
     ranked = sorted(
         match.seats.select_related("version") if seats is None else seats,
@@ -95,8 +100,6 @@ def ratings_apply(*, match: Match, seats: Sequence[MatchSeat] | None = None) -> 
 
 def matchmaking_round(*, rng: Random | None = None) -> list[Match]:
     """Top up every active ladder to its target of queued and running matches."""
-    from agon.matches.services import match_create
-
     rng = rng or Random(secrets.randbits(64))
     created = []
     target = settings.AGON_QUEUE_TARGET
@@ -137,3 +140,44 @@ def matchmaking_round(*, rng: Random | None = None) -> list[Match]:
                 )
             )
     return created
+
+
+@transaction.atomic
+def challenge_create(*, user: User, ladder: Ladder, bot_ids: Sequence[int]) -> Match:
+    """An unranked match on a ladder's settings between the active versions of the named
+    bots, in the order given; the challenger must own at least one of them."""
+    if not ladder.active:
+        raise ValidationError(f"the ladder {ladder.name!r} is closed")
+    if len(bot_ids) != ladder.players:
+        raise ValidationError(
+            f"the ladder {ladder.name!r} is for {ladder.players} bots, not {len(bot_ids)}"
+        )
+    if len(set(bot_ids)) != len(bot_ids):
+        raise ValidationError("a bot cannot play against itself: name each bot once")
+    bots = Bot.objects.in_bulk(bot_ids)
+    missing = [bot_id for bot_id in bot_ids if bot_id not in bots]
+    if missing:
+        raise ValidationError(f"there is no bot with id {', '.join(map(str, missing))}")
+    if not any(bot.owner_id == user.id for bot in bots.values()):
+        raise PermissionDenied("a challenge needs at least one of your own bots")
+    versions = {
+        version.bot_id: version
+        for version in BotVersion.objects.filter(
+            bot_id__in=bot_ids, status=BotVersion.Status.ACTIVE
+        ).select_related("bot")
+    }
+    for bot_id in bot_ids:
+        bot = bots[bot_id]
+        if bot.game != ladder.game:
+            raise ValidationError(f"the bot {bot.name!r} plays {bot.game}, not {ladder.game}")
+        if bot_id not in versions:
+            raise ValidationError(f"the bot {bot.name!r} has no active version yet")
+    return match_create(
+        kind=Match.Kind.CHALLENGE,
+        ladder=ladder,
+        game=ladder.game,
+        players=ladder.players,
+        options=ladder.options,
+        seats=[versions[bot_id] for bot_id in bot_ids],
+        created_by=user,
+    )

@@ -25,16 +25,17 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.db import DatabaseError, connections, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
-from agon.bots.models import Bot, BotVersion
+from agon.bots.models import BotVersion
+from agon.celery import app as celery_app
 from agon.ladders.models import Ladder
 from agon.matches.live import LiveRecorder, live_clear
 from agon.matches.models import Match, MatchSeat
+from agon.matches.outcomes import outcome_conclude
 from agon.ops import metrics
 from engine.match import bounded_detail
 from sandbox.backends import SandboxError
@@ -43,11 +44,13 @@ from sandbox.runner import MatchRecord, Program, run_match
 log = logging.getLogger(__name__)
 
 
-def _enqueue(match_id: int) -> None:
-    from agon.matches.tasks import run_match as run_match_task
+# Sent by name: the task module imports this one to run what it is sent.
+RUN_MATCH_TASK = "agon.matches.tasks.run_match"
 
+
+def _enqueue(match_id: int) -> None:
     Match.objects.filter(id=match_id).update(enqueued=timezone.now())
-    run_match_task.delay(match_id)
+    celery_app.send_task(RUN_MATCH_TASK, args=(match_id,))
 
 
 @transaction.atomic
@@ -84,47 +87,6 @@ def match_create(
     )
     transaction.on_commit(lambda: _enqueue(match.id))
     return match
-
-
-@transaction.atomic
-def challenge_create(*, user: User, ladder: Ladder, bot_ids: Sequence[int]) -> Match:
-    """An unranked match on a ladder's settings between the active versions of the named
-    bots, in the order given; the challenger must own at least one of them."""
-    if not ladder.active:
-        raise ValidationError(f"the ladder {ladder.name!r} is closed")
-    if len(bot_ids) != ladder.players:
-        raise ValidationError(
-            f"the ladder {ladder.name!r} is for {ladder.players} bots, not {len(bot_ids)}"
-        )
-    if len(set(bot_ids)) != len(bot_ids):
-        raise ValidationError("a bot cannot play against itself: name each bot once")
-    bots = Bot.objects.in_bulk(bot_ids)
-    missing = [bot_id for bot_id in bot_ids if bot_id not in bots]
-    if missing:
-        raise ValidationError(f"there is no bot with id {', '.join(map(str, missing))}")
-    if not any(bot.owner_id == user.id for bot in bots.values()):
-        raise PermissionDenied("a challenge needs at least one of your own bots")
-    versions = {
-        version.bot_id: version
-        for version in BotVersion.objects.filter(
-            bot_id__in=bot_ids, status=BotVersion.Status.ACTIVE
-        ).select_related("bot")
-    }
-    for bot_id in bot_ids:
-        bot = bots[bot_id]
-        if bot.game != ladder.game:
-            raise ValidationError(f"the bot {bot.name!r} plays {bot.game}, not {ladder.game}")
-        if bot_id not in versions:
-            raise ValidationError(f"the bot {bot.name!r} has no active version yet")
-    return match_create(
-        kind=Match.Kind.CHALLENGE,
-        ladder=ladder,
-        game=ladder.game,
-        players=ladder.players,
-        options=ladder.options,
-        seats=[versions[bot_id] for bot_id in bot_ids],
-        created_by=user,
-    )
 
 
 class MatchHeld(Exception):
@@ -194,10 +156,7 @@ def _match_fail_lost(match: Match) -> None:
     match.finished = timezone.now()
     match.claimed_by = ""
     match.save(update_fields=["status", "error", "finished", "claimed_by"])
-    if match.kind == Match.Kind.VALIDATION:
-        from agon.bots.services import validation_conclude
-
-        validation_conclude(match=match)
+    outcome_conclude(match)
     transaction.on_commit(
         functools.partial(metrics.record_match_failed, game=match.game, kind=match.kind)
     )
@@ -341,10 +300,8 @@ def _finish_or_fail(*, match_id: int, token: str, record: MatchRecord, started: 
 
 @transaction.atomic
 def match_finish(*, match_id: int, token: str, record: MatchRecord, started: float) -> bool:
-    """Store the result, replay, logs and ratings in one transaction, exactly once."""
-    from agon.bots.services import validation_conclude
-    from agon.ladders.services import ratings_apply
-
+    """Store the result, replay and logs, and apply the outcome of the match's kind
+    (ratings, a verdict), in one transaction, exactly once."""
     match = Match.objects.select_for_update().get(id=match_id)
     if match.status != Match.Status.RUNNING or match.claimed_by != token:
         log.warning("match %s was taken from this run; its result is dropped", match_id)
@@ -384,9 +341,7 @@ def match_finish(*, match_id: int, token: str, record: MatchRecord, started: flo
             "pipeline_seconds",
         ]
     )
-    ratings_apply(match=match, seats=seats)
-    if match.kind == Match.Kind.VALIDATION:
-        validation_conclude(match=match)
+    outcome_conclude(match)
     transaction.on_commit(
         functools.partial(
             metrics.record_match_finished,
@@ -408,10 +363,7 @@ def match_fail(*, match_id: int, token: str, error: str) -> bool:
     match.error = error[:4000]
     match.finished = timezone.now()
     match.save(update_fields=["status", "error", "finished"])
-    if match.kind == Match.Kind.VALIDATION:
-        from agon.bots.services import validation_conclude
-
-        validation_conclude(match=match)
+    outcome_conclude(match)
     transaction.on_commit(
         functools.partial(metrics.record_match_failed, game=match.game, kind=match.kind)
     )

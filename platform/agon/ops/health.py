@@ -145,6 +145,7 @@ def check_database(*, timeout: float | None = None, alias: str = "default") -> C
 
 
 def _probe_broker(timeout: float) -> dict[str, Any]:
+    # Late: only the broker check needs Celery, and `agon health` may run without a broker.
     from agon.celery import app
 
     # The URL and options from the settings as they are now (Celery's copy is read once).
@@ -170,6 +171,7 @@ def check_broker(*, timeout: float | None = None) -> Check:
 
 
 def _probe_sandbox() -> dict[str, Any]:
+    # Late: only the sandbox check needs the runner (a worker's health, not the web's).
     from sandbox.runner import Program, run_match
 
     backend = settings.AGON_SANDBOX

@@ -171,6 +171,7 @@ class MatchQueueCollector(Collector):
     """Queued and running matches, from the database."""
 
     def collect(self) -> Iterable[Metric]:
+        # Late: agon.matches.services counts its matches here (a cycle at the top).
         from agon.matches.models import Match
         from agon.matches.services import silent_matches
 
@@ -226,6 +227,7 @@ def broker_queues() -> list[str]:
 def redis_queue_lengths(queues: Sequence[str], *, timeout: float) -> tuple[dict[str, int], int]:
     """Messages waiting in each queue (all of its priority lists) and messages taken but
     not acknowledged, read from a Redis broker with kombu's own key names and prefix."""
+    # Late: agon.celery imports this module for the worker's metrics (a cycle at the top).
     from agon.celery import app
 
     with app.connection_for_read(

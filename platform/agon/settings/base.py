@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "agon.bots",
     "agon.ladders",
     "agon.matches",
+    "agon.flows",
     "agon.web",
 ]
 

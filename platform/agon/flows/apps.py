@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class FlowsConfig(AppConfig):
+    name = "agon.flows"
+    label = "flows"
+    verbose_name = "Flows"
+
+    def ready(self) -> None:
+        # Models are importable only once the apps are loaded.
+        from agon.flows.outcomes import outcomes_install_all
+
+        outcomes_install_all()

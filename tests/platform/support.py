@@ -20,6 +20,7 @@ from django.db import transaction
 
 from agon.bots.models import Bot, BotVersion
 from agon.ladders.models import Ladder
+from agon.ladders.services import ladder_match_create
 from agon.matches.models import Match
 from agon.matches.services import match_claim, match_create, match_finish
 from engine.core import ENGINE_VERSION, JSON, competition_ranks
@@ -176,12 +177,4 @@ def ranked_match(
     ladder: Ladder, versions: Sequence[BotVersion], seed: int | None = None
 ) -> Match:
     """A queued ranked match on the ladder's settings between these versions."""
-    return match_create(
-        kind=Match.Kind.RANKED,
-        ladder=ladder,
-        game=ladder.game,
-        players=ladder.players,
-        options=ladder.options,
-        seats=list(versions),
-        seed=seed,
-    )
+    return ladder_match_create(ladder=ladder, kind=Match.Kind.RANKED, seats=versions, seed=seed)

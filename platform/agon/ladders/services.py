@@ -130,12 +130,9 @@ def matchmaking_round(*, rng: Random | None = None) -> list[Match]:
             if len(versions) != len(table):
                 continue  # a version changed meanwhile; the next round picks again
             created.append(
-                match_create(
-                    kind=Match.Kind.RANKED,
+                ladder_match_create(
                     ladder=ladder,
-                    game=ladder.game,
-                    players=ladder.players,
-                    options=ladder.options,
+                    kind=Match.Kind.RANKED,
                     seats=[versions[bot_id] for bot_id in table],
                 )
             )
@@ -172,12 +169,31 @@ def challenge_create(*, user: User, ladder: Ladder, bot_ids: Sequence[int]) -> M
             raise ValidationError(f"the bot {bot.name!r} plays {bot.game}, not {ladder.game}")
         if bot_id not in versions:
             raise ValidationError(f"the bot {bot.name!r} has no active version yet")
-    return match_create(
+    return ladder_match_create(
+        ladder=ladder,
         kind=Match.Kind.CHALLENGE,
+        seats=[versions[bot_id] for bot_id in bot_ids],
+        created_by=user,
+    )
+
+
+def ladder_match_create(
+    *,
+    ladder: Ladder,
+    kind: str,
+    seats: Sequence[BotVersion],
+    created_by: User | None = None,
+    seed: int | None = None,
+) -> Match:
+    """A queued match on the ladder's settings (game, player count, options) between
+    these versions, in seat order."""
+    return match_create(
+        kind=kind,
         ladder=ladder,
         game=ladder.game,
         players=ladder.players,
         options=ladder.options,
-        seats=[versions[bot_id] for bot_id in bot_ids],
-        created_by=user,
+        seats=list(seats),
+        created_by=created_by,
+        seed=seed,
     )

@@ -5,6 +5,7 @@ how often that happens. The clock is the `now` each claim is given."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 from celery.app.task import Context
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connections, transaction
 from django.utils import timezone
 from pytest_django import Settings
 
@@ -308,3 +309,37 @@ def test_the_task_retries_after_a_sandbox_error(
     assert type(run_task(match.id)).__name__ == "Retried"
     (asked,) = retries
     assert isinstance(asked["exc"], SandboxError)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_row_held_by_a_frozen_run_never_stalls_a_claim_or_the_sweep(match: Match) -> None:
+    """A run stopped (SIGSTOP) in the middle of its heartbeat's transaction keeps the
+    match's row locked: a claim says the match is held at once, and the sweep passes it
+    by, instead of both waiting for as long as the run stays frozen."""
+    t0 = timezone.now()
+    claimed_at(match, t0)
+    Match.objects.filter(id=match.id).update(heartbeat=t0 - timedelta(seconds=5 * STALE))
+    locked, release = threading.Event(), threading.Event()
+
+    def frozen_mid_heartbeat() -> None:
+        try:
+            with transaction.atomic():
+                Match.objects.select_for_update().get(id=match.id)
+                locked.set()
+                release.wait(30)
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=frozen_mid_heartbeat)
+    holder.start()
+    try:
+        assert locked.wait(10)
+        started = time.monotonic()
+        with pytest.raises(MatchHeld):
+            match_claim(match_id=match.id)
+        assert requeue_stuck_matches() == []
+        assert time.monotonic() - started < 5
+    finally:
+        release.set()
+        holder.join()
+    assert match_claim(match_id=match.id) is not None  # the lock gone, it is taken over

@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
-from django.db import DatabaseError, connections, transaction
+from django.db import DatabaseError, OperationalError, connections, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
@@ -125,7 +125,12 @@ def match_claim(*, match_id: int, now: datetime | None = None) -> str | None:
     if Match.objects.filter(id=match_id, status=Match.Status.QUEUED).update(**claim) == 1:
         return token
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(id=match_id).first()
+        try:
+            # Never wait for the row: its holder may be a run frozen mid-heartbeat, whose
+            # lock outlives its silence (it is being finished otherwise: look again soon).
+            match = Match.objects.select_for_update(nowait=True).filter(id=match_id).first()
+        except OperationalError:
+            raise MatchHeld(match_id, settings.AGON_MATCH_HEARTBEAT_SECONDS) from None
         if match is None or match.status != Match.Status.RUNNING:
             return None
         stale_at = last_sign_of_life(match) + timedelta(seconds=settings.AGON_MATCH_STALE_SECONDS)
@@ -404,9 +409,15 @@ def requeue_stuck_matches(*, stuck_seconds: float | None = None) -> list[int]:
     requeued = []
     for match_id in silent_matches(stale_seconds=stale).values_list("id", flat=True):
         with transaction.atomic():
-            match = Match.objects.select_for_update().get(id=match_id)
-            if match.status != Match.Status.RUNNING or last_sign_of_life(match) >= stale_limit:
-                continue  # finished, or taken over by a task, meanwhile
+            # A row someone holds (a run frozen mid-heartbeat, a finish) waits for the
+            # next sweep rather than stall this one.
+            match = Match.objects.select_for_update(skip_locked=True).filter(id=match_id).first()
+            if (
+                match is None
+                or match.status != Match.Status.RUNNING
+                or last_sign_of_life(match) >= stale_limit
+            ):
+                continue  # locked, finished, or taken over by a task, meanwhile
             log.warning(
                 "match %s: its run fell silent %.0f s ago; the sweep takes it back",
                 match.id,

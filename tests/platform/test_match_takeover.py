@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from celery.app.task import Context
 from django.contrib.auth.models import User
-from django.db import connections, transaction
+from django.db import DatabaseError, connections, transaction
 from django.utils import timezone
 from pytest_django import Settings
 
@@ -312,10 +312,13 @@ def test_the_task_retries_after_a_sandbox_error(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_row_held_by_a_frozen_run_never_stalls_a_claim_or_the_sweep(match: Match) -> None:
+def test_a_run_frozen_in_the_middle_of_its_heartbeat_never_holds_its_match_for_long(
+    match: Match,
+) -> None:
     """A run stopped (SIGSTOP) in the middle of its heartbeat's transaction keeps the
-    match's row locked: a claim says the match is held at once, and the sweep passes it
-    by, instead of both waiting for as long as the run stays frozen."""
+    match's row locked: the database ends that session, so the next claim takes the
+    silent match over within half the stale limit, not as long as the run stays frozen,
+    and the sweep passes the locked row by meanwhile."""
     t0 = timezone.now()
     claimed_at(match, t0)
     Match.objects.filter(id=match.id).update(heartbeat=t0 - timedelta(seconds=5 * STALE))
@@ -324,9 +327,12 @@ def test_a_row_held_by_a_frozen_run_never_stalls_a_claim_or_the_sweep(match: Mat
     def frozen_mid_heartbeat() -> None:
         try:
             with transaction.atomic():
+                services.heartbeat_transaction_bounded()
                 Match.objects.select_for_update().get(id=match.id)
                 locked.set()
                 release.wait(30)
+        except DatabaseError:
+            pass  # the database ended this session, as it should
         finally:
             connections.close_all()
 
@@ -335,11 +341,9 @@ def test_a_row_held_by_a_frozen_run_never_stalls_a_claim_or_the_sweep(match: Mat
     try:
         assert locked.wait(10)
         started = time.monotonic()
-        with pytest.raises(MatchHeld):
-            match_claim(match_id=match.id)
         assert requeue_stuck_matches() == []
-        assert time.monotonic() - started < 5
+        assert match_claim(match_id=match.id) is not None
+        assert time.monotonic() - started < STALE
     finally:
         release.set()
         holder.join()
-    assert match_claim(match_id=match.id) is not None  # the lock gone, it is taken over

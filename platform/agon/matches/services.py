@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
-from django.db import DatabaseError, OperationalError, connections, transaction
+from django.db import DatabaseError, connection, connections, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
@@ -125,12 +125,9 @@ def match_claim(*, match_id: int, now: datetime | None = None) -> str | None:
     if Match.objects.filter(id=match_id, status=Match.Status.QUEUED).update(**claim) == 1:
         return token
     with transaction.atomic():
-        try:
-            # Never wait for the row: its holder may be a run frozen mid-heartbeat, whose
-            # lock outlives its silence (it is being finished otherwise: look again soon).
-            match = Match.objects.select_for_update(nowait=True).filter(id=match_id).first()
-        except OperationalError:
-            raise MatchHeld(match_id, settings.AGON_MATCH_HEARTBEAT_SECONDS) from None
+        # Waits while the row is locked: by a finish, or a heartbeat (whose session the
+        # database ends should its run freeze inside it: heartbeat_transaction_bounded).
+        match = Match.objects.select_for_update().filter(id=match_id).first()
         if match is None or match.status != Match.Status.RUNNING:
             return None
         stale_at = last_sign_of_life(match) + timedelta(seconds=settings.AGON_MATCH_STALE_SECONDS)
@@ -167,12 +164,25 @@ def _match_fail_lost(match: Match) -> None:
     )
 
 
+def heartbeat_transaction_bounded() -> None:
+    """In the current transaction: should its process stop in the middle of it (a run
+    frozen by SIGSTOP, a machine swapping), PostgreSQL ends the session after half the
+    stale limit, so the lock it holds on the match's row never keeps the next run from
+    taking a silent match over. Elsewhere (SQLite) a transaction locks nothing to hold."""
+    if connection.vendor != "postgresql":
+        return
+    milliseconds = max(1000, int(settings.AGON_MATCH_STALE_SECONDS * 500))
+    with connection.cursor() as cursor:
+        cursor.execute(f"SET LOCAL idle_in_transaction_session_timeout = {milliseconds}")
+
+
 def match_heartbeat(*, match_id: int, token: str) -> bool | None:
     """Say the run holding `token` is alive: True; False once the match was taken from it
     (by another run or the sweep); None when there is nothing to say: the row is locked
     (being finished or taken over: try at the next beat rather than wait), or this run
     has just ended the match itself."""
     with transaction.atomic():
+        heartbeat_transaction_bounded()
         match = (
             Match.objects.select_for_update(skip_locked=True)
             .filter(id=match_id)

@@ -86,7 +86,11 @@ def finish_match(
 ) -> Match:
     """Finish a queued match as the match task would after the sandbox returned these
     scores, faults (seat -> kind) and logs (seat -> stderr)."""
-    record = made_up_record(match, scores=scores, faults=faults, logs=logs)
+    return finish_with(match, made_up_record(match, scores=scores, faults=faults, logs=logs))
+
+
+def finish_with(match: Match, record: MatchRecord) -> Match:
+    """Claim the queued match and finish it with this record, as the match task would."""
     token = match_claim(match_id=match.id)
     assert token is not None, f"match {match.id} was not queued"
     with transaction.atomic():

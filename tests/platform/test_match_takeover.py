@@ -25,7 +25,6 @@ from agon.matches.services import (
     Heartbeat,
     MatchHeld,
     match_claim,
-    match_create,
     match_finish,
     match_heartbeat,
     requeue_stuck_matches,
@@ -33,7 +32,7 @@ from agon.matches.services import (
 from sandbox.backends import SandboxError
 from tests.platform.conftest import MakeBot
 from tests.platform.pipeline.support import wait_for
-from tests.platform.support import latest_version, made_up_record
+from tests.platform.support import latest_version, made_up_record, ranked_match
 
 pytestmark = pytest.mark.django_db
 
@@ -60,14 +59,7 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 @pytest.fixture
 def match(make_bot: MakeBot, alice: User, ladder_2p: Ladder) -> Match:
     bots = [make_bot(alice, "one"), make_bot(alice, "two")]
-    return match_create(
-        kind=Match.Kind.RANKED,
-        ladder=ladder_2p,
-        game="akropolis",
-        players=2,
-        options={},
-        seats=[latest_version(bot) for bot in bots],
-    )
+    return ranked_match(ladder_2p, [latest_version(bot) for bot in bots])
 
 
 def claimed_at(match: Match, when: datetime) -> str:

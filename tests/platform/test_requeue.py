@@ -12,9 +12,9 @@ from django.utils import timezone
 from agon.ladders.models import Ladder
 from agon.matches import services
 from agon.matches.models import Match
-from agon.matches.services import match_create, requeue_stuck_matches
+from agon.matches.services import requeue_stuck_matches
 from tests.platform.conftest import MakeBot
-from tests.platform.support import latest_version
+from tests.platform.support import latest_version, ranked_match
 
 pytestmark = pytest.mark.django_db
 
@@ -35,14 +35,7 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 def queued_match(make_bot: MakeBot, alice: User, ladder: Ladder) -> Match:
     bots = [make_bot(alice, "one"), make_bot(alice, "two")]
-    return match_create(
-        kind=Match.Kind.RANKED,
-        ladder=ladder,
-        game="akropolis",
-        players=2,
-        options={},
-        seats=[latest_version(bot) for bot in bots],
-    )
+    return ranked_match(ladder, [latest_version(bot) for bot in bots])
 
 
 def test_a_queued_match_whose_message_was_lost_is_sent_again(

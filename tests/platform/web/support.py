@@ -9,20 +9,16 @@ stand-ins; the browser tests that need a real upload play it in the sandbox.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 
-from django.db import transaction
-
 from agon.matches.models import Match
-from agon.matches.services import match_claim, match_finish
 from engine.bots import builtin_bot
 from engine.match import play_match
 from engine.players import Bot
 from engine.registry import get_game
 from sandbox.limits import limits_for
 from sandbox.runner import MatchRecord
-from tests.platform.support import seat_report
+from tests.platform.support import finish_with, seat_report
 
 
 def play_and_finish(
@@ -54,11 +50,6 @@ def play_and_finish(
         limits=limits_for(match.game),
         match_seconds=0.5,
     )
-    token = match_claim(match_id=match.id)
-    assert token is not None, f"match {match.id} was not queued"
-    with transaction.atomic():
-        assert match_finish(match_id=match.id, token=token, record=record, started=time.monotonic())
-    match.refresh_from_db()
-    return match
+    return finish_with(match, record)
 
 

@@ -15,8 +15,11 @@ from typing import NoReturn
 
 import pytest
 
+from sandbox.backends import ISOLATING_BACKENDS
+
 REQUIRE_VARIABLE = "AGON_TEST_REQUIRE"
-PARTS = ("bwrap", "docker", "cgroups", "root", "chromium", "compose")
+PARTS = (*ISOLATING_BACKENDS, "cgroups", "root", "chromium", "compose")
+"""Each sandbox that isolates (its tests need it to work here), then the other parts."""
 
 
 def required_parts() -> frozenset[str]:

@@ -1,37 +1,70 @@
-"""Sandbox backends by name; `auto` picks Docker when an engine answers, else bwrap."""
+"""Sandbox backends by name; `auto` picks the first of `AUTO_ORDER` that works here.
+
+A backend is its module plus its line in `_BACKENDS`: the settings, `agon play
+--sandbox`, the health check and the test suite (which runs every isolating backend
+through the hostile-bot suite) all read this table. Each module is imported the first
+time its backend is asked for: the Docker SDK costs a process that boxes with bwrap
+nothing.
+"""
 
 from __future__ import annotations
 
+import importlib
+from dataclasses import dataclass
+
 from sandbox.backends.base import Backend, Box, BoxSpec, SandboxError
-from sandbox.backends.bwrap import BwrapBackend
-from sandbox.backends.none import NoneBackend
 
-BACKENDS = ("auto", "docker", "bwrap", "none")
 
-__all__ = ["BACKENDS", "Backend", "Box", "BoxSpec", "SandboxError", "get_backend"]
+@dataclass(frozen=True)
+class _Entry:
+    backend: str
+    """"module:Class" of the backend."""
+    isolates: bool
+    """Whether it isolates a bot from the host: only then may it run untrusted code."""
+
+
+_BACKENDS: dict[str, _Entry] = {
+    "docker": _Entry("sandbox.backends.docker:DockerBackend", isolates=True),
+    "bwrap": _Entry("sandbox.backends.bwrap:BwrapBackend", isolates=True),
+    "none": _Entry("sandbox.backends.none:NoneBackend", isolates=False),
+}
+AUTO_ORDER = ("docker", "bwrap")
+"""What `auto` tries, in order: the strongest isolation first."""
+BACKENDS = ("auto", *_BACKENDS)
+ISOLATING_BACKENDS = tuple(name for name, entry in _BACKENDS.items() if entry.isolates)
+
+__all__ = [
+    "AUTO_ORDER",
+    "BACKENDS",
+    "ISOLATING_BACKENDS",
+    "Backend",
+    "Box",
+    "BoxSpec",
+    "SandboxError",
+    "get_backend",
+]
+
+
+def _construct(name: str) -> Backend:
+    module_name, _, attribute = _BACKENDS[name].backend.partition(":")
+    backend: Backend = getattr(importlib.import_module(module_name), attribute)()
+    if backend.name != name:
+        raise RuntimeError(f"sandbox entry {name!r} makes the backend {backend.name!r}")
+    return backend
 
 
 def get_backend(name: str) -> Backend:
     """The backend called `name`, checked to work here; SandboxError with the reason if not."""
     if name == "auto":
-        from sandbox.backends.docker import DockerBackend
-
-        docker = DockerBackend()
-        try:
-            docker.check()
-        except SandboxError:
-            backend: Backend = BwrapBackend()
-        else:
-            backend = docker
-    elif name == "docker":
-        from sandbox.backends.docker import DockerBackend
-
-        backend = DockerBackend()
-    elif name == "bwrap":
-        backend = BwrapBackend()
-    elif name == "none":
-        backend = NoneBackend()
-    else:
+        reasons = []
+        for candidate in AUTO_ORDER:
+            try:
+                return get_backend(candidate)
+            except SandboxError as error:
+                reasons.append(f"{candidate}: {error}")
+        raise SandboxError("no sandbox works here (" + "; ".join(reasons) + ")")
+    if name not in _BACKENDS:
         raise SandboxError(f"unknown sandbox {name!r}; choose one of {', '.join(BACKENDS)}")
+    backend = _construct(name)
     backend.check()
     return backend

@@ -31,7 +31,7 @@ from engine.match import play_match
 from engine.players import RandomBot
 from engine.registry import get_game
 from engine.replay import verify_replay
-from sandbox.backends import Backend, SandboxError, get_backend
+from sandbox.backends import ISOLATING_BACKENDS, Backend, SandboxError, get_backend
 from sandbox.cgroups import ROOT as CGROUP_ROOT
 from sandbox.cgroups import BoxCgroup
 from sandbox.runner import MatchRecord, Program, run_match
@@ -41,7 +41,7 @@ HERE = Path(__file__).parent
 HOSTILE = HERE / "hostile"
 BOTS = HERE / "bots"
 GAME = "akropolis"
-BOXED_BACKENDS = ("bwrap", "docker")
+BOXED_BACKENDS = ISOLATING_BACKENDS
 TEST_LABEL = "agon.test"
 """Docker label carrying the test's marker on every container the test starts."""
 

@@ -21,9 +21,9 @@ import pytest
 from engine.replay import verify_replay
 from sandbox.backends import BoxSpec, SandboxError, get_backend
 from sandbox.backends.base import BOX_ENV, BOX_UID
+from sandbox.backends.container_cgroup import ContainerCgroup
 from sandbox.backends.docker import (
     BOX_LABEL,
-    ContainerCgroup,
     DockerBackend,
     DockerBox,
     DockerEngineUnavailable,

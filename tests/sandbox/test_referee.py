@@ -21,6 +21,7 @@ from sandbox.referee import exception_type, how_it_ended
 from sandbox.runner import MatchRecord, Program
 from tests.sandbox.conftest import make_arena
 from tests.sandbox.support import (
+    BOXED_BACKENDS,
     FAST_LIMITS,
     GAME,
     Arena,
@@ -37,7 +38,7 @@ def arena(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Mo
     return make_arena(request.param, tmp_path, monkeypatch)
 
 
-@pytest.fixture(params=("none", "bwrap", "docker"))
+@pytest.fixture(params=("none", *BOXED_BACKENDS))
 def freezing_arena(
     request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Arena:

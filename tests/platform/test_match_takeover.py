@@ -19,14 +19,13 @@ from django.utils import timezone
 from pytest_django import Settings
 
 from agon.ladders.models import Ladder, RatingChange
-from agon.matches import services, tasks
+from agon.matches import heartbeat, services, tasks
+from agon.matches.heartbeat import Heartbeat, match_heartbeat
 from agon.matches.models import Match
 from agon.matches.services import (
-    Heartbeat,
     MatchHeld,
     match_claim,
     match_finish,
-    match_heartbeat,
     requeue_stuck_matches,
 )
 from sandbox.backends import SandboxError
@@ -183,7 +182,7 @@ def test_the_heartbeat_thread_keeps_the_heartbeat_fresh_until_the_match_is_taken
     settings.AGON_MATCH_HEARTBEAT_SECONDS = 0.05
     t0 = timezone.now()
     token = claimed_at(match, t0)
-    heartbeat = Heartbeat(match_id=match.id, token=token).start()
+    beating = Heartbeat(match_id=match.id, token=token).start()
     try:
 
         def beaten_after(moment: datetime) -> bool:
@@ -201,7 +200,7 @@ def test_the_heartbeat_thread_keeps_the_heartbeat_fresh_until_the_match_is_taken
             what="the thread to see the match taken",
         )
     finally:
-        heartbeat.stop()
+        beating.stop()
 
 
 # --- the sweep ------------------------------------------------------------------------------
@@ -319,7 +318,7 @@ def test_a_run_frozen_in_the_middle_of_its_heartbeat_never_holds_its_match_for_l
     def frozen_mid_heartbeat() -> None:
         try:
             with transaction.atomic():
-                services.heartbeat_transaction_bounded()
+                heartbeat.transaction_bounded()
                 Match.objects.select_for_update().get(id=match.id)
                 locked.set()
                 release.wait(30)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db import models
 
 from agon.matches.logs import log_display
@@ -63,6 +65,11 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.pk} ({self.game}, {self.status})"
+
+    def last_sign_of_life(self) -> datetime:
+        """The run's last heartbeat; its claim if it has not beaten yet (or was claimed
+        before heartbeats existed)."""
+        return self.heartbeat or self.started or self.created
 
 
 class MatchSeat(models.Model):

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection
+from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from agon.bots.models import Bot, BotVersion
 from agon.listings import Listing, Value
@@ -186,3 +189,15 @@ def seat_owned_by(seat: MatchSeat, owner: User) -> bool:
     """Whether the seat's bot belongs to `owner` (a builtin's belongs to nobody): who
     may read the seat's log."""
     return seat.version is not None and seat.version.bot.owner_id == owner.id
+
+
+def silent_matches(*, stale_seconds: float | None = None) -> QuerySet[Match]:
+    """Running matches whose run fell silent: no heartbeat for `stale_seconds`
+    (AGON_MATCH_STALE_SECONDS unless given). Read over the status index: running
+    matches are few."""
+    if stale_seconds is None:
+        stale_seconds = settings.AGON_MATCH_STALE_SECONDS
+    limit = timezone.now() - timedelta(seconds=stale_seconds)
+    return Match.objects.filter(status=Match.Status.RUNNING).filter(
+        Q(heartbeat__lt=limit) | Q(heartbeat__isnull=True, started__lt=limit)
+    )

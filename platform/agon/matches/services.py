@@ -13,11 +13,9 @@ come, is dropped. The sweep does the same for matches nobody sends a task for.
 
 from __future__ import annotations
 
-import contextvars
 import functools
 import logging
 import secrets
-import threading
 import time
 import uuid
 from collections.abc import Sequence
@@ -26,16 +24,18 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
-from django.db import DatabaseError, connection, connections, transaction
-from django.db.models import F, Q, QuerySet
+from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from agon.bots.models import BotVersion
 from agon.celery import app as celery_app
 from agon.ladders.models import Ladder
+from agon.matches.heartbeat import Heartbeat
 from agon.matches.live import LiveRecorder, live_clear
 from agon.matches.models import Match, MatchSeat
 from agon.matches.outcomes import outcome_conclude
+from agon.matches.selectors import silent_matches
 from agon.ops import metrics
 from engine.match import bounded_detail
 from sandbox.backends import SandboxError
@@ -99,12 +99,6 @@ class MatchHeld(Exception):
         self.retry_in = retry_in
 
 
-def last_sign_of_life(match: Match) -> datetime:
-    """The run's last heartbeat; its claim if it has not beaten yet (or was claimed before
-    heartbeats existed)."""
-    return match.heartbeat or match.started or match.created
-
-
 def match_claim(*, match_id: int, now: datetime | None = None) -> str | None:
     """Take the match for this run: its claim token, or None when there is nothing to
     play (finished, failed, unknown).
@@ -126,15 +120,15 @@ def match_claim(*, match_id: int, now: datetime | None = None) -> str | None:
         return token
     with transaction.atomic():
         # Waits while the row is locked: by a finish, or a heartbeat (whose session the
-        # database ends should its run freeze inside it: heartbeat_transaction_bounded).
+        # database ends should its run freeze inside it: heartbeat.transaction_bounded).
         match = Match.objects.select_for_update().filter(id=match_id).first()
         if match is None or match.status != Match.Status.RUNNING:
             return None
-        stale_at = last_sign_of_life(match) + timedelta(seconds=settings.AGON_MATCH_STALE_SECONDS)
+        stale_at = match.last_sign_of_life() + timedelta(seconds=settings.AGON_MATCH_STALE_SECONDS)
         if now <= stale_at:
             # A little past the moment it would be stale, so a dead run is found stale.
             raise MatchHeld(match_id, (stale_at - now).total_seconds() + 1.0)
-        silent = (now - last_sign_of_life(match)).total_seconds()
+        silent = (now - match.last_sign_of_life()).total_seconds()
         if match.attempts >= settings.AGON_MATCH_MAX_ATTEMPTS:
             log.warning(
                 "match %s: its run fell silent %.0f s ago; no attempt left", match_id, silent
@@ -162,85 +156,6 @@ def _match_fail_lost(match: Match) -> None:
     transaction.on_commit(
         functools.partial(metrics.record_match_failed, game=match.game, kind=match.kind)
     )
-
-
-def heartbeat_transaction_bounded() -> None:
-    """In the current transaction: should its process stop in the middle of it (a run
-    frozen by SIGSTOP, a machine swapping), PostgreSQL ends the session after half the
-    stale limit, so the lock it holds on the match's row never keeps the next run from
-    taking a silent match over. Elsewhere (SQLite) a transaction locks nothing to hold."""
-    if connection.vendor != "postgresql":
-        return
-    milliseconds = max(1000, int(settings.AGON_MATCH_STALE_SECONDS * 500))
-    with connection.cursor() as cursor:
-        cursor.execute(f"SET LOCAL idle_in_transaction_session_timeout = {milliseconds}")
-
-
-def match_heartbeat(*, match_id: int, token: str) -> bool | None:
-    """Say the run holding `token` is alive: True; False once the match was taken from it
-    (by another run or the sweep); None when there is nothing to say: the row is locked
-    (being finished or taken over: try at the next beat rather than wait), or this run
-    has just ended the match itself."""
-    with transaction.atomic():
-        heartbeat_transaction_bounded()
-        match = (
-            Match.objects.select_for_update(skip_locked=True)
-            .filter(id=match_id)
-            .only("status", "claimed_by")
-            .first()
-        )
-        if match is None:
-            return None
-        if match.claimed_by != token:
-            return False
-        if match.status != Match.Status.RUNNING:
-            return None
-        Match.objects.filter(id=match_id).update(heartbeat=timezone.now())
-        return True
-
-
-class Heartbeat:
-    """A thread that keeps a run's heartbeat fresh every AGON_MATCH_HEARTBEAT_SECONDS
-    until stopped. It has its own database connection, and the log context of the run."""
-
-    def __init__(self, *, match_id: int, token: str) -> None:
-        self.match_id = match_id
-        self.token = token
-        self._stop = threading.Event()
-        context = contextvars.copy_context()
-        self._thread = threading.Thread(
-            target=context.run, args=(self._beat,), name=f"heartbeat-{match_id}", daemon=True
-        )
-
-    def start(self) -> Heartbeat:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=10)
-
-    def _beat(self) -> None:
-        try:
-            while not self._stop.wait(settings.AGON_MATCH_HEARTBEAT_SECONDS):
-                try:
-                    alive = match_heartbeat(match_id=self.match_id, token=self.token)
-                except DatabaseError:
-                    # A database blip: the next beat may pass; enough missed ones and
-                    # another run takes over, which is right if it lasts.
-                    log.warning("match %s: the heartbeat failed", self.match_id, exc_info=True)
-                    connections.close_all()
-                    continue
-                if alive is False:
-                    # The run plays on (it cannot be stopped from here); finishing drops
-                    # its result, by the token.
-                    log.warning(
-                        "match %s was taken from this run; its result will be dropped",
-                        self.match_id,
-                    )
-                    return
-        finally:
-            connections.close_all()  # this thread's connection
 
 
 def programs_for(match: Match) -> list[Program]:
@@ -394,18 +309,6 @@ def match_release(*, match_id: int, token: str) -> bool:
     )
 
 
-def silent_matches(*, stale_seconds: float | None = None) -> QuerySet[Match]:
-    """Running matches whose run fell silent: no heartbeat for `stale_seconds`
-    (AGON_MATCH_STALE_SECONDS unless given). Read over the status index: running
-    matches are few."""
-    if stale_seconds is None:
-        stale_seconds = settings.AGON_MATCH_STALE_SECONDS
-    limit = timezone.now() - timedelta(seconds=stale_seconds)
-    return Match.objects.filter(status=Match.Status.RUNNING).filter(
-        Q(heartbeat__lt=limit) | Q(heartbeat__isnull=True, started__lt=limit)
-    )
-
-
 def requeue_stuck_matches(*, stuck_seconds: float | None = None) -> list[int]:
     """Matches `running` whose heartbeat is older than AGON_MATCH_STALE_SECONDS lost
     their run, and no task came to take them over (their whole worker died, with the
@@ -425,13 +328,13 @@ def requeue_stuck_matches(*, stuck_seconds: float | None = None) -> list[int]:
             if (
                 match is None
                 or match.status != Match.Status.RUNNING
-                or last_sign_of_life(match) >= stale_limit
+                or match.last_sign_of_life() >= stale_limit
             ):
                 continue  # locked, finished, or taken over by a task, meanwhile
             log.warning(
                 "match %s: its run fell silent %.0f s ago; the sweep takes it back",
                 match.id,
-                (now - last_sign_of_life(match)).total_seconds(),
+                (now - match.last_sign_of_life()).total_seconds(),
             )
             if match.attempts >= settings.AGON_MATCH_MAX_ATTEMPTS:
                 _match_fail_lost(match)

@@ -86,6 +86,9 @@ from prometheus_client.metrics_core import GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
+from agon.matches.models import Match
+from agon.matches.selectors import silent_matches
+
 log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
@@ -171,10 +174,6 @@ class MatchQueueCollector(Collector):
     """Queued and running matches, from the database."""
 
     def collect(self) -> Iterable[Metric]:
-        # Late: agon.matches.services counts its matches here (a cycle at the top).
-        from agon.matches.models import Match
-        from agon.matches.services import silent_matches
-
         active = (Match.Status.QUEUED, Match.Status.RUNNING)
         try:
             counts = dict(

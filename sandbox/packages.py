@@ -24,6 +24,13 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import IO
 
+from sandbox.preflight import (
+    BOX_DESCRIPTION,
+    MAX_FILE_BYTES,
+    MAX_PROBLEMS_SHOWN,
+    python_problems,
+)
+
 MAX_PACKED_BYTES = 5 * 1024 * 1024
 MAX_UNPACKED_BYTES = 50 * 1024 * 1024
 MAX_FILES = 1000
@@ -286,11 +293,37 @@ def _read_files(package: _Package, write: Callable[[_Member], IO[bytes] | None])
 
 
 def check_package(data: bytes, filename: str) -> PackageInfo:
-    """Check a bot package as `unpack_bot` would, reading every file but writing nothing;
+    """Check a bot package as `unpack_bot` would, reading every file but writing nothing,
+    then its Python as far as it can be read without running it (`sandbox.preflight`);
     PackageError if unacceptable."""
+    sources: dict[PurePosixPath, io.BytesIO] = {}
+
+    def keep_python(member: _Member) -> IO[bytes] | None:
+        if not member.name.endswith(".py") or member.size > MAX_FILE_BYTES:
+            return None
+        kept = sources[PurePosixPath(*member.parts)] = _KeptBytes()
+        return kept
+
     with _opened(data, filename) as package:
-        total = _read_files(package, lambda member: None)
-        return PackageInfo(len(package.listing.files), total)
+        total = _read_files(package, keep_python)
+        info = PackageInfo(len(package.listing.files), total)
+    problems = python_problems({path: kept.getvalue() for path, kept in sources.items()})
+    if problems:
+        shown_problems = "; ".join(str(problem) for problem in problems[:MAX_PROBLEMS_SHOWN])
+        more = len(problems) - MAX_PROBLEMS_SHOWN
+        raise PackageError(
+            f"the bot cannot start: {shown_problems}"
+            + (f" (and {more} more)" if more > 0 else "")
+            + f". A box has {BOX_DESCRIPTION}."
+        )
+    return info
+
+
+class _KeptBytes(io.BytesIO):
+    """Keeps its bytes when closed (`_read_files` closes what it writes to)."""
+
+    def close(self) -> None:
+        pass
 
 
 def unpack_bot(data: bytes, filename: str, dest: Path) -> PackageInfo:

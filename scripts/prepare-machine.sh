@@ -6,7 +6,7 @@ set -euo pipefail
 
 usage() {
     echo "usage: scripts/prepare-machine.sh --for run|test"
-    echo "  run:  bubblewrap and Debian's python3 for the bots' boxes"
+    echo "  run:  bubblewrap and Debian's python3 with NumPy for the bots' boxes"
     echo "  test: also PostgreSQL, Redis, Chromium, a Docker engine with docker-compose and the"
     echo "        images of deploy/compose.yaml (deploy/build-images.sh: bot, app, PostgreSQL, Redis)"
 }
@@ -71,7 +71,8 @@ start_redis() {
     return 1
 }
 
-# The sandbox's backends: bwrap needs bubblewrap and the host's python3; docker needs an
+# The sandbox's backends: bwrap needs bubblewrap and the host's python3 (with NumPy, which
+# every box offers); docker needs an
 # engine and the bot image, made from a debootstrap base (no registry is reachable).
 start_docker() {
     docker info >/dev/null 2>&1 && return 0
@@ -101,7 +102,7 @@ trust_local_postgres() {
     pg_ctlcluster --skip-systemctl-redirect "$(basename "$(dirname "$(dirname "$hba")")")" main reload || true
 }
 
-need_deb make bubblewrap python3
+need_deb make bubblewrap python3 python3-numpy
 if [ "$purpose" = test ]; then
     # chromium: the browser tests (tests/platform/web/browser/) drive Debian's Chromium.
     # docker-compose and python3-pip: the compose test (tests/deploy/test_compose.py) and

@@ -1,10 +1,11 @@
 """`bwrap`: bubblewrap namespaces plus a cgroup per box.
 
-The box sees the host's /usr read-only (the system's Python and its standard library),
+The box sees the host's /usr read-only (the system's Python with its standard library
+and NumPy; /etc/alternatives too, the links through which NumPy finds BLAS),
 the bot's own folder read-only at /bot, Agon's bot library at /opt/agon/lib, a tmpfs of
 `scratch_bytes` at /tmp (also its /dev/shm), a read-only /dev of five devices, its own
 /proc with the host-wide files stood in for or hidden (`sandbox.host_view`), and
-nothing else: no /etc, /home, /root, /var, /sys, no network, no host environment.
+nothing else: no other /etc, no /home, /root, /var, /sys, no network, no host environment.
 Namespaces: user (uid 65534), PID, IPC, UTS, mount, network, cgroup.
 """
 
@@ -28,6 +29,9 @@ from sandbox.seccomp import sysinfo_filter
 BOX_PYTHON = "/usr/bin/python3"
 BOX_SHELL = "/bin/bash"
 DEVICES = ("null", "zero", "full", "random", "urandom")
+ALTERNATIVES = "/etc/alternatives"
+"""Debian's choices among equivalent libraries (symbolic links only): NumPy finds its
+BLAS and LAPACK through them."""
 BOX_RLIMITS = {resource.RLIMIT_MSGQUEUE: 0, resource.RLIMIT_CORE: 0}
 """No POSIX message queue (their bytes are counted per user across every box of the
 host, outside the scratch limit) and no core file."""
@@ -41,6 +45,8 @@ def _system_binds() -> list[str]:
             args += ["--symlink", str(path.readlink()), top]
         elif path.is_dir():
             args += ["--ro-bind", top, top]
+    if Path(ALTERNATIVES).is_dir():
+        args += ["--ro-bind", ALTERNATIVES, ALTERNATIVES]
     return args
 
 

@@ -76,6 +76,18 @@ REFUSED_PACKAGES = {
         BOT_SOURCE,
         "'bot.exe': a bot is a .py file, or a .zip or .tar.gz archive with main.py at the top",
     ),
+    "a bot that imports a module the box lacks": (
+        "bot.zip",
+        zip_bytes({"main.py": b"import brain\n" + BOT_SOURCE, "brain.py": b"import torch\n"}),
+        "the bot cannot start: brain.py, line 1: imports torch, which the box does not have. "
+        "A box has Python 3.11 with its standard library, NumPy, agon_bot and engine.",
+    ),
+    "a bot with a syntax error": (
+        "main.py",
+        b"def broken(:\n" + BOT_SOURCE,
+        "the bot cannot start: main.py, line 1: syntax error: invalid syntax. "
+        "A box has Python 3.11 with its standard library, NumPy, agon_bot and engine.",
+    ),
     "a file over 5 MiB": (
         "main.py",
         b"#" * (MAX_PACKED_BYTES + 1),

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.registry import game_ids, get_game
 from engine.replay import Replay, verify_replay
 from tests.cli.support import Outcome
 
@@ -37,3 +38,16 @@ def test_the_demo_plays_a_rated_ladder(agon: Callable[..., Outcome], tmp_path: P
     assert [len(Replay.load(p).bots) for p in replays] == [2, 3, 4]
     for path in replays:
         verify_replay(Replay.load(path))
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_the_demo_seats_every_player_count_of_every_game(
+    agon: Callable[..., Outcome], tmp_path: Path, game_id: str
+) -> None:
+    counts = get_game(game_id).player_counts
+    outcome = agon(
+        "demo", "--game", game_id, "--matches", str(len(counts)), "--replays", str(tmp_path)
+    )
+    assert outcome.code == 0, outcome.err
+    replays = sorted(tmp_path.glob("*.json"), key=lambda path: int(path.stem.rsplit("-", 1)[1]))
+    assert [len(Replay.load(path).bots) for path in replays] == list(counts)

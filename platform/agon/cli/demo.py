@@ -1,8 +1,8 @@
 """`agon demo`: a live ladder of builtin bots in the terminal, rated with Elo.
 
-A look at a game without the platform (no server, no database): matches of two to
-four players between the builtin bots and two blends of them, one after another, with
-the ratings table redrawn after each match.
+A look at a game without the platform (no server, no database): matches of each of the
+game's player counts in turn, between the builtin bots and blends of them, one after
+another, with the ratings table redrawn after each match.
 """
 
 from __future__ import annotations
@@ -58,14 +58,15 @@ class Entrant:
         return BlendBot(greedy, random, self.random_share, derive_seed(seed, self.name, seat))
 
 
-def default_entrants() -> list[Entrant]:
-    return [
-        Entrant("builtin:greedy", 0.0),
-        Entrant("greedy-75", 0.25),
-        Entrant("greedy-50", 0.5),
-        Entrant("greedy-25", 0.75),
-        Entrant("builtin:random", 1.0),
-    ]
+def default_entrants(seats: int) -> list[Entrant]:
+    """Greedy, random and blends between them: at least two more than `seats`, the most
+    the game seats, so every match draws its players from a larger field."""
+    count = max(5, seats + 2)
+    entrants = [Entrant("builtin:greedy", 0.0)]
+    for step in range(1, count - 1):
+        random_share = step / (count - 1)
+        entrants.append(Entrant(f"greedy-{round(100 * (1 - random_share))}", random_share))
+    return [*entrants, Entrant("builtin:random", 1.0)]
 
 
 def register(commands: Any) -> None:
@@ -130,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.live import Live
 
     game = get_game(args.game)
-    entrants = default_entrants()
+    entrants = default_entrants(max(game.player_counts))
     console = Console()
     if args.replays:
         args.replays.mkdir(parents=True, exist_ok=True)

@@ -52,7 +52,7 @@ class BotUploadForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
     game = forms.ChoiceField(choices=_game_choices)
-    package = forms.FileField(label="Bot file", help_text=PACKAGE_HELP)
+    file = forms.FileField(label="Bot file", help_text=PACKAGE_HELP)
 
     def __init__(self, *args: Any, owner: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -70,7 +70,7 @@ class BotUploadForm(forms.Form):
 
 
 class VersionUploadForm(forms.Form):
-    package = forms.FileField(label="New version", help_text=PACKAGE_HELP)
+    file = forms.FileField(label="New version", help_text=PACKAGE_HELP)
 
 
 class MatchFilterForm(forms.Form):

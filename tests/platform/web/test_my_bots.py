@@ -30,7 +30,7 @@ def test_uploading_a_bot_makes_its_first_version_and_its_validation_match(
     alice_browser: Client, alice: User, ladders: list[Ladder]
 ) -> None:
     response = alice_browser.post(
-        reverse("web:my-bots"), {"name": "athena", "game": "akropolis", "package": upload()}
+        reverse("web:my-bots"), {"name": "athena", "game": "akropolis", "file": upload()}
     )
     bot = Bot.objects.get(owner=alice, name="athena")
     assert response.status_code == 302 and response["Location"] == f"/my/bots/{bot.id}/"
@@ -48,7 +48,7 @@ def test_upload_errors_are_shown_next_to_the_form(
 ) -> None:
     make_bot(alice, "athena")
     page = alice_browser.post(
-        reverse("web:my-bots"), {"name": "athena", "game": "akropolis", "package": upload()}
+        reverse("web:my-bots"), {"name": "athena", "game": "akropolis", "file": upload()}
     ).content.decode()
     assert "You already have a bot called &#x27;athena&#x27;" in page
     page = alice_browser.post(
@@ -58,7 +58,7 @@ def test_upload_errors_are_shown_next_to_the_form(
     no_main = zip_bytes({"bot.py": BOT_SOURCE})
     page = alice_browser.post(
         reverse("web:my-bots"),
-        {"name": "other", "game": "akropolis", "package": upload("bot.zip", no_main)},
+        {"name": "other", "game": "akropolis", "file": upload("bot.zip", no_main)},
     ).content.decode()
     assert "Your bot was not uploaded:" in page and "main.py" in page
     assert not Bot.objects.filter(name="other").exists()
@@ -68,7 +68,7 @@ def test_a_new_version_and_a_rejected_one_with_its_reason(
     alice_browser: Client, make_bot: MakeBot, alice: User
 ) -> None:
     bot = make_bot(alice, "athena")
-    response = alice_browser.post(reverse("web:my-bot", args=[bot.id]), {"package": upload()})
+    response = alice_browser.post(reverse("web:my-bot", args=[bot.id]), {"file": upload()})
     assert response.status_code == 302
     version = bot.versions.get(number=2)
     fail_validation(version, "timeout")
@@ -84,7 +84,7 @@ def test_a_bad_version_is_refused_with_the_reason(
 ) -> None:
     bot = make_bot(alice, "athena")
     page = alice_browser.post(
-        reverse("web:my-bot", args=[bot.id]), {"package": upload("bot.tar.gz", b"not a tar")}
+        reverse("web:my-bot", args=[bot.id]), {"file": upload("bot.tar.gz", b"not a tar")}
     ).content.decode()
     assert "This version was not uploaded:" in page
     assert bot.versions.count() == 1
@@ -95,7 +95,7 @@ def test_nobody_manages_anybody_else_s_bots(
 ) -> None:
     bobs = make_bot(bob, "hermes")
     assert alice_browser.get(reverse("web:my-bot", args=[bobs.id])).status_code == 404
-    response = alice_browser.post(reverse("web:my-bot", args=[bobs.id]), {"package": upload()})
+    response = alice_browser.post(reverse("web:my-bot", args=[bobs.id]), {"file": upload()})
     assert response.status_code == 404
     assert bobs.versions.count() == 1
 
@@ -120,3 +120,4 @@ def test_a_seat_s_log_is_for_its_bot_s_owner_only(alice: User, bob: User, world:
     page = alice_client.get(reverse("web:match", args=[world.match.id])).content.decode()
     assert f'href="{url}"' in page
     assert f'href="{reverse("web:seat-log", args=[world.match.id, 1])}"' not in page
+

@@ -71,12 +71,12 @@ def test_the_upload_forms_say_when_a_user_uploaded_too_often(
 ) -> None:
     bot = make_bot(alice, "first")
     first = alice_browser.post(
-        "/my/bots/", {"name": "second", "game": "akropolis", "package": py_upload()}
+        "/my/bots/", {"name": "second", "game": "akropolis", "file": py_upload()}
     )
     refused = alice_browser.post(
-        "/my/bots/", {"name": "third", "game": "akropolis", "package": py_upload()}
+        "/my/bots/", {"name": "third", "game": "akropolis", "file": py_upload()}
     )
-    refused_version = alice_browser.post(f"/my/bots/{bot.id}/", {"package": py_upload()})
+    refused_version = alice_browser.post(f"/my/bots/{bot.id}/", {"file": py_upload()})
 
     assert first.status_code == 302
     assert (refused.status_code, refused_version.status_code) == (429, 429)

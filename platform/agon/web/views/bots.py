@@ -45,7 +45,7 @@ def my_bots(request: HttpRequest) -> HttpResponse:
                 owner=owner,
                 name=form.cleaned_data["name"],
                 game=form.cleaned_data["game"],
-                upload=form.cleaned_data["package"],
+                upload=form.cleaned_data["file"],
             )
         except ValidationError as error:
             form.add_error(None, f"Your bot was not uploaded: {_errors(error)}")
@@ -79,9 +79,9 @@ def my_bot(request: HttpRequest, bot_id: int) -> HttpResponse:
             return refused_page(request, "web/my_bot.html", context, limited)
     if request.method == "POST" and form.is_valid():
         try:
-            version = version_submit(bot=bot, upload=form.cleaned_data["package"])
+            version = version_submit(bot=bot, upload=form.cleaned_data["file"])
         except ValidationError as error:
-            form.add_error("package", f"This version was not uploaded: {_errors(error)}")
+            form.add_error("file", f"This version was not uploaded: {_errors(error)}")
         else:
             messages.success(
                 request,

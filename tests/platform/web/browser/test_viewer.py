@@ -174,6 +174,10 @@ def test_a_running_match_updates_without_reloading(
 ) -> None:
     ladder = Ladder.objects.get(game="akropolis", players=4)
     match = ranked_match(ladder, four_player_versions(make_bot, owners), seed=61)
+    page = site.open(f"/matches/{match.id}/")
+    page.evaluate("window.notReloaded = true")
+    expect(page.locator("#viewer-status")).to_contain_text("waiting for a worker")
+    expect(page.locator("#match-summary .badge-queued")).to_be_visible()
     token = match_claim(match_id=match.id)
     assert token is not None
     game = get_game("akropolis")
@@ -189,9 +193,8 @@ def test_a_running_match_updates_without_reloading(
     for action in replay.actions[:10]:
         live(None, 0, action)
 
-    page = site.open(f"/matches/{match.id}/")
-    page.evaluate("window.notReloaded = true")
     expect(page.locator("#viewer-status")).to_contain_text("Live: 10 moves so far")
+    expect(page.locator("#match-summary .badge-running")).to_be_visible()
     expect(page.locator("#viewer-position")).to_have_text("10 / 10")
     for action in replay.actions[10:25]:
         live(None, 0, action)
@@ -211,7 +214,8 @@ def test_a_running_match_updates_without_reloading(
     expect(page.locator("#match-summary")).to_contain_text("Final score breakdown")
     expect(page.get_by_role("link", name="Replay JSON")).to_be_visible()
     assert page.evaluate("window.notReloaded") is True
-    page.get_by_role("button", name="Jump to end").click()
+    # Following the match to its end, not left at the move it had reached when it ended.
+    expect(page.locator("#viewer-position")).to_have_text("60 / 60")
     assert shown_scores(page) == replay.result["scores"]
 
 

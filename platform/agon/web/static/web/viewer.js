@@ -91,6 +91,7 @@
       this.timelineUrl = root.dataset.timelineUrl;
       this.pageUrl = root.dataset.pageUrl;
       this.final = !["queued", "running"].includes(root.dataset.status);
+      this.status = root.dataset.status;  // the summary's; refreshed when the match's moves on
       this.labels = JSON.parse(document.getElementById("seat-labels").textContent);
       const style = getComputedStyle(document.documentElement);
       this.colors = this.labels.map((_, seat) => style.getPropertyValue(`--seat-${seat % 6}`).trim());
@@ -200,9 +201,12 @@
       }
       const wasFinal = this.final;
       this.final = data.final;
+      if (data.status !== this.status) this.refreshSummary();
+      this.status = data.status;
       if (this.final && !wasFinal && since > 0) {
-        // The finished match's views show what was hidden while it ran: take them all.
-        this.refreshSummary();
+        // The finished match's views show what was hidden while it ran: take them all,
+        // still at the newest move if the viewer was following the match.
+        this.following = this.index >= this.views.length - 1;
         this.load(0);
         return;
       }
@@ -218,7 +222,8 @@
       this.views = [];
       this.moves.textContent = "";
       this.index = Math.min(at, 0);
-      this.pendingIndex = at;
+      this.pendingIndex = this.following ? Infinity : at;
+      this.following = false;
     }
 
     append(steps) {

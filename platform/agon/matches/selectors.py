@@ -94,11 +94,14 @@ class ListedMatch:
     created: datetime
     finished: datetime | None
     seats: list[SeatShown]
+    match_seconds: float | None = None
+    """Time in the sandbox, once played."""
 
 
 _PAGE_SQL = f"""
 WITH page AS (SELECT id FROM {_MATCH}{{where}} ORDER BY {{order}} LIMIT %s OFFSET %s)
-SELECT m.id, m.kind, m.ladder_id, m.game, m.players, m.status, m.created, m.finished
+SELECT m.id, m.kind, m.ladder_id, m.game, m.players, m.status, m.created, m.finished,
+    m.match_seconds
 FROM page JOIN {_MATCH} m ON m.id = page.id
 ORDER BY {{outer_order}}
 """  # noqa: S608 - table names from the models
@@ -120,9 +123,11 @@ class MatchListing(Listing[ListedMatch]):
         bot_id: int | None = None,
         ladder_id: int | None = None,
         status: str | None = None,
+        statuses: Collection[str] = (),
         game: str | None = None,
         by_finish: bool = False,
     ) -> None:
+        """`statuses`: any of these (with `status`, both must hold)."""
         self.order = "finished DESC, id DESC" if by_finish else "id DESC"
         where: list[str] = []
         params: list[Value] = []
@@ -137,6 +142,9 @@ class MatchListing(Listing[ListedMatch]):
             if value is not None:
                 where.append(f"{column} = %s")
                 params.append(value)
+        if statuses:
+            where.append(f"status IN ({', '.join(['%s'] * len(statuses))})")
+            params += sorted(statuses)
         super().__init__(_MATCH, where, params)
 
     def page_sql(self, start: int, stop: int) -> tuple[str, list[Value]]:
@@ -157,8 +165,19 @@ class MatchListing(Listing[ListedMatch]):
                 _aware(created),
                 _aware(finished) if finished else None,
                 seats[match_id],
+                match_seconds,
             )
-            for match_id, kind, ladder_id, game, players, status, created, finished in fetched
+            for (
+                match_id,
+                kind,
+                ladder_id,
+                game,
+                players,
+                status,
+                created,
+                finished,
+                match_seconds,
+            ) in fetched
         ]
 
 

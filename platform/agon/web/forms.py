@@ -87,7 +87,8 @@ class MatchFilterForm(forms.Form):
         widget=forms.TextInput(attrs={"placeholder": "owner/name"}),
     )
     status = forms.ChoiceField(
-        required=False, choices=[("", "Any status"), *Match.Status.choices]
+        required=False,
+        choices=[("", "Played or playing"), ("any", "Any status"), *Match.Status.choices],
     )
 
     def clean_bot(self) -> Bot | None:

@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.test import Client
 from pytest_django import Settings
 
-from agon.bots.models import Bot
+from agon.bots.models import Bot, BotVersion
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
 from tests.platform.conftest import PASSWORD, MakeBot
@@ -44,6 +44,10 @@ class World:
     bots: list[Bot]
     match: Match
     """A finished ranked 2-player Akropolis match between alice's and bob's bots."""
+
+    @property
+    def versions(self) -> list[BotVersion]:
+        return [bot.versions.get(status="active") for bot in self.bots]
 
 
 @pytest.fixture

@@ -71,6 +71,27 @@ def test_the_match_list_filters(client: Client, world: World, query: str, found:
     assert (f'href="/matches/{world.match.id}/"' in page) is found
 
 
+def test_the_match_list_shows_played_matches_first_with_their_time(
+    client: Client, world: World
+) -> None:
+    queued = [ranked_match(world.ladder, world.versions, seed=seed) for seed in range(3)]
+    page = get(client, reverse("web:matches"))
+    assert f'href="/matches/{world.match.id}/"' in page
+    assert all(f'href="/matches/{match.id}/"' not in page for match in queued)
+    played = Match.objects.exclude(status=Match.Status.QUEUED).count()
+    assert f"{played} matches; " in page
+    assert '<a href="?status=queued">3 more waiting for a worker</a>' in page
+    finished = world.match.finished
+    assert finished is not None and world.match.match_seconds is not None
+    assert f'<time datetime="{finished.isoformat()}">' in page
+    assert f"{world.match.match_seconds:.1f} s" in page
+
+    waiting = get(client, reverse("web:matches") + "?status=queued")
+    assert all(f'href="/matches/{match.id}/"' in waiting for match in queued)
+    everything = get(client, reverse("web:matches") + "?status=any")
+    assert f"{played + 3} matches" in everything and "waiting for a worker" not in everything
+
+
 def test_the_match_list_filters_by_ladder_and_bot(client: Client, world: World) -> None:
     athena = world.bots[0]
     page = get(client, f"{reverse('web:matches')}?bot={athena.id}&ladder={world.ladder.id}")

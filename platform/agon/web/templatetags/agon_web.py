@@ -52,6 +52,17 @@ def status_badge(status: str) -> SafeString:
 
 
 @register.filter
+def duration(seconds: float) -> str:
+    """A match's length as a person says it: "0.8 s", "42 s", "3 min 5 s"."""
+    if seconds < 10:
+        return f"{seconds:.1f} s"
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    return f"{whole // 60} min {whole % 60} s"
+
+
+@register.filter
 def signed(value: float) -> str:
     return f"{value:+.0f}"
 

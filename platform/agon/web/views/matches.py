@@ -3,6 +3,8 @@ timeline from the API: GET /api/matches/{id}/timeline/)."""
 
 from __future__ import annotations
 
+import functools
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -15,6 +17,7 @@ from agon.web.templatetags.agon_web import seat_label
 from agon.web.views.common import page_query, paginate
 
 MATCHES_PAGE = 25
+PLAYED = (Match.Status.RUNNING, Match.Status.FINISHED, Match.Status.FAILED)
 RENDERERS = {"akropolis", "architekton", "attika", "megalopolis"}
 """Games with a board renderer in static/web/games/; others show their text render."""
 
@@ -24,14 +27,24 @@ def match_list(request: HttpRequest) -> HttpResponse:
     filters = form.cleaned_data if form.is_valid() else {}
     ladder = filters.get("ladder")
     bot = filters.get("bot")
-    matches: MatchListing | list[ListedMatch] = MatchListing(
+    status = filters.get("status") or ""
+    chosen = functools.partial(
+        MatchListing,
         game=filters.get("game") or None,
         ladder_id=ladder.id if ladder is not None else None,
         bot_id=bot.id if bot is not None else None,
-        status=filters.get("status") or None,
     )
+    # By default the matches played or playing: a page of queued ones tells nothing yet.
+    matches: MatchListing | list[ListedMatch] = chosen(
+        status=status if status not in ("", "any") else None,
+        statuses=PLAYED if status == "" else (),
+    )
+    waiting = chosen(status=Match.Status.QUEUED).count() if status == "" else 0
     if form.is_bound and not form.is_valid():
-        matches = []
+        matches, waiting = [], 0
+    queued_query = request.GET.copy()
+    queued_query.pop("page", None)
+    queued_query["status"] = Match.Status.QUEUED
     return render(
         request,
         "web/matches.html",
@@ -40,6 +53,8 @@ def match_list(request: HttpRequest) -> HttpResponse:
             "page": paginate(request, matches, MATCHES_PAGE),
             "query": page_query(request),
             "filter_bot": bot,
+            "waiting": waiting,
+            "waiting_url": f"?{queued_query.urlencode()}",
         },
     )
 

@@ -187,7 +187,7 @@ def test_any_legal_action_applies_and_leaves_a_sound_state(
 
 
 @games
-@property_settings(15)
+@property_settings(10)
 @given(data=st.data())
 def test_an_illegal_action_raises_and_changes_nothing(game_id: str, data: st.DataObject) -> None:
     game = get_game(game_id)
@@ -208,7 +208,7 @@ def test_an_illegal_action_raises_and_changes_nothing(game_id: str, data: st.Dat
 
 
 @games
-@property_settings(15)
+@property_settings(10)
 @given(data=st.data())
 def test_the_state_json_round_trips_at_every_step(game_id: str, data: st.DataObject) -> None:
     game = get_game(game_id)
@@ -245,7 +245,7 @@ def test_a_copy_and_its_original_never_share_a_change(game_id: str, data: st.Dat
 
 
 @games
-@property_settings(15)
+@property_settings(10)
 @given(data=st.data())
 def test_an_observation_shows_nothing_hidden_from_its_viewer(
     game_id: str, data: st.DataObject

@@ -15,6 +15,7 @@ import pytest
 from engine.core import JSON
 from engine.registry import game_ids, get_game
 from engine.replay import Replay, verify_replay
+from tests.engine.goldens.__main__ import main as regenerate
 from tests.engine.goldens.playthroughs import (
     GOLDEN_DIR,
     GOLDENS,
@@ -129,3 +130,16 @@ def test_the_golden_files_stay_small() -> None:
     sizes = {g.id: g.path.stat().st_size for g in GOLDENS}
     assert max(sizes.values()) <= MAX_FILE_BYTES, sizes
     assert sum(sizes.values()) <= MAX_TOTAL_BYTES, sizes
+
+
+def test_the_regeneration_command_finds_the_files_up_to_date(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert regenerate(["--check", "architekton"]) == 0
+    architekton = sum(g.game == "architekton" for g in GOLDENS)
+    assert capsys.readouterr().out.count("up to date") == architekton
+
+
+def test_the_regeneration_command_refuses_an_unknown_game() -> None:
+    with pytest.raises(SystemExit):
+        regenerate(["--check", "chess"])

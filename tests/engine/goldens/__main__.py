@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from engine.registry import game_ids
 from tests.engine.goldens.playthroughs import GOLDENS, build_golden, golden_text
 
 
@@ -18,7 +19,11 @@ def main(argv: list[str] | None = None) -> int:
         "refactoring must not need it.",
     )
     parser.add_argument(
-        "games", nargs="*", metavar="GAME", help="only these games' goldens (default: all)"
+        "games",
+        nargs="*",
+        metavar="GAME",
+        choices=game_ids(),
+        help=f"only these games' goldens (default: all of {', '.join(game_ids())})",
     )
     parser.add_argument(
         "--check",

@@ -301,9 +301,10 @@ def test_spectator_views_keep_their_keys_from_step_to_step(
 ) -> None:
     game = get_game(game_id)
     spectator = spectator_for(game)
+    setup = data.draw(setups(game_id))
     for reveal in (False, True):
         found: dict[str, set[frozenset[str]]] = {}
-        for state, _ in playout(game, data.draw(setups(game_id))):
+        for state, _ in playout(game, setup):
             view = spectator.view(state, reveal=reveal)
             assert as_json(view) == view
             shapes(view, "view", found)

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, settings
 from engine.akropolis import AKROPOLIS, AkropolisState
 from engine.akropolis.city import City
 from engine.akropolis.components import STARS_OF_CODE
-from engine.core import JSON
+from engine.core import JSON, MatchResult
 from engine.hexgrid import DIRECTIONS, encode
 from engine.replay import Replay
 from engine.rng import SplitMix64, derive_seed
@@ -63,6 +63,25 @@ def play_to_turn(
         if state.turn == turn or action is None:
             return state
     raise AssertionError("unreachable: random_game always ends with a finished state")
+
+
+def redeal_hidden(state: AkropolisState, viewer: int, rng: SplitMix64) -> AkropolisState:
+    """The same table with what no player sees dealt differently: the tiles of the
+    face-down stacks and the seed that ordered them."""
+    other = state.copy()
+    tiles = [tile for stack in other.stacks for tile in stack]
+    rng.shuffle(tiles)
+    for stack in other.stacks:
+        stack[:] = tiles[: len(stack)]
+        del tiles[: len(stack)]
+    other.seed = rng.next_u64()
+    return other
+
+
+def rank_keys(result: MatchResult) -> list[tuple[int, ...]]:
+    """More points, then more stones left."""
+    details = result.details
+    return [(score, detail["stones"]) for score, detail in zip(result.scores, details, strict=True)]
 
 
 def state_json(state: AkropolisState) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.architekton import ARCHITEKTON, ArchitektonState
 from engine.architekton.components import BUILDING_BY_ID, TERRAIN_OF_NAME
-from engine.core import JSON
+from engine.core import JSON, MatchResult
 from engine.rng import SplitMix64, derive_seed
 from engine.squaregrid import encode
 
@@ -35,6 +35,29 @@ def random_game(seed: int) -> Iterator[tuple[ArchitektonState, JSON | None]]:
 
 def state_json(state: ArchitektonState) -> str:
     return json.dumps(GAME.state_to_json(state), sort_keys=True)
+
+
+def redeal_hidden(state: ArchitektonState, viewer: int, rng: SplitMix64) -> ArchitektonState:
+    """The same table with what no player sees dealt differently: the face-down piles,
+    the reserve and the seed (both players see the same, so `viewer` changes nothing)."""
+    other = state.copy()
+    buildings = other.building_pile + other.reserve_buildings
+    landscapes = other.landscape_pile + other.reserve_landscapes
+    rng.shuffle(buildings)
+    rng.shuffle(landscapes)
+    size_b, size_l = len(other.reserve_buildings), len(other.reserve_landscapes)
+    other.reserve_buildings, other.building_pile = buildings[:size_b], buildings[size_b:]
+    other.reserve_landscapes, other.landscape_pile = landscapes[:size_l], landscapes[size_l:]
+    other.seed = rng.next_u64()
+    return other
+
+
+def rank_keys(result: MatchResult) -> list[tuple[int, ...]]:
+    """Who lost early ranks last; then more points, then more houses kept."""
+    return [
+        (int(not detail["lost_early"]), score, detail.get("houses_kept", 0))
+        for score, detail in zip(result.scores, result.details, strict=True)
+    ]
 
 
 def cell(x: int, y: int) -> int:

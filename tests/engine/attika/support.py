@@ -14,6 +14,7 @@ from engine.attika import ATTIKA, AttikaState
 from engine.attika.components import BUILDING_INDEX, IS_MAIN, LANDSCAPES, LETTER_OF_LANDSCAPE
 from engine.attika.effects import place_building
 from engine.attika.index import MapIndex
+from engine.core import MatchResult
 from engine.hexgrid import distance, encode
 from engine.rng import SplitMix64, derive_seed
 
@@ -176,3 +177,16 @@ def reshuffle_hidden(state: AttikaState, viewer: int, seed: int) -> AttikaState:
     other.rng_state = rng.next_u64()
     other.legal_cache = None
     return other
+
+
+def redeal_hidden(state: AttikaState, viewer: int, rng: SplitMix64) -> AttikaState:
+    """`reshuffle_hidden` drawing its seed from `rng`."""
+    return reshuffle_hidden(state, viewer, rng.next_u64())
+
+
+def rank_keys(result: MatchResult) -> list[tuple[int, ...]]:
+    """The winner first; then more buildings on the map, then fewer left on the board."""
+    return [
+        (int(detail["winner"]), score, -detail["buildings_on_board"])
+        for score, detail in zip(result.scores, result.details, strict=True)
+    ]

@@ -6,9 +6,9 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from engine.core import JSON
+from engine.core import JSON, MatchResult
 from engine.megalopolis import MEGALOPOLIS, MegalopolisState
-from engine.megalopolis.components import KIND_NAMES, KIND_OF_NAME, TOKENS_PER_PLAYER
+from engine.megalopolis.components import KIND_NAMES, KIND_OF_NAME, TEMPLE, TOKENS_PER_PLAYER
 from engine.megalopolis.state import Tile
 from engine.rng import SplitMix64, derive_seed
 from engine.squaregrid import encode
@@ -31,6 +31,44 @@ def random_game(seed: int, players: int) -> Iterator[tuple[MegalopolisState, JSO
 
 def state_json(state: MegalopolisState) -> str:
     return json.dumps(GAME.state_to_json(state), sort_keys=True)
+
+
+def redeal_hidden(state: MegalopolisState, viewer: int, rng: SplitMix64) -> MegalopolisState:
+    """The same game as `viewer` sees it, with every tile hidden from them dealt anew:
+    the deck, the other hands, face-down tiles, and a Library's tiles unless theirs."""
+    other = state.copy()
+    other.seed = rng.next_u64()
+    mine = viewer == other.turn_player
+    shown = {
+        frame.player for frame in other.stack if mine and frame.power == TEMPLE and frame.step == 1
+    }
+    pool: list[int] = list(other.deck)
+    face_down = sorted(code for code, tile in other.board.items() if not tile.face_up)
+    pool += [other.board[code].kind for code in face_down]
+    hidden_hands = [p for p in range(other.players) if p != viewer and p not in shown]
+    for seat in hidden_hands:
+        pool += other.hands[seat]
+    frames = [] if mine else [frame for frame in other.stack if frame.looked]
+    for frame in frames:
+        pool += frame.looked
+    rng.shuffle(pool)
+    other.deck = [pool.pop() for _ in other.deck]
+    for code in face_down:
+        other.board[code].kind = pool.pop()
+    for seat in hidden_hands:
+        other.hands[seat] = sorted(pool.pop() for _ in other.hands[seat])
+    for frame in frames:
+        frame.looked = [pool.pop() for _ in frame.looked]
+    assert not pool
+    return other
+
+
+def rank_keys(result: MatchResult) -> list[tuple[int, ...]]:
+    """More points, then the larger group."""
+    return [
+        (score, detail["largest_group"])
+        for score, detail in zip(result.scores, result.details, strict=True)
+    ]
 
 
 def cell(x: int, y: int) -> int:

@@ -1,4 +1,5 @@
 PYTHON ?= python3
+SHELL := /bin/bash
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.stamp
@@ -15,9 +16,14 @@ MYPY_TARGETS = engine sandbox agon_bot platform/agon manage.py tests
 venv: $(STAMP)
 
 # Rebuilt only when the lock or the project metadata changed since the last install.
+# pip's output goes to $(VENV)/pip.log; a progress line shows instead (the first install
+# takes a couple of minutes).
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
+	@echo "Installing the pinned Python packages into $(VENV) (log: $(VENV)/pip.log)"
+	@set -o pipefail; $(BIN)/python -m pip install --progress-bar off --require-hashes \
+		-r requirements.lock 2>&1 | $(PYTHON) scripts/pip_progress.py \
+		--total "$$(grep -c '==' requirements.lock)" --log $(VENV)/pip.log
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 

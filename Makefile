@@ -24,7 +24,8 @@ $(STAMP): requirements.lock pyproject.toml
 	@set -o pipefail; $(BIN)/python -m pip install --progress-bar off --require-hashes \
 		-r requirements.lock 2>&1 | $(PYTHON) scripts/pip_progress.py \
 		--total "$$(grep -c '==' requirements.lock)" --log $(VENV)/pip.log
-	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	@$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e . \
+		>>$(VENV)/pip.log 2>&1 || { cat $(VENV)/pip.log; exit 1; }
 	touch $(STAMP)
 
 # The Debian packages and services each command needs, installed only when missing.

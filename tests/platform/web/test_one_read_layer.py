@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 from agon.ladders.models import LEADERBOARD_ORDER, Ladder, Rating
 from agon.ladders.selectors import LeaderboardListing, order_sql
 from agon.matches.models import Match
-from agon.ratings import PROVISIONAL_GAMES, is_provisional
+from agon.ratings.elo import PROVISIONAL_GAMES
 from agon.web import selectors as web_selectors
 from tests.platform.conftest import MakeBot
 from tests.platform.support import play_ranked
@@ -57,7 +57,7 @@ def test_it_calls_a_rating_provisional_by_one_rule_everywhere(
     rows = LeaderboardListing(ladder_id=ladder_2p.id)[:50]
     ratings = Rating.objects.filter(ladder=ladder_2p)
 
-    assert {row.provisional for row in rows} == {is_provisional(games)}
+    assert {row.provisional for row in rows} == {games < PROVISIONAL_GAMES}
     assert {rating.provisional for rating in ratings} == {games < PROVISIONAL_GAMES}
 
 

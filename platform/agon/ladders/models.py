@@ -23,10 +23,10 @@ class Ladder(models.Model):
 
 
 LEADERBOARD_ORDER = (*BEST_FIRST, "id")
-"""The order of every leaderboard, best first by the rating system's columns
-(`agon.ratings.stored`), then `id` to break ties. The ORM's
-queries order by it, the `leaderboard` index follows it and the leaderboard listing's SQL
-is written from it (`agon.ladders.selectors.order_sql`)."""
+"""The order of every leaderboard: best first by the rating's columns
+(`agon.ratings.stored.BEST_FIRST`), then `id` to break ties. The ORM's queries order by
+it, the `leaderboard` index follows it and the leaderboard listing's SQL is written from
+it (`agon.ladders.selectors.order_sql`)."""
 
 
 class Rating(RatedColumns):

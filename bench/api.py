@@ -7,7 +7,7 @@ ratings on the default ladders and 200,000 matches with their seats: mostly rank
 the ladders and finished, with scores, ranks, a few faults and failures, the newest
 queued or running; a validation match per version and some challenges; 5% of the seats
 have a log of 1 to 8 KiB. Every finished ranked match has its rating changes, from the
-real Elo (`agon.ratings`) played through in order, so the ratings, games and wins are
+real rating system (`agon.ratings`) played through in order, so the ratings, games and wins are
 those the matches give. Replays are real (a random game per ladder, played by the
 engine) and shared: each finished match points at its ladder's file, and every version
 at one small archive, in a temporary MEDIA_ROOT. Rows go in with COPY, the foreign keys'
@@ -230,7 +230,7 @@ def make_site(
 ) -> Site:
     """Users, bots, versions, matches, seats, rating changes and ratings; deterministic for a
     given --seed (timestamps count back from now)."""
-    from agon.ratings import PROVISIONAL_GAMES, START_RATING, rating_changes
+    from agon import ratings as rating_system
     from engine.core import competition_ranks
     from engine.registry import get_game
 
@@ -311,8 +311,8 @@ def make_site(
     )  # fmt: skip
     changes = site.table(
         "ladders_ratingchange",
-        "id", "match_id", "ladder_id", "bot_id", "version_id", "before", "after",
-        "provisional", "created",
+        "id", "match_id", "ladder_id", "bot_id", "version_id", "before", "deviation_before",
+        "after", "deviation_after", "provisional", "created",
     )  # fmt: skip
     validations = list(version_bot)
     rng.shuffle(validations)
@@ -322,7 +322,7 @@ def make_site(
     kinds += ["ranked"] * (args.matches - len(kinds))
     rng.shuffle(kinds)
     queued, running = UNFINISHED
-    elo: dict[tuple[int, int], list[float]] = {}
+    rated: dict[tuple[int, int], list[Any]] = {}
     """(ladder, bot) -> [rating, games, version games, wins, version]."""
     step = HISTORY_DAYS * 86400 / args.matches
     logs = [bot_log(rng, 1024 * (1 + n % 8)) for n in range(16)]
@@ -405,21 +405,26 @@ def make_site(
             for version in seat_versions:
                 assert version is not None
                 bot = version_bot[version]
-                state = elo.setdefault((ladder.id, bot), [START_RATING, 0, 0, 0, version])
+                state = rated.setdefault(
+                    (ladder.id, bot), [rating_system.initial(), 0, 0, 0, version]
+                )
                 if state[4] != version:  # a new version is provisional again
                     state[2], state[4] = 0, version
                 states.append(state)
-            deltas = rating_changes([s[0] for s in states], ranks, [int(s[2]) for s in states])
-            for state, version, delta, rank in zip(
-                states, seat_versions, deltas, ranks, strict=True
+            afters = rating_system.update([s[0] for s in states], ranks, [s[2] for s in states])
+            for state, version, after, rank in zip(
+                states, seat_versions, afters, ranks, strict=True
             ):
                 change_id += 1
+                before = state[0]
+                provisional = rating_system.is_provisional(before, state[2])
                 changes.rows.append(
                     f"{change_id}\t{match_id}\t{ladder.id}\t{version_bot[version or 0]}\t"
-                    f"{version}\t{state[0]}\t{state[0] + delta}\t"
-                    f"{'t' if state[2] < PROVISIONAL_GAMES else 'f'}\t{finished_text}"
+                    f"{version}\t{before.value}\t{tsv(before.deviation)}\t"
+                    f"{after.value}\t{tsv(after.deviation)}\t"
+                    f"{'t' if provisional else 'f'}\t{finished_text}"
                 )
-                state[0] += delta
+                state[0] = after
                 state[1] += 1
                 state[2] += 1
                 state[3] += int(rank == 1)
@@ -430,22 +435,23 @@ def make_site(
     # Ratings: every bot on every ladder of its game, as its active version entered them.
     ratings = site.table(
         "ladders_rating",
-        "id", "ladder_id", "bot_id", "version_id", "rating", "games", "version_games",
-        "wins", "active", "updated",
+        "id", "ladder_id", "bot_id", "version_id", "rating", "deviation", "games",
+        "version_games", "wins", "active", "updated",
     )  # fmt: skip
     rating_id = 0
     for ladder in ladders:
         for bot in game_bots[ladder.game]:
             rating_id += 1
             active = versions_of[bot][-1]
-            rating, played, version_games, wins, version = elo.get(
-                (ladder.id, bot), [START_RATING, 0, 0, 0, active]
+            rating, played, version_games, wins, version = rated.get(
+                (ladder.id, bot), [rating_system.initial(), 0, 0, 0, active]
             )
             if version != active:
                 version_games = 0
             ratings.add(
-                rating_id, ladder.id, bot, active, rating, int(played), int(version_games),
-                int(wins), rng.random() >= INACTIVE_RATING_SHARE, now,
+                rating_id, ladder.id, bot, active, rating.value, rating.deviation,
+                int(played), int(version_games), int(wins),
+                rng.random() >= INACTIVE_RATING_SHARE, now,
             )  # fmt: skip
     return site
 

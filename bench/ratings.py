@@ -1,15 +1,14 @@
-"""Rating quality: how well the ladder's Elo orders bots of known strength.
+"""Rating quality: how well the ladders' rating system orders bots of known strength.
 
 A simulated ladder of bots with strengths drawn from a normal distribution on a log-odds
 scale plays in rounds: each round the REAL matchmaker (`agon.ladders.matchmaking.
 pick_tables`) seats as many tables as the free bots allow, finishing orders are drawn
 from the strengths (Plackett-Luce: the next finisher is picked with probability
-proportional to exp(strength)), and the REAL `agon.ratings.rating_changes` rates each
-match, with per-bot game counts for the provisional K. 2-player and 4-player tables are
-separate ladders.
+proportional to exp(strength)), and the REAL rating system (`agon.ratings.update`) rates
+each match, with per-bot game counts. 2-player and 4-player tables are separate ladders.
 
 After 10, 30 and 120 games per bot it prints the Kendall tau between true strength and
-- the ladder's Elo rating ("agon"),
+- the ladder's rating ("agon"),
 - an offline Bradley-Terry fit of the same games, 4-player matches decomposed into their
   pairwise results (MM algorithm, Hunter 2004, with a tiny prior to keep it finite),
 - plain pairwise Elo with random tables and a constant K, on its own games ("baseline"),
@@ -40,16 +39,16 @@ from rich.progress import Progress  # noqa: E402
 from agon import ratings  # noqa: E402
 from agon.ladders import matchmaking  # noqa: E402
 from agon.ladders.matchmaking import Candidate, pick_tables  # noqa: E402
-from agon.ratings import START_RATING, rating_changes  # noqa: E402
 
 BASELINE_K = 32.0
+BASELINE_START = 1500.0
 BT_PRIOR = 0.1
 """Bradley-Terry prior: each bot wins and loses this many games against a virtual bot of
 log-strength 0, so a bot that won (or lost) every game still gets a finite strength."""
 
 METHODS = ("agon", "bt", "baseline")
 LABELS = {
-    "agon": "agon Elo",
+    "agon": "agon rating",
     "bt": "Bradley-Terry",
     "baseline": f"baseline Elo (random, K={BASELINE_K:g})",
 }
@@ -164,29 +163,29 @@ def run_ladder(
 
     # The ladder under test: real matchmaking, real ratings.
     pairing_rng, game_rng = Random(f"{seed}:pairing"), Random(f"{seed}:games")
-    elo = [START_RATING] * bots
+    rated = [ratings.initial()] * bots
     games = [0] * bots
     results = PairwiseResults(bots)
     for round_ in range(1, rounds + 1):
-        candidates = [Candidate(b, elo[b], games[b]) for b in range(bots)]
+        candidates = [Candidate(b, rated[b].value, games[b]) for b in range(bots)]
         for table in pick_tables(candidates, players, bots // players, pairing_rng):
             order = finishing_order(table, strengths, game_rng)
             rank = {bot: place for place, bot in enumerate(order, start=1)}
-            deltas = rating_changes(
-                [elo[b] for b in table], [rank[b] for b in table], [games[b] for b in table]
+            afters = ratings.update(
+                [rated[b] for b in table], [rank[b] for b in table], [games[b] for b in table]
             )
-            for bot, delta in zip(table, deltas, strict=True):
-                elo[bot] += delta
+            for bot, after in zip(table, afters, strict=True):
+                rated[bot] = after
                 games[bot] += 1
             results.add(order)
         if round_ in checkpoints:
-            taus["agon"][round_] = kendall_tau(strengths, elo)
+            taus["agon"][round_] = kendall_tau(strengths, [rating.value for rating in rated])
             taus["bt"][round_] = kendall_tau(strengths, bradley_terry(results))
         tick()
 
     # The baseline: random tables, constant K, its own games.
     pairing_rng, game_rng = Random(f"{seed}:baseline-pairing"), Random(f"{seed}:baseline-games")
-    elo = [START_RATING] * bots
+    elo = [BASELINE_START] * bots
     for round_ in range(1, rounds + 1):
         seating = list(range(bots))
         pairing_rng.shuffle(seating)
@@ -233,12 +232,7 @@ def main() -> None:
         f"{args.bots} bots, strengths ~ N(0, {args.spread:g}) log-odds, {args.runs} runs, "
         f"seed {args.seed}; every bot plays one game per round."
     )
-    print(
-        f"agon: K {ratings.k_factor(0):g} at a bot's first game, "
-        f"{ratings.k_factor(ratings.PROVISIONAL_GAMES - 1):g} at its last provisional game "
-        f"(#{ratings.PROVISIONAL_GAMES}), {ratings.K_FACTOR:g} after; opponent window "
-        f"{matchmaking.OPPONENT_WINDOW}."
-    )
+    print(f"agon: {ratings.SYSTEM.SUMMARY}; opponent window {matchmaking.OPPONENT_WINDOW}.")
     started = time.perf_counter()
     all_taus: dict[int, list[Taus]] = {}
     with Progress(transient=True) as progress:

@@ -1,4 +1,5 @@
-"""Pairwise Elo of `agon.ratings`: no database, plain numbers."""
+"""The rating seam of `agon.ratings` and its Elo (`agon.ratings.elo`): no database,
+plain numbers."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from random import Random
 
 import pytest
 
-from agon.ratings import (
+from agon import ratings
+from agon.ratings import Rating
+from agon.ratings.elo import (
     K_FACTOR,
     PROVISIONAL_GAMES,
     PROVISIONAL_K_FACTOR,
@@ -92,15 +95,70 @@ def test_each_seat_uses_its_own_k() -> None:
 
 
 @pytest.mark.parametrize(
-    ("ratings", "ranks", "games"),
+    ("values", "ranks", "games"),
     [
         ([1500.0], [1], [0]),
+        ([1500.0] * 7, list(range(1, 8)), [0] * 7),
         ([1500.0, 1500.0], [1], [0, 0]),
         ([1500.0, 1500.0], [1, 2], [0]),
     ],
 )
-def test_mismatched_or_too_few_seats_are_refused(
-    ratings: list[float], ranks: list[int], games: list[int]
+def test_mismatched_too_few_or_too_many_seats_are_refused(
+    values: list[float], ranks: list[int], games: list[int]
 ) -> None:
-    with pytest.raises(ValueError, match="2\\+ players"):
-        rating_changes(ratings, ranks, games)
+    with pytest.raises(ValueError, match="each of 2 to 6 seats"):
+        ratings.update([Rating(value) for value in values], ranks, games)
+
+
+# --- the seam -------------------------------------------------------------------------------
+
+GOLDEN_VALUES = [
+    1446.898036805962,
+    1527.0085086669776,
+    1513.444308447552,
+    1508.7242009090269,
+    1512.475921921617,
+    1574.0562232826537,
+    1491.6638941761382,
+    1439.0021470540307,
+]
+"""Where 200 matches of 2 to 6 of 8 bots (`_golden_ladder`) left the Elo ratings before it
+went behind the seam, computed with `rating_changes` and `+=` as the ladders then did."""
+
+
+def _golden_ladder() -> tuple[list[Rating], list[int]]:
+    rng = Random("agon ratings golden")
+    rated, games = [ratings.initial()] * 8, [0] * 8
+    for _ in range(200):
+        seats = rng.sample(range(8), rng.randint(2, 6))
+        ranks = [rng.randint(1, len(seats)) for _ in seats]
+        afters = ratings.update([rated[b] for b in seats], ranks, [games[b] for b in seats])
+        for bot, after in zip(seats, afters, strict=True):
+            rated[bot] = after
+            games[bot] += 1
+    return rated, games
+
+
+def test_the_seam_rates_exactly_as_the_elo_before_it() -> None:
+    rated, games = _golden_ladder()
+    assert [rating.value for rating in rated] == GOLDEN_VALUES  # to the last bit
+    assert games == [93, 92, 93, 80, 111, 105, 113, 94]
+    assert {rating.deviation for rating in rated} == {None}
+
+
+def test_elo_starts_a_bot_at_the_start_rating_without_an_uncertainty() -> None:
+    assert ratings.initial() == Rating(START_RATING, None)
+
+
+def test_elo_is_provisional_by_games_whatever_the_rating() -> None:
+    for rating in (Rating(900.0), Rating(START_RATING), Rating(2400.0)):
+        assert ratings.is_provisional(rating, PROVISIONAL_GAMES - 1)
+        assert not ratings.is_provisional(rating, PROVISIONAL_GAMES)
+
+
+def test_a_rating_and_a_change_are_shown_whole() -> None:
+    assert ratings.display(Rating(1522.6)) == "1523"
+    assert ratings.display(Rating(1499.4)) == "1499"
+    assert ratings.display_change(Rating(1500.0), Rating(1512.4)) == "+12"
+    assert ratings.display_change(Rating(1500.0), Rating(1487.6)) == "-12"
+    assert ratings.display_change(Rating(1500.0), Rating(1500.2)) == "+0"

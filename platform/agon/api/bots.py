@@ -30,6 +30,7 @@ from agon.api.common import (
     signed_in_user,
 )
 from agon.api.pagination import PageNumberPagination, paginate
+from agon.api.ratings import DEVIATION_HELP, DISPLAY_HELP, PROVISIONAL_HELP, RATING_HELP
 from agon.api.throttles import UploadThrottle
 from agon.bots.models import Bot, BotVersion
 from agon.bots.selectors import bot_get, bot_list, bot_version_of_owner
@@ -92,7 +93,10 @@ class VersionSerializer(serializers.ModelSerializer[BotVersion]):
 class RatingSerializer(serializers.ModelSerializer[Rating]):
     ladder_name = serializers.CharField(source="ladder.name", read_only=True)
     version = serializers.IntegerField(source="version.number", read_only=True)
-    provisional = serializers.BooleanField(read_only=True)
+    rating = serializers.FloatField(read_only=True, help_text=RATING_HELP)
+    deviation = serializers.FloatField(read_only=True, allow_null=True, help_text=DEVIATION_HELP)
+    display = serializers.CharField(source="shown", read_only=True, help_text=DISPLAY_HELP)
+    provisional = serializers.BooleanField(read_only=True, help_text=PROVISIONAL_HELP)
 
     class Meta:
         model = Rating
@@ -100,6 +104,8 @@ class RatingSerializer(serializers.ModelSerializer[Rating]):
             "ladder",
             "ladder_name",
             "rating",
+            "deviation",
+            "display",
             "games",
             "wins",
             "provisional",

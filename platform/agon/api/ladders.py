@@ -14,6 +14,13 @@ from rest_framework.views import APIView
 from agon.api.caching import cached_for_everyone
 from agon.api.common import error_responses
 from agon.api.pagination import PageNumberPagination, paginate
+from agon.api.ratings import (
+    DEVIATION_HELP,
+    DISPLAY_HELP,
+    PROVISIONAL_HELP,
+    RATING_HELP,
+    rating_fields,
+)
 from agon.ladders.models import Ladder
 from agon.ladders.selectors import LeaderboardListing, Standing, ladder_exists, ladder_list
 
@@ -34,12 +41,12 @@ class LeaderboardRowSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     owner = serializers.CharField()
     version = serializers.IntegerField()
-    rating = serializers.FloatField()
+    rating = serializers.FloatField(help_text=RATING_HELP)
+    deviation = serializers.FloatField(allow_null=True, help_text=DEVIATION_HELP)
+    display = serializers.CharField(help_text=DISPLAY_HELP)
     games = serializers.IntegerField()
     wins = serializers.IntegerField()
-    provisional = serializers.BooleanField(
-        help_text="The bot's current version has played too few games for a settled rating.",
-    )
+    provisional = serializers.BooleanField(help_text=PROVISIONAL_HELP)
 
     def to_representation(self, row: Standing) -> dict[str, Any]:
         # What DRF gives, without its walk through every field of every row.
@@ -49,7 +56,7 @@ class LeaderboardRowSerializer(serializers.Serializer[Any]):
             "name": row.name,
             "owner": row.owner,
             "version": row.version,
-            "rating": row.rating,
+            **rating_fields(row.rating),
             "games": row.games,
             "wins": row.wins,
             "provisional": row.provisional,

@@ -1,4 +1,4 @@
-"""`agon demo`: a live ladder of builtin bots in the terminal, rated with Elo.
+"""`agon demo`: a live ladder of builtin bots in the terminal, rated as the ladders rate.
 
 A look at a game without the platform (no server, no database): matches of each of the
 game's player counts in turn, between the builtin bots and blends of them, one after
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agon.ratings import START_RATING, rating_changes
+from agon import ratings
 from engine.bots import builtin_bot
 from engine.core import JSON
 from engine.match import play_match
@@ -43,10 +43,9 @@ class BlendBot(Bot):
 class Entrant:
     name: str
     random_share: float
-    rating: float = START_RATING
+    rating: ratings.Rating = field(default_factory=ratings.initial)
     games: int = 0
     wins: int = 0
-    history: list[float] = field(default_factory=list)
 
     def make_bot(self, game_id: str, seed: int, seat: int) -> Bot:
         if self.random_share >= 1.0:
@@ -74,7 +73,7 @@ def register(commands: Any) -> None:
         "demo",
         help="watch a live demo ladder of the builtin bots",
         description="Play a ladder of builtin bots (greedy, random and blends of the two) "
-        "and redraw the Elo table after every match. Stop with Ctrl-C.",
+        "and redraw the ratings table after every match. Stop with Ctrl-C.",
     )
     parser.add_argument("--game", default="akropolis", help="game id (default: akropolis)")
     parser.add_argument(
@@ -105,21 +104,21 @@ def render(entrants: list[Entrant], recent: list[str], played: int) -> Group:
     for column, justify in (
         ("#", "right"),
         ("bot", "left"),
-        ("Elo", "right"),
+        ("rating", "right"),
         ("", "left"),
         ("games", "right"),
         ("wins", "right"),
     ):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
-    ordered = sorted(entrants, key=lambda e: -e.rating)
-    low = min(e.rating for e in entrants) - 20
-    high = max(e.rating for e in entrants)
+    ordered = sorted(entrants, key=lambda e: -e.rating.value)
+    low = min(e.rating.value for e in entrants) - 20
+    high = max(e.rating.value for e in entrants)
     for place, entrant in enumerate(ordered, start=1):
         table.add_row(
             str(place),
             entrant.name,
-            f"{entrant.rating:.0f}",
-            _bar(entrant.rating, low, high),
+            ratings.display(entrant.rating),
+            _bar(entrant.rating.value, low, high),
             str(entrant.games),
             str(entrant.wins),
         )
@@ -156,12 +155,13 @@ def run(args: argparse.Namespace) -> int:
                 bot_ids=[e.name for e in seated],
             )
             ranks = replay.result["ranks"]
-            changes = rating_changes([e.rating for e in seated], ranks, [e.games for e in seated])
-            for entrant, rank, change in zip(seated, ranks, changes, strict=True):
-                entrant.rating += change
+            afters = ratings.update(
+                [e.rating for e in seated], ranks, [e.games for e in seated]
+            )
+            for entrant, rank, after in zip(seated, ranks, afters, strict=True):
+                entrant.rating = after
                 entrant.games += 1
                 entrant.wins += rank == 1
-                entrant.history.append(entrant.rating)
             if args.replays:
                 replay.write(args.replays / f"{game.id}-{seed}.json")
             played += 1

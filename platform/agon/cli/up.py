@@ -492,7 +492,7 @@ def status_lines() -> list[str]:
             )
             # The example bots are called `<game>-<name>`: the game is the line's already.
             name = top.bot.name.removeprefix(f"{ladder.game}-") if top else ""
-            leader = f"{name} {top.rating:.0f} ({top.games})" if top else "-"
+            leader = f"{name} {top.shown} ({top.games})" if top else "-"
             leaders.setdefault(ladder.game, []).append(f"{ladder.players}p {leader}")
         if not leaders:
             lines.append("  no ladder has bots yet")

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 from django.contrib import admin
 from django.http import HttpRequest
 
-from agon.ladders.models import Ladder, Rating, RatingChange
+from agon.ladders.models import LEADERBOARD_ORDER, Ladder, Rating, RatingChange
+from agon.ratings.stored import RATING_CHANGE_COLUMNS, RATING_COLUMNS
 
 # The admin's classes are generic only in the type stubs.
 if TYPE_CHECKING:
@@ -30,16 +31,16 @@ class LadderAdmin(LadderAdminBase):
 
 @admin.register(Rating)
 class RatingAdmin(RatingAdminBase):
-    list_display = ("id", "ladder", "bot", "rating", "games", "wins", "active", "updated")
+    list_display = ("id", "ladder", "bot", "shown", "games", "wins", "active", "updated")
     list_filter = ("ladder", "active")
     list_select_related = ("ladder", "bot__owner")
     search_fields = ("bot__name", "bot__owner__username")
-    ordering = ("ladder", "-rating")
+    ordering = ("ladder", *LEADERBOARD_ORDER)
     readonly_fields = (
         "ladder",
         "bot",
         "version",
-        "rating",
+        *RATING_COLUMNS,
         "games",
         "version_games",
         "wins",
@@ -53,7 +54,16 @@ class RatingAdmin(RatingAdminBase):
 
 @admin.register(RatingChange)
 class RatingChangeAdmin(RatingChangeAdminBase):
-    list_display = ("id", "match", "ladder", "bot", "before", "after", "provisional", "created")
+    list_display = (
+        "id",
+        "match",
+        "ladder",
+        "bot",
+        "shown_before",
+        "shown_after",
+        "provisional",
+        "created",
+    )
     list_filter = ("ladder", "provisional")
     list_select_related = ("ladder", "bot__owner", "match")
     search_fields = ("bot__name", "bot__owner__username")
@@ -62,8 +72,7 @@ class RatingChangeAdmin(RatingChangeAdminBase):
         "ladder",
         "bot",
         "version",
-        "before",
-        "after",
+        *RATING_CHANGE_COLUMNS,
         "provisional",
         "created",
     )

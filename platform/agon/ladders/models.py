@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.db import models
 
-from agon.ratings import START_RATING, is_provisional
+from agon import ratings
+from agon.ratings.stored import BEST_FIRST, RatedColumns, RatingChangeColumns
 
 
 class Ladder(models.Model):
@@ -21,19 +22,20 @@ class Ladder(models.Model):
         return self.name
 
 
-LEADERBOARD_ORDER = ("-rating", "id")
-"""The order of every leaderboard, best first: `id` breaks ties in ratings. The ORM's
-queries order by it, the `leaderboard` index follows it and the leaderboard listing's SQL
-is written from it (`agon.ladders.selectors.order_sql`)."""
+LEADERBOARD_ORDER = (*BEST_FIRST, "id")
+"""The order of every leaderboard: best first by the rating's columns
+(`agon.ratings.stored.BEST_FIRST`), then `id` to break ties. The ORM's queries order by
+it, the `leaderboard` index follows it and the leaderboard listing's SQL is written from
+it (`agon.ladders.selectors.order_sql`)."""
 
 
-class Rating(models.Model):
-    """One bot's standing on one ladder; the bot's active version plays for it."""
+class Rating(RatedColumns):
+    """One bot's standing on one ladder, its rating in the columns of `RatedColumns`; the
+    bot's active version plays for it."""
 
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="ratings")
     bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="ratings")
     version = models.ForeignKey("bots.BotVersion", on_delete=models.PROTECT, related_name="+")
-    rating = models.FloatField(default=START_RATING)
     games = models.PositiveIntegerField(default=0)
     """Rated games on this ladder, all versions."""
     version_games = models.PositiveIntegerField(default=0)
@@ -50,15 +52,16 @@ class Rating(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.bot_id} on {self.ladder_id}: {self.rating:.0f}"
+        return f"{self.bot_id} on {self.ladder_id}: {self.shown}"
 
     @property
     def provisional(self) -> bool:
-        return is_provisional(self.version_games)
+        return ratings.is_provisional(self.current, self.version_games)
 
 
-class RatingChange(models.Model):
-    """What one rated match did to one bot's rating: the history charts and audits use."""
+class RatingChange(RatingChangeColumns):
+    """What one rated match did to one bot's rating (before and after, in the columns of
+    `RatingChangeColumns`): the history charts and audits use."""
 
     match = models.ForeignKey(
         "matches.Match", on_delete=models.CASCADE, related_name="rating_changes"
@@ -66,9 +69,8 @@ class RatingChange(models.Model):
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="+")
     bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="rating_changes")
     version = models.ForeignKey("bots.BotVersion", on_delete=models.PROTECT, related_name="+")
-    before = models.FloatField()
-    after = models.FloatField()
     provisional = models.BooleanField()
+    """Whether the rating was provisional before the match."""
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -78,4 +80,4 @@ class RatingChange(models.Model):
         indexes = [models.Index(fields=["bot", "ladder", "id"], name="rating_history")]
 
     def __str__(self) -> str:
-        return f"{self.bot_id} in match {self.match_id}: {self.before:.0f} -> {self.after:.0f}"
+        return f"{self.bot_id} in match {self.match_id}: {self.shown_before} -> {self.shown_after}"

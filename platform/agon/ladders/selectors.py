@@ -9,10 +9,11 @@ from django.db import connection
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
+from agon import ratings
 from agon.bots.models import Bot, BotVersion
 from agon.ladders.models import LEADERBOARD_ORDER, Ladder, Rating
 from agon.listings import Listing, Value
-from agon.ratings import is_provisional
+from agon.ratings.stored import RATING_COLUMNS, rating_of
 
 
 def ladder_list() -> QuerySet[Ladder]:
@@ -51,10 +52,14 @@ class Standing:
     name: str
     owner: str
     version: int
-    rating: float
+    rating: ratings.Rating
     games: int
     wins: int
     provisional: bool
+
+    @property
+    def shown(self) -> str:
+        return ratings.display(self.rating)
 
 
 def order_sql(*, alias: str = "") -> str:
@@ -75,7 +80,8 @@ _STANDINGS_SQL = f"""
 WITH page AS (
     SELECT id FROM {_RATING}{{where}} ORDER BY {order_sql()} LIMIT %s OFFSET %s
 )
-SELECT r.bot_id, b.name, u.username, v.number, r.rating, r.games, r.wins, r.version_games
+SELECT r.bot_id, b.name, u.username, v.number, r.games, r.wins, r.version_games,
+    {", ".join(f"r.{column}" for column in RATING_COLUMNS)}
 FROM page
 JOIN {_RATING} r ON r.id = page.id
 JOIN {_BOT} b ON b.id = r.bot_id
@@ -99,19 +105,22 @@ class LeaderboardListing(Listing[Standing]):
         return _STANDINGS_SQL.format(where=self.where), [*self.params, stop - start, start]
 
     def rows(self, fetched: list[tuple[Any, ...]], start: int) -> list[Standing]:
-        return [
-            Standing(
-                rank=rank,
-                bot=bot_id,
-                name=name,
-                owner=owner,
-                version=number,
-                rating=rating,
-                games=games,
-                wins=wins,
-                provisional=is_provisional(version_games),
+        standings = []
+        for rank, (bot_id, name, owner, number, games, wins, version_games, *columns) in (
+            enumerate(fetched, start=start + 1)
+        ):
+            rating = rating_of(columns)
+            standings.append(
+                Standing(
+                    rank=rank,
+                    bot=bot_id,
+                    name=name,
+                    owner=owner,
+                    version=number,
+                    rating=rating,
+                    games=games,
+                    wins=wins,
+                    provisional=ratings.is_provisional(rating, version_games),
+                )
             )
-            for rank, (bot_id, name, owner, number, rating, games, wins, version_games) in (
-                enumerate(fetched, start=start + 1)
-            )
-        ]
+        return standings

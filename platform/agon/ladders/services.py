@@ -12,12 +12,13 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
+from agon import ratings
 from agon.bots.models import Bot, BotVersion
 from agon.ladders.matchmaking import Candidate, pick_tables
 from agon.ladders.models import Ladder, Rating, RatingChange
 from agon.matches.models import Match, MatchSeat
 from agon.matches.services import match_create
-from agon.ratings import rating_changes
+from agon.ratings.stored import RATING_COLUMNS
 from engine.registry import game_ids, get_game
 
 
@@ -39,7 +40,7 @@ def ladder_ensure_defaults() -> list[Ladder]:
 def ratings_enter(*, version: BotVersion) -> list[Rating]:
     """A newly active version plays for its bot on every active ladder of its game.
     A bot that was rated keeps its rating; the new version is provisional again."""
-    ratings = []
+    entered = []
     for ladder in Ladder.objects.filter(game=version.bot.game, active=True):
         rating, created = Rating.objects.select_for_update().get_or_create(
             ladder=ladder, bot=version.bot, defaults={"version": version}
@@ -49,14 +50,14 @@ def ratings_enter(*, version: BotVersion) -> list[Rating]:
             rating.version_games = 0
             rating.active = True
             rating.save(update_fields=["version", "version_games", "active", "updated"])
-        ratings.append(rating)
-    return ratings
+        entered.append(rating)
+    return entered
 
 
 def ratings_apply(*, match: Match, seats: Sequence[MatchSeat] | None = None) -> list[RatingChange]:
-    """Update the Elo ratings of a finished ranked match; call inside its finishing
-    transaction (which may pass the seats it has, ranked, with their versions). The
-    unique (match, bot) constraint makes a second application fail. Which matches move
+    """Rate a finished ranked match by the rating system (`agon.ratings`); call inside its
+    finishing transaction (which may pass the seats it has, ranked, with their versions).
+    The unique (match, bot) constraint makes a second application fail. Which matches move
     ratings is agon.flows' call (ranked ones); one on no ladder moves none."""
     if match.ladder_id is None:
         return []
@@ -71,29 +72,27 @@ def ratings_apply(*, match: Match, seats: Sequence[MatchSeat] | None = None) -> 
             ladder_id=match.ladder_id, bot_id__in=bot_ids
         )
     }
-    ratings = [rows[bot_id] for bot_id in bot_ids]
-    deltas = rating_changes(
-        [r.rating for r in ratings], match.ranks, [r.version_games for r in ratings]
+    rated = [rows[bot_id] for bot_id in bot_ids]
+    afters = ratings.update(
+        [row.current for row in rated], match.ranks, [row.version_games for row in rated]
     )
     changes = []
-    for seat, rating, delta in zip(ranked, ratings, deltas, strict=True):
+    for seat, row, after in zip(ranked, rated, afters, strict=True):
         assert seat.version is not None  # noqa: S101 - ranked seats are always versions
-        changes.append(
-            RatingChange(
-                match=match,
-                ladder_id=match.ladder_id,
-                bot_id=rating.bot_id,
-                version=seat.version,
-                before=rating.rating,
-                after=rating.rating + delta,
-                provisional=rating.provisional,
-            )
+        change = RatingChange(
+            match=match,
+            ladder_id=match.ladder_id,
+            bot_id=row.bot_id,
+            version=seat.version,
+            provisional=row.provisional,
         )
-        rating.rating += delta
-        rating.games += 1
-        rating.version_games += 1
-        rating.wins += int(seat.rank == 1)
-        rating.save(update_fields=["rating", "games", "version_games", "wins", "updated"])
+        change.record(row.current, after)
+        changes.append(change)
+        row.current = after
+        row.games += 1
+        row.version_games += 1
+        row.wins += int(seat.rank == 1)
+        row.save(update_fields=[*RATING_COLUMNS, "games", "version_games", "wins", "updated"])
     RatingChange.objects.bulk_create(changes)
     return changes
 
@@ -116,7 +115,7 @@ def matchmaking_round(*, rng: Random | None = None) -> list[Match]:
             pending.values_list("seats__version__bot_id", flat=True).exclude(seats__version=None)
         )
         candidates = [
-            Candidate(r.bot_id, r.rating, r.version_games)
+            Candidate(r.bot_id, r.current.value, r.version_games)
             for r in Rating.objects.filter(ladder=ladder, active=True, version__status="active")
             if r.bot_id not in busy
         ]

@@ -1,9 +1,10 @@
 """Rating history charts as inline SVG, drawn on the server from RatingChange rows.
 
-No script and no library: a line through the rating after each rated match, the
-rating before the first one as its start, dots with a tooltip each (hollow while the
-version was provisional), a few round ratings as grid lines. The chart scales with its
-container (a viewBox and width 100%).
+No script and no library: a line through the rating's value after each rated match, the
+value before the first one as its start, dots with a tooltip each (the ratings as
+`agon.ratings.display` shows them; hollow while the version was provisional), a few
+round values as grid lines. The chart scales with its container (a viewBox and width
+100%).
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ def rating_chart(changes: Sequence[RatingChange], *, title: str, chart_id: str) 
     """An SVG chart of the ratings after each change (empty markup without changes)."""
     if not changes:
         return SafeString("")
-    ratings = [changes[0].before] + [change.after for change in changes]
-    low, high = min(ratings), max(ratings)
+    values = [changes[0].rating_before.value] + [change.rating_after.value for change in changes]
+    low, high = min(values), max(values)
     step = _nice_step(high - low)
     low_tick = math.floor(low / step) * step
     high_tick = math.ceil(high / step) * step
@@ -44,7 +45,7 @@ def rating_chart(changes: Sequence[RatingChange], *, title: str, chart_id: str) 
     plot_h = HEIGHT - TOP - BOTTOM
 
     def x(index: int) -> float:
-        return LEFT + plot_w * index / max(len(ratings) - 1, 1)
+        return LEFT + plot_w * index / max(len(values) - 1, 1)
 
     def y(value: float) -> float:
         return TOP + plot_h * (high_tick - value) / (high_tick - low_tick)
@@ -54,16 +55,16 @@ def rating_chart(changes: Sequence[RatingChange], *, title: str, chart_id: str) 
     while tick <= high_tick + step / 2:
         grid.append((y(tick), f"{tick:.0f}"))
         tick += step
-    points = " ".join(f"{x(i):.1f},{y(r):.1f}" for i, r in enumerate(ratings))
+    points = " ".join(f"{x(i):.1f},{y(value):.1f}" for i, value in enumerate(values))
     dots = format_html_join(
         "",
         '<circle cx="{}" cy="{}" r="4" class="{}"><title>{}</title></circle>',
         (
             (
                 f"{x(i + 1):.1f}",
-                f"{y(change.after):.1f}",
+                f"{y(values[i + 1]):.1f}",
                 "dot provisional" if change.provisional else "dot",
-                f"match {change.match_id}: {change.before:.0f} → {change.after:.0f}"
+                f"match {change.match_id}: {change.shown_before} → {change.shown_after}"
                 + (" (provisional)" if change.provisional else ""),
             )
             for i, change in enumerate(changes)
@@ -77,8 +78,8 @@ def rating_chart(changes: Sequence[RatingChange], *, title: str, chart_id: str) 
          for gy, label in grid),
     )
     description = (
-        f"{len(changes)} rated matches, from {ratings[0]:.0f} to {ratings[-1]:.0f}; "
-        f"lowest {low:.0f}, highest {high:.0f}."
+        f"{len(changes)} rated matches, from {changes[0].shown_before} to "
+        f"{changes[-1].shown_after}; lowest {low:.0f}, highest {high:.0f}."
     )
     return format_html(
         '<svg class="chart" viewBox="0 0 {w} {h}" role="img" aria-labelledby="{id}-t {id}-d" '

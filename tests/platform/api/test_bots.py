@@ -9,9 +9,9 @@ from django.contrib.auth.models import User
 from pytest_django import DjangoCaptureOnCommitCallbacks
 from rest_framework.test import APIClient
 
+from agon import ratings
 from agon.bots.models import Bot, BotVersion
 from agon.matches.models import Match
-from agon.ratings import START_RATING
 from tests.platform.conftest import MakeBot
 from tests.platform.support import BOT_SOURCE, fail_validation, latest_version, py_upload
 
@@ -116,7 +116,10 @@ def test_a_bot_shows_its_versions_and_its_ratings_on_each_ladder(
     assert version["sha256"] == hashlib.sha256(BOT_SOURCE).hexdigest()
     ladders = {rating["ladder_name"]: rating for rating in body["ratings"]}
     assert sorted(ladders) == ["Akropolis 2p", "Akropolis 3p", "Akropolis 4p"]
-    assert ladders["Akropolis 2p"]["rating"] == START_RATING
+    start = ratings.initial()
+    assert ladders["Akropolis 2p"]["rating"] == start.value
+    assert ladders["Akropolis 2p"]["deviation"] == start.deviation
+    assert ladders["Akropolis 2p"]["display"] == ratings.display(start)
     assert ladders["Akropolis 2p"]["games"] == 0
     assert ladders["Akropolis 2p"]["wins"] == 0
     assert ladders["Akropolis 2p"]["provisional"] is True

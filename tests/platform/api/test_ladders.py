@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from agon.ladders.models import Ladder
-from agon.ratings import PROVISIONAL_GAMES
+from agon.ratings.elo import PROVISIONAL_GAMES
 from tests.platform.conftest import MakeBot
 from tests.platform.support import play_ranked
 

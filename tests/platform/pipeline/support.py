@@ -32,11 +32,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from pytest_django import Settings
 
+from agon import ratings
 from agon.bots.models import BotVersion
 from agon.ladders.models import Ladder, Rating, RatingChange
 from agon.ladders.services import ladder_ensure_defaults
 from agon.matches.models import Match
-from agon.ratings import START_RATING
 from agon.settings.base import filesystem_broker_options
 from engine.replay import Replay, verify_replay
 
@@ -388,8 +388,8 @@ def assert_finished_exactly_once(match: Match) -> None:
     for change in changes:
         rating = Rating.objects.get(ladder=match.ladder, bot_id=change.bot_id)
         assert (rating.games, rating.version_games) == (1, 1)
-        assert rating.rating == pytest.approx(change.after)
-        assert change.before == pytest.approx(START_RATING)
+        assert rating.current == change.rating_after
+        assert change.rating_before == ratings.initial()
     assert sum(change.after - change.before for change in changes) == pytest.approx(0, abs=1e-6)
     with match.replay.open("rb") as stored:
         replay = Replay.from_json(json.loads(stored.read()))

@@ -13,10 +13,11 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from agon import ratings
 from agon.ladders.models import LEADERBOARD_ORDER, Ladder, Rating
 from agon.ladders.selectors import LeaderboardListing, order_sql
 from agon.matches.models import Match
-from agon.ratings import PROVISIONAL_GAMES, is_provisional
+from agon.ratings.elo import PROVISIONAL_GAMES
 from agon.web import selectors as web_selectors
 from tests.platform.conftest import MakeBot
 from tests.platform.support import play_ranked
@@ -55,10 +56,11 @@ def test_it_calls_a_rating_provisional_by_one_rule_everywhere(
     Rating.objects.filter(ladder=ladder_2p).update(version_games=games)
 
     rows = LeaderboardListing(ladder_id=ladder_2p.id)[:50]
-    ratings = Rating.objects.filter(ladder=ladder_2p)
+    stored = Rating.objects.filter(ladder=ladder_2p)
+    rule = {ratings.is_provisional(rating.current, games) for rating in stored}
 
-    assert {row.provisional for row in rows} == {is_provisional(games)}
-    assert {rating.provisional for rating in ratings} == {games < PROVISIONAL_GAMES}
+    assert {row.provisional for row in rows} == rule
+    assert {rating.provisional for rating in stored} == rule
 
 
 def _ladder_rows(page: str) -> list[tuple[str, str, str]]:
@@ -75,8 +77,8 @@ def test_it_shows_the_leaderboard_as_the_api_lists_it_ties_broken_by_id(
 ) -> None:
     more = [make_bot(alice, f"tied{i}") for i in range(3)]
     play_ranked(world.ladder, more[:2], scores=[1, 1])
-    ratings: QuerySet[Rating] = Rating.objects.filter(ladder=world.ladder)
-    ratings.filter(bot__in=more).update(rating=1500.0)
+    stored: QuerySet[Rating] = Rating.objects.filter(ladder=world.ladder)
+    stored.filter(bot__in=more).update(rating=1500.0)
 
     page = client.get(reverse("web:ladder", args=[world.ladder.id])).content.decode()
     api = anonymous.get(f"/api/ladders/{world.ladder.id}/leaderboard/").json()["results"]

@@ -27,7 +27,8 @@ def test_a_chart_has_a_point_per_rating_and_a_dot_per_match() -> None:
     assert len(points) == 4
     assert chart.count("<circle") == 3
     assert chart.count('class="dot provisional"') == 2
-    assert "match 2: 1516 → 1490 (provisional)" in chart
+    shown = f"match 2: {changes[1].shown_before} → {changes[1].shown_after} (provisional)"
+    assert shown in chart  # "match 2: 1516 → 1490 (provisional)" with the Elo
     assert '<title id="c1-t">Rating of x</title>' in chart
     assert 'role="img"' in chart
 

@@ -7,7 +7,6 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from agon.ladders.models import RatingChange
 from agon.matches.selectors import SeatShown
 from agon.web.games import game_name as _game_name
 
@@ -65,8 +64,3 @@ def duration(seconds: float) -> str:
 @register.filter
 def signed(value: float) -> str:
     return f"{value:+.0f}"
-
-
-@register.filter
-def rating_delta(change: RatingChange) -> str:
-    return f"{change.after - change.before:+.0f}"

@@ -1,4 +1,6 @@
-"""Elo ratings for matches of two to four players, updated pairwise from the ranking.
+"""The ladders' Elo: a rating system (`agon.ratings.system`) for ranked results of two to
+six seats, updated pairwise from the ranking. It has no uncertainty: a rating is
+provisional by its version's game count instead.
 
 Each pair of players in a match is scored 1 / 0.5 / 0 by their ranks against the Elo
 expectation; a player's K is divided by (players - 1) so a 4-player match moves a rating
@@ -15,16 +17,35 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from agon.ratings.system import Rating
+
 START_RATING = 1500.0
 K_FACTOR = 32.0
 PROVISIONAL_K_FACTOR = 192.0
 PROVISIONAL_GAMES = 20
 
+SUMMARY = (
+    f"Elo: K {PROVISIONAL_K_FACTOR:g} at a version's first game, falling in equal steps to "
+    f"{K_FACTOR:g} after its {PROVISIONAL_GAMES} provisional games"
+)
 
-def is_provisional(version_games: int) -> bool:
-    """Whether a rating whose current version has played `version_games` rated games is
-    still provisional: the one rule the model, the leaderboards and the charts show."""
-    return version_games < PROVISIONAL_GAMES
+
+def initial() -> Rating:
+    return Rating(START_RATING)
+
+
+def update(ratings: Sequence[Rating], ranks: Sequence[int], games: Sequence[int]) -> list[Rating]:
+    deltas = rating_changes([rating.value for rating in ratings], ranks, games)
+    return [Rating(rating.value + delta) for rating, delta in zip(ratings, deltas, strict=True)]
+
+
+def is_provisional(rating: Rating, games: int) -> bool:
+    """A version's first PROVISIONAL_GAMES games, whatever its rating."""
+    return games < PROVISIONAL_GAMES
+
+
+def display(rating: Rating) -> str:
+    return f"{rating.value:.0f}"
 
 
 def expected_score(rating: float, opponent: float) -> float:
@@ -41,10 +62,9 @@ def k_factor(games_played: int) -> float:
 def rating_changes(
     ratings: Sequence[float], ranks: Sequence[int], games_played: Sequence[int]
 ) -> list[float]:
-    """The change of each seat's rating after a match (rank 1 is best; equal ranks draw)."""
+    """The change of each seat's rating after a match (rank 1 is best; equal ranks draw),
+    for seats as `agon.ratings.update` checks them."""
     players = len(ratings)
-    if players < 2 or len(ranks) != players or len(games_played) != players:
-        raise ValueError("need a rating, a rank and a game count for each of 2+ players")
     changes = []
     for i in range(players):
         total = 0.0

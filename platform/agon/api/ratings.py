@@ -1,0 +1,27 @@
+"""How the API shows a rating, on the leaderboards and on a bot: its value, its
+uncertainty, the text the pages show and whether it is settled. The words here hold for
+any rating system (`agon.ratings`), so another system changes no schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agon import ratings
+
+RATING_HELP = "The rating's value on the Elo scale; leaderboards sort by it, highest first."
+DEVIATION_HELP = (
+    "The rating's uncertainty on the same scale; null while the rating system has none."
+)
+DISPLAY_HELP = 'The rating as the pages show it, e.g. "1523".'
+PROVISIONAL_HELP = (
+    "The rating is not settled yet: the bot, or its current version, is new to the ladder."
+)
+
+
+def rating_fields(rating: ratings.Rating) -> dict[str, Any]:
+    """A rating's fields in a row of the API."""
+    return {
+        "rating": rating.value,
+        "deviation": rating.deviation,
+        "display": ratings.display(rating),
+    }

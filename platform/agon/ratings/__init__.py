@@ -1,0 +1,67 @@
+"""The ladders' ratings behind one seam.
+
+What a rating is (`Rating`: a value on the Elo scale and its uncertainty), where a bot
+starts, what a ranked result does to its seats' ratings, when a rating is provisional
+and how it is shown are the answers of one rating system, `SYSTEM`; everything else on
+the platform (ladders, leaderboards, API, pages, charts, the demo and the benchmarks)
+asks through the functions here and does no rating arithmetic of its own. How a rating
+is stored is `agon.ratings.stored`. Another system is another module beside
+`agon.ratings.elo`, named here, and a migration of the ladders app if it stores more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from agon.ratings import elo
+from agon.ratings.system import Rating, RatingSystem
+
+__all__ = [
+    "MAX_SEATS",
+    "SYSTEM",
+    "Rating",
+    "RatingSystem",
+    "display",
+    "display_change",
+    "initial",
+    "is_provisional",
+    "update",
+]
+
+SYSTEM: RatingSystem = elo
+
+MAX_SEATS = 6
+
+
+def initial() -> Rating:
+    """A new bot's rating on a ladder."""
+    return SYSTEM.initial()
+
+
+def update(
+    ratings: Sequence[Rating], ranks: Sequence[int], games: Sequence[int]
+) -> list[Rating]:
+    """The ratings of a ranked result's seats after it, in seat order: `ranks` from 1 (best;
+    equal ranks tie), `games` the rated games each seat's version played before it."""
+    seats = len(ratings)
+    if not 2 <= seats <= MAX_SEATS or len(ranks) != seats or len(games) != seats:
+        raise ValueError(
+            f"need a rating, a rank and a game count for each of 2 to {MAX_SEATS} seats"
+        )
+    return SYSTEM.update(ratings, ranks, games)
+
+
+def is_provisional(rating: Rating, games: int) -> bool:
+    """Whether a rating whose version has played `games` rated games is too new to trust:
+    the one rule the models, the leaderboards, the API and the charts show."""
+    return SYSTEM.is_provisional(rating, games)
+
+
+def display(rating: Rating) -> str:
+    """A rating as every page, the API and the terminal show it (`1523`)."""
+    return SYSTEM.display(rating)
+
+
+def display_change(before: Rating, after: Rating) -> str:
+    """What a result did to a rating's value, signed and whole (`+12`)."""
+    return f"{after.value - before.value:+.0f}"

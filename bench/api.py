@@ -307,7 +307,7 @@ def make_site(
     seats = site.table(
         "matches_matchseat",
         "id", "match_id", "seat", "version_id", "builtin", "rank", "score", "fault", "log",
-        "thinking_seconds",
+        "log_dropped_bytes", "thinking_seconds",
     )  # fmt: skip
     changes = site.table(
         "ladders_ratingchange",
@@ -397,7 +397,7 @@ def make_site(
                 f"{seat_id}\t{match_id}\t{seat}\t{seat_versions[seat] or NULL}\t"
                 f"{builtins[seat]}\t{ranks[seat] if done else NULL}\t"
                 f"{scores[seat] if done else NULL}\t{fault}\t"
-                f"{rng.choice(logs) if done and rng.random() < LOG_SHARE else ''}\t"
+                f"{rng.choice(logs) if done and rng.random() < LOG_SHARE else ''}\t0\t"
                 f"{rng.uniform(0.1, 5) if done else NULL}"
             )
         if kind == "ranked" and status == "finished" and ladder is not None:
@@ -457,7 +457,7 @@ def make_site(
 
 
 def bot_log(rng: random.Random, size: int) -> str:
-    """A bot's stderr of about `size` characters, escaped for COPY."""
+    """A bot's stderr of about `size` bytes, as COPY's text format writes a bytea."""
     lines = []
     length = turn = 0
     while length < size:
@@ -468,7 +468,7 @@ def bot_log(rng: random.Random, size: int) -> str:
         )
         lines.append(line)
         length += len(line) + 1
-    return "\\n".join(lines) + "\\n"
+    return "\\\\x" + ("\n".join(lines) + "\n").encode().hex()
 
 
 LOAD_ORDER = (

@@ -146,7 +146,7 @@ def play_tile(state: MegalopolisState, kind: int, code: int) -> None:
 
 def can_play_another(state: MegalopolisState) -> bool:
     """Tiles played or placed by a text need a token, and none after a last token."""
-    return not state.last_token_placed and state.supply[acting(state)] > 0
+    return state.last_token_by is None and state.supply[acting(state)] > 0
 
 
 def play_options(state: MegalopolisState, kinds: list[int]) -> Options:
@@ -379,7 +379,7 @@ def police_hq(state: MegalopolisState, frame: Frame) -> None:
 
 
 def port_options(state: MegalopolisState, frame: Frame) -> Options:
-    if state.last_token_placed or not state.deck:
+    if state.last_token_by is not None or not state.deck:
         return NONE
     return Options(others=[("space", code) for code in placement_spaces(state)])
 

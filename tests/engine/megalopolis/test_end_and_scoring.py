@@ -15,6 +15,7 @@ from tests.engine.megalopolis.support import (
     table,
     tile,
     tokens_at,
+    turns_to_the_end,
     up,
 )
 
@@ -70,10 +71,18 @@ def test_a_last_token_placed_by_the_police_hq_triggers_the_end_too() -> None:
     play(state, "police_hq", 1, 0)
     assert tokens_at(state, 1, 0) == [1, 1]
     assert state.final_round == []
-    assert GAME.current_player(state) == 1
-    assert legal(state) == [{"pass": True}]  # no token left for its last turn
-    GAME.apply(state, {"pass": True})
-    assert GAME.is_over(state)
+    assert turns_to_the_end(state) == [0]  # the only other player: the turn player
+
+
+def test_after_a_police_hq_the_last_round_counts_from_who_placed_the_last_token() -> None:
+    """Seat 1 places its last token on seat 0's Police HQ: seats 2 and 0, the other
+    players, play once more, in that order; seat 1 never plays again."""
+    state = table({(0, 0): up("factory")}, players=3, hands=[["police_hq"], ["bank"], ["bank"]],
+                  supply=[15, 1, 15])  # fmt: skip
+    play(state, "police_hq", 1, 0)
+    assert tokens_at(state, 1, 0) == [1, 1, 1]
+    assert turns_to_the_end(state) == [2, 0]
+    assert state.end_reason == "last_token"
 
 
 def test_when_nobody_can_act_the_game_ends() -> None:

@@ -37,7 +37,7 @@ def citations(game: str) -> set[str]:
 
 
 def test_every_game_has_its_decisions_written() -> None:
-    assert GAMES == sorted(game_ids())
+    assert sorted(game_ids()) == GAMES
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -54,7 +54,8 @@ def test_it_shows_the_viewers_own_hand_every_board_and_only_counts_of_the_rest(
 
 def test_the_other_players_boards_are_public_so_a_free_build_can_be_blocked() -> None:
     """The rules lay each stack's top building "face visible" on its owner's board: at
-    the start every player sees the four buildings each other player may build next."""
+    the start every player sees the four buildings each other player may build next.
+    Decision #boards-public."""
     state = GAME.new_state(5, 3, {})
     for viewer in range(3):
         seen = GAME.observation(state, viewer)
@@ -65,6 +66,7 @@ def test_the_other_players_boards_are_public_so_a_free_build_can_be_blocked() ->
 
 
 def test_a_spectator_sees_every_board_before_the_end(midgame: AttikaState) -> None:
+    """Decision #boards-public."""
     view = AttikaSpectator().view(midgame, reveal=False)
     boards = [seat["board"] for seat in view["seats"]]
     assert boards == [[BUILDINGS[b].id for b in seat.board] for seat in midgame.seats]
@@ -93,6 +95,7 @@ def test_it_shows_every_building_on_the_map(midgame: AttikaState) -> None:
 
 
 def test_nothing_hidden_from_the_viewer_changes_what_they_see(midgame: AttikaState) -> None:
+    """Decision #boards-public."""
     for viewer in range(midgame.players):
         seen = GAME.observation(midgame, viewer)
         for seed in range(3):
@@ -107,6 +110,7 @@ def test_the_seed_and_the_prng_are_never_shown(midgame: AttikaState) -> None:
 
 
 def test_a_building_just_drawn_is_shown_to_its_drawer_only() -> None:
+    """Decision #drawn-building-private."""
     state = GAME.new_state(9, 3, {})
     GAME.apply(state, {"type": "draw", "stack": 1})
     # A fixed seed: were the building kept automatically, pick another seed (a skip here

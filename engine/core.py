@@ -16,8 +16,9 @@ JSON = Any
 
 StateT = TypeVar("StateT")
 
-ENGINE_VERSION = "1"
-"""Bumped whenever a rule change would make an old replay play differently."""
+ENGINE_VERSION = "2"
+"""Bumped whenever a rule change would make an old replay play differently.
+2: Megalopolis's last round counts from the player who placed the last token."""
 
 
 class IllegalAction(ValueError):

@@ -8,7 +8,8 @@ text is done. Choices are small tuples (see `Choice`); every effect on a tile or
 tokens checks the Power Station's protection through `shielding` (`reachable`,
 `is_shielded`, both built on `shielded_cells`).
 
-Our decisions where the text is unclear, besides those of the rules file:
+Our decisions where the text is unclear, besides those of the rules file (all of them,
+each with its anchor and tests, are in docs/rules/megalopolis-decisions.md):
 - A text whose own tile has left the table ends (Bank, Capitol, Embassy, Mausoleum,
   Stadium need it).
 - Arboretum: any of your tokens, the one just placed included; `done` stops early.

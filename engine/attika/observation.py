@@ -1,10 +1,10 @@
 """What one player sees, and a complete state guessed back from it for lookahead.
 
-Public: the map, every building on it, the discard, the number of cards in each hand,
-of buildings on each board and in each stack, amphorae, and the tiles not yet placed
-(not their order). Private to a player: their own hand, their own board, and the
-building they have just drawn. Never shown: the order of the deck and of the tile pile,
-what any stack holds, the seed and the reshuffle PRNG.
+Public: the map, every building on it, the buildings on every player's board (they lie
+face up), the discard, the number of cards in each hand and of buildings in each stack,
+amphorae, and the tiles not yet placed (not their order). Private to a player: their own
+hand and the building they have just drawn. Never shown: the order of the deck and of the
+tile pile, what any stack holds, the seed and the reshuffle PRNG.
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ def observation(state: AttikaState, player: int) -> dict[str, Any]:
             {
                 "hand_size": sum(other.hand),
                 "board_size": len(other.board),
+                "board": [BUILDINGS[b].id for b in other.board],
                 "stack_sizes": [len(stack) for stack in other.stacks],
                 "amphorae": other.amphorae,
                 "amphora_groups": [GROUPS[g].id for g in other.amphora_groups],
@@ -97,10 +98,10 @@ def state_from_observation(seen: dict[str, Any]) -> AttikaState:
     """A full state consistent with what the player sees. What is hidden is filled in a
     fixed way, a guess and not the truth: unseen cards are dealt round-robin by
     landscape (mountain, hill, forest, water, mountain, ...) to the other hands in seat
-    order, the rest forming the deck; unseen buildings fill, in the order of the
-    component data, a hidden drawn building, the main stack, the board, then the other
-    stacks; the tile pile is the unplaced tiles in id order; the PRNG state is 0."""
-    me = int(seen["player"])
+    order, the rest forming the deck; each player's unseen buildings fill, in the order
+    of the component data, a hidden drawn building, the main stack, then the other
+    stacks (boards are seen); the tile pile is the unplaced tiles in id order; the PRNG
+    state is 0."""
     players = int(seen["players"])
     placed: list[list[dict[str, Any]]] = [[] for _ in range(players)]
     for h in seen["map"]["hexes"]:
@@ -112,7 +113,7 @@ def state_from_observation(seen: dict[str, Any]) -> AttikaState:
     seats = []
     for index, info in enumerate(seen["seats"]):
         known = {entry["building"] for entry in placed[index]}
-        board = list(seen["board"]) if index == me else []
+        board = list(info["board"])
         known.update(board)
         in_play = None  # the building of this seat's pending decision, if known
         if pending is not None and index == current and pending.get("building") is not None:
@@ -127,11 +128,7 @@ def state_from_observation(seen: dict[str, Any]) -> AttikaState:
             source = unseen_main if pending["stack"] == 0 else unseen_other
             pending = {**pending, "building": source.pop(0)}
         sizes = info["stack_sizes"]
-        main_stack, rest_main = unseen_main[: sizes[0]], unseen_main[sizes[0] :]
-        if index != me:
-            board = rest_main + unseen_other[: info["board_size"] - len(rest_main)]
-            unseen_other = unseen_other[info["board_size"] - len(rest_main) :]
-        stacks = [main_stack]
+        stacks = [unseen_main[: sizes[0]]]
         for size in sizes[1:]:
             stacks.append(unseen_other[:size])
             unseen_other = unseen_other[size:]

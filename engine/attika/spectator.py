@@ -1,9 +1,9 @@
 """What a spectator sees of an Attika match (see `engine.spectator`).
 
 Public: the map with every building on it, the shrines, the discard, how many cards,
-buildings and amphorae each player has. With `reveal` (a finished match): each hand of
-landscape cards, each board of buildings waiting to be built and the building just
-drawn. Map hexes are `[q, r, landscape, seat, building]` sorted by (q, r): the
+buildings and amphorae each player has, and each board of buildings waiting to be built
+(they lie face up). With `reveal` (a finished match): each hand of landscape cards and
+the building just drawn. Map hexes are `[q, r, landscape, seat, building]` sorted by (q, r): the
 landscape's name or null for a blank hex, then the owner and id of the building on it
 or nulls.
 """
@@ -83,7 +83,7 @@ class AttikaSpectator:
                     "amphora_groups": [GROUPS[g].id for g in seat.amphora_groups],
                     "colonies": index.colonies[player],
                     "hand": dict(zip(LANDSCAPES, seat.hand, strict=True)) if reveal else None,
-                    "board": [BUILDINGS[b].id for b in seat.board] if reveal else None,
+                    "board": [BUILDINGS[b].id for b in seat.board],
                 }
                 for player, seat in enumerate(state.seats)
             ],

@@ -21,7 +21,7 @@ class PlayerState:
     hand: list[int]
     """Landscape cards held, counted per landscape. Hidden; the total is public."""
     board: list[int]
-    """Building indexes drawn and not yet built, sorted. Hidden from the others."""
+    """Building indexes drawn and not yet built, sorted. Face up: public."""
     stacks: list[list[int]]
     """The main stack, then the three other stacks; the next building first. Hidden."""
     amphorae: int = 0

@@ -8,7 +8,8 @@ text is done. Choices are small tuples (see `Choice`); every effect on a tile or
 tokens checks the Power Station's protection through `shielding` (`reachable`,
 `is_shielded`, both built on `shielded_cells`).
 
-Our decisions where the text is unclear, besides those of the rules file:
+Our decisions where the text is unclear, besides those of the rules file (all of them,
+each with its anchor and tests, are in docs/rules/megalopolis-decisions.md):
 - A text whose own tile has left the table ends (Bank, Capitol, Embassy, Mausoleum,
   Stadium need it).
 - Arboretum: any of your tokens, the one just placed included; `done` stops early.
@@ -146,7 +147,7 @@ def play_tile(state: MegalopolisState, kind: int, code: int) -> None:
 
 def can_play_another(state: MegalopolisState) -> bool:
     """Tiles played or placed by a text need a token, and none after a last token."""
-    return not state.last_token_placed and state.supply[acting(state)] > 0
+    return state.last_token_by is None and state.supply[acting(state)] > 0
 
 
 def play_options(state: MegalopolisState, kinds: list[int]) -> Options:
@@ -379,7 +380,7 @@ def police_hq(state: MegalopolisState, frame: Frame) -> None:
 
 
 def port_options(state: MegalopolisState, frame: Frame) -> Options:
-    if state.last_token_placed or not state.deck:
+    if state.last_token_by is not None or not state.deck:
         return NONE
     return Options(others=[("space", code) for code in placement_spaces(state)])
 

@@ -125,9 +125,10 @@ class MegalopolisState:
     """Completed turns, passes included."""
     factory_draws: int = 0
     """Extra tiles the turn player draws after refilling (Factory)."""
-    last_token_placed: bool = False
-    """A player placed their last token during this turn: no further tile is played or
-    placed by an effect, and the game's last round follows."""
+    last_token_by: int | None = None
+    """The first player to place their last token during this turn (the turn player, or
+    another player on a Police HQ), else None. Once set, no further tile is played or
+    placed by an effect, and the game's last round follows, counted from this player."""
     final_round: list[int] | None = None
     """Once the end is triggered: the players who still play their last turn, in order."""
     passes: int = 0
@@ -152,7 +153,7 @@ class MegalopolisState:
             turn=self.turn,
             turns_played=self.turns_played,
             factory_draws=self.factory_draws,
-            last_token_placed=self.last_token_placed,
+            last_token_by=self.last_token_by,
             final_round=None if self.final_round is None else list(self.final_round),
             passes=self.passes,
             over=self.over,
@@ -204,7 +205,7 @@ def state_to_json(state: MegalopolisState) -> dict[str, Any]:
         "next_serial": state.next_serial,
         "resolving": state.resolving,
         "factory_draws": state.factory_draws,
-        "last_token_placed": state.last_token_placed,
+        "last_token_by": state.last_token_by,
         "final_round": state.final_round,
         "passes": state.passes,
         "over": state.over,
@@ -249,7 +250,7 @@ def state_from_json(data: dict[str, Any]) -> MegalopolisState:
         turn=int(data["turn"]),
         turns_played=int(data["turns_played"]),
         factory_draws=int(data["factory_draws"]),
-        last_token_placed=bool(data["last_token_placed"]),
+        last_token_by=None if data["last_token_by"] is None else int(data["last_token_by"]),
         final_round=None if data["final_round"] is None else [int(p) for p in data["final_round"]],
         passes=int(data["passes"]),
         over=bool(data["over"]),

@@ -20,8 +20,8 @@ def put_token(state: MegalopolisState, code: int, player: int) -> bool:
     tile = state.board[code]
     state.supply[player] -= 1
     tile.tokens[player] += 1
-    if state.supply[player] == 0:
-        state.last_token_placed = True
+    if state.supply[player] == 0 and state.last_token_by is None:
+        state.last_token_by = player
     if tile.face_up:
         return False
     tile.face_up = True

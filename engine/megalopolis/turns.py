@@ -124,10 +124,12 @@ def end_turn(state: MegalopolisState) -> None:
     if state.turns_played >= MAX_TURNS_PER_PLAYER * state.players:
         end_game(state, END_TURN_LIMIT)
         return
-    if state.final_round is None and state.last_token_placed:
-        # A player placed their last token: every other player plays once more.
-        state.final_round = [(me + step) % state.players for step in range(1, state.players)]
-    state.last_token_placed = False
+    last = state.last_token_by
+    if state.final_round is None and last is not None:
+        # Every player but the one who placed the last token plays once more, counted
+        # from that player (on a Police HQ it need not be the turn player).
+        state.final_round = [(last + step) % state.players for step in range(1, state.players)]
+    state.last_token_by = None
     if state.final_round is None:
         state.turn_player = (me + 1) % state.players
     elif state.final_round:

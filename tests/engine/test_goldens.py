@@ -15,6 +15,7 @@ import pytest
 from engine.core import JSON
 from engine.registry import game_ids, get_game
 from engine.replay import Replay, verify_replay
+from tests.engine.goldens.__main__ import arguments
 from tests.engine.goldens.__main__ import main as regenerate
 from tests.engine.goldens.playthroughs import (
     GOLDEN_DIR,
@@ -138,6 +139,11 @@ def test_the_regeneration_command_finds_the_files_up_to_date(
     assert regenerate(["--check", "architekton"]) == 0
     architekton = sum(g.game == "architekton" for g in GOLDENS)
     assert capsys.readouterr().out.count("up to date") == architekton
+
+
+def test_the_regeneration_command_takes_every_game_by_default() -> None:
+    assert arguments(["--check"]).games == []
+    assert arguments(["attika", "akropolis"]).games == ["attika", "akropolis"]
 
 
 def test_the_regeneration_command_refuses_an_unknown_game() -> None:

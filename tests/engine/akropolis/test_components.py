@@ -42,6 +42,7 @@ def test_plaza_stars_are_those_of_the_rules_data() -> None:
 
 
 def test_starting_stones_by_seat_are_1_to_4() -> None:
+    """Decision #starting-stones."""
     assert STARTING_STONES == (1, 2, 3, 4)
 
 

@@ -176,6 +176,7 @@ def test_the_worked_example_of_the_rules_scores_27() -> None:
 
 
 def test_only_the_largest_house_group_scores_even_if_a_smaller_one_is_worth_more() -> None:
+    """Decision #house-group-tie."""
     cells: Cells = {(q, 0): (1, HOUSE) for q in range(4)}
     cells.update({(q, 3): (3, HOUSE) for q in range(3)})
     cells[FAR] = (1, HOUSE_PLAZA)
@@ -183,6 +184,7 @@ def test_only_the_largest_house_group_scores_even_if_a_smaller_one_is_worth_more
 
 
 def test_between_house_groups_of_equal_size_the_higher_value_scores() -> None:
+    """Decision #house-group-tie."""
     cells: Cells = {(q, 0): (1, HOUSE) for q in range(3)}
     cells.update({(0, 3): (2, HOUSE), (1, 3): (1, HOUSE), (2, 3): (1, HOUSE)})
     cells[FAR] = (1, HOUSE_PLAZA)
@@ -217,6 +219,7 @@ def test_markets_next_to_each_other_score_nothing() -> None:
 
 
 def test_a_market_plaza_next_to_a_market_is_not_a_market() -> None:
+    """Decision #market-plaza."""
     cells: Cells = {(0, 0): (1, MARKET), (1, 0): (1, MARKET_PLAZA), (0, 1): (1, MARKET_PLAZA)}
     assert value(cells, "market") == 1
     assert points(cells, "market") == 4
@@ -243,6 +246,7 @@ def test_a_barracks_with_no_empty_neighbour_scores_nothing() -> None:
 
 
 def test_a_barracks_next_only_to_an_enclosed_lake_scores_nothing() -> None:
+    """Decision #lake."""
     cells = enclosed_lake_around_barracks(BARRACKS)
     assert value(cells, "barracks") == 0
 
@@ -256,6 +260,7 @@ def test_a_barracks_scores_once_its_empty_neighbour_opens_to_the_outside() -> No
 def test_a_long_channel_to_the_outside_is_still_the_outside() -> None:
     # A barracks at (0, 0) whose only empty neighbour (-1, 0) leads out through (-2, 0),
     # (-3, 0), ... with walls on both sides.
+    """Decision #lake."""
     cells: Cells = dict.fromkeys(ring(0, 0), (1, QUARRY))
     del cells[(-1, 0)]
     for q in range(-1, -5, -1):
@@ -284,10 +289,12 @@ def test_a_temple_with_an_empty_neighbour_scores_nothing(missing: int) -> None:
 
 
 def test_a_temple_next_to_an_enclosed_lake_scores_nothing() -> None:
+    """Decision #lake."""
     assert value(enclosed_lake_around_barracks(TEMPLE), "temple") == 0
 
 
 def test_any_hex_at_any_level_surrounds_a_temple() -> None:
+    """Decision #lake."""
     kinds = [QUARRY, HOUSE_PLAZA, MARKET, TEMPLE, GARDEN, BARRACKS]
     cells: Cells = {
         cell: (1 + i % 3, code)
@@ -347,6 +354,7 @@ def test_equal_points_are_decided_by_stones(game: Akropolis) -> None:
 
 
 def test_equal_points_and_stones_share_the_rank(game: Akropolis) -> None:
+    """Decision #shared-rank."""
     assert ranked(game, [(3, 1), (1, 3), (3, 1), (0, 0)]) == ([4, 4, 4, 0], [2, 1, 2, 4])
     assert ranked(game, [(2, 2), (2, 2), (9, 0)]) == ([4, 4, 9], [2, 2, 1])
 

@@ -62,6 +62,7 @@ def test_it_deals_in_the_order_of_the_seeds_splitmix64_shuffle(
 
 @pytest.mark.parametrize(("players", "stacks"), [(2, 19), (3, 14)])
 def test_all_tiles_deals_all_61_tiles(game: Akropolis, players: int, stacks: int) -> None:
+    """Decision #all-tiles-stacks."""
     state = game.new_state(9, players, {"all_tiles": True})
     assert [len(stack) for stack in state.stacks] == [players + 1] * stacks
     assert len(state.site) == players + 2
@@ -92,10 +93,12 @@ def test_every_player_starts_with_the_starting_tile(game: Akropolis, players: in
 def test_starting_stones_go_1_2_3_4_by_seat(
     game: Akropolis, players: int, stones: list[int]
 ) -> None:
+    """Decision #starting-stones."""
     assert game.new_state(3, players, {}).stones == stones
 
 
 def test_seat_0_moves_first(game: Akropolis) -> None:
+    """Decision #first-architect."""
     state = game.new_state(3, 3, {})
     assert game.current_player(state) == 0
     assert game.turn_number(state) == 0

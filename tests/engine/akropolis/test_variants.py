@@ -58,6 +58,7 @@ def test_houses_does_not_double_a_group_worth_9() -> None:
 
 
 def test_houses_does_not_double_a_smaller_group_worth_10() -> None:
+    """Decision #houses-variant."""
     cells = houses_row([1] * 6)
     cells.update({(q, 3): (2, HOUSE) for q in range(5)})
     assert on_and_off(cells, "house", "houses") == (6, 6)
@@ -77,6 +78,7 @@ def test_markets_does_not_double_a_market_away_from_market_plazas() -> None:
 
 
 def test_markets_does_not_save_a_market_next_to_another_market() -> None:
+    """Decision #variant-basic-condition."""
     cells: Cells = {(0, 0): (2, MARKET), (1, 0): (1, PLAZA["market"]), (0, 1): (1, MARKET)}
     assert on_and_off(cells, "market", "markets") == (0, 0)
 
@@ -105,6 +107,7 @@ def test_barracks_does_not_double_a_barracks_with_fewer_empty_neighbours(open_si
 
 def test_barracks_does_not_count_a_lake_among_the_empty_neighbours() -> None:
     # Two outside neighbours, (2, 0) and (2, -1), and the lake (0, 0): not three.
+    """Decision #barracks-variant."""
     cells = lake_beside(BARRACKS)
     del cells[(2, 0)], cells[(2, -1)]
     assert on_and_off(cells, "barracks", "barracks") == (1, 1)
@@ -113,6 +116,7 @@ def test_barracks_does_not_count_a_lake_among_the_empty_neighbours() -> None:
 
 
 def test_barracks_does_not_save_a_barracks_next_only_to_a_lake() -> None:
+    """Decision #variant-basic-condition."""
     assert on_and_off(lake_beside(BARRACKS), "barracks", "barracks") == (0, 0)
 
 
@@ -135,6 +139,7 @@ def test_temples_does_not_double_a_temple_on_level_1() -> None:
 
 
 def test_temples_does_not_save_a_high_temple_that_is_not_surrounded() -> None:
+    """Decision #variant-basic-condition."""
     cells = surrounded_temple(3)
     del cells[(1, 0)]
     assert on_and_off(cells, "temple", "temples") == (0, 0)

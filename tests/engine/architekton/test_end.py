@@ -39,6 +39,7 @@ def play_turn(game: Architekton, state: ArchitektonState) -> None:
 def test_when_a_pile_cannot_refill_after_the_second_seat_the_game_ends(
     game: Architekton,
 ) -> None:
+    """Decision #end-when-short, #reserve-turn."""
     state = game.new_state(4, 2, {})
     play_turn(game, state)
     state.building_pile.clear()
@@ -53,6 +54,7 @@ def test_when_a_pile_cannot_refill_after_the_second_seat_the_game_ends(
 def test_after_the_first_seat_the_second_plays_a_last_turn_from_the_reserve(
     game: Architekton,
 ) -> None:
+    """Decision #reserve-turn."""
     state = game.new_state(4, 2, {})
     state.building_pile = state.building_pile[:1]
     state.landscape_pile = state.landscape_pile[:1]
@@ -116,12 +118,14 @@ def test_each_player_scores_their_largest_diagonal_group(game: Architekton) -> N
 
 
 def test_a_tie_goes_to_more_houses_on_the_board(game: Architekton) -> None:
+    """Decision #tie-break."""
     state = scored_city()
     state.points = [1, 3]  # 1 + 3 = 3 + 1
     assert game.result(state).ranks == [1, 2]
 
 
 def test_a_full_tie_is_shared(game: Architekton) -> None:
+    """Decision #tie-break."""
     state = empty_city()
     put_building(state, 0, 1, LAYOUT_WMPF, 0, 0)
     put_building(state, 10, 1, LAYOUT_WMPF, 0, 1)
@@ -145,6 +149,7 @@ def closed_in_water() -> ArchitektonState:
 
 
 def test_a_player_passes_only_when_nothing_fits(game: Architekton) -> None:
+    """Decision #pass-when-stuck."""
     state = game.new_state(4, 2, {})
     assert PASS not in game.legal_actions(state)
     with pytest.raises(ValueError, match="only when no tile"):
@@ -158,6 +163,7 @@ def test_a_player_passes_only_when_nothing_fits(game: Architekton) -> None:
 def test_a_display_that_fits_nowhere_is_swept_under_the_piles_at_a_turn_start(
     game: Architekton,
 ) -> None:
+    """Decision #display-sweep."""
     state = closed_in_water()
     state.landscape_pile = [FOREST, PLAIN, MOUNTAIN, WATER]
     game.apply(state, PASS)
@@ -168,6 +174,7 @@ def test_a_display_that_fits_nowhere_is_swept_under_the_piles_at_a_turn_start(
 
 
 def test_two_turns_in_a_row_without_a_placement_end_normal_play(game: Architekton) -> None:
+    """Decision #idle-turns-end."""
     state = closed_in_water()
     state.landscape_pile = [WATER, WATER, WATER]
     game.apply(state, PASS)
@@ -178,6 +185,7 @@ def test_two_turns_in_a_row_without_a_placement_end_normal_play(game: Architekto
 
 
 def test_a_player_who_cannot_place_a_second_tile_passes_it(game: Architekton) -> None:
+    """Decision #pass-when-stuck."""
     state = closed_in_water()
     state.display_buildings = []
     state.display_landscapes = [FOREST, WATER, WATER]

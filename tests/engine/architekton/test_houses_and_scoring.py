@@ -90,6 +90,7 @@ def test_the_owner_may_remove_the_house_from_play_to_lose_one_point_less(
 
 
 def test_the_owner_decides_even_during_the_opponents_turn(game: Architekton) -> None:
+    """Decision #owner-decides."""
     state = nearly_surrounded(1, west_helper=True)
     game.apply(state, landscape("water", -1, 1))
     assert state.turn_player == 0
@@ -114,6 +115,7 @@ def test_a_player_who_cannot_pay_loses_at_once(game: Architekton) -> None:
 
 
 def test_removing_the_house_can_save_the_player(game: Architekton) -> None:
+    """Decision #remove-before-paying."""
     state = nearly_surrounded(0, west_helper=True)
     state.landscapes[cell(0, 2)] = FOREST  # loss 2, 1 point
     game.apply(state, landscape("water", -1, 1))
@@ -123,6 +125,7 @@ def test_removing_the_house_can_save_the_player(game: Architekton) -> None:
 
 
 def test_a_player_may_pay_down_to_zero(game: Architekton) -> None:
+    """Decision #pay-down-to-zero."""
     state = nearly_surrounded(0, west_helper=True)
     game.apply(state, landscape("water", -1, 1))
     game.apply(state, KEEP)
@@ -139,6 +142,7 @@ def test_a_building_without_a_house_scores_nothing(game: Architekton) -> None:
 def test_gains_of_one_placement_are_paid_before_its_losses(game: Architekton) -> None:
     # (-1, 1) closes both the building on (0, 1) (all match with forest) and the one on
     # (-2, 1) (turned once: it shows plain west, forest north, mountain south, water east).
+    """Decision #gains-before-losses."""
     state = nearly_surrounded(0)
     put_building(state, -2, 1, LAYOUT_WMPF, 1, 0)
     put_landscape(state, -2, 2, FOREST)
@@ -153,6 +157,7 @@ def test_gains_of_one_placement_are_paid_before_its_losses(game: Architekton) ->
 
 
 def test_several_losses_are_decided_in_board_order(game: Architekton) -> None:
+    """Decision #losses-in-board-order."""
     state = nearly_surrounded(1)
     put_building(state, -2, 1, LAYOUT_WMPF, 1, 0)
     put_landscape(state, -2, 2, FOREST)
@@ -189,6 +194,7 @@ def test_a_building_placed_into_a_hole_scores_at_once(game: Architekton) -> None
 def test_with_no_house_left_a_placed_house_moves_onto_the_new_building(
     game: Architekton,
 ) -> None:
+    """Decision #move-a-house."""
     state = empty_city()
     put_landscape(state, 0, 0, WATER)
     put_building(state, 1, 0, LAYOUT_WMPF, 1, 0)
@@ -207,6 +213,7 @@ def test_with_no_house_left_a_placed_house_moves_onto_the_new_building(
 
 
 def test_with_no_house_anywhere_the_building_stays_empty(game: Architekton) -> None:
+    """Decision #no-house-anywhere."""
     state = empty_city()
     put_landscape(state, 0, 0, WATER)
     with_display(state, [LAYOUT_WMPF, 2, 3], [WATER, WATER, WATER])

@@ -45,6 +45,7 @@ def test_every_tile_is_somewhere_exactly_once() -> None:
 
 
 def test_each_player_has_12_houses_and_1_point_and_seat_0_begins() -> None:
+    """Decision #first-player."""
     state = GAME.new_state(1, 2, {})
     assert state.supply == [12, 12]
     assert state.points == [1, 1]

@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterator, Mapping
 
 from engine.attika import ATTIKA, AttikaState
-from engine.attika.components import BUILDING_INDEX, IS_MAIN, LANDSCAPES, LETTER_OF_LANDSCAPE
+from engine.attika.components import BUILDING_INDEX, LANDSCAPES, LETTER_OF_LANDSCAPE
 from engine.attika.effects import place_building
 from engine.attika.index import MapIndex
 from engine.core import MatchResult
@@ -140,8 +140,8 @@ def build(name: str, q: int, r: int) -> dict[str, object]:
 
 def reshuffle_hidden(state: AttikaState, viewer: int, seed: int) -> AttikaState:
     """The same table with everything the viewer cannot see dealt differently: the other
-    hands and the deck, the other boards and every stack's contents, the order of the
-    tile pile, the seed and the PRNG."""
+    hands and the deck, every stack's contents (the boards lie face up and stay), the
+    order of the tile pile, the seed and the PRNG."""
     other = GAME.copy_state(state)
     rng = SplitMix64(seed)
     pool = list(other.deck)
@@ -155,20 +155,13 @@ def reshuffle_hidden(state: AttikaState, viewer: int, seed: int) -> AttikaState:
             dealt, pool = pool[:size], pool[size:]
             seat.hand = [dealt.count(card) for card in range(4)]
     other.deck = pool
-    for player, seat in enumerate(other.seats):
-        mains = [b for b in seat.stacks[0]]
+    for seat in other.seats:
+        mains = list(seat.stacks[0])
         rest = [b for stack in seat.stacks[1:] for b in stack]
-        if player != viewer:
-            mains += [b for b in seat.board if IS_MAIN[b]]
-            rest += [b for b in seat.board if not IS_MAIN[b]]
         rng.shuffle(mains)
         rng.shuffle(rest)
         sizes = [len(stack) for stack in seat.stacks]
-        if player != viewer:
-            board_mains = len([b for b in seat.board if IS_MAIN[b]])
-            seat.board = sorted(mains[:board_mains] + rest[: len(seat.board) - board_mains])
-            mains, rest = mains[board_mains:], rest[len(seat.board) - board_mains :]
-        seat.stacks = [mains[: sizes[0]]]
+        seat.stacks = [mains]
         for size in sizes[1:]:
             seat.stacks.append(rest[:size])
             rest = rest[size:]

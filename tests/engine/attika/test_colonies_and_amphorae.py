@@ -21,6 +21,7 @@ def test_colonies_are_counted_merged_and_split_by_adjacency_only() -> None:
 
 
 def test_an_amphora_is_earned_when_a_whole_group_is_on_the_map_and_connected() -> None:
+    """Decision #amphora-earned."""
     state = painted()
     put(state, 0, "vineyard", 0, 0)
     put(state, 0, "vintner", 2, 0)  # the group is complete, but in two pieces
@@ -36,6 +37,7 @@ def test_an_amphora_is_earned_when_a_whole_group_is_on_the_map_and_connected() -
 
 def test_a_group_completed_in_pieces_never_earns_its_amphora() -> None:
     # Only the group's own buildings connect it, and the last one placed decides.
+    """Decision #amphora-earned."""
     state = painted()
     put(state, 0, "mint", 0, 0)
     put(state, 0, "treasury", 2, 0)
@@ -44,6 +46,7 @@ def test_a_group_completed_in_pieces_never_earns_its_amphora() -> None:
 
 
 def test_with_the_supply_empty_a_landscape_card_is_taken_and_the_turn_goes_on() -> None:
+    """Decision #amphora-card-instead."""
     state = painted()
     state.amphora_supply = 0
     for building in list(state.seats[0].board):

@@ -66,6 +66,7 @@ def test_the_defence_group_and_the_fortress_are_as_published() -> None:
 
 
 def test_each_group_but_roads_is_a_tree_of_arrows_rooted_at_its_main_building() -> None:
+    """Decision #reconstruction."""
     for group, members in zip(GROUPS, GROUP_MEMBERS, strict=True):
         mains = [b for b in members if IS_MAIN[b]]
         if group.id == "roads":
@@ -83,6 +84,7 @@ def test_each_group_but_roads_is_a_tree_of_arrows_rooted_at_its_main_building() 
 
 
 def test_costs_have_1_to_4_symbols_and_the_city_is_the_costliest() -> None:
+    """Decision #reconstruction."""
     for building, cost in zip(BUILDINGS, COST, strict=True):
         if building.group == "roads":
             assert cost == (0, 0, 0, 0) and building.cost == ""
@@ -102,6 +104,7 @@ def test_the_landscapes_are_equally_needed_by_the_buildings() -> None:
 
 
 def test_map_tiles_have_4_or_5_symbols_and_the_landscapes_are_balanced() -> None:
+    """Decision #reconstruction."""
     letters: Counter[str] = Counter()
     for tile in MAP_TILES:
         symbols = [h for h in tile.hexes if h != "."]
@@ -124,6 +127,7 @@ def test_setups_have_4_6_8_tiles_and_2_3_4_shrines_that_touch_the_map_without_ov
 
 
 def test_setups_are_point_symmetric() -> None:
+    """Decision #reconstruction."""
     for layout in SETUP_LAYOUTS.values():
         if layout.players == 3:
             continue  # a triangle: symmetric under a third of a turn instead

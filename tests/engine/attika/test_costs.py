@@ -26,28 +26,33 @@ FORTRESS_SITE = {(0, 0): "M", (1, 0): "M", (1, -1): "W", (0, -1): "W", (-1, 1): 
 
 
 def test_matching_symbols_of_the_hex_and_its_free_neighbours_are_deducted() -> None:
+    """Decision #discount."""
     state = painted(FORTRESS_SITE)
     assert build_cost(state, 0, b("fortress"), cell(0, 0)) == ((1, 1, 0, 0), 0)
 
 
 def test_symbols_under_buildings_deduct_nothing() -> None:
+    """Decision #discount."""
     state = painted(FORTRESS_SITE)
     put(state, 1, "road_1", 1, 0)  # the other player's road covers a mountain
     assert build_cost(state, 0, b("fortress"), cell(0, 0)) == ((2, 1, 0, 0), 0)
 
 
 def test_a_discount_never_goes_below_nothing() -> None:
+    """Decision #discount."""
     state = painted(dict.fromkeys([(0, 0), (1, 0), (0, 1), (-1, 0), (0, -1)], "M"))
     assert build_cost(state, 0, b("quarry"), cell(0, 0)) == ((0, 1, 0, 0), 0)
 
 
 def test_any_symbol_takes_one_card_off_a_roads_five() -> None:
+    """Decision #road-discount."""
     state = painted({(0, 0): "M", (1, 0): "M", (0, 1): "W", (-1, 0): "W", (5, 5): "H"})
     assert build_cost(state, 0, b("road_1"), cell(0, 0)) == ((0, 0, 0, 0), 1)
     assert build_cost(state, 0, b("road_1"), cell(3, -3)) == ((0, 0, 0, 0), 5)
 
 
 def test_a_new_colony_costs_one_card_more_per_colony_already_there() -> None:
+    """Decision #colony-surcharge."""
     state = painted()
     assert build_cost(state, 0, b("quarry"), cell(0, 0)) == ((2, 1, 0, 0), 0)
     put(state, 0, "road_1", 3, 0)
@@ -59,6 +64,7 @@ def test_a_new_colony_costs_one_card_more_per_colony_already_there() -> None:
 
 
 def test_the_other_players_buildings_and_the_shrines_do_not_join_colonies() -> None:
+    """Decision #colony-surcharge."""
     state = painted(shrines=((1, 0), (0, 5)))
     put(state, 0, "road_1", 2, 0)
     put(state, 1, "road_1", -1, 0)
@@ -69,6 +75,7 @@ def test_the_other_players_buildings_and_the_shrines_do_not_join_colonies() -> N
 
 
 def test_a_building_is_free_next_to_the_one_its_arrow_comes_from() -> None:
+    """Decision #free-builds."""
     state = painted()
     put(state, 0, "quarry", 0, 0)
     put(state, 0, "fortress", 1, 0)
@@ -79,6 +86,7 @@ def test_a_building_is_free_next_to_the_one_its_arrow_comes_from() -> None:
 
 
 def test_no_free_build_in_reverse_order_skipping_a_step_or_off_another_colour() -> None:
+    """Decision #free-builds."""
     state = painted()
     put(state, 0, "tower_1", 0, 0)
     put(state, 0, "quarry", 3, -3)
@@ -92,6 +100,7 @@ def test_no_free_build_in_reverse_order_skipping_a_step_or_off_another_colour() 
 
 
 def test_main_buildings_are_never_free() -> None:
+    """Decision #free-builds."""
     state = painted()
     put(state, 0, "road_1", 0, 0)
     for main in ("agora", "quarry", "harbour", "granary", "mint", "vineyard"):
@@ -99,6 +108,7 @@ def test_main_buildings_are_never_free() -> None:
 
 
 def test_a_road_is_free_next_to_an_own_road_only() -> None:
+    """Decision #free-builds."""
     state = painted()
     put(state, 0, "road_1", 0, 0)
     put(state, 1, "road_1", 3, 0)
@@ -108,6 +118,7 @@ def test_a_road_is_free_next_to_an_own_road_only() -> None:
 
 
 def test_two_cards_of_any_landscape_stand_for_one_required_card() -> None:
+    """Decision #two-for-one."""
     cost = ((1, 1, 0, 0), 0)
     assert payments((1, 1, 1, 1), cost) == [(0, 1, 1, 1), (1, 0, 1, 1), (1, 1, 0, 0)]
     assert payments((0, 1, 1, 1), cost) == [(0, 1, 1, 1)]  # the rules' example
@@ -116,6 +127,7 @@ def test_two_cards_of_any_landscape_stand_for_one_required_card() -> None:
 
 
 def test_extra_cards_may_be_of_any_landscape() -> None:
+    """Decision #two-for-one."""
     cost = ((0, 0, 0, 0), 2)
     assert payments((1, 1, 0, 0), cost) == [(1, 1, 0, 0)]
     assert payments((2, 1, 0, 0), cost) == [(1, 1, 0, 0), (2, 0, 0, 0)]
@@ -155,6 +167,7 @@ costs = st.tuples(st.tuples(*[st.integers(0, 3)] * 4), st.integers(0, 4))
 def test_payments_are_exactly_the_minimal_covering_ones(
     hand: tuple[int, int, int, int], cost: tuple[tuple[int, int, int, int], int]
 ) -> None:
+    """Decision #payment-decision."""
     expected = _exact_by_brute_force(hand, cost)
     assert payments(hand, cost) == expected
     assert can_pay(hand, cost) == bool(expected)
@@ -167,6 +180,7 @@ def test_payments_are_exactly_the_minimal_covering_ones(
 
 
 def test_a_free_build_never_pays_the_colony_surcharge() -> None:
+    """Decision #free-build-no-colony."""
     state = painted()
     put(state, 0, "road_1", 4, -4)
     put(state, 0, "road_2", -4, 4)

@@ -23,6 +23,7 @@ def test_a_tiles_ring_turns_with_its_rotation() -> None:
 
 
 def test_rotations_with_the_same_picture_are_offered_once() -> None:
+    """Decision #tile-placement."""
     for tile, symbols in enumerate(TILE_SYMBOLS):
         pictures = {tuple(symbols[1:][(k - o) % 6] for k in range(6)) for o in range(6)}
         assert len(ROTATIONS[tile]) == len(pictures)
@@ -42,6 +43,7 @@ def test_new_tiles_fit_exactly_where_they_touch_the_map_without_covering_it(play
 
 
 def test_a_new_tile_may_leave_holes_and_may_touch_only_a_shrine() -> None:
+    """Decision #tile-placement."""
     state = painted(radius=1, shrines=((0, 3),))
     centres = set(tile_centres(state))
     assert encode(0, 5) in centres  # touches the shrine alone

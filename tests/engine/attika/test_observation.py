@@ -1,4 +1,4 @@
-"""What a player sees: the table, their own cards and board, and nothing else hidden."""
+"""What a player sees: the table, every board, their own cards, and nothing else hidden."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 
 from engine.attika import AttikaState
 from engine.attika.components import BUILDINGS, LANDSCAPES
+from engine.attika.spectator import AttikaSpectator
 from engine.hexgrid import decode
 from tests.engine.attika.support import GAME, play_to_turn, reshuffle_hidden
 
@@ -25,7 +26,7 @@ def test_it_says_whose_view_and_whose_turn_it_is(midgame: AttikaState) -> None:
     assert seen["current_player"] == GAME.current_player(midgame)
 
 
-def test_it_shows_the_viewers_own_hand_and_board_and_only_counts_of_the_others(
+def test_it_shows_the_viewers_own_hand_every_board_and_only_counts_of_the_rest(
     midgame: AttikaState,
 ) -> None:
     for viewer in range(midgame.players):
@@ -38,6 +39,7 @@ def test_it_shows_the_viewers_own_hand_and_board_and_only_counts_of_the_others(
             assert set(info) == {
                 "hand_size",
                 "board_size",
+                "board",
                 "stack_sizes",
                 "amphorae",
                 "amphora_groups",
@@ -46,7 +48,35 @@ def test_it_shows_the_viewers_own_hand_and_board_and_only_counts_of_the_others(
             }
             assert info["hand_size"] == sum(other.hand)
             assert info["board_size"] == len(other.board)
+            assert info["board"] == [BUILDINGS[b].id for b in other.board]
             assert info["stack_sizes"] == [len(stack) for stack in other.stacks]
+
+
+def test_the_other_players_boards_are_public_so_a_free_build_can_be_blocked() -> None:
+    """The rules lay each stack's top building "face visible" on its owner's board: at
+    the start every player sees the four buildings each other player may build next.
+    Decision #boards-public."""
+    state = GAME.new_state(5, 3, {})
+    for viewer in range(3):
+        seen = GAME.observation(state, viewer)
+        for player, info in enumerate(seen["seats"]):
+            dealt = state.seats[player].board
+            assert len(dealt) == 4
+            assert info["board"] == [BUILDINGS[b].id for b in dealt]
+
+
+def test_a_spectator_sees_every_board_before_the_end(midgame: AttikaState) -> None:
+    """Decision #boards-public."""
+    view = AttikaSpectator().view(midgame, reveal=False)
+    boards = [seat["board"] for seat in view["seats"]]
+    assert boards == [[BUILDINGS[b].id for b in seat.board] for seat in midgame.seats]
+    assert all(seat["hand"] is None for seat in view["seats"])
+
+
+def test_a_rebuilt_state_holds_the_other_players_real_boards(midgame: AttikaState) -> None:
+    viewer = GAME.current_player(midgame)
+    guess = GAME.state_from_observation(GAME.observation(midgame, viewer))
+    assert [seat.board for seat in guess.seats] == [seat.board for seat in midgame.seats]
 
 
 def test_it_shows_every_building_on_the_map(midgame: AttikaState) -> None:
@@ -65,6 +95,7 @@ def test_it_shows_every_building_on_the_map(midgame: AttikaState) -> None:
 
 
 def test_nothing_hidden_from_the_viewer_changes_what_they_see(midgame: AttikaState) -> None:
+    """Decision #boards-public."""
     for viewer in range(midgame.players):
         seen = GAME.observation(midgame, viewer)
         for seed in range(3):
@@ -79,6 +110,7 @@ def test_the_seed_and_the_prng_are_never_shown(midgame: AttikaState) -> None:
 
 
 def test_a_building_just_drawn_is_shown_to_its_drawer_only() -> None:
+    """Decision #drawn-building-private."""
     state = GAME.new_state(9, 3, {})
     GAME.apply(state, {"type": "draw", "stack": 1})
     # A fixed seed: were the building kept automatically, pick another seed (a skip here

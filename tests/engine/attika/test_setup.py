@@ -44,6 +44,7 @@ def test_each_player_turns_up_the_top_building_of_each_of_four_stacks(players: i
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_starting_hands_grow_by_seat_and_the_rest_is_the_deck(players: int) -> None:
+    """Decision #first-player."""
     state = GAME.new_state(13, players, {})
     assert [sum(seat.hand) for seat in state.seats] == list(STARTING_HANDS[:players])
     assert len(state.deck) == 60 - sum(STARTING_HANDS[:players])

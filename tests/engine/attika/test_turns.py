@@ -67,6 +67,7 @@ def test_a_turn_is_two_draws(roads: AttikaState) -> None:
 
 
 def test_the_first_draw_or_build_fixes_the_turns_action(roads: AttikaState) -> None:
+    """Decision #turn-action."""
     GAME.apply(roads, build("road_2", 1, 0))
     assert "draw" not in types(roads)
     with pytest.raises(IllegalAction, match="action is to build"):
@@ -74,11 +75,13 @@ def test_the_first_draw_or_build_fixes_the_turns_action(roads: AttikaState) -> N
 
 
 def test_forgoing_the_whole_turn_takes_three_cards(roads: AttikaState) -> None:
+    """Decision #forgone-cards."""
     GAME.apply(roads, {"type": "end_turn"})
     assert sum(roads.seats[0].hand) == 3 and GAME.current_player(roads) == 1
 
 
 def test_each_forgone_build_or_draw_takes_one_card(roads: AttikaState) -> None:
+    """Decision #forgone-cards."""
     GAME.apply(roads, build("road_2", 1, 0))
     GAME.apply(roads, {"type": "end_turn"})
     assert sum(roads.seats[0].hand) == 2
@@ -89,6 +92,7 @@ def test_each_forgone_build_or_draw_takes_one_card(roads: AttikaState) -> None:
 
 
 def test_a_drawn_building_can_be_built_at_once(roads: AttikaState) -> None:
+    """Decision #drawn-building."""
     on_top(roads, 0, 1, "fortress")
     set_hand(roads, 0, "MMMH")
     GAME.apply(roads, {"type": "draw", "stack": 1})
@@ -101,6 +105,7 @@ def test_a_drawn_building_can_be_built_at_once(roads: AttikaState) -> None:
 
 
 def test_only_the_drawn_building_may_be_built_before_it_is_kept(roads: AttikaState) -> None:
+    """Decision #drawn-building."""
     set_hand(roads, 0, "MMMMMMMMHHHHFFFFWWWW")
     GAME.apply(roads, {"type": "draw", "stack": 0})
     drawn = roads.pending.building if roads.pending else -1
@@ -114,6 +119,7 @@ def test_only_the_drawn_building_may_be_built_before_it_is_kept(roads: AttikaSta
 
 
 def test_a_payment_with_a_choice_is_its_own_decision(roads: AttikaState) -> None:
+    """Decision #payment-decision."""
     set_hand(roads, 0, "MMHHFW")
     on_board(roads, 0, "quarry")  # M M H, on a blank hex next to the road
     GAME.apply(roads, build("quarry", 0, 1))
@@ -127,6 +133,7 @@ def test_a_payment_with_a_choice_is_its_own_decision(roads: AttikaState) -> None
 
 
 def test_a_payment_without_a_choice_is_made_at_once(roads: AttikaState) -> None:
+    """Decision #payment-decision, #forced-decisions."""
     set_hand(roads, 0, "MMH")
     on_board(roads, 0, "quarry")
     GAME.apply(roads, build("quarry", 0, 1))
@@ -134,6 +141,7 @@ def test_a_payment_without_a_choice_is_made_at_once(roads: AttikaState) -> None:
 
 
 def test_joining_a_group_earns_an_amphora_that_buys_a_fourth_build(roads: AttikaState) -> None:
+    """Decision #amphora-buys."""
     on_board(roads, 0, "quarry")
     set_hand(roads, 0, "MMH")
     for q in (1, 2, 3):
@@ -146,6 +154,7 @@ def test_joining_a_group_earns_an_amphora_that_buys_a_fourth_build(roads: Attika
 
 
 def test_an_amphora_spent_on_an_action_goes_back_to_the_supply(roads: AttikaState) -> None:
+    """Decision #amphora-buys."""
     roads.seats[0].amphorae = 1
     roads.amphora_supply -= 1
     assert {"type": "amphora", "use": "action"} not in legal(roads)  # no action chosen yet
@@ -156,6 +165,7 @@ def test_an_amphora_spent_on_an_action_goes_back_to_the_supply(roads: AttikaStat
 
 
 def test_after_an_amphora_traded_for_a_card_no_draw_or_build(roads: AttikaState) -> None:
+    """Decision #card-ends-building."""
     roads.seats[0].amphorae = 2
     roads.amphora_supply -= 2
     GAME.apply(roads, build("road_2", 1, 0))
@@ -170,6 +180,7 @@ def test_after_an_amphora_traded_for_a_card_no_draw_or_build(roads: AttikaState)
 
 
 def test_emptying_a_stack_asks_for_a_new_map_tile(roads: AttikaState) -> None:
+    """Decision #map-extension."""
     seat = roads.seats[0]
     seat.stacks[2] = seat.stacks[2][:1]
     next_tile = roads.tile_pile[0]
@@ -186,6 +197,7 @@ def test_emptying_a_stack_asks_for_a_new_map_tile(roads: AttikaState) -> None:
 
 
 def test_emptying_a_stack_with_no_tile_left_does_nothing(roads: AttikaState) -> None:
+    """Decision #map-extension."""
     roads.seats[0].stacks[2] = roads.seats[0].stacks[2][:1]
     roads.tile_pile = []
     GAME.apply(roads, {"type": "draw", "stack": 2})
@@ -235,6 +247,7 @@ def test_illegal_actions_are_refused_and_change_nothing(
 
 
 def test_emptying_the_main_stack_also_asks_for_a_new_map_tile(roads: AttikaState) -> None:
+    """Decision #map-extension."""
     roads.seats[0].stacks[0] = roads.seats[0].stacks[0][:1]
     GAME.apply(roads, {"type": "draw", "stack": 0})
     if roads.pending is not None and roads.pending.kind == "drawn":

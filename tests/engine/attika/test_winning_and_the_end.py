@@ -21,6 +21,7 @@ def linked_position() -> AttikaState:
 
 
 def test_linking_two_shrines_with_a_chain_of_own_buildings_wins_at_once() -> None:
+    """Decision #shrine-link."""
     state = linked_position()
     assert not GAME.is_over(state)
     GAME.apply(state, build("road_4", 0, -2))  # free next to road_3
@@ -32,6 +33,7 @@ def test_linking_two_shrines_with_a_chain_of_own_buildings_wins_at_once() -> Non
 
 
 def test_another_players_building_breaks_the_chain() -> None:
+    """Decision #shrine-link."""
     state = painted(shrines=SHRINES)
     for name, r in (("road_1", 2), ("road_2", 1), ("quarry", -1), ("road_3", -2)):
         put(state, 0, name, 0, r)
@@ -40,6 +42,7 @@ def test_another_players_building_breaks_the_chain() -> None:
 
 
 def test_a_chain_touching_one_shrine_twice_is_not_a_link() -> None:
+    """Decision #shrine-link."""
     state = painted(shrines=((0, 0), (4, -4)))
     put(state, 0, "road_1", 1, 0)
     put(state, 0, "road_2", 0, 1)
@@ -86,6 +89,7 @@ def stalled() -> AttikaState:
 
 
 def test_when_no_card_is_left_and_no_one_can_act_the_game_ends() -> None:
+    """Decision #the-end."""
     state = stalled()
     GAME.apply(state, {"type": "end_turn"})  # seat 0's turn; the others pass by themselves
     assert GAME.is_over(state) and state.winner is None
@@ -96,6 +100,7 @@ def test_when_no_card_is_left_and_no_one_can_act_the_game_ends() -> None:
 
 
 def test_ties_on_the_map_go_to_fewer_buildings_on_the_board() -> None:
+    """Decision #ranking."""
     state = stalled()
     state.seats[0].placed[b("road_1")] = state.seats[2].placed[b("road_1")]  # scores only
     state.seats[1].board = []
@@ -106,6 +111,7 @@ def test_ties_on_the_map_go_to_fewer_buildings_on_the_board() -> None:
 
 
 def test_a_voluntary_pass_counts_toward_the_end_when_no_card_is_left() -> None:
+    """Decision #the-end."""
     state = stalled()
     state.seats[0].board.append(b("road_3"))  # free next to road_4: seat 0 could build
     state.legal_cache = None
@@ -115,6 +121,7 @@ def test_a_voluntary_pass_counts_toward_the_end_when_no_card_is_left() -> None:
 
 
 def test_passing_while_cards_remain_does_not_end_the_game() -> None:
+    """Decision #the-end."""
     state = stalled()
     state.discard = [4, 0, 0, 0]
     state.seats[1].stacks[1] = [b("road_2")]  # seat 1 has a decision to make

@@ -9,7 +9,7 @@ from engine.registry import game_ids
 from tests.engine.goldens.playthroughs import GOLDENS, build_golden, golden_text
 
 
-def main(argv: list[str] | None = None) -> int:
+def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m tests.engine.goldens",
         description="Rewrite the golden playthroughs that tests/engine/test_goldens.py "
@@ -22,7 +22,6 @@ def main(argv: list[str] | None = None) -> int:
         "games",
         nargs="*",
         metavar="GAME",
-        choices=game_ids(),
         help=f"only these games' goldens (default: all of {', '.join(game_ids())})",
     )
     parser.add_argument(
@@ -31,6 +30,14 @@ def main(argv: list[str] | None = None) -> int:
         help="write nothing; exit with status 1 if any golden file is missing or out of date",
     )
     args = parser.parse_args(argv)
+    unknown = sorted(set(args.games) - set(game_ids()))
+    if unknown:  # not argparse's choices: with nargs="*" they refuse no game at all
+        parser.error(f"unknown game {', '.join(unknown)}; choose from {', '.join(game_ids())}")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments(argv)
     stale = []
     for golden in GOLDENS:
         if args.games and golden.game not in args.games:

@@ -144,3 +144,13 @@ def kind_at(state: MegalopolisState, x: int, y: int) -> str:
 
 def hand(state: MegalopolisState, player: int) -> list[str]:
     return [KIND_NAMES[k] for k in state.hands[player]]
+
+
+def turns_to_the_end(state: MegalopolisState) -> list[int]:
+    """Play the first legal action until the game ends; the seat of each turn played."""
+    seats = []
+    while not GAME.is_over(state):
+        if not state.resolving:
+            seats.append(state.turn_player)
+        GAME.apply(state, GAME.legal_actions(state)[0])
+    return seats

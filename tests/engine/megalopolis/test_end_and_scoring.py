@@ -15,6 +15,7 @@ from tests.engine.megalopolis.support import (
     table,
     tile,
     tokens_at,
+    turns_to_the_end,
     up,
 )
 
@@ -44,6 +45,7 @@ def test_the_last_round_follows_the_turn_order_from_the_trigger() -> None:
 
 
 def test_a_last_token_stops_further_tiles_from_being_played_that_turn() -> None:
+    """Decision #no-tile-after-last-token."""
     state = table({(0, 0): up("factory")}, hands=[["construction_site", "bank"], ["bank"]],
                   supply=[1, 15])  # fmt: skip
     play(state, "construction_site", 1, 0)
@@ -52,6 +54,7 @@ def test_a_last_token_stops_further_tiles_from_being_played_that_turn() -> None:
 
 
 def test_a_last_token_still_lets_the_tiles_other_texts_resolve() -> None:
+    """Decision #no-tile-after-last-token."""
     state = table({(0, 0): up("factory", 1)}, hands=[["security_guard"], ["bank"]],
                   supply=[1, 14])  # fmt: skip
     play(state, "security_guard", 1, 0)
@@ -59,6 +62,7 @@ def test_a_last_token_still_lets_the_tiles_other_texts_resolve() -> None:
 
 
 def test_a_port_places_nothing_after_a_last_token() -> None:
+    """Decision #no-tile-after-last-token."""
     state = table({(0, 0): up("factory")}, hands=[["port"], ["bank"]], supply=[1, 15])
     play(state, "port", 1, 0)
     assert GAME.current_player(state) == 1
@@ -66,17 +70,28 @@ def test_a_port_places_nothing_after_a_last_token() -> None:
 
 
 def test_a_last_token_placed_by_the_police_hq_triggers_the_end_too() -> None:
+    """Decision #last-round-from-placer."""
     state = table({(0, 0): up("factory")}, hands=[["police_hq"], ["bank"]], supply=[15, 1])
     play(state, "police_hq", 1, 0)
     assert tokens_at(state, 1, 0) == [1, 1]
     assert state.final_round == []
-    assert GAME.current_player(state) == 1
-    assert legal(state) == [{"pass": True}]  # no token left for its last turn
-    GAME.apply(state, {"pass": True})
-    assert GAME.is_over(state)
+    assert turns_to_the_end(state) == [0]  # the only other player: the turn player
+
+
+def test_after_a_police_hq_the_last_round_counts_from_who_placed_the_last_token() -> None:
+    """Seat 1 places its last token on seat 0's Police HQ: seats 2 and 0, the other
+    players, play once more, in that order; seat 1 never plays again.
+    Decision #last-round-from-placer."""
+    state = table({(0, 0): up("factory")}, players=3, hands=[["police_hq"], ["bank"], ["bank"]],
+                  supply=[15, 1, 15])  # fmt: skip
+    play(state, "police_hq", 1, 0)
+    assert tokens_at(state, 1, 0) == [1, 1, 1]
+    assert turns_to_the_end(state) == [2, 0]
+    assert state.end_reason == "last_token"
 
 
 def test_when_nobody_can_act_the_game_ends() -> None:
+    """Decision #no-reshuffle."""
     state = table({(0, 0): up("factory")}, hands=[[], []], deck=[])
     GAME.apply(state, {"pass": True})
     assert not GAME.is_over(state)
@@ -86,6 +101,7 @@ def test_when_nobody_can_act_the_game_ends() -> None:
 
 
 def test_a_pass_that_draws_tiles_does_not_count_towards_the_end() -> None:
+    """Decision #no-reshuffle."""
     state = table({(0, 0): up("factory")}, hands=[[], []], deck=["bank"] * 3)
     GAME.apply(state, {"pass": True})
     assert state.passes == 0
@@ -93,6 +109,7 @@ def test_a_pass_that_draws_tiles_does_not_count_towards_the_end() -> None:
 
 
 def test_the_safety_limit_ends_an_endless_game() -> None:
+    """Decision #turn-limit."""
     state = table({(0, 0): up("factory")}, hands=[["bank"], ["bank"]])
     state.turns_played = MAX_TURNS_PER_PLAYER * 2 - 1
     play(state, "bank", 1, 0)
@@ -101,6 +118,7 @@ def test_the_safety_limit_ends_an_endless_game() -> None:
 
 
 def test_mausoleums_taking_each_other_back_loop_until_the_safety_limit() -> None:
+    """Decision #turn-limit."""
     state = table({(0, 0): up("mausoleum")}, hands=[["mausoleum"], []], deck=[])
     while not GAME.is_over(state):
         if GAME.current_player(state) == 1:
@@ -160,6 +178,7 @@ def test_tied_silver_majorities_all_score(game: Megalopolis) -> None:
 
 
 def test_a_tie_goes_to_the_largest_controlled_area(game: Megalopolis) -> None:
+    """Decision #tie-break."""
     state = table(
         {
             (0, 0): up("housing", 0), (1, 0): up("housing", 0), (2, 0): up("housing", 0),
@@ -179,6 +198,7 @@ def test_a_tie_goes_to_the_largest_controlled_area(game: Megalopolis) -> None:
 
 
 def test_a_full_tie_is_shared(game: Megalopolis) -> None:
+    """Decision #tie-break."""
     state = table({(0, 0): up("bank", 0), (5, 0): up("bank", 1)})
     assert game.result(state).ranks == [1, 1]
 

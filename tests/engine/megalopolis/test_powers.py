@@ -33,6 +33,7 @@ def turn_is_over(state: MegalopolisState) -> bool:
 
 
 def test_arboretum_takes_back_up_to_three_of_your_tokens() -> None:
+    """Decision #arboretum."""
     state = table(
         {(0, 0): up("factory", 0, 0), (1, 0): up("factory", 0, 1), (2, 0): up("factory", 1)},
         hands=[["arboretum"], []],
@@ -49,6 +50,7 @@ def test_arboretum_takes_back_up_to_three_of_your_tokens() -> None:
 
 
 def test_arboretum_may_stop_early() -> None:
+    """Decision #arboretum."""
     state = table({(0, 0): up("factory", 0)}, hands=[["arboretum"], []])
     play(state, "arboretum", 0, 1)
     choose(state, DONE)
@@ -60,6 +62,7 @@ def test_arboretum_may_stop_early() -> None:
 
 
 def test_bank_swaps_its_token_with_one_on_a_tile_you_do_not_control() -> None:
+    """Decision #bank."""
     state = table(
         {(0, 0): up("factory", 1), (1, 0): up("factory", 0, 1), (2, 0): up("factory", 1, 2)},
         players=3,
@@ -77,6 +80,7 @@ def test_bank_swaps_its_token_with_one_on_a_tile_you_do_not_control() -> None:
 
 
 def test_bank_with_no_tile_to_swap_with_does_nothing() -> None:
+    """Decision #missing-target."""
     state = table({(0, 0): up("factory", 0)}, hands=[["bank"], []])
     play(state, "bank", 0, 1)
     assert turn_is_over(state)
@@ -99,6 +103,7 @@ def capitol_table(supply: list[int] | None = None) -> MegalopolisState:
 
 
 def test_capitol_takes_over_every_adjacent_tile_in_the_order_chosen() -> None:
+    """Decision #capitol-order."""
     state = capitol_table()
     play(state, "capitol", 1, 0)
     assert legal(state) == [tile(0, 0), tile(1, -1), tile(1, 1), tile(2, 0)]
@@ -118,6 +123,7 @@ def test_capitol_takes_over_every_adjacent_tile_in_the_order_chosen() -> None:
 
 
 def test_capitol_without_tokens_can_only_take_over_tiles_holding_one_of_yours() -> None:
+    """Decision #capitol-no-token."""
     state = capitol_table(supply=[3, 13])  # 2 left after the Capitol itself
     play(state, "capitol", 1, 0)
     choose(state, tile(0, 0))
@@ -143,6 +149,7 @@ def test_construction_site_plays_another_tile_from_the_hand() -> None:
 
 
 def test_construction_site_with_an_empty_hand_does_nothing() -> None:
+    """Decision #missing-target."""
     state = table({(0, 0): up("factory", 1)}, hands=[["construction_site"], []])
     play(state, "construction_site", 1, 0)
     assert turn_is_over(state)
@@ -163,6 +170,7 @@ def test_disaster_site_sends_another_tile_to_the_bottom_of_the_deck() -> None:
 
 
 def test_disaster_site_may_remove_a_face_down_tile() -> None:
+    """Decision #disaster-site."""
     state = table({(0, 0): up("factory"), (1, 0): down("stadium")}, hands=[["disaster_site"], []])
     play(state, "disaster_site", 0, 1)
     choose(state, tile(1, 0))
@@ -215,6 +223,7 @@ def test_playing_a_hotel_does_nothing_at_once_but_offers_it_later() -> None:
 
 
 def test_housing_puts_a_token_on_an_empty_tile_face_down_ones_included() -> None:
+    """Decision #housing."""
     state = table(
         {(0, 0): up("factory", 1), (1, 0): up("factory"), (-1, 0): down("embassy")},
         hands=[["housing"], []],
@@ -244,6 +253,7 @@ def test_library_plays_one_of_the_top_five_and_puts_the_rest_at_the_bottom() -> 
 
 
 def test_library_leaves_the_deck_order_of_the_four_at_the_bottom() -> None:
+    """Decision #library."""
     deck = ["bank", "housing", "library", "plaza", "stadium"] + ["temple"] * 10
     state = table({(0, 0): up("factory")}, hands=[["library"] * 5, []], deck=deck)
     play(state, "library", 1, 0)
@@ -254,6 +264,7 @@ def test_library_leaves_the_deck_order_of_the_four_at_the_bottom() -> None:
 
 
 def test_library_with_only_libraries_puts_all_five_back() -> None:
+    """Decision #library."""
     deck = ["library"] * 5 + ["temple"]
     state = table({(0, 0): up("factory")}, hands=[["library"] * 5, []], deck=deck)
     play(state, "library", 1, 0)
@@ -279,6 +290,7 @@ def test_mausoleum_takes_an_adjacent_tile_into_the_hand() -> None:
 
 
 def test_tiles_must_be_played_next_to_a_plaza_while_they_can() -> None:
+    """Decision #plaza-placement."""
     state = table({(0, 0): up("plaza"), (3, 0): up("factory")}, hands=[["bank"], []])
     assert {(a["x"], a["y"]) for a in legal(state)} == {(0, 1), (1, 0), (0, -1), (-1, 0)}
 
@@ -299,6 +311,7 @@ def test_a_face_down_plaza_does_not_restrict() -> None:
 
 
 def test_police_hq_makes_every_other_player_with_a_token_put_one_on_it() -> None:
+    """Decision #police-hq."""
     state = table({(0, 0): up("factory")}, players=3, hands=[["police_hq"], [], []],
                   supply=[15, 15, 0])  # fmt: skip
     play(state, "police_hq", 1, 0)
@@ -320,6 +333,7 @@ def test_port_places_the_top_of_the_deck_face_down_where_chosen() -> None:
 
 
 def test_port_obeys_the_plaza() -> None:
+    """Decision #plaza-placement."""
     state = table({(0, 0): up("plaza"), (1, 0): up("factory")}, hands=[["port"], []])
     play(state, "port", 0, 1)
     assert {a["space"][0] for a in legal(state)} <= {-1, 0, 1}
@@ -327,6 +341,7 @@ def test_port_obeys_the_plaza() -> None:
 
 
 def test_port_with_an_empty_deck_does_nothing() -> None:
+    """Decision #missing-target."""
     state = table({(0, 0): up("factory")}, hands=[["port"], []], deck=[])
     play(state, "port", 1, 0)
     assert turn_is_over(state)
@@ -336,6 +351,7 @@ def test_port_with_an_empty_deck_does_nothing() -> None:
 
 
 def test_post_office_moves_a_tile_with_its_tokens() -> None:
+    """Decision #post-office."""
     state = table({(0, 0): up("bank", 1, 0), (1, 0): up("factory")}, hands=[["post_office"], []])
     play(state, "post_office", 2, 0)
     assert legal(state) == [tile(0, 0), tile(1, 0), tile(2, 0)]
@@ -348,6 +364,7 @@ def test_post_office_moves_a_tile_with_its_tokens() -> None:
 
 
 def test_a_moved_tile_ignores_the_plaza() -> None:
+    """Decision #plaza-placement."""
     state = table({(0, 0): up("plaza"), (1, 0): up("factory", 1)}, hands=[["post_office"], []])
     play(state, "post_office", 0, 1)
     choose(state, tile(1, 0))
@@ -358,6 +375,7 @@ def test_a_moved_tile_ignores_the_plaza() -> None:
 
 
 def test_the_fifth_power_station_in_play_ends_the_game_at_once() -> None:
+    """Decision #face-up-power-stations."""
     tiles = {(x, 0): up("power_station") for x in range(4)}
     state = table(tiles, hands=[["power_station"], []])
     play(state, "power_station", 4, 0)
@@ -366,6 +384,7 @@ def test_the_fifth_power_station_in_play_ends_the_game_at_once() -> None:
 
 
 def test_a_face_down_power_station_is_not_in_play_until_it_turns_up() -> None:
+    """Decision #face-up-power-stations."""
     tiles = {(x, 0): up("power_station") for x in range(4)} | {(0, 2): down("power_station")}
     state = table(tiles, hands=[["housing"], []])
     assert not GAME.is_over(state)
@@ -403,6 +422,7 @@ def test_shopping_complex_swaps_hands_with_a_chosen_player() -> None:
 
 
 def test_stadium_moves_one_or_all_tokens_of_an_adjacent_tile_onto_itself() -> None:
+    """Decision #stadium."""
     state = table({(0, 0): up("factory", 0, 1, 1), (5, 5): up("factory", 1)},
                   hands=[["stadium", "stadium"], []])  # fmt: skip
     play(state, "stadium", 0, 1)
@@ -416,6 +436,7 @@ def test_stadium_moves_one_or_all_tokens_of_an_adjacent_tile_onto_itself() -> No
 
 
 def test_stadium_may_take_all_of_them() -> None:
+    """Decision #stadium."""
     state = table({(0, 0): up("factory", 0, 1, 1)}, hands=[["stadium"], []])
     play(state, "stadium", 0, 1)
     choose(state, {"tile": [0, 0], "owner": "all"})
@@ -426,6 +447,7 @@ def test_stadium_may_take_all_of_them() -> None:
 
 
 def test_temple_plays_a_tile_from_another_players_hand_who_then_draws() -> None:
+    """Decision #temple."""
     state = table(
         {(0, 0): up("factory")},
         players=3,
@@ -447,6 +469,7 @@ def test_temple_plays_a_tile_from_another_players_hand_who_then_draws() -> None:
 
 
 def test_transit_station_swaps_two_tiles_with_their_tokens() -> None:
+    """Decision #transit-station."""
     state = table({(0, 0): up("bank", 1), (1, 0): down("capitol")},
                   hands=[["transit_station"], []])  # fmt: skip
     play(state, "transit_station", 0, 1)

@@ -41,6 +41,7 @@ def offered_tiles(state: MegalopolisState) -> set[tuple[int, int]]:
 
 @pytest.mark.parametrize("kind", TILE_CHOOSERS)
 def test_a_power_station_and_its_neighbours_cannot_be_chosen(kind: str) -> None:
+    """Decision #shield."""
     state = shielded_table(kind)
     play(state, kind, 3, 1)
     offered = offered_tiles(state)
@@ -50,6 +51,7 @@ def test_a_power_station_and_its_neighbours_cannot_be_chosen(kind: str) -> None:
 
 @pytest.mark.parametrize("kind", ["embassy", "mausoleum", "stadium", "capitol"])
 def test_adjacent_effects_cannot_reach_a_shielded_neighbour(kind: str) -> None:
+    """Decision #shield."""
     state = shielded_table(kind)
     play(state, kind, 2, 0)  # touches (1, 0), shielded, and (3, 0)
     offered = offered_tiles(state)
@@ -58,6 +60,7 @@ def test_adjacent_effects_cannot_reach_a_shielded_neighbour(kind: str) -> None:
 
 
 def test_the_capitol_overrides_the_shield_even_on_the_power_station() -> None:
+    """Decision #shield-capitol."""
     state = shielded_table("capitol")
     play(state, "capitol", 0, 1)
     assert offered_tiles(state) == {(0, 0)}
@@ -66,12 +69,14 @@ def test_the_capitol_overrides_the_shield_even_on_the_power_station() -> None:
 
 
 def test_bank_cannot_swap_with_a_shielded_token() -> None:
+    """Decision #shield."""
     state = shielded_table("bank")
     play(state, "bank", 3, 1)
     assert legal(state) == [{"tile": [3, 0], "owner": 1}]
 
 
 def test_arboretum_cannot_take_back_a_shielded_token_but_may_take_its_own() -> None:
+    """Decision #shield, #shield-own-text."""
     state = shielded_table("arboretum", mine=True)
     play(state, "arboretum", 0, 1)  # itself next to the Power Station
     assert offered_tiles(state) == {(0, 1), (3, 0)}
@@ -85,6 +90,7 @@ def test_housing_cannot_put_a_token_on_a_shielded_empty_tile() -> None:
 
 
 def test_a_tiles_own_text_still_applies_to_it_next_to_a_power_station() -> None:
+    """Decision #shield-own-text."""
     state = table({(0, 0): up("power_station"), (0, 2): up("factory", 1, 1)},
                   hands=[["stadium"], []])  # fmt: skip
     play(state, "stadium", 0, 1)
@@ -93,6 +99,7 @@ def test_a_tiles_own_text_still_applies_to_it_next_to_a_power_station() -> None:
 
 
 def test_a_face_down_power_station_shields_nothing() -> None:
+    """Decision #shield-face-down."""
     state = table({(0, 0): down("power_station"), (1, 0): up("factory", 1)},
                   hands=[["security_guard"], []])  # fmt: skip
     play(state, "security_guard", 2, 0)
@@ -100,6 +107,7 @@ def test_a_face_down_power_station_shields_nothing() -> None:
 
 
 def test_tiles_may_be_played_and_moved_next_to_a_power_station() -> None:
+    """Decision #shield-empty-spaces."""
     state = shielded_table("post_office")
     assert {"play": "post_office", "x": 0, "y": 1} in legal(state)
     play(state, "post_office", 3, 1)
@@ -108,6 +116,7 @@ def test_tiles_may_be_played_and_moved_next_to_a_power_station() -> None:
 
 
 def test_the_police_hq_and_hotel_work_next_to_a_power_station() -> None:
+    """Decision #shield-own-text."""
     state = table({(0, 0): up("power_station")}, hands=[["police_hq"], ["bank"]])
     play(state, "police_hq", 1, 0)
     assert tokens_at(state, 1, 0) == [1, 1]

@@ -94,6 +94,7 @@ def test_a_token_on_a_face_up_tile_does_nothing_more() -> None:
 
 
 def test_a_player_may_put_a_token_on_a_hotel_instead_of_playing_a_tile() -> None:
+    """Decision #hotel-instead."""
     state = table({(0, 0): up("hotel", 1)}, hands=[["plaza"], []])
     assert {"hotel": [0, 0]} in legal(state)
     GAME.apply(state, {"hotel": [0, 0]})

@@ -64,7 +64,7 @@
       render(view, step) {
         panel.update(view, (seat) => {
           const s = view.seats[seat];
-          const parts = [`${plural(s.hand_size, "card")}`, `${s.board_size} on board`, `stacks ${s.stack_sizes.join("/")}`];
+          const parts = [`${plural(s.hand_size, "card")}`, `board: ${s.board.join(", ") || "empty"}`, `stacks ${s.stack_sizes.join("/")}`];
           if (s.amphorae) parts.push(plural(s.amphorae, "amphora").replace("amphoras", "amphorae"));
           if (s.colonies > 1) parts.push(`${s.colonies} colonies`);
           if (view.winner === seat) parts.push(`won (${view.win_reason})`);
@@ -132,7 +132,7 @@
         }
         const revealed = view.seats.some((s) => s.hand !== null);
         setText(hands, revealed
-          ? view.seats.map((s, seat) => `${seat}: cards ${Object.entries(s.hand).filter(([, n]) => n).map(([name, n]) => `${n} ${name}`).join(", ") || "none"}; board ${s.board.join(", ") || "empty"}`).join("  |  ")
+          ? view.seats.map((s, seat) => `${seat}: cards ${Object.entries(s.hand).filter(([, n]) => n).map(([name, n]) => `${n} ${name}`).join(", ") || "none"}`).join("  |  ")
           : "");
       },
     };

@@ -8,12 +8,15 @@ from django.shortcuts import render
 from agon.web.docs import DECISIONS_ANCHOR
 from agon.web.games import games
 from agon.web.rules import has_rules, rules_render
+from engine.registry import game_ids
 
 
 def rules_page(request: HttpRequest, game_id: str) -> HttpResponse:
     page = rules_render(game_id)
     if page is None:
-        raise Http404(f"there is no rules page for a game {game_id!r}")
+        if game_id not in game_ids():
+            raise Http404(f"there is no game {game_id!r}")
+        raise Http404(f"the game {game_id!r} has no rules page yet")
     toc = [h for h in page.rules.headings if h.level == 2]
     return render(
         request,

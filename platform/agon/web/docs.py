@@ -3,9 +3,8 @@
 `docs/*.md` (and the rules pages under `docs/rules/`, see `agon.web.rules`) are rendered
 with markdown-it (CommonMark and tables, raw HTML escaped); headings get ids for the table
 of contents, and links between the repository's files become links to the pages and files
-served here. The starter kit is a zip of the example
-bots, the bot protocol and a README, built in memory with fixed timestamps, so the same
-files always give the same bytes.
+served here. The starter kit is a zip of the example bots, the bot protocol and a README,
+built in memory with fixed timestamps, so the same files always give the same bytes.
 """
 
 from __future__ import annotations

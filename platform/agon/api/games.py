@@ -9,6 +9,7 @@ from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from agon.api.pagination import PageNumberPagination, paginate
@@ -30,6 +31,10 @@ class GameSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     player_counts = serializers.ListField(child=serializers.IntegerField())
     options = OptionSerializer(many=True)
+    rules_url = serializers.SerializerMethodField(help_text="The game's rules page.")
+
+    def get_rules_url(self, game: Any) -> str:
+        return str(reverse("web:rules", args=[game.id], request=self.context.get("request")))
 
 
 class GameListView(APIView):
@@ -39,4 +44,5 @@ class GameListView(APIView):
     @extend_schema(responses=GameSerializer(many=True), summary="List the games")
     def get(self, request: Request) -> Response:
         paginator, page = paginate(self, [get_game(game_id) for game_id in game_ids()])
-        return paginator.get_paginated_response(GameSerializer(page, many=True).data)
+        games = GameSerializer(page, many=True, context={"request": request})
+        return paginator.get_paginated_response(games.data)

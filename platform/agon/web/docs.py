@@ -1,10 +1,10 @@
 """The documentation pages and the starter kit, made from the repository's own files.
 
-`docs/*.md` are rendered with markdown-it (CommonMark and tables, raw HTML escaped);
-headings get ids for the table of contents, and links between the repository's files
-become links to the pages and files served here. The starter kit is a zip of the example
-bots, the bot protocol and a README, built in memory with fixed timestamps, so the same
-files always give the same bytes.
+`docs/*.md` (and the rules pages under `docs/rules/`, see `agon.web.rules`) are rendered
+with markdown-it (CommonMark and tables, raw HTML escaped); headings get ids for the table
+of contents, and links between the repository's files become links to the pages and files
+served here. The starter kit is a zip of the example bots, the bot protocol and a README,
+built in memory with fixed timestamps, so the same files always give the same bytes.
 """
 
 from __future__ import annotations
@@ -23,11 +23,15 @@ from django.utils.text import slugify
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from engine.registry import game_ids
+
 DOCS = {
     "bot-protocol": "bot-protocol.md",
     "attika-reconstruction": "attika-reconstruction.md",
 }
 """The documents served, by slug: file names under docs/."""
+DECISIONS_ANCHOR = "decisions"
+"""Where a game's decisions file starts on its rules page (its headings get this prefix)."""
 STARTER_KIT_README = Path(__file__).parent / "starter_kit" / "README.md"
 STARTER_KIT_FOLDER = "agon-starter-kit"
 ZIP_TIME = (2024, 1, 1, 0, 0, 0)
@@ -71,10 +75,18 @@ def _link_target(href: str) -> str:
     for slug, file_name in DOCS.items():
         if name == file_name:
             return reverse("web:doc", args=[slug]) + suffix
+    for game_id in game_ids():
+        if name == f"{game_id}.md":
+            return reverse("web:rules", args=[game_id]) + suffix
+        if name == f"{game_id}-decisions.md":
+            anchor = f"{DECISIONS_ANCHOR}-{anchor}" if anchor else DECISIONS_ANCHOR
+            return reverse("web:rules", args=[game_id]) + f"#{anchor}"
     return href
 
 
-def render_markdown(text: str) -> RenderedDoc:
+def render_markdown(text: str, anchor_prefix: str = "") -> RenderedDoc:
+    """`text` as HTML; `anchor_prefix` keeps the heading ids of a document shown after
+    another on one page apart from the first one's."""
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
     tokens = md.parse(text)
     headings: list[Heading] = []
@@ -84,7 +96,7 @@ def render_markdown(text: str) -> RenderedDoc:
         if token.type == "heading_open":
             inline: Token = tokens[index + 1]
             words = "".join(child.content for child in inline.children or [])
-            anchor = base = slugify(words) or "section"
+            anchor = base = anchor_prefix + (slugify(words) or "section")
             count = 1
             while anchor in used:
                 count += 1
@@ -106,9 +118,14 @@ def render_markdown(text: str) -> RenderedDoc:
     return RenderedDoc(title, mark_safe(html), headings)  # noqa: S308
 
 
-@functools.lru_cache(maxsize=8)
-def _rendered(path: Path, modified: float) -> RenderedDoc:
-    return render_markdown(path.read_text(encoding="utf-8"))
+@functools.lru_cache(maxsize=16)
+def _rendered(path: Path, modified: float, anchor_prefix: str) -> RenderedDoc:
+    return render_markdown(path.read_text(encoding="utf-8"), anchor_prefix)
+
+
+def file_render(path: Path, anchor_prefix: str = "") -> RenderedDoc:
+    """A Markdown file, rendered (cached until the file changes)."""
+    return _rendered(path, path.stat().st_mtime, anchor_prefix)
 
 
 def doc_render(slug: str) -> RenderedDoc | None:
@@ -116,8 +133,7 @@ def doc_render(slug: str) -> RenderedDoc | None:
     file_name = DOCS.get(slug)
     if file_name is None:
         return None
-    path = docs_dir() / file_name
-    return _rendered(path, path.stat().st_mtime)
+    return file_render(docs_dir() / file_name)
 
 
 def example_source(name: str) -> str | None:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from agon.web.views import accounts, bots, docs, home, ladders, matches
+from agon.web.views import accounts, bots, docs, home, ladders, matches, rules
 
 app_name = "web"
 
@@ -24,4 +24,5 @@ urlpatterns = [
     path("docs/starter-kit.zip", docs.starter_kit, name="starter-kit"),
     path("docs/examples/<str:name>", docs.example, name="example"),
     path("docs/<slug:slug>/", docs.doc_page, name="doc"),
+    path("games/<slug:game_id>/rules/", rules.rules_page, name="rules"),
 ]

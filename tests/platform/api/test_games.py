@@ -17,6 +17,7 @@ def test_it_lists_every_game_with_its_player_counts_and_options(anonymous: APICl
     listed = games["akropolis"]
     assert listed["name"] == akropolis.name
     assert listed["player_counts"] == list(akropolis.player_counts)
+    assert listed["rules_url"] == "http://testserver/games/akropolis/rules/"
     assert [option["name"] for option in listed["options"]] == [
         option.name for option in akropolis.options
     ]

@@ -16,9 +16,6 @@ JSON = Any
 
 StateT = TypeVar("StateT")
 
-ENGINE_VERSION = "1"
-"""Bumped whenever a rule change would make an old replay play differently."""
-
 
 class IllegalAction(ValueError):
     """An action that the rules do not allow in the current position."""
@@ -69,6 +66,10 @@ class Game(Protocol, Generic[StateT]):
     name: str
     player_counts: tuple[int, ...]
     options: tuple[OptionSpec, ...]
+    rules_version: int
+    """Bumped whenever a change of this game's rules would make an old replay of it play
+    differently. A replay records it (as `engine_version`) and plays back only on the same
+    version: replays of the other games are untouched by the change."""
 
     def new_state(self, seed: int, players: int, options: Mapping[str, JSON]) -> StateT: ...
 

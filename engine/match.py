@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import ENGINE_VERSION, JSON, Game, IllegalAction, ranks_with_faults
+from engine.core import JSON, Game, IllegalAction, ranks_with_faults
 from engine.players import Bot, BotFault, RandomBot
 from engine.replay import Replay
 from engine.rng import derive_seed
@@ -147,7 +147,7 @@ def play_match(
         _guarded(functools.partial(bot.end, final))
     return Replay(
         game=game.id,
-        engine_version=ENGINE_VERSION,
+        engine_version=str(game.rules_version),
         seed=seed,
         players=players,
         options=state_options(game, state),

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.core import ENGINE_VERSION, JSON, IllegalAction, ranks_with_faults
+from engine.core import JSON, IllegalAction, ranks_with_faults
 from engine.registry import get_game
 
 REPLAY_FORMAT = "agon-replay/1"
@@ -74,9 +74,11 @@ class Replay:
 def replay_states(replay: Replay) -> Iterator[Any]:
     """The state before the first action, then after each action (the same object, mutated)."""
     game = get_game(replay.game)
-    if replay.engine_version != ENGINE_VERSION:
+    if replay.engine_version != str(game.rules_version):
         raise ReplayError(
-            f"replay was made by engine version {replay.engine_version}, this is {ENGINE_VERSION}"
+            f"replay was made by version {replay.engine_version} of {game.name}'s rules; "
+            f"this engine plays version {game.rules_version} (docs/rules/{game.id}-decisions.md "
+            "says what changed)"
         )
     try:
         state = game.new_state(replay.seed, replay.players, replay.options)

@@ -50,6 +50,7 @@ _VARIANT_HELP = {
 class Akropolis:
     id = "akropolis"
     name = "Akropolis"
+    rules_version = 1
     player_counts: tuple[int, ...] = (2, 3, 4)
     options: tuple[OptionSpec, ...] = (
         OptionSpec("all_tiles", False, "play with all 61 tiles (a longer game)", (2, 3)),

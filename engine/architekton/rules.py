@@ -63,6 +63,7 @@ STARTING_CELLS = (encode(0, 0), encode(1, 1))
 class Architekton:
     id = "architekton"
     name = "Architekton"
+    rules_version = 1
     player_counts: tuple[int, ...] = (2,)
     options: tuple[OptionSpec, ...] = ()
 

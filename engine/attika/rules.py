@@ -36,6 +36,8 @@ from engine.rng import SplitMix64
 class Attika:
     id = "attika"
     name = "Attika"
+    rules_version = 1
+    """Its boards made public changed no replay: no bot's move depended on them."""
     player_counts: tuple[int, ...] = (2, 3, 4)
     options: tuple[OptionSpec, ...] = ()
 

@@ -41,6 +41,9 @@ CROSS = (encode(0, 0), encode(0, 1), encode(1, 0), encode(0, -1), encode(-1, 0))
 class Megalopolis:
     id = "megalopolis"
     name = "Megalopolis"
+    rules_version = 2
+    """2: the last round counts from the player who placed the last token (a Police HQ
+    can place it on another player's turn); about 7% of version 1's replays differ."""
     player_counts: tuple[int, ...] = (2, 3, 4, 5, 6)
     options: tuple[OptionSpec, ...] = ()
 

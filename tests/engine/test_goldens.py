@@ -2,7 +2,7 @@
 
 A failure names the golden and the first turn that differs. If the change was made on
 purpose (rules, a builtin bot, observations or views), regenerate the files with
-`python -m tests.engine.goldens`, review their diff, and bump engine.core.ENGINE_VERSION
+`python -m tests.engine.goldens`, review their diff, and bump the game's rules_version
 if old replays would play differently; a refactoring must pass unchanged.
 """
 

@@ -214,11 +214,15 @@ def test_an_action_after_the_end_fails(replay: Replay) -> None:
         verify_replay(tampered(replay, change))
 
 
-def test_another_engine_version_fails(replay: Replay) -> None:
+def test_another_rules_version_fails(replay: Replay) -> None:
     def change(data: dict[str, Any]) -> None:
         data["engine_version"] = "0"
 
-    with pytest.raises(ReplayError, match="made by engine version 0"):
+    with pytest.raises(
+        ReplayError,
+        match=r"made by version 0 of Akropolis's rules; this engine plays version 1 "
+        r"\(docs/rules/akropolis-decisions\.md says what changed\)",
+    ):
         verify_replay(tampered(replay, change))
 
 

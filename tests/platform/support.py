@@ -23,7 +23,8 @@ from agon.ladders.models import Ladder
 from agon.ladders.services import ladder_match_create
 from agon.matches.models import Match
 from agon.matches.services import match_claim, match_create, match_finish
-from engine.core import ENGINE_VERSION, JSON, competition_ranks
+from engine.core import JSON, competition_ranks
+from engine.registry import get_game
 from engine.replay import Replay
 from sandbox.limits import limits_for
 from sandbox.runner import MatchRecord, SeatReport
@@ -120,7 +121,7 @@ def made_up_record(
     labels = [seat.bot_id_label for seat in match.seats.select_related("version__bot__owner")]
     replay = Replay(
         game=match.game,
-        engine_version=ENGINE_VERSION,
+        engine_version=str(get_game(match.game).rules_version),
         seed=match.seed,
         players=match.players,
         options=dict(match.options),
@@ -177,8 +178,6 @@ def play_ranked(ladder: Ladder, bots: Sequence[Bot], scores: Sequence[int]) -> M
     return finish_match(match, scores=scores)
 
 
-def ranked_match(
-    ladder: Ladder, versions: Sequence[BotVersion], seed: int | None = None
-) -> Match:
+def ranked_match(ladder: Ladder, versions: Sequence[BotVersion], seed: int | None = None) -> Match:
     """A queued ranked match on the ladder's settings between these versions."""
     return ladder_match_create(ladder=ladder, kind=Match.Kind.RANKED, seats=versions, seed=seed)

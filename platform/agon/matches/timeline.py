@@ -28,7 +28,7 @@ from django.core.cache import cache
 
 from agon.matches.live import live_actions
 from agon.matches.models import Match
-from engine.core import ENGINE_VERSION, JSON, IllegalAction
+from engine.core import JSON, IllegalAction
 from engine.registry import get_game
 from engine.replay import Replay, ReplayError, replay_states
 from engine.spectator import Explained, spectator_for
@@ -149,7 +149,7 @@ def _stored_replay(match: Match) -> Replay:
 def _running_replay(match: Match, actions: list[JSON]) -> Replay:
     return Replay(
         game=match.game,
-        engine_version=ENGINE_VERSION,
+        engine_version=str(get_game(match.game).rules_version),
         seed=match.seed,
         players=match.players,
         options=dict(match.options),
@@ -174,7 +174,8 @@ def match_timeline(match: Match, *, since: int = 0) -> dict[str, JSON]:
         # Before the first write (or while it is rewritten) the table after setup.
         replay = _running_replay(match, live_actions(match.id) or [])
     if replay is not None:
-        key = f"agon:timeline:{match.id}:{ENGINE_VERSION}:{int(finished)}:{len(replay.actions)}"
+        version = get_game(match.game).rules_version
+        key = f"agon:timeline:{match.id}:{version}:{int(finished)}:{len(replay.actions)}"
         cached = cache.get(key)
         if cached is None:
             try:

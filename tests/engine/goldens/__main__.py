@@ -15,7 +15,7 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         description="Rewrite the golden playthroughs that tests/engine/test_goldens.py "
         "compares every game against. ONLY for a deliberate change of the rules, a "
         "builtin bot, an observation or a view: review the diff of the files it writes, "
-        "and bump engine.core.ENGINE_VERSION if old replays would play differently. A "
+        "and bump the game's rules_version if old replays would play differently. A "
         "refactoring must not need it.",
     )
     parser.add_argument(

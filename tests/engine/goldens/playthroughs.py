@@ -11,7 +11,7 @@ of a regenerated file starts at the first action that plays differently.
 tests/engine/test_goldens.py plays every golden again and compares; any change in setup,
 legal actions, effects, scoring, serialization, observations, views or a builtin bot's
 choices fails it. Regenerate (`python -m tests.engine.goldens`) only after such a change
-made on purpose; review the diff, and bump engine.core.ENGINE_VERSION if old replays
+made on purpose; review the diff, and bump the game's rules_version if old replays
 would now play differently.
 """
 

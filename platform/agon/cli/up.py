@@ -2,7 +2,8 @@
 
 It prepares the local data (database, default ladders, the example bots, entered
 through the normal upload and validation path), then runs three child processes: the
-web server (gunicorn), one Celery worker for the `matches` and `default` queues and
+web server (gunicorn), one Celery worker for every queue (the matches someone waits for
+first, then the short tasks, then the ranked matches) and
 Celery beat (matchmaking, the stuck-match sweep). Their output is shown with a prefix,
 with a status line of the ladders now and then. Ctrl-C or SIGTERM stops them: each
 child is asked to stop, then killed if it has not within the stop timeout.
@@ -234,9 +235,7 @@ def _alive(pid: int) -> bool:
 
 def child_commands(args: argparse.Namespace, settings: Any) -> list[Child]:
     python = sys.executable
-    queues = ",".join(
-        dict.fromkeys([settings.AGON_MATCH_QUEUE, settings.CELERY_TASK_DEFAULT_QUEUE])
-    )
+    queues = ",".join(settings.AGON_WORKER_QUEUES)
     worker = [
         python,
         "-m",
@@ -411,7 +410,6 @@ def resync_embedded_queue(console: Console, settings: Any) -> None:
     # Imported late: the other commands start fast, and models load only once Django is set up.
     from agon.matches.models import Match
     from agon.matches.services import requeue_stuck_matches
-    from agon.matches.tasks import run_match
 
     options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
     for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
@@ -420,9 +418,7 @@ def resync_embedded_queue(console: Console, settings: Any) -> None:
             shutil.rmtree(folder)
         folder.mkdir(parents=True, exist_ok=True)
     queued = list(Match.objects.filter(status=Match.Status.QUEUED).values_list("id", flat=True))
-    for match_id in queued:
-        run_match.delay(match_id)
-    requeued = requeue_stuck_matches(stuck_seconds=0)
+    requeued = requeue_stuck_matches(stuck_seconds=0)  # sends each queued match's task too
     if queued or requeued:
         console.say(
             f"queue: {len(queued)} queued matches sent again, "

@@ -321,8 +321,13 @@ AGON_MATCH_MAX_ATTEMPTS = env_int("AGON_MATCH_MAX_ATTEMPTS", 3)
 """How many runs may claim a match; one that loses its worker that often ends `failed`."""
 AGON_LIST_CACHE_SECONDS = env_int("AGON_LIST_CACHE_SECONDS", 2)
 """How long the API's match lists and leaderboards are served from the cache (0: never)."""
-AGON_QUEUE_TARGET = env_int("AGON_QUEUE_TARGET", 4)
-"""Matchmaking keeps about this many ladder matches queued or running per ladder."""
+AGON_QUEUE_TARGET = env_int("AGON_QUEUE_TARGET", 8)
+"""Matchmaking keeps about this many ranked matches waiting for a worker, all ladders
+together: enough for the workers to have the next match at hand until the next round,
+few enough that a new version plays its first ranked match soon."""
+AGON_FAIR_SHARE_SECONDS = env_int("AGON_FAIR_SHARE_SECONDS", 600)
+"""Matchmaking gives the next match to the ladder whose bots played the fewest games
+over this period (the status line of `agon up` shows each ladder's matches in it)."""
 AGON_WORK_DIR = Path(env_str("AGON_WORK_DIR", str(VAR_DIR / "work")))
 """Scratch folder for unpacked bots while a match runs."""
 AGON_HEALTH_TIMEOUT_SECONDS = env_float("AGON_HEALTH_TIMEOUT_SECONDS", 3.0)

@@ -1,5 +1,6 @@
 """Matchmaking rounds on the database: the queue of ranked matches stays short however
-many ladders there are, and the ladders share the workers by need."""
+many ladders there are, and the ladders share the workers by need, as the status line of
+`agon up` shows."""
 
 from __future__ import annotations
 
@@ -9,10 +10,14 @@ import pytest
 from django.contrib.auth.models import User
 from pytest_django import Settings
 
+from agon.bots.models import Bot
+from agon.cli.up_status import status_lines
 from agon.ladders.models import Ladder
 from agon.ladders.services import matchmaking_round
+from agon.matches import services
 from agon.matches.models import Match
 from tests.platform.conftest import MakeBot
+from tests.platform.support import play_ranked
 
 pytestmark = pytest.mark.django_db
 
@@ -59,3 +64,20 @@ def test_ladders_share_the_workers_by_games_per_bot(
         for ladder in akropolis_ladders
     }
     assert max(games_per_bot.values()) - min(games_per_bot.values()) <= 4 / BOTS, games_per_bot
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_status_line_of_agon_up_shows_each_ladders_matches_lately(
+    akropolis_ladders: list[Ladder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(services, "_enqueue", lambda match_id: None)  # no broker here
+    two_players = akropolis_ladders[0]
+    bots = list(Bot.objects.order_by("id"))
+    for scores in ([30, 10], [10, 30], [20, 20]):
+        play_ranked(two_players, bots[:2], scores)
+    lines = status_lines()
+    assert "3 ranked" in lines[0] and "in the last 10 min" in lines[0]
+    (akropolis,) = [line for line in lines if line.startswith("  Akropolis:")]
+    two, three, four = akropolis.removeprefix("  Akropolis: ").split(" | ")
+    assert two.startswith("2p 3: bot-")
+    assert (three, four) == ("3p 0: -", "4p 0: -")

@@ -450,59 +450,6 @@ def enter_examples(args: argparse.Namespace, console: Console, settings: Any) ->
     )
 
 
-# --- status -------------------------------------------------------------------------------
-
-
-def status_lines() -> list[str]:
-    """Matches so far, then for each game the leader of each of its ladders with bots."""
-    from django.db import connection
-    from django.db.models import Count
-
-    # Imported late: the other commands start fast, and models load only once Django is set up.
-    from agon.ladders.models import LEADERBOARD_ORDER, Ladder, Rating
-    from agon.matches.models import Match
-    from engine.registry import UnknownGame, get_game
-
-    try:
-        counts = dict(
-            Match.objects.order_by()
-            .values_list("status")
-            .annotate(n=Count("id"))
-            .values_list("status", "n")
-        )
-        ranked = Match.objects.filter(kind=Match.Kind.RANKED, status=Match.Status.FINISHED)
-        lines = [
-            f"{counts.get(Match.Status.FINISHED, 0)} matches played "
-            f"({ranked.count()} ranked), {counts.get(Match.Status.RUNNING, 0)} running, "
-            f"{counts.get(Match.Status.QUEUED, 0)} queued, "
-            f"{counts.get(Match.Status.FAILED, 0)} failed; leaders (rating, games):"
-        ]
-        leaders: dict[str, list[str]] = {}
-        rated = Ladder.objects.filter(active=True, ratings__active=True).distinct()
-        for ladder in rated.order_by("game", "players"):
-            top = (
-                Rating.objects.filter(ladder=ladder, active=True, games__gt=0)
-                .select_related("bot")
-                .order_by(*LEADERBOARD_ORDER)
-                .first()
-            )
-            # The example bots are called `<game>-<name>`: the game is the line's already.
-            name = top.bot.name.removeprefix(f"{ladder.game}-") if top else ""
-            leader = f"{name} {top.rating:.0f} ({top.games})" if top else "-"
-            leaders.setdefault(ladder.game, []).append(f"{ladder.players}p {leader}")
-        if not leaders:
-            lines.append("  no ladder has bots yet")
-        for game, cells in leaders.items():
-            try:
-                title = get_game(game).name
-            except UnknownGame:
-                title = game
-            lines.append(f"  {title}: " + " | ".join(cells))
-        return lines
-    finally:
-        connection.close()
-
-
 # --- the command --------------------------------------------------------------------------
 
 
@@ -548,7 +495,8 @@ def run(args: argparse.Namespace) -> int:
     from django.conf import settings
     from django.db import DatabaseError
 
-    # Imported late: the other commands of the CLI start fast.
+    # Imported late: the other commands of the CLI start fast (and models load once set up).
+    from agon.cli.up_status import status_lines
     from sandbox.backends import SandboxError, get_backend
 
     try:

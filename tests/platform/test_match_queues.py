@@ -4,6 +4,7 @@ the first-in-first-out transport, every other broker kombu's own."""
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 
 from agon.bots.services import bot_submit
+from agon.cli.up import child_commands
 from agon.ladders.models import Ladder
 from agon.ladders.services import challenge_create
 from agon.matches import services
@@ -74,3 +76,14 @@ def test_the_embedded_default_broker_is_first_in_first_out(
     done = run_python(["-c", code], env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == transport
+
+
+def test_agon_ups_worker_reads_the_waited_for_matches_first_and_the_ranked_last() -> None:
+    args = argparse.Namespace(concurrency=2, host="127.0.0.1", port=8000)
+    (worker,) = [child for child in child_commands(args, settings) if child.name == "worker"]
+    queues = worker.argv[worker.argv.index("--queues") + 1].split(",")
+    assert queues == [
+        settings.AGON_PRIORITY_QUEUE,
+        settings.CELERY_TASK_DEFAULT_QUEUE,
+        settings.AGON_MATCH_QUEUE,
+    ]

@@ -2,11 +2,11 @@
 
 It prepares the local data (database, default ladders, the example bots, entered
 through the normal upload and validation path), then runs three child processes: the
-web server (gunicorn), one Celery worker for every queue (the matches someone waits for
-first, then the short tasks, then the ranked matches) and
-Celery beat (matchmaking, the stuck-match sweep). Their output is shown with a prefix,
-with a status line of the ladders now and then. Ctrl-C or SIGTERM stops them: each
-child is asked to stop, then killed if it has not within the stop timeout.
+web server (gunicorn), one Celery worker for every queue (validations and challenges
+first, then the short tasks, then the ranked matches) and Celery beat (matchmaking, the
+stuck-match sweep). Their output is shown with a prefix, with a status line of the
+ladders now and then (agon.cli.up_status). Ctrl-C or SIGTERM stops them: each child is
+asked to stop, then killed if it has not within the stop timeout.
 
 With the embedded defaults (SQLite and the file-system broker under var/) this
 command runs the only worker there is, so at start it also gives back to the queue

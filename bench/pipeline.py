@@ -109,6 +109,8 @@ def empty_broker(url: str) -> None:
 
 
 def start_worker(env: dict[str, str], log_path: Path, concurrency: int) -> subprocess.Popen[bytes]:
+    from django.conf import settings
+
     with log_path.open("wb") as log:
         worker = subprocess.Popen(  # noqa: S603 - a fixed argv
             [
@@ -119,7 +121,7 @@ def start_worker(env: dict[str, str], log_path: Path, concurrency: int) -> subpr
                 "agon.celery",
                 "worker",
                 "--queues",
-                "matches,default",
+                ",".join(settings.AGON_WORKER_QUEUES),
                 "--concurrency",
                 str(concurrency),
                 "--pool",

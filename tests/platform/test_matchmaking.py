@@ -6,7 +6,7 @@ from random import Random
 
 import pytest
 
-from agon.ladders.matchmaking import OPPONENT_WINDOW, Candidate, pick_tables
+from agon.ladders.matchmaking import OPPONENT_WINDOW, Candidate, LadderLoad, pick_tables, share_out
 
 
 def ladder(size: int, seed: int) -> list[Candidate]:
@@ -85,3 +85,46 @@ def test_bots_with_few_games_are_favoured_as_anchors() -> None:
     new_share, old_share = seated_share(newcomer, 10), seated_share(veterans, 10)
     assert new_share > 0.3
     assert new_share > 3 * old_share
+
+
+def load(
+    ladder_id: int, players: int, bots: int, recent: int, free: int | None = None
+) -> LadderLoad:
+    return LadderLoad(ladder_id, players, bots, bots if free is None else free, recent)
+
+
+def test_the_next_match_goes_to_the_ladder_whose_bots_played_least_lately() -> None:
+    busy, idle = load(1, 2, bots=8, recent=40), load(2, 2, bots=8, recent=4)
+    assert share_out([busy, idle], 3) == {2: 3}
+
+
+def test_shares_even_out_games_per_bot_not_matches() -> None:
+    """A 4-player match gives twice the games of a 2-player one: with the same bots and
+    no match lately, the 2-player ladder gets twice the matches."""
+    two, four = load(1, 2, bots=40, recent=0), load(2, 4, bots=40, recent=0)
+    assert share_out([two, four], 6) == {1: 4, 2: 2}
+
+
+def test_a_ladder_gets_no_more_tables_than_its_free_bots_fill() -> None:
+    starved = load(1, 4, bots=9, recent=0, free=5)  # room for one table
+    other = load(2, 2, bots=8, recent=50)
+    assert share_out([starved, other], 4) == {1: 1, 2: 3}
+    assert share_out([load(1, 4, bots=3, recent=0), load(2, 2, bots=2, recent=0, free=1)], 4) == {}
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_shares_add_up_and_fit_the_free_bots(seed: int) -> None:
+    rng = Random(seed)
+    loads = []
+    for ladder_id in range(1, 8):
+        bots = rng.randrange(0, 20)
+        loads.append(
+            load(ladder_id, rng.randrange(2, 7), bots, rng.randrange(30), rng.randrange(bots + 1))
+        )
+    wanted = rng.randrange(0, 30)
+    shares = share_out(loads, wanted)
+    assert sum(shares.values()) <= wanted
+    for item in loads:
+        assert shares.get(item.ladder_id, 0) * item.players <= item.free
+    room = sum(item.free // item.players for item in loads)
+    assert sum(shares.values()) == min(wanted, room)

@@ -25,7 +25,7 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     class FakeCelery:
         @staticmethod
-        def send_task(name: str, args: tuple[int]) -> None:
+        def send_task(name: str, args: tuple[int], queue: str) -> None:
             assert name == services.RUN_MATCH_TASK
             messages.append(args[0])
 

@@ -2,10 +2,11 @@
 
 It prepares the local data (database, default ladders, the example bots, entered
 through the normal upload and validation path), then runs three child processes: the
-web server (gunicorn), one Celery worker for the `matches` and `default` queues and
-Celery beat (matchmaking, the stuck-match sweep). Their output is shown with a prefix,
-with a status line of the ladders now and then. Ctrl-C or SIGTERM stops them: each
-child is asked to stop, then killed if it has not within the stop timeout.
+web server (gunicorn), one Celery worker for every queue (validations and challenges
+first, then the short tasks, then the ranked matches) and Celery beat (matchmaking, the
+stuck-match sweep). Their output is shown with a prefix, with a status line of the
+ladders now and then (agon.cli.up_status). Ctrl-C or SIGTERM stops them: each child is
+asked to stop, then killed if it has not within the stop timeout.
 
 With the embedded defaults (SQLite and the file-system broker under var/) this
 command runs the only worker there is, so at start it also gives back to the queue
@@ -234,9 +235,7 @@ def _alive(pid: int) -> bool:
 
 def child_commands(args: argparse.Namespace, settings: Any) -> list[Child]:
     python = sys.executable
-    queues = ",".join(
-        dict.fromkeys([settings.AGON_MATCH_QUEUE, settings.CELERY_TASK_DEFAULT_QUEUE])
-    )
+    queues = ",".join(settings.AGON_WORKER_QUEUES)
     worker = [
         python,
         "-m",
@@ -411,7 +410,6 @@ def resync_embedded_queue(console: Console, settings: Any) -> None:
     # Imported late: the other commands start fast, and models load only once Django is set up.
     from agon.matches.models import Match
     from agon.matches.services import requeue_stuck_matches
-    from agon.matches.tasks import run_match
 
     options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
     for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
@@ -420,9 +418,7 @@ def resync_embedded_queue(console: Console, settings: Any) -> None:
             shutil.rmtree(folder)
         folder.mkdir(parents=True, exist_ok=True)
     queued = list(Match.objects.filter(status=Match.Status.QUEUED).values_list("id", flat=True))
-    for match_id in queued:
-        run_match.delay(match_id)
-    requeued = requeue_stuck_matches(stuck_seconds=0)
+    requeued = requeue_stuck_matches(stuck_seconds=0)  # sends each queued match's task too
     if queued or requeued:
         console.say(
             f"queue: {len(queued)} queued matches sent again, "
@@ -452,59 +448,6 @@ def enter_examples(args: argparse.Namespace, console: Console, settings: Any) ->
         + (f"; {new} new versions entered for validation" if new else "")
         + ")"
     )
-
-
-# --- status -------------------------------------------------------------------------------
-
-
-def status_lines() -> list[str]:
-    """Matches so far, then for each game the leader of each of its ladders with bots."""
-    from django.db import connection
-    from django.db.models import Count
-
-    # Imported late: the other commands start fast, and models load only once Django is set up.
-    from agon.ladders.models import LEADERBOARD_ORDER, Ladder, Rating
-    from agon.matches.models import Match
-    from engine.registry import UnknownGame, get_game
-
-    try:
-        counts = dict(
-            Match.objects.order_by()
-            .values_list("status")
-            .annotate(n=Count("id"))
-            .values_list("status", "n")
-        )
-        ranked = Match.objects.filter(kind=Match.Kind.RANKED, status=Match.Status.FINISHED)
-        lines = [
-            f"{counts.get(Match.Status.FINISHED, 0)} matches played "
-            f"({ranked.count()} ranked), {counts.get(Match.Status.RUNNING, 0)} running, "
-            f"{counts.get(Match.Status.QUEUED, 0)} queued, "
-            f"{counts.get(Match.Status.FAILED, 0)} failed; leaders (rating, games):"
-        ]
-        leaders: dict[str, list[str]] = {}
-        rated = Ladder.objects.filter(active=True, ratings__active=True).distinct()
-        for ladder in rated.order_by("game", "players"):
-            top = (
-                Rating.objects.filter(ladder=ladder, active=True, games__gt=0)
-                .select_related("bot")
-                .order_by(*LEADERBOARD_ORDER)
-                .first()
-            )
-            # The example bots are called `<game>-<name>`: the game is the line's already.
-            name = top.bot.name.removeprefix(f"{ladder.game}-") if top else ""
-            leader = f"{name} {top.shown} ({top.games})" if top else "-"
-            leaders.setdefault(ladder.game, []).append(f"{ladder.players}p {leader}")
-        if not leaders:
-            lines.append("  no ladder has bots yet")
-        for game, cells in leaders.items():
-            try:
-                title = get_game(game).name
-            except UnknownGame:
-                title = game
-            lines.append(f"  {title}: " + " | ".join(cells))
-        return lines
-    finally:
-        connection.close()
 
 
 # --- the command --------------------------------------------------------------------------
@@ -552,7 +495,8 @@ def run(args: argparse.Namespace) -> int:
     from django.conf import settings
     from django.db import DatabaseError
 
-    # Imported late: the other commands of the CLI start fast.
+    # Imported late: the other commands of the CLI start fast (and models load once set up).
+    from agon.cli.up_status import status_lines
     from sandbox.backends import SandboxError, get_backend
 
     try:

@@ -1,7 +1,11 @@
-"""Who plays whom: pure functions, so the live matchmaker and the rating simulation in
-`bench/ratings.py` run the same code.
+"""Which ladders play and who plays whom: pure functions, so the live matchmaker and the
+rating simulation in `bench/ratings.py` run the same code.
 
-Each round picks an anchor, favouring bots with few games on their current version
+The workers are shared between the ladders by need: each new match of a round goes to
+the ladder whose bots played the fewest games lately (its recent matches times its
+players, over its bots), among those with bots free for another table (`share_out`).
+
+Each table picks an anchor, favouring bots with few games on their current version
 (new versions settle fast), then fills the table with opponents near the anchor in
 rating, drawn at random from a small window so pairings vary. A bot never meets itself
 and sits at one table per round at most.
@@ -22,6 +26,41 @@ class Candidate:
     bot_id: int
     rating: float
     version_games: int
+
+
+@dataclass(frozen=True)
+class LadderLoad:
+    ladder_id: int
+    players: int
+    bots: int
+    """Bots rated on the ladder with an active version."""
+    free: int
+    """Of those, the ones in none of its queued or running matches."""
+    recent: int
+    """Its ranked matches made lately (the last AGON_FAIR_SHARE_SECONDS)."""
+
+    def games_per_bot(self, more: int = 0) -> float:
+        """The games each of its bots played lately, on average, with `more` matches."""
+        return (self.recent + more) * self.players / max(self.bots, 1)
+
+
+def share_out(loads: Sequence[LadderLoad], matches: int) -> dict[int, int]:
+    """How many of `matches` new matches each ladder gets (by ladder id; none for a
+    ladder left out): one at a time, to the ladder whose bots played the fewest games
+    lately, among those with free bots for one more table; ties go to the lower id."""
+    given = dict.fromkeys((load.ladder_id for load in loads), 0)
+    for _ in range(matches):
+        open_ladders = [
+            load for load in loads if (given[load.ladder_id] + 1) * load.players <= load.free
+        ]
+        if not open_ladders:
+            break
+        neediest = min(
+            open_ladders,
+            key=lambda load: (load.games_per_bot(given[load.ladder_id]), load.ladder_id),
+        )
+        given[neediest.ladder_id] += 1
+    return {ladder_id: count for ladder_id, count in given.items() if count}
 
 
 def _anchor_weight(candidate: Candidate) -> float:

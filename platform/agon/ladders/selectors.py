@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import connection
@@ -13,6 +14,7 @@ from agon import ratings
 from agon.bots.models import Bot, BotVersion
 from agon.ladders.models import LEADERBOARD_ORDER, Ladder, Rating
 from agon.listings import Listing, Value
+from agon.matches.models import Match
 from agon.ratings.stored import RATING_COLUMNS, rating_of
 
 
@@ -29,6 +31,23 @@ def ladder_list() -> QuerySet[Ladder]:
     return Ladder.objects.annotate(bots=Coalesce(Subquery(rated), 0)).order_by(
         "game", "players", "id"
     )
+
+
+def ranked_matches_since(since: datetime) -> dict[int, int]:
+    """The ranked matches made since `since`, per ladder id. Matches are numbered in the
+    order they are made: the count reads the primary key back from the newest match to
+    the first one made before `since`, not the whole table."""
+    before = (
+        Match.objects.filter(created__lt=since).order_by("-id").values_list("id", flat=True).first()
+    )
+    recent = Match.objects.filter(
+        kind=Match.Kind.RANKED, ladder__isnull=False, id__gt=before or 0
+    ).order_by()
+    return {
+        ladder_id: count
+        for ladder_id, count in recent.values_list("ladder_id").annotate(count=Count("id"))
+        if ladder_id is not None
+    }
 
 
 def ladder_get(*, ladder_id: int) -> Ladder | None:

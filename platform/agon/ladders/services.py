@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from datetime import timedelta
 from random import Random
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
 
 from agon import ratings
 from agon.bots.models import Bot, BotVersion
-from agon.ladders.matchmaking import Candidate, pick_tables
+from agon.ladders.matchmaking import Candidate, LadderLoad, pick_tables, share_out
 from agon.ladders.models import Ladder, Rating, RatingChange
+from agon.ladders.selectors import ranked_matches_since
 from agon.matches.models import Match, MatchSeat
 from agon.matches.services import match_create
 from agon.ratings.stored import RATING_COLUMNS
@@ -98,28 +102,38 @@ def ratings_apply(*, match: Match, seats: Sequence[MatchSeat] | None = None) -> 
 
 
 def matchmaking_round(*, rng: Random | None = None) -> list[Match]:
-    """Top up every active ladder to its target of queued and running matches."""
+    """Top the queue of ranked matches up to AGON_QUEUE_TARGET waiting for a worker,
+    shared between the active ladders by need (agon.ladders.matchmaking.share_out)."""
     rng = rng or Random(secrets.randbits(64))
-    created = []
-    target = settings.AGON_QUEUE_TARGET
+    pending = Match.objects.filter(
+        kind=Match.Kind.RANKED,
+        ladder__isnull=False,
+        status__in=[Match.Status.QUEUED, Match.Status.RUNNING],
+    )
+    wanted = settings.AGON_QUEUE_TARGET - pending.filter(status=Match.Status.QUEUED).count()
+    if wanted <= 0:
+        return []
+    recent = ranked_matches_since(
+        timezone.now() - timedelta(seconds=settings.AGON_FAIR_SHARE_SECONDS)
+    )
+    ladders, rated, free = {}, {}, {}
     for ladder in Ladder.objects.filter(active=True).order_by("id"):
-        pending = Match.objects.filter(
-            ladder=ladder,
-            kind=Match.Kind.RANKED,
-            status__in=[Match.Status.QUEUED, Match.Status.RUNNING],
+        ladders[ladder.id] = ladder
+        rated[ladder.id], free[ladder.id] = _candidates(ladder, pending.filter(ladder=ladder))
+    loads = [
+        LadderLoad(
+            ladder_id=ladder.id,
+            players=ladder.players,
+            bots=len(rated[ladder.id]),
+            free=len(free[ladder.id]),
+            recent=recent.get(ladder.id, 0),
         )
-        missing = target - pending.count()
-        if missing <= 0:
-            continue
-        busy = set(
-            pending.values_list("seats__version__bot_id", flat=True).exclude(seats__version=None)
-        )
-        candidates = [
-            Candidate(r.bot_id, r.current.value, r.version_games)
-            for r in Rating.objects.filter(ladder=ladder, active=True, version__status="active")
-            if r.bot_id not in busy
-        ]
-        for table in pick_tables(candidates, ladder.players, missing, rng):
+        for ladder in ladders.values()
+    ]
+    created = []
+    for ladder_id, tables in share_out(loads, wanted).items():
+        ladder = ladders[ladder_id]
+        for table in pick_tables(free[ladder_id], ladder.players, tables, rng):
             versions = {
                 v.bot_id: v
                 for v in BotVersion.objects.filter(
@@ -136,6 +150,21 @@ def matchmaking_round(*, rng: Random | None = None) -> list[Match]:
                 )
             )
     return created
+
+
+def _candidates(
+    ladder: Ladder, pending: QuerySet[Match]
+) -> tuple[list[Candidate], list[Candidate]]:
+    """The bots rated on the ladder with an active version, and those of them in none of
+    its `pending` matches."""
+    busy = set(
+        pending.values_list("seats__version__bot_id", flat=True).exclude(seats__version=None)
+    )
+    rated = [
+        Candidate(r.bot_id, r.current.value, r.version_games)
+        for r in Rating.objects.filter(ladder=ladder, active=True, version__status="active")
+    ]
+    return rated, [c for c in rated if c.bot_id not in busy]
 
 
 @transaction.atomic

@@ -49,8 +49,12 @@ RUN_MATCH_TASK = "agon.matches.tasks.run_match"
 
 
 def _enqueue(match_id: int) -> None:
-    Match.objects.filter(id=match_id).update(enqueued=timezone.now())
-    celery_app.send_task(RUN_MATCH_TASK, args=(match_id,))
+    """Send the match's task, to its kind's queue (AGON_MATCH_QUEUE_BY_KIND: the matches
+    someone waits for go before the ranked ones)."""
+    matches = Match.objects.filter(id=match_id)
+    matches.update(enqueued=timezone.now())
+    queue = settings.AGON_MATCH_QUEUE_BY_KIND[matches.values_list("kind", flat=True).get()]
+    celery_app.send_task(RUN_MATCH_TASK, args=(match_id,), queue=queue)
 
 
 @transaction.atomic

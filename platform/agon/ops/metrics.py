@@ -220,7 +220,7 @@ class MatchQueueCollector(Collector):
 
 
 def broker_queues() -> list[str]:
-    return list(dict.fromkeys([settings.AGON_MATCH_QUEUE, settings.CELERY_TASK_DEFAULT_QUEUE]))
+    return list(settings.AGON_WORKER_QUEUES)
 
 
 def redis_queue_lengths(queues: Sequence[str], *, timeout: float) -> tuple[dict[str, int], int]:

@@ -18,6 +18,7 @@ from agon.env import (
     env_rate,
     env_str,
 )
+from agon.filesystem_broker import FIFO_TRANSPORT
 from agon.logs import LOG_FORMATS, LOG_LEVELS, logging_config
 from agon.storage import s3_storage_from_env
 from sandbox.backends import BACKENDS
@@ -226,8 +227,19 @@ def filesystem_broker_options(folder: Path) -> dict[str, object]:
     }
 
 
+def broker_transport(url: str) -> str | None:
+    """The transport for a broker URL: for the file-system broker, ours, first in, first
+    out at any uptime (kombu's own is not, see agon.filesystem_broker); for any other,
+    the one the URL names."""
+    return FIFO_TRANSPORT if url.startswith("filesystem:") else None
+
+
+QUEUES_IN_ORDER: dict[str, object] = {"queue_order_strategy": "priority"}
+"""Redis: a worker takes from its queues in the order it names them, not in turns, so
+AGON_PRIORITY_QUEUE, named first, goes first (agon.filesystem_broker does the same)."""
 CELERY_BROKER_URL = env_str("AGON_BROKER_URL", "filesystem://")
-CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
+CELERY_BROKER_TRANSPORT = broker_transport(CELERY_BROKER_URL)
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = dict(QUEUES_IN_ORDER)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -237,6 +249,22 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "default"
 AGON_MATCH_QUEUE = env_str("AGON_MATCH_QUEUE", "matches")
+"""The queue of ranked matches, which matchmaking keeps topped up."""
+AGON_PRIORITY_QUEUE = env_str("AGON_PRIORITY_QUEUE", "matches-priority")
+"""The queue of the matches someone is waiting for (a new version's validation, a
+challenge): a match worker takes them before any ranked match."""
+AGON_MATCH_QUEUE_BY_KIND = {
+    "validation": AGON_PRIORITY_QUEUE,
+    "challenge": AGON_PRIORITY_QUEUE,
+    "ranked": AGON_MATCH_QUEUE,
+}
+AGON_MATCH_WORKER_QUEUES = list(dict.fromkeys([AGON_PRIORITY_QUEUE, AGON_MATCH_QUEUE]))
+"""What a match worker consumes, first things first (`--queues`)."""
+AGON_WORKER_QUEUES = list(
+    dict.fromkeys([AGON_PRIORITY_QUEUE, CELERY_TASK_DEFAULT_QUEUE, AGON_MATCH_QUEUE])
+)
+"""What a worker for everything consumes (`agon up`'s), in order: the matches someone
+waits for, the short tasks (matchmaking, the sweep), then the ranked matches."""
 CELERY_TASK_ROUTES = {
     "agon.matches.tasks.run_match": {"queue": AGON_MATCH_QUEUE},
 }
@@ -293,8 +321,13 @@ AGON_MATCH_MAX_ATTEMPTS = env_int("AGON_MATCH_MAX_ATTEMPTS", 3)
 """How many runs may claim a match; one that loses its worker that often ends `failed`."""
 AGON_LIST_CACHE_SECONDS = env_int("AGON_LIST_CACHE_SECONDS", 2)
 """How long the API's match lists and leaderboards are served from the cache (0: never)."""
-AGON_QUEUE_TARGET = env_int("AGON_QUEUE_TARGET", 4)
-"""Matchmaking keeps about this many ladder matches queued or running per ladder."""
+AGON_QUEUE_TARGET = env_int("AGON_QUEUE_TARGET", 8)
+"""Matchmaking keeps about this many ranked matches waiting for a worker, all ladders
+together: enough for the workers to have the next match at hand until the next round,
+few enough that a new version plays its first ranked match soon."""
+AGON_FAIR_SHARE_SECONDS = env_int("AGON_FAIR_SHARE_SECONDS", 600)
+"""Matchmaking gives the next match to the ladder whose bots played the fewest games
+over this period (the status line of `agon up` shows each ladder's matches in it)."""
 AGON_WORK_DIR = Path(env_str("AGON_WORK_DIR", str(VAR_DIR / "work")))
 """Scratch folder for unpacked bots while a match runs."""
 AGON_HEALTH_TIMEOUT_SECONDS = env_float("AGON_HEALTH_TIMEOUT_SECONDS", 3.0)

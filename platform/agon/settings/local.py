@@ -8,6 +8,7 @@ from agon.settings.base import (
     CELERY_BROKER_URL,
     DATABASES,
     VAR_DIR,
+    broker_transport,
     filesystem_broker_options,
     sandbox_setting,
 )
@@ -42,5 +43,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # prunes `processed`.
 if CELERY_BROKER_URL == "filesystem://":
     CELERY_BROKER_URL = "filesystem://localhost/"  # the same, without kombu's warning
+CELERY_BROKER_TRANSPORT = broker_transport(CELERY_BROKER_URL)
 BROKER_DIR = VAR_DIR / "broker"
-CELERY_BROKER_TRANSPORT_OPTIONS = filesystem_broker_options(BROKER_DIR)
+if CELERY_BROKER_URL.startswith("filesystem:"):
+    CELERY_BROKER_TRANSPORT_OPTIONS = filesystem_broker_options(BROKER_DIR)

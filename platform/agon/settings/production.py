@@ -24,6 +24,7 @@ from agon.settings.base import (
     AGON_LOG_LEVEL,
     MIDDLEWARE,
     STORAGES,
+    broker_transport,
     database,
     sandbox_setting,
 )
@@ -57,6 +58,7 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise EnvError("AGON_DATABASE_URL must name a PostgreSQL database (postgres://...)")
 CELERY_BROKER_URL = env_required("AGON_BROKER_URL")
+CELERY_BROKER_TRANSPORT = broker_transport(CELERY_BROKER_URL)
 # Rate limits and cached timelines are shared by every web process: one Redis for all.
 AGON_CACHE_URL = env_required("AGON_CACHE_URL")
 CACHES = {

@@ -6,7 +6,14 @@ from pathlib import Path
 
 from agon.env import env_str
 from agon.settings.base import *  # noqa: F403
-from agon.settings.base import VAR_DIR, database, filesystem_broker_options, sandbox_setting
+from agon.settings.base import (
+    QUEUES_IN_ORDER,
+    VAR_DIR,
+    broker_transport,
+    database,
+    filesystem_broker_options,
+    sandbox_setting,
+)
 
 DATABASES = {
     "default": database(
@@ -14,11 +21,15 @@ DATABASES = {
     )
 }
 CELERY_BROKER_URL = env_str("AGON_TEST_BROKER_URL", "redis://127.0.0.1:6379/15")
+CELERY_BROKER_TRANSPORT = broker_transport(CELERY_BROKER_URL)
 # Broker keys of their own for each pytest-xdist process: a worker the tests start
 # (tests/platform/pipeline/) inherits the variable and takes only that process's tasks.
 _BROKER_PREFIX = env_str("AGON_TEST_BROKER_PREFIX", "agon-test")
 _XDIST_WORKER = env_str("PYTEST_XDIST_WORKER", "main")
-CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": f"{_BROKER_PREFIX}-{_XDIST_WORKER}:"}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    **QUEUES_IN_ORDER,
+    "global_keyprefix": f"{_BROKER_PREFIX}-{_XDIST_WORKER}:",
+}
 if CELERY_BROKER_URL.startswith("filesystem"):
     # The embedded broker of `agon up`, for the pipeline tests that run on it: a folder
     # of the test's own.

@@ -11,7 +11,12 @@ import pytest
 from pytest_django import Settings
 
 from sandbox.cgroups import reap_orphans
-from tests.platform.pipeline.support import CeleryWorker, purge_broker, start_worker
+from tests.platform.pipeline.support import (
+    CeleryWorker,
+    embedded_broker,
+    purge_broker,
+    start_worker,
+)
 
 
 @dataclass
@@ -49,3 +54,14 @@ def pipeline(transactional_db: None, settings: Settings, tmp_path: Path) -> Iter
         for worker in pipeline.workers:
             worker.assert_gone()
         purge_broker()
+
+
+@pytest.fixture(params=["redis", "filesystem"])
+def broker(request: pytest.FixtureRequest, pipeline: Pipeline, settings: Settings) -> Iterator[str]:
+    """Redis (production), or the file-system broker of `agon up`: the test runs on each."""
+    name: str = request.param
+    if name == "redis":
+        yield name
+        return
+    with embedded_broker(settings, pipeline.folder / "broker"):
+        yield name

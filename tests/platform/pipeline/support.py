@@ -37,7 +37,7 @@ from agon.bots.models import BotVersion
 from agon.ladders.models import Ladder, Rating, RatingChange
 from agon.ladders.services import ladder_ensure_defaults
 from agon.matches.models import Match
-from agon.settings.base import filesystem_broker_options
+from agon.settings.base import broker_transport, filesystem_broker_options
 from engine.replay import Replay, verify_replay
 
 REPO_DIR = Path(__file__).resolve().parents[3]
@@ -223,15 +223,13 @@ def start_worker(
     env: Mapping[str, str] | None = None,
     beat: bool = False,
 ) -> CeleryWorker:
-    """A real worker for the `matches` and `default` queues of this test process, on
+    """A real worker for every queue of this test process (AGON_WORKER_QUEUES), on
     its broker (Redis, or the file-system broker of `embedded_broker`); with `beat`, it
     runs Celery beat too, on the settings' schedule."""
     name = f"pipeline-{uuid.uuid4().hex[:8]}"
     folder.mkdir(parents=True, exist_ok=True)
     log_path = folder / f"{name}.log"
-    queues = ",".join(
-        dict.fromkeys([settings.AGON_MATCH_QUEUE, settings.CELERY_TASK_DEFAULT_QUEUE])
-    )
+    queues = ",".join(settings.AGON_WORKER_QUEUES)
     child_env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "agon.settings.test",
@@ -305,13 +303,18 @@ def embedded_broker(test_settings: Settings, folder: Path) -> Iterator[None]:
         # Celery and kombu keep connections and producers (kombu by broker, in pools a
         # later switch back would find closed): all go; the next send makes new ones.
         kombu.pools.reset()
-        app.conf.update(broker_url=url, broker_transport_options=dict(options))
+        app.conf.update(
+            broker_url=url,
+            broker_transport=broker_transport(url),
+            broker_transport_options=dict(options),
+        )
         app._pool = None  # type: ignore[attr-defined]  # not in Celery's type stubs
         app.amqp._producer_pool = None  # type: ignore[attr-defined]
 
     url = "filesystem://localhost/"
     options = filesystem_broker_options(folder)
     test_settings.CELERY_BROKER_URL = url
+    test_settings.CELERY_BROKER_TRANSPORT = broker_transport(url)
     test_settings.CELERY_BROKER_TRANSPORT_OPTIONS = options
     use(url, options)
     try:

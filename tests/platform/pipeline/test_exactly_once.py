@@ -10,12 +10,10 @@ import os
 import re
 import signal
 import time
-from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
-from pytest_django import Settings
 
 from agon.bots.models import BotVersion
 from agon.bots.services import bot_submit
@@ -28,7 +26,6 @@ from tests.platform.pipeline.support import (
     SLEEPY_BOT,
     assert_finished_exactly_once,
     assert_processes_gone,
-    embedded_broker,
     only_ladder,
     py_upload,
     wait_active,
@@ -82,18 +79,6 @@ def wait_running(match: Match, pipeline: Pipeline, *, for_seconds: float) -> Non
         what=f"match {match.id} to be running for {for_seconds:g} s",
         explain=pipeline.explain(),
     )
-
-
-@pytest.fixture(params=["redis", "filesystem"])
-def broker(request: pytest.FixtureRequest, pipeline: Pipeline, settings: Settings) -> Iterator[str]:
-    """Redis (production), or the file-system broker of `agon up`; both must bring a
-    match whose worker died back."""
-    name: str = request.param
-    if name == "redis":
-        yield name
-        return
-    with embedded_broker(settings, pipeline.folder / "broker"):
-        yield name
 
 
 def report(figure: str) -> None:

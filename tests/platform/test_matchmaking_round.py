@@ -1,0 +1,83 @@
+"""Matchmaking rounds on the database: the queue of ranked matches stays short however
+many ladders there are, and the ladders share the workers by need, as the status line of
+`agon up` shows."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+from django.contrib.auth.models import User
+from pytest_django import Settings
+
+from agon.bots.models import Bot
+from agon.cli.up_status import status_lines
+from agon.ladders.models import Ladder
+from agon.ladders.services import matchmaking_round
+from agon.matches import services
+from agon.matches.models import Match
+from tests.platform.conftest import MakeBot
+from tests.platform.support import play_ranked
+
+pytestmark = pytest.mark.django_db
+
+BOTS = 8
+
+
+@pytest.fixture
+def akropolis_ladders(make_bot: MakeBot, alice: User, ladders: list[Ladder]) -> list[Ladder]:
+    """The three Akropolis ladders (2, 3 and 4 players), each with the same 8 bots."""
+    Ladder.objects.exclude(game="akropolis").update(active=False)
+    for number in range(BOTS):
+        make_bot(alice, f"bot-{number}")
+    return list(Ladder.objects.filter(active=True).order_by("players"))
+
+
+def queued() -> list[Match]:
+    return list(Match.objects.filter(kind=Match.Kind.RANKED, status=Match.Status.QUEUED))
+
+
+def test_the_queue_holds_the_target_across_all_ladders(
+    akropolis_ladders: list[Ladder], settings: Settings
+) -> None:
+    settings.AGON_QUEUE_TARGET = 3
+    created = matchmaking_round(rng=Random(1))
+    assert len(created) == len(queued()) == 3
+    assert matchmaking_round(rng=Random(2)) == []
+
+
+def test_ladders_share_the_workers_by_games_per_bot(
+    akropolis_ladders: list[Ladder], settings: Settings
+) -> None:
+    """A worker plays the two oldest queued matches between rounds: over 30 rounds, every
+    ladder's bots get about as many games as any other's, and the queue stays short."""
+    settings.AGON_QUEUE_TARGET = 3
+    for round_number in range(30):
+        matchmaking_round(rng=Random(round_number))
+        assert len(queued()) <= settings.AGON_QUEUE_TARGET
+        played = sorted(queued(), key=lambda match: match.id)[:2]
+        Match.objects.filter(id__in=[m.id for m in played]).update(status=Match.Status.FINISHED)
+    games_per_bot = {
+        ladder.players: Match.objects.filter(ladder=ladder, kind=Match.Kind.RANKED).count()
+        * ladder.players
+        / BOTS
+        for ladder in akropolis_ladders
+    }
+    assert max(games_per_bot.values()) - min(games_per_bot.values()) <= 4 / BOTS, games_per_bot
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_status_line_of_agon_up_shows_each_ladders_matches_lately(
+    akropolis_ladders: list[Ladder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(services, "_enqueue", lambda match_id: None)  # no broker here
+    two_players = akropolis_ladders[0]
+    bots = list(Bot.objects.order_by("id"))
+    for scores in ([30, 10], [10, 30], [20, 20]):
+        play_ranked(two_players, bots[:2], scores)
+    lines = status_lines()
+    assert "3 ranked" in lines[0] and "in the last 10 min" in lines[0]
+    (akropolis,) = [line for line in lines if line.startswith("  Akropolis:")]
+    two, three, four = akropolis.removeprefix("  Akropolis: ").split(" | ")
+    assert two.startswith("2p 3: bot-")
+    assert (three, four) == ("3p 0: -", "4p 0: -")

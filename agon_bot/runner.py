@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
-from engine.registry import get_game
+from engine.registry import get_spec
 
 Action = Any
 ActFunction = Callable[[Any, Sequence[Action]], Action]
@@ -48,7 +48,7 @@ def legal_actions_from_message(game_id: str | None, data: Any) -> Sequence[Actio
         return data
     if game_id is None:
         raise ValueError("a compact list of legal actions arrived before the start message")
-    expand = getattr(get_game(game_id), "legal_actions_from_json", None)
+    expand = get_spec(game_id).legal_actions_from_json
     if expand is None:
         raise ValueError(f"game {game_id} sent a compact form it cannot expand")
     result: Sequence[Action] = expand(data)

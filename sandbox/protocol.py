@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.core import JSON
 from engine.players import BotFault
+from engine.spec import CompactLegalActions
 
 
 def encode(message: dict[str, JSON]) -> bytes:
@@ -25,8 +26,9 @@ def start_message(info: dict[str, JSON]) -> dict[str, JSON]:
 
 def legal_actions_json(legal_actions: Sequence[JSON]) -> JSON:
     """The legal actions as sent: a game's compact form where it has one, else the list."""
-    compact = getattr(legal_actions, "compact", None)
-    return compact() if callable(compact) else list(legal_actions)
+    if isinstance(legal_actions, CompactLegalActions):
+        return legal_actions.compact()
+    return list(legal_actions)
 
 
 def turn_message(

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
+from engine.core import JSONValue
 from engine.registry import get_spec
 
 Action = Any
@@ -42,7 +43,7 @@ def log(*parts: object) -> None:
     print(*parts, file=sys.stderr, flush=True)
 
 
-def legal_actions_from_message(game_id: str | None, data: Any) -> Sequence[Action]:
+def legal_actions_from_message(game_id: str | None, data: JSONValue) -> Sequence[Action]:
     """The legal actions of a turn message as a sequence, expanding a compact form."""
     if isinstance(data, list):
         return data

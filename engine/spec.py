@@ -16,7 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
-from engine.core import JSON, Game
+from engine.core import JSON, Game, JSONValue
 from engine.spectator import Spectator, TextSpectator
 
 StateT = TypeVar("StateT")
@@ -27,7 +27,7 @@ class CompactLegalActions(Protocol):
     """Legal actions a game sends in a compact form of its own (e.g. tiles x placements)
     rather than as a list. Its spec's `legal_actions_from_json` expands that form again."""
 
-    def compact(self) -> JSON: ...
+    def compact(self) -> JSONValue: ...
 
 
 @dataclass(frozen=True)
@@ -59,12 +59,12 @@ class GameSpec(Generic[StateT]):
     over the sandbox's; a match may still override them."""
     score_breakdown: Callable[[Sequence[Mapping[str, Any]]], ScoreBreakdown] | None = None
     """The result's `details` (one dict per seat) as a table; None lays them out plainly."""
-    legal_actions_from_json: Callable[[JSON], Sequence[JSON]] | None = None
+    legal_actions_from_json: Callable[[JSONValue], Sequence[JSON]] | None = None
     """Expands the compact legal actions the game sends (see CompactLegalActions); set
     whenever the game's `legal_actions` can return such a sequence."""
-    state_from_observation: Callable[[JSON], StateT] | None = None
+    state_from_observation: Callable[[JSONValue], StateT] | None = None
     """A state for lookahead built from what one player sees."""
-    score_json: Callable[[JSON], JSON] | None = None
+    score_json: Callable[[JSONValue], JSONValue] | None = None
     """`agon score`: scores positions given as JSON."""
 
     @property

@@ -1,10 +1,12 @@
 """Game id -> the game's spec (engine.spec.GameSpec): its rules and what Agon shows of it.
 
 Adding a game is its package under engine/, with a `spec.py` declaring `SPEC`, and one
-line in `_GAMES`. From that line on the game is playable (`agon play`, its ladders, bots'
-matches), listed by the API and the pages, and shown by the replay viewer: everything
-else about it (spectator, board renderer, blurb, protocol section, limits, score table,
-optional capabilities) is read from its spec.
+line in `_GAMES` (docs/adding-a-game.md). From that line on the game is playable (`agon
+play`, its ladders, bots' matches), listed by the API and the pages, and shown by the
+replay viewer: everything else about it (spectator, blurb, protocol section, limits,
+score table, optional capabilities, the name of its board renderer) is read from its
+spec. Only a board renderer's script, if the game has one, lives outside the package,
+with the web app's static files; without one the viewer shows the text render.
 
 A game kept outside this package (the tests' own game) is added by the environment:
 `AGON_EXTRA_GAMES="id=module:SPEC,..."`, read on every lookup, so that a process and the

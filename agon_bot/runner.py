@@ -7,7 +7,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
-from engine.registry import get_game
+from engine.core import JSONValue
+from engine.registry import get_spec
 
 Action = Any
 ActFunction = Callable[[Any, Sequence[Action]], Action]
@@ -42,13 +43,13 @@ def log(*parts: object) -> None:
     print(*parts, file=sys.stderr, flush=True)
 
 
-def legal_actions_from_message(game_id: str | None, data: Any) -> Sequence[Action]:
+def legal_actions_from_message(game_id: str | None, data: JSONValue) -> Sequence[Action]:
     """The legal actions of a turn message as a sequence, expanding a compact form."""
     if isinstance(data, list):
         return data
     if game_id is None:
         raise ValueError("a compact list of legal actions arrived before the start message")
-    expand = getattr(get_game(game_id), "legal_actions_from_json", None)
+    expand = get_spec(game_id).legal_actions_from_json
     if expand is None:
         raise ValueError(f"game {game_id} sent a compact form it cannot expand")
     result: Sequence[Action] = expand(data)

@@ -11,8 +11,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+JSONValue = dict[str, "JSONValue"] | list["JSONValue"] | str | int | float | bool | None
+"""A JSON value, checked: what crosses the bot protocol (sandbox.protocol, agon_bot) and
+the spec's optional capabilities. Code that takes one apart narrows it with isinstance."""
+
 JSON = Any
-"""A JSON-ready value: dict, list, str, int, float, bool or None."""
+"""A game's own JSON (its actions, observations and states) as the games and their
+callers handle it: unchecked, each game reading shapes it knows. Its values are
+JSONValues; the boundary to bots is typed with that."""
 
 StateT = TypeVar("StateT")
 
@@ -85,7 +91,10 @@ class Game(Protocol, Generic[StateT]):
 
     def observation(self, state: StateT, player: int) -> JSON: ...
 
-    def state_to_json(self, state: StateT) -> JSON: ...
+    def state_to_json(self, state: StateT) -> JSON:
+        """The whole state; a dict whose "options" are the match's options as
+        `new_state` normalized them (the replay records those)."""
+        ...
 
     def state_from_json(self, data: JSON) -> StateT: ...
 

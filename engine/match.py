@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import JSON, Game, IllegalAction, ranks_with_faults
+from engine.core import JSON, Game, IllegalAction, JSONValue, ranks_with_faults
 from engine.players import Bot, BotFault, RandomBot
 from engine.replay import Replay
 from engine.rng import derive_seed
@@ -72,15 +72,16 @@ def fallback_bot(seed: int, seat: int) -> Bot:
     return RandomBot(derive_seed(seed, "fallback", seat))
 
 
-def as_json_value(action: Any) -> JSON:
+def as_json_value(action: Any) -> JSONValue:
     """The action as plain JSON, so what is recorded is what a replay will feed back.
     ValueError if it is not one: nested too deep, a float that is not finite, an integer
     too long to write (Python's digits limit), a key that is not a string or number."""
     _check_depth(action, MAX_ACTION_DEPTH)
     try:
-        return json.loads(json.dumps(action, allow_nan=False))
+        value: JSONValue = json.loads(json.dumps(action, allow_nan=False))
     except RecursionError:
         raise ValueError("nested too deep") from None
+    return value
 
 
 def _check_depth(value: Any, depth: int) -> None:

@@ -1,7 +1,16 @@
-"""Game id -> game object. A game is playable (`agon play`, its ladders, bots' matches)
-once it has its line in `_GAMES`; the web then shows it through its text render, and
-richer with a spectator (engine.spectator), a blurb (agon.web.games) and a board
-renderer (agon.web's static/web/games/).
+"""Game id -> the game's spec (engine.spec.GameSpec): its rules and what Agon shows of it.
+
+Adding a game is its package under engine/, with a `spec.py` declaring `SPEC`, and one
+line in `_GAMES` (docs/adding-a-game.md). From that line on the game is playable (`agon
+play`, its ladders, bots' matches), listed by the API and the pages, and shown by the
+replay viewer: everything else about it (spectator, blurb, protocol section, limits,
+score table, optional capabilities, the name of its board renderer) is read from its
+spec. Only a board renderer's script, if the game has one, lives outside the package,
+with the web app's static files; without one the viewer shows the text render.
+
+A game kept outside this package (the tests' own game) is added by the environment:
+`AGON_EXTRA_GAMES="id=module:SPEC,..."`, read on every lookup, so that a process and the
+processes it starts agree on the games.
 
 Each game's package is imported the first time the game is asked for, so a process
 that plays one game does not pay for loading the others.
@@ -10,17 +19,21 @@ that plays one game does not pay for loading the others.
 from __future__ import annotations
 
 import importlib
+import os
 from functools import cache
 from typing import Any
 
 from engine.core import Game
+from engine.spec import GameSpec
 
 _GAMES: dict[str, str] = {
-    "akropolis": "engine.akropolis:AKROPOLIS",
-    "architekton": "engine.architekton:ARCHITEKTON",
-    "attika": "engine.attika:ATTIKA",
-    "megalopolis": "engine.megalopolis:MEGALOPOLIS",
+    "akropolis": "engine.akropolis.spec:SPEC",
+    "architekton": "engine.architekton.spec:SPEC",
+    "attika": "engine.attika.spec:SPEC",
+    "megalopolis": "engine.megalopolis.spec:SPEC",
 }
+
+EXTRA_GAMES_VARIABLE = "AGON_EXTRA_GAMES"
 
 
 class UnknownGame(KeyError):
@@ -29,19 +42,42 @@ class UnknownGame(KeyError):
 
 
 @cache
-def _load(game_id: str) -> Game[Any]:
-    module_name, _, attribute = _GAMES[game_id].partition(":")
-    game: Game[Any] = getattr(importlib.import_module(module_name), attribute)
-    if game.id != game_id:
-        raise RuntimeError(f"registry entry {game_id!r} loads the game {game.id!r}")
-    return game
+def _extra_games(setting: str) -> dict[str, str]:
+    extra: dict[str, str] = {}
+    for entry in filter(None, (part.strip() for part in setting.split(","))):
+        game_id, equals, target = entry.partition("=")
+        if not equals or ":" not in target:
+            raise ValueError(f"{EXTRA_GAMES_VARIABLE}: {entry!r} is not id=module:SPEC")
+        extra[game_id.strip()] = target.strip()
+    return extra
+
+
+def _entries() -> dict[str, str]:
+    return {**_GAMES, **_extra_games(os.environ.get(EXTRA_GAMES_VARIABLE, ""))}
+
+
+@cache
+def _load(target: str) -> GameSpec[Any]:
+    module_name, _, attribute = target.partition(":")
+    spec = getattr(importlib.import_module(module_name), attribute)
+    if not isinstance(spec, GameSpec):
+        raise TypeError(f"{target} is not a GameSpec")
+    return spec
+
+
+def get_spec(game_id: str) -> GameSpec[Any]:
+    target = _entries().get(game_id)
+    if target is None:
+        raise UnknownGame(game_id)
+    spec = _load(target)
+    if spec.id != game_id:
+        raise RuntimeError(f"registry entry {game_id!r} loads the game {spec.id!r}")
+    return spec
 
 
 def get_game(game_id: str) -> Game[Any]:
-    if game_id not in _GAMES:
-        raise UnknownGame(game_id)
-    return _load(game_id)
+    return get_spec(game_id).game
 
 
 def game_ids() -> list[str]:
-    return sorted(_GAMES)
+    return sorted(_entries())

@@ -5,7 +5,8 @@ functions of a state. A view is JSON whose dicts always carry the same keys (a v
 that may be missing is null), so that two consecutive views differ only in values; the
 timeline sends each step as a patch of the one before.
 
-A game without a spectator of its own here is shown through its text render.
+A game declares its spectator in its spec (engine.spec.GameSpec.spectator); one without
+a spectator of its own is shown through its text render (TextSpectator).
 """
 
 from __future__ import annotations
@@ -47,22 +48,6 @@ class TextSpectator:
 
     def explain(self, state: Any, seat: int, action: JSON) -> Explained:
         return Explained(json.dumps(action, sort_keys=True, separators=(", ", ": ")))
-
-
-def spectator_for(game: Game[Any]) -> Spectator:
-    # Imported here: each game's spectator imports that game's modules.
-    from engine.akropolis.spectator import AkropolisSpectator
-    from engine.architekton.spectator import ArchitektonSpectator
-    from engine.attika.spectator import AttikaSpectator
-    from engine.megalopolis.spectator import MegalopolisSpectator
-
-    spectators: dict[str, Spectator] = {
-        "akropolis": AkropolisSpectator(),
-        "architekton": ArchitektonSpectator(),
-        "attika": AttikaSpectator(),
-        "megalopolis": MegalopolisSpectator(),
-    }
-    return spectators.get(game.id) or TextSpectator(game)
 
 
 def seat_name(seat: int) -> str:

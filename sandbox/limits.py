@@ -1,6 +1,7 @@
 """What a bot may use in one match: time, memory, processes, output.
 
-Each game has defaults; a match may override any of them by name.
+Each game may change the defaults (engine.spec.GameSpec.limits); a match may override any of
+them by name.
 """
 
 from __future__ import annotations
@@ -8,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
+
+from engine.registry import get_spec
 
 MIB = 1024 * 1024
 
@@ -48,11 +51,7 @@ class Limits:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-GAME_LIMITS: dict[str, Limits] = {
-    "akropolis": Limits(),
-}
-
-
 def limits_for(game_id: str, overrides: Mapping[str, Any] | None = None) -> Limits:
-    base = GAME_LIMITS.get(game_id, Limits())
-    return base.with_overrides(overrides or {})
+    """The limits of a match of the game: these defaults, then the game's own (its spec's
+    `limits`), then the match's overrides."""
+    return Limits().with_overrides(get_spec(game_id).limits).with_overrides(overrides or {})

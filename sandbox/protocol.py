@@ -9,29 +9,30 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from typing import Any
 
-from engine.core import JSON
+from engine.core import JSON, JSONValue
 from engine.players import BotFault
+from engine.spec import CompactLegalActions
 
 
-def encode(message: dict[str, JSON]) -> bytes:
+def encode(message: dict[str, JSONValue]) -> bytes:
     return json.dumps(message, separators=(",", ":"), allow_nan=False).encode() + b"\n"
 
 
-def start_message(info: dict[str, JSON]) -> dict[str, JSON]:
+def start_message(info: dict[str, JSONValue]) -> dict[str, JSONValue]:
     return {"type": "start", **info}
 
 
-def legal_actions_json(legal_actions: Sequence[JSON]) -> JSON:
+def legal_actions_json(legal_actions: Sequence[JSON]) -> JSONValue:
     """The legal actions as sent: a game's compact form where it has one, else the list."""
-    compact = getattr(legal_actions, "compact", None)
-    return compact() if callable(compact) else list(legal_actions)
+    if isinstance(legal_actions, CompactLegalActions):
+        return legal_actions.compact()
+    return list(legal_actions)
 
 
 def turn_message(
-    turn: int, observation: JSON, legal_actions: Sequence[JSON], time_left_ms: int | None
-) -> dict[str, JSON]:
+    turn: int, observation: JSONValue, legal_actions: Sequence[JSON], time_left_ms: int | None
+) -> dict[str, JSONValue]:
     return {
         "type": "turn",
         "turn": turn,
@@ -41,11 +42,11 @@ def turn_message(
     }
 
 
-def end_message(result: dict[str, JSON]) -> dict[str, JSON]:
+def end_message(result: dict[str, JSONValue]) -> dict[str, JSONValue]:
     return {"type": "end", "result": result}
 
 
-def parse_reply(line: bytes) -> Any:
+def parse_reply(line: bytes) -> JSONValue:
     """The action in a bot's reply line; BotFault("bad_output") if it is not one.
 
     Whatever the decoder refuses is the bot's bad output, not a crash: besides syntax
@@ -54,7 +55,9 @@ def parse_reply(line: bytes) -> Any:
     (RecursionError), and the non-standard NaN and Infinity or a float too large for a
     double, which no JSON value may be."""
     try:
-        reply = json.loads(line, parse_constant=_refuse_constant, parse_float=_finite_float)
+        reply: JSONValue = json.loads(
+            line, parse_constant=_refuse_constant, parse_float=_finite_float
+        )
     except (ValueError, RecursionError) as error:
         raise BotFault("bad_output", f"not a JSON line: {error}: {line[:200]!r}") from None
     if not isinstance(reply, dict) or "action" not in reply:

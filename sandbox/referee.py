@@ -13,9 +13,8 @@ import selectors
 import signal
 import time
 from collections.abc import Sequence
-from typing import Any
 
-from engine.core import JSON
+from engine.core import JSON, JSONValue
 from engine.players import Bot, BotFault
 from sandbox import protocol
 from sandbox.backends.base import Box
@@ -58,8 +57,8 @@ class BoxBot(Bot):
 
     # --- the conversation ------------------------------------------------------------
 
-    def start(self, info: dict[str, JSON]) -> None:
-        limits = {
+    def start(self, info: dict[str, JSONValue]) -> None:
+        limits: dict[str, JSONValue] = {
             "turn_ms": round(self.limits.turn_seconds * 1000),
             "first_turn_ms": round(self.limits.first_turn_seconds * 1000),
             "time_bank_ms": round(self.limits.time_bank_seconds * 1000),
@@ -68,7 +67,7 @@ class BoxBot(Bot):
         deadline = time.monotonic() + self.limits.first_turn_seconds
         self._send(protocol.start_message({**info, "limits": limits}), deadline)
 
-    def act(self, observation: JSON, legal_actions: Sequence[JSON]) -> Any:
+    def act(self, observation: JSONValue, legal_actions: Sequence[JSON]) -> JSONValue:
         allowance = self.limits.first_turn_seconds if self.turns == 0 else self.limits.turn_seconds
         budget = allowance + self.bank
         message = protocol.turn_message(
@@ -91,7 +90,7 @@ class BoxBot(Bot):
             raise BotFault("timeout", f"took {elapsed:.3f} s and overdrew its time bank")
         return protocol.parse_reply(line)
 
-    def end(self, result: dict[str, JSON]) -> None:
+    def end(self, result: dict[str, JSONValue]) -> None:
         """Tell the bot the result, give it a moment to leave, then end the box."""
         self._thaw()
         try:
@@ -115,7 +114,7 @@ class BoxBot(Bot):
 
     # --- pipes -----------------------------------------------------------------------
 
-    def _send(self, message: dict[str, JSON], deadline: float) -> None:
+    def _send(self, message: dict[str, JSONValue], deadline: float) -> None:
         data = memoryview(protocol.encode(message))
         while data:
             try:
@@ -178,9 +177,7 @@ class BoxBot(Bot):
         """Read the log pipe once if it has something (or has ended), without waiting;
         whether it had."""
         fd = self.box.stderr_fd
-        if fd not in self._open_fds or not any(
-            key.fd == fd for key, _ in self._selector.select(0)
-        ):
+        if fd not in self._open_fds or not any(key.fd == fd for key, _ in self._selector.select(0)):
             return False
         chunk = os.read(fd, 65536)
         if not chunk:

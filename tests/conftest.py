@@ -1,11 +1,25 @@
-"""Checks the whole suite shares."""
+"""Checks the whole suite shares, and the tests' own fifth game (tests/games/nim)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from engine.registry import EXTRA_GAMES_VARIABLE, get_spec
+from engine.spec import GameSpec
 from tests.required import required_parts
+
+NIM_REGISTRY_LINE = "nim=tests.games.nim.spec:SPEC"
 
 
 def pytest_configure(config: pytest.Config) -> None:
     required_parts()  # a misspelt AGON_TEST_REQUIRE stops the run at start
+
+
+@pytest.fixture
+def nim(monkeypatch: pytest.MonkeyPatch) -> GameSpec[Any]:
+    """Nim registered, with its one registry line, for this test and the processes it
+    starts (workers inherit the environment)."""
+    monkeypatch.setenv(EXTRA_GAMES_VARIABLE, NIM_REGISTRY_LINE)
+    return get_spec("nim")

@@ -22,10 +22,9 @@ from hypothesis import strategies as st
 from engine.bots import builtin_bot
 from engine.core import JSON, Game, IllegalAction, competition_ranks
 from engine.match import play_match
-from engine.registry import game_ids, get_game
+from engine.registry import game_ids, get_game, get_spec
 from engine.replay import Replay, ReplayError, verify_replay
 from engine.rng import SplitMix64, derive_seed
-from engine.spectator import spectator_for
 from tests.engine.contract_hooks import hooks_for
 from tests.engine.support import property_settings, tampered_replay
 
@@ -300,7 +299,7 @@ def test_spectator_views_keep_their_keys_from_step_to_step(
     game_id: str, data: st.DataObject
 ) -> None:
     game = get_game(game_id)
-    spectator = spectator_for(game)
+    spectator = get_spec(game.id).spectator()
     setup = data.draw(setups(game_id))
     for reveal in (False, True):
         found: dict[str, set[frozenset[str]]] = {}

@@ -1,11 +1,17 @@
-"""engine.registry: game ids to game objects."""
+"""engine.registry: game ids to game specs and their game objects, loaded lazily."""
 
 from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from engine.akropolis import AKROPOLIS
-from engine.registry import UnknownGame, game_ids, get_game
+from engine.registry import EXTRA_GAMES_VARIABLE, UnknownGame, game_ids, get_game, get_spec
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_it_finds_akropolis_by_its_id() -> None:
@@ -21,3 +27,28 @@ def test_an_unknown_game_names_the_known_ones() -> None:
     with pytest.raises(UnknownGame) as raised:
         get_game("chess")
     assert str(raised.value) == f"unknown game 'chess'; known games: {', '.join(game_ids())}"
+
+
+def test_a_process_that_plays_one_game_loads_no_other() -> None:
+    script = (
+        "import sys\n"
+        "from engine.registry import game_ids, get_spec\n"
+        "get_spec('architekton').spectator()\n"
+        "print([game for game in game_ids() if f'engine.{game}' in sys.modules])\n"
+    )
+    loaded = subprocess.run(  # noqa: S603 - a fixed argv
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=REPO
+    )
+    assert loaded.stdout.strip() == "['architekton']"
+
+
+def test_a_registry_entry_must_be_a_game_spec_of_that_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(EXTRA_GAMES_VARIABLE, "chess=engine.akropolis.spec:SPEC")
+    with pytest.raises(RuntimeError, match="registry entry 'chess' loads the game 'akropolis'"):
+        get_spec("chess")
+    monkeypatch.setenv(EXTRA_GAMES_VARIABLE, "chess=engine.akropolis.rules:AKROPOLIS")
+    with pytest.raises(TypeError, match="is not a GameSpec"):
+        get_spec("chess")
+    monkeypatch.setenv(EXTRA_GAMES_VARIABLE, "chess")
+    with pytest.raises(ValueError, match="'chess' is not id=module:SPEC"):
+        game_ids()

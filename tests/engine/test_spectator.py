@@ -12,11 +12,12 @@ import pytest
 from engine.akropolis.components import TILES
 from engine.core import JSON
 from engine.match import play_match
-from engine.registry import game_ids, get_game
+from engine.registry import game_ids, get_game, get_spec
 from engine.replay import Replay, replay_states
-from engine.spectator import Explained, TextSpectator, spectator_for
+from engine.spectator import Explained, TextSpectator
 
-TABLES = [("akropolis", 4), ("architekton", 2), ("attika", 3), ("megalopolis", 4)]
+TABLES = [(game_id, min(4, max(get_game(game_id).player_counts))) for game_id in game_ids()]
+"""Every game, at its largest table up to 4 players."""
 
 
 def greedy_replay(game_id: str, players: int, seed: int = 11) -> Replay:
@@ -34,7 +35,7 @@ def greedy_replay(game_id: str, players: int, seed: int = 11) -> Replay:
 def walk(replay: Replay, *, reveal: bool) -> list[tuple[dict[str, JSON], Explained | None]]:
     """Each step's view, and the action that led to it explained (None for setup)."""
     game = get_game(replay.game)
-    spectator = spectator_for(game)
+    spectator = get_spec(game.id).spectator()
     steps: list[tuple[dict[str, JSON], Explained | None]] = []
     explained: Explained | None = None
     states = replay_states(replay)
@@ -80,7 +81,7 @@ def test_the_last_view_shows_the_final_scores(game_id: str, players: int) -> Non
 def test_akropolis_views_show_each_city_as_the_observation_does() -> None:
     replay = greedy_replay("akropolis", 4)
     game = get_game("akropolis")
-    spectator = spectator_for(game)
+    spectator = get_spec(game.id).spectator()
     for state in replay_states(replay):
         view = spectator.view(state, reveal=False)
         seen = game.observation(state, 0)
@@ -106,7 +107,7 @@ def test_akropolis_marks_the_three_cells_of_the_tile_just_placed() -> None:
 
 def test_akropolis_explains_the_tile_its_price_and_where_it_went() -> None:
     game = get_game("akropolis")
-    spectator = spectator_for(game)
+    spectator = get_spec(game.id).spectator()
     state = game.new_state(5, 2, {})
     action = next(a for a in game.legal_actions(state) if a["tile"] == 1)
     text = spectator.explain(state, 0, action).text
@@ -145,7 +146,7 @@ def test_megalopolis_face_down_tiles_keep_their_kind_hidden_until_revealed() -> 
 
 def test_every_registered_game_has_a_spectator_of_its_own() -> None:
     for game_id in game_ids():
-        assert not isinstance(spectator_for(get_game(game_id)), TextSpectator)
+        assert not isinstance(get_spec(game_id).spectator(), TextSpectator)
 
 
 def test_the_text_spectator_shows_the_text_render_and_the_action_as_json() -> None:

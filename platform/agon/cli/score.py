@@ -8,11 +8,11 @@ import sys
 from typing import Any
 
 from agon.cli.common import fail, print_json
-from engine.registry import game_ids, get_game
+from engine.registry import game_ids, get_spec
 
 
 def scorable_games() -> list[str]:
-    return [gid for gid in game_ids() if callable(getattr(get_game(gid), "score_json", None))]
+    return [game_id for game_id in game_ids() if get_spec(game_id).score_json is not None]
 
 
 def register(commands: Any) -> None:
@@ -44,8 +44,11 @@ def run(args: argparse.Namespace) -> int:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         return fail(f"{args.file} is not valid JSON: {error}")
+    score_json = get_spec(args.game).score_json
+    if score_json is None:
+        return fail(f"{args.game} has no JSON positions to score")
     try:
-        scored = get_game(args.game).score_json(data)  # type: ignore[attr-defined]
+        scored = score_json(data)
     except ValueError as error:
         return fail(f"{args.file}: {error}")
     print_json(scored)

@@ -29,9 +29,9 @@ from django.core.cache import cache
 from agon.matches.live import live_actions
 from agon.matches.models import Match
 from engine.core import JSON, IllegalAction
-from engine.registry import get_game
+from engine.registry import get_game, get_spec
 from engine.replay import Replay, ReplayError, replay_states
-from engine.spectator import Explained, spectator_for
+from engine.spectator import Explained
 
 TIMELINE_CACHE_SECONDS = 24 * 3600
 
@@ -96,8 +96,8 @@ def _explain(spectator: Any, state: Any, seat: int, action: JSON) -> Explained:
 
 def timeline_steps(replay: Replay, *, reveal: bool) -> list[dict[str, JSON]]:
     """Every step of the replay (ReplayError if it does not play through the engine)."""
-    game = get_game(replay.game)
-    spectator = spectator_for(game)
+    spec = get_spec(replay.game)
+    game, spectator = spec.game, spec.spectator()
     faults_at: dict[tuple[int, int], list[dict[str, JSON]]] = {}
     for fault in replay.faults:
         key = (int(fault["seat"]), int(fault["turn"]))

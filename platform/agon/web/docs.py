@@ -1,10 +1,11 @@
 """The documentation pages and the starter kit, made from the repository's own files.
 
 `docs/*.md` (and the rules pages under `docs/rules/`, see `agon.web.rules`) are rendered
-with markdown-it (CommonMark and tables, raw HTML escaped); headings get ids for the table
-of contents, and links between the repository's files become links to the pages and files
-served here. The starter kit is a zip of the example bots, the bot protocol and a README,
-built in memory with fixed timestamps, so the same files always give the same bytes.
+with markdown-it (CommonMark and tables, raw HTML escaped), the bot protocol followed by
+each game's section from its package; headings get ids for the table of contents, and
+links between the repository's files become links to the pages and files served here.
+The starter kit is a zip of the example bots, the bot protocol and a README, built in
+memory with fixed timestamps, so the same files always give the same bytes.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from django.utils.text import slugify
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from engine.registry import game_ids
+from engine.registry import game_ids, get_spec
 
 DOCS = {
     "bot-protocol": "bot-protocol.md",
@@ -128,11 +129,29 @@ def file_render(path: Path, anchor_prefix: str = "") -> RenderedDoc:
     return _rendered(path, path.stat().st_mtime, anchor_prefix)
 
 
+@functools.lru_cache(maxsize=4)
+def _rendered_text(text: str) -> RenderedDoc:
+    return render_markdown(text)
+
+
+def bot_protocol_text() -> str:
+    """docs/bot-protocol.md, then each game's section from its package (its spec's
+    `protocol_doc`), in the order of the game ids."""
+    parts = [(docs_dir() / DOCS["bot-protocol"]).read_text(encoding="utf-8")]
+    for game_id in game_ids():
+        doc = get_spec(game_id).protocol_doc
+        if doc is not None:
+            parts.append(doc.read_text(encoding="utf-8"))
+    return "\n".join(parts)
+
+
 def doc_render(slug: str) -> RenderedDoc | None:
-    """A document by slug, rendered (cached until the file changes); None if unknown."""
+    """A document by slug, rendered (cached while its text is the same); None if unknown."""
     file_name = DOCS.get(slug)
     if file_name is None:
         return None
+    if slug == "bot-protocol":
+        return _rendered_text(bot_protocol_text())
     return file_render(docs_dir() / file_name)
 
 
@@ -151,8 +170,8 @@ def starter_kit_files() -> list[tuple[str, bytes]]:
     if main is not None:
         files.append((f"{STARTER_KIT_FOLDER}/main.py", main.read_bytes()))
     files += [(f"{STARTER_KIT_FOLDER}/examples/{p.name}", p.read_bytes()) for p in examples]
-    protocol = docs_dir() / DOCS["bot-protocol"]
-    files.append((f"{STARTER_KIT_FOLDER}/docs/bot-protocol.md", protocol.read_bytes()))
+    protocol = bot_protocol_text().encode()
+    files.append((f"{STARTER_KIT_FOLDER}/docs/bot-protocol.md", protocol))
     return files
 
 

@@ -4,18 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.registry import game_ids, get_game
-
-BLURBS = {
-    "akropolis": "Build a city of hex tiles, stack them for height and buy the best ones "
-    "with stones; districts score by level and by the stars of their plazas.",
-    "architekton": "Two builders lay buildings and landscapes in a checkerboard; edges "
-    "that match win points, mismatches cost them.",
-    "attika": "Grow Athens across a hex map made during play: draw and build 30 buildings "
-    "with landscape cards, or link two shrines first.",
-    "megalopolis": "Play tiles with powers, place your tokens and control the largest "
-    "groups of the city, from 2 to 6 players.",
-}
+from engine.registry import UnknownGame, game_ids, get_spec
 
 
 @dataclass(frozen=True)
@@ -36,13 +25,23 @@ class GameInfo:
 def games() -> list[GameInfo]:
     found = []
     for game_id in game_ids():
-        game = get_game(game_id)
-        found.append(GameInfo(game.id, game.name, game.player_counts, BLURBS.get(game.id, "")))
+        spec = get_spec(game_id)
+        found.append(GameInfo(spec.id, spec.name, spec.game.player_counts, spec.blurb))
     return found
 
 
 def game_name(game_id: str) -> str:
-    return GAME_NAMES.get(game_id, game_id)
+    """The game's name; a game no longer registered keeps its id."""
+    try:
+        return get_spec(game_id).name
+    except UnknownGame:
+        return game_id
 
 
-GAME_NAMES = {game_id: get_game(game_id).name for game_id in game_ids()}
+def board_renderer(game_id: str) -> str:
+    """The viewer's renderer for the game: static/web/games/<name>.js, or "text" (the
+    spectator's text) for a game without one or no longer registered."""
+    try:
+        return get_spec(game_id).renderer or "text"
+    except UnknownGame:
+        return "text"

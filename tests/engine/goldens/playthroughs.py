@@ -26,8 +26,7 @@ from typing import Any
 from engine.bots import builtin_bot
 from engine.core import JSON, Game
 from engine.match import play_match
-from engine.registry import get_game
-from engine.spectator import spectator_for
+from engine.registry import get_game, get_spec
 
 GOLDEN_DIR = Path(__file__).resolve().parent
 REGENERATE = "python -m tests.engine.goldens"
@@ -100,7 +99,7 @@ def digest(value: JSON) -> str:
 
 def position(game: Game[Any], state: Any) -> dict[str, JSON]:
     """What a golden keeps of a position: turn, scores and hashes of everything shown."""
-    spectator = spectator_for(game)
+    spectator = get_spec(game.id).spectator()
     players = len(game.result(state).scores)
     seen = [game.observation(state, seat) for seat in range(players)]
     shown = [

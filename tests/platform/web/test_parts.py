@@ -1,13 +1,17 @@
-"""The pieces of the pages: rating charts, score breakdowns, rendered documents."""
+"""The pieces of the pages: rating charts, score breakdowns, board renderers, rendered
+documents."""
 
 from __future__ import annotations
 
 import pytest
+from django.contrib.staticfiles import finders
 
 from agon.ladders.models import RatingChange
 from agon.web.breakdown import breakdown
 from agon.web.charts import rating_chart
 from agon.web.docs import render_markdown
+from agon.web.games import board_renderer
+from engine.registry import game_ids, get_spec
 
 
 def change(match_id: int, before: float, after: float, provisional: bool) -> RatingChange:
@@ -60,6 +64,19 @@ def test_other_games_show_their_details_as_they_are() -> None:
     assert table.headers == ["Buildings on map", "Winner", "Win reason"]
     assert table.rows == [["3", "yes", "\N{EN DASH}"]]
     assert breakdown("attika", []) is None
+    assert breakdown("a game gone", [{"points": 3}]) == breakdown("attika", [{"points": 3}])
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_the_board_renderer_a_spec_names_is_a_static_file(game_id: str) -> None:
+    renderer = get_spec(game_id).renderer
+    assert renderer is not None, "every real game has a board"
+    assert board_renderer(game_id) == renderer
+    assert finders.find(f"web/games/{renderer}.js") is not None
+
+
+def test_a_game_without_a_board_renderer_or_no_longer_known_shows_its_text() -> None:
+    assert board_renderer("a game gone") == "text"
 
 
 @pytest.mark.django_db

@@ -13,13 +13,12 @@ from agon.matches.selectors import ListedMatch, MatchListing, match_get, match_s
 from agon.web import selectors
 from agon.web.breakdown import breakdown
 from agon.web.forms import MatchFilterForm
+from agon.web.games import board_renderer
 from agon.web.templatetags.agon_web import seat_label
 from agon.web.views.common import page_query, paginate
 
 MATCHES_PAGE = 25
 PLAYED = (Match.Status.RUNNING, Match.Status.FINISHED, Match.Status.FAILED)
-RENDERERS = {"akropolis", "architekton", "attika", "megalopolis"}
-"""Games with a board renderer in static/web/games/; others show their text render."""
 
 
 def match_list(request: HttpRequest) -> HttpResponse:
@@ -88,7 +87,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "match": match,
             "seats": seats,
             "breakdown": breakdown(match.game, details),
-            "renderer": match.game if match.game in RENDERERS else "text",
+            "renderer": board_renderer(match.game),
             "seat_labels": [seat_label(seat) for seat in shown],
         },
     )

@@ -1,0 +1,7 @@
+"""Tournament formats as pure functions of the games played so far.
+
+Each format is an object with `next_games(results)` (the next batch of games to play, or
+nothing once the event is over) and `standings(results)`. Everything a format decides is a
+function of its settings and the results given back, so a tournament resumes from its list
+of results and gives the same schedule whatever order or parallelism played the games.
+"""

@@ -10,6 +10,7 @@ are packed into rounds of disjoint tables in order.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -31,7 +32,7 @@ class RoundRobin:
     def __post_init__(self) -> None:
         if self.entrants < self.players or self.players < 2 or self.meetings < 1:
             raise ValueError("a round robin needs at least one table of 2+ entrants")
-        if self.players > 2 and len(self.tables()) * self.meetings > MAX_TABLES:
+        if self.players > 2 and math.comb(self.entrants, self.players) * self.meetings > MAX_TABLES:
             raise ValueError(
                 f"{self.entrants} entrants in tables of {self.players} make more than "
                 f"{MAX_TABLES} tables; play a Swiss instead"

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from agon.tournaments.formats.core import Game, Result
 from agon.tournaments.formats.swiss import Swiss, pair_by_score
-from tests.tournaments.support import play_out, random_results, stronger_wins
+from tests.tournaments.support import draws, play_out, random_results, stronger_wins
 
 
 def first_games(games: list[Game]) -> set[tuple[int, ...]]:
@@ -25,6 +25,23 @@ def test_round_two_pairs_within_score_groups() -> None:
     swiss = Swiss(8, 1, rounds=3)
     results = [Result(g, stronger_wins(g)) for g in swiss.next_games([])]
     assert first_games(swiss.next_games(results)) == {(0, 2), (1, 3), (4, 6), (5, 7)}
+
+
+def test_tables_mix_the_tables_of_the_round_before() -> None:
+    # Eight bots at two tables of four, all drawn: in order of score (then seed) the tables
+    # would be the same again; two bots from each round-1 table at each table is the best
+    # there is, four pairs meeting again.
+    swiss = Swiss(8, 1, rounds=2, players=4)
+    results = [Result(g, draws(g)) for g in swiss.next_games([])]
+    round_one = {frozenset(g.bots) for g in swiss.next_games([]) if g.index == 0}
+    tables = [g.bots for g in swiss.next_games(results) if g.index == 0]
+    again = sum(
+        any({a, b} <= table for table in round_one)
+        for bots in tables
+        for i, a in enumerate(bots)
+        for b in bots[i + 1 :]
+    )
+    assert again == 4
 
 
 def test_it_avoids_a_rematch_even_across_score_groups() -> None:

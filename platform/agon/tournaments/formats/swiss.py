@@ -7,12 +7,15 @@ smaller the score gap the better; then, within a score group, the top half meets
 bottom half as in the Dutch system (1 meets g/2 + 1 in a group of g). An odd field gives a
 bye, worth a won meeting, to the lowest bot that has not had one.
 
-Tables of 3 to 6: bots in order of score then seed fill tables from the top, the bots left
-over (the lowest that have not had a bye) get byes.
+Tables of 3 to 6: the best bot not yet seated opens a table and picks, among the next
+TABLE_WINDOW bots in order of score then seed, the one that has met its table least (the
+higher on a tie), until the table is full; the bots left over (the lowest that have not had
+a bye) get byes.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -20,6 +23,9 @@ import networkx as nx
 
 from agon.tournaments.formats.core import Game, Result, derive_seed, meeting
 from agon.tournaments.formats.standings import TIEBREAKS, Standing, points_by_bot, rank_standings
+
+TABLE_WINDOW = 2
+"""How many tables' worth of bots below a table's first it may reach to avoid a rematch."""
 
 
 @dataclass(frozen=True)
@@ -57,9 +63,7 @@ class Swiss:
         if self.players == 2:
             tables = [*pair_by_score(playing, points, _met(earlier))]
         else:
-            tables = [
-                tuple(playing[i : i + self.players]) for i in range(0, len(playing), self.players)
-            ]
+            tables = tables_by_score(playing, self.players, _met_counts(earlier))
         games: list[Game] = []
         for bot in byes:
             games += [
@@ -84,6 +88,34 @@ class Swiss:
 
 def _met(results: Sequence[Result]) -> set[frozenset[int]]:
     return {frozenset((a, b)) for r in results for a in r.game.bots for b in r.game.bots if a != b}
+
+
+def _met_counts(results: Sequence[Result]) -> Counter[frozenset[int]]:
+    """How many games each pair of bots has played together."""
+    return Counter(
+        frozenset((a, b))
+        for r in results
+        for i, a in enumerate(r.game.bots)
+        for b in r.game.bots[i + 1 :]
+    )
+
+
+def tables_by_score(
+    order: Sequence[int], players: int, met: Counter[frozenset[int]]
+) -> list[tuple[int, ...]]:
+    """Tables of `players` from `order` (best first, a multiple of `players` long)."""
+    left = list(order)
+    tables = []
+    while left:
+        table = [left.pop(0)]
+        while len(table) < players:
+            window = range(min(len(left), TABLE_WINDOW * players))
+            pick = min(
+                window, key=lambda i: (sum(met[frozenset((left[i], bot))] for bot in table), i)
+            )
+            table.append(left.pop(pick))
+        tables.append(tuple(table))
+    return tables
 
 
 def pair_by_score(

@@ -3,10 +3,12 @@
 Formats: a field of --bots two-player bots, strengths drawn from a normal distribution on a
 log-odds scale (as `bench/ratings.py`, whose Plackett-Luce `finishing_order` and
 `kendall_tau` this reuses), plays each format to its end through the REAL format modules
-(`agon.tournaments.formats`). For each format it prints the games played, how often the
-strongest bot comes first, and the Kendall tau between the final standings and the true
-strengths; next to it, the REAL ladder (`agon.ladders.matchmaking.pick_tables` and
-`agon.ratings.rating_changes`, every bot one game a round) after the same number of games.
+(`agon.tournaments.formats`), then the same at 4-player tables (Swiss and heats; a 4-player
+round robin of 16 bots would be 1820 tables). For each format it prints the games played,
+how often the strongest bot comes first alone, and the Kendall tau between the final
+standings and the true strengths; next to it, the REAL ladder
+(`agon.ladders.matchmaking.pick_tables` and `agon.ratings.rating_changes`, every bot one
+game a round) after the same number of games (its strongest: the highest rating).
 
 SPRT: pairs of games between two bots a known Elo apart (each game won with the logistic
 probability of the difference, drawn with probability --draws), run through the REAL
@@ -46,8 +48,15 @@ from agon.tournaments.formats.swiss import Swiss  # noqa: E402
 Format = RoundRobin | Swiss | Knockout
 
 
-def formats(bots: int, seed: int) -> dict[str, Format]:
+def formats(bots: int, seed: int, players: int) -> dict[str, Format]:
     rounds = math.ceil(math.log2(bots))
+    if players > 2:
+        return {
+            f"Swiss, {rounds} rounds": Swiss(bots, seed, rounds, players),
+            f"Swiss, {rounds + 3} rounds": Swiss(bots, seed, rounds + 3, players),
+            "heats": Knockout(bots, seed, players=players),
+            "heats, 2 meetings": Knockout(bots, seed, players=players, meetings=2),
+        }
     return {
         "round robin": RoundRobin(bots, seed),
         f"Swiss, {rounds} rounds": Swiss(bots, seed, rounds),
@@ -59,14 +68,17 @@ def formats(bots: int, seed: int) -> dict[str, Format]:
 
 
 def play_format(event: Format, strengths: Sequence[float], rng: Random) -> tuple[list[int], int]:
-    """Finishing order of the standings (best first) and the games played."""
+    """Each bot's rank in the final standings and the games played."""
     results: list[Result] = []
     while games := event.next_games(results):
         results += [
             Result(game, (1,) if game.is_bye else ranks(game, strengths, rng)) for game in games
         ]
     played = sum(not r.game.is_bye for r in results)
-    return [s.bot for s in event.standings(results)], played
+    places = [0] * len(strengths)
+    for standing in event.standings(results):
+        places[standing.bot] = standing.rank
+    return places, played
 
 
 def ranks(game: Game, strengths: Sequence[float], rng: Random) -> tuple[int, ...]:
@@ -74,14 +86,14 @@ def ranks(game: Game, strengths: Sequence[float], rng: Random) -> tuple[int, ...
     return tuple(order.index(bot) + 1 for bot in game.bots)
 
 
-def ladder(strengths: Sequence[float], games: int, rng: Random) -> list[float]:
+def ladder(strengths: Sequence[float], players: int, games: int, rng: Random) -> list[float]:
     """The real ladder's ratings after about `games` games in all."""
     bots = len(strengths)
     elo = [START_RATING] * bots
     played = [0] * bots
-    for _ in range(max(1, round(games / (bots // 2)))):
+    for _ in range(max(1, round(games / (bots // players)))):
         candidates = [Candidate(b, elo[b], played[b]) for b in range(bots)]
-        for table in pick_tables(candidates, 2, bots // 2, rng):
+        for table in pick_tables(candidates, players, bots // players, rng):
             order = finishing_order(table, strengths, rng)
             place = [order.index(bot) + 1 for bot in table]
             changes = rating_changes([elo[b] for b in table], place, [played[b] for b in table])
@@ -91,34 +103,29 @@ def ladder(strengths: Sequence[float], games: int, rng: Random) -> list[float]:
     return elo
 
 
-def bench_formats(args: argparse.Namespace, tick: Callable[[], None]) -> None:
-    names = list(formats(args.bots, 0))
+def bench_formats(args: argparse.Namespace, players: int, tick: Callable[[], None]) -> None:
     rows: dict[str, dict[str, list[float]]] = {
         name: {"games": [], "best": [], "tau": [], "ladder best": [], "ladder tau": []}
-        for name in names
+        for name in formats(args.bots, 0, players)
     }
     for run in range(args.runs):
         strength_rng = Random(f"{args.seed}:{run}:strengths")
         strengths = [strength_rng.gauss(0.0, args.spread) for _ in range(args.bots)]
         strongest = max(range(args.bots), key=strengths.__getitem__)
-        for name, event in formats(args.bots, args.seed * 1000 + run).items():
-            rng = Random(f"{args.seed}:{run}:{name}")
-            order, played = play_format(event, strengths, rng)
-            # standings as a score: first place highest
-            score = [0.0] * args.bots
-            for place, bot in enumerate(order):
-                score[bot] = -place
-            elo = ladder(strengths, played, Random(f"{args.seed}:{run}:{name}:ladder"))
+        for name, event in formats(args.bots, args.seed * 1000 + run, players).items():
+            rng = Random(f"{args.seed}:{run}:{players}:{name}")
+            places, played = play_format(event, strengths, rng)
+            elo = ladder(strengths, players, played, Random(f"{args.seed}:{run}:{name}:ladder"))
             row = rows[name]
             row["games"].append(played)
-            row["best"].append(order[0] == strongest)
-            row["tau"].append(kendall_tau(strengths, score))
+            row["best"].append(places[strongest] == 1 and places.count(1) == 1)
+            row["tau"].append(kendall_tau(strengths, [-place for place in places]))
             row["ladder best"].append(max(range(args.bots), key=elo.__getitem__) == strongest)
             row["ladder tau"].append(kendall_tau(strengths, elo))
             tick()
     print(
-        f"\n{args.bots} bots, strengths ~ N(0, {args.spread:g}) log-odds, {args.runs} runs: "
-        "the format, then the ladder after as many games"
+        f"\n{players}-player games, {args.bots} bots, strengths ~ N(0, {args.spread:g}) "
+        f"log-odds, {args.runs} runs: the format, then the ladder after as many games"
     )
     print(
         f"{'format':<26}{'games':>7}{'strongest 1st':>15}{'tau':>14}"
@@ -180,6 +187,9 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
+    parser.add_argument(
+        "--part", choices=("all", "formats", "sprt"), default="all", help="what to measure"
+    )
     parser.add_argument("--bots", type=int, default=16, help="bots a field (default 16)")
     parser.add_argument("--runs", type=int, default=100, help="fields per format (default 100)")
     parser.add_argument(
@@ -195,13 +205,18 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     with Progress(transient=True) as progress:
-        task = progress.add_task("simulating", total=args.runs * 6 + args.sprt_runs * 5)
+        formats_work = args.runs * 10 if args.part != "sprt" else 0
+        sprt_work = args.sprt_runs * 5 if args.part != "formats" else 0
+        task = progress.add_task("simulating", total=formats_work + sprt_work)
 
         def tick() -> None:
             progress.advance(task)
 
-        bench_formats(args, tick)
-        bench_sprt(args, tick)
+        if args.part != "sprt":
+            bench_formats(args, 2, tick)
+            bench_formats(args, 4, tick)
+        if args.part != "formats":
+            bench_sprt(args, tick)
     print(f"\n{time.perf_counter() - started:.0f} s")
 
 

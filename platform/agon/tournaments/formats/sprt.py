@@ -68,22 +68,24 @@ def elo_estimate(counts: Sequence[int]) -> EloEstimate:
 def _mle(frequencies: Sequence[float], score: float) -> list[float]:
     """The distribution on PAIR_SCORES nearest (maximum likelihood) to `frequencies` whose
     expectation is `score`: p_i / (1 + x (a_i - score)) with x the root of
-    sum p_i (a_i - score) / (1 + x (a_i - score)) = 0, which falls as x grows."""
+    f(x) = sum p_i (a_i - score) / (1 + x (a_i - score)), which falls as x grows: Newton's
+    steps, kept inside the bracket by halving it when a step would leave it."""
     shifted = [a - score for a in PAIR_SCORES]
-
-    def slope(x: float) -> float:
-        return sum(p * d / (1.0 + x * d) for p, d in zip(frequencies, shifted, strict=True))
-
     low, high = -1.0 / max(shifted), -1.0 / min(shifted)
-    span = high - low
-    low, high = low + 1e-12 * span, high - 1e-12 * span
-    for _ in range(80):  # far past a double's precision on a span below 1e3
-        middle = (low + high) / 2
-        if slope(middle) > 0:
-            low = middle
+    x = 0.0
+    for _ in range(100):
+        terms = [(p, d, 1.0 + x * d) for p, d in zip(frequencies, shifted, strict=True)]
+        value = sum(p * d / q for p, d, q in terms)
+        if value > 0:
+            low = x
         else:
-            high = middle
-    x = (low + high) / 2
+            high = x
+        slope = -sum(p * d * d / (q * q) for p, d, q in terms)
+        step = x - value / slope
+        nearest = step if low < step < high else (low + high) / 2
+        if abs(nearest - x) < 1e-15 * max(1.0, abs(x)):
+            break
+        x = nearest
     return [p / (1.0 + x * d) for p, d in zip(frequencies, shifted, strict=True)]
 
 

@@ -88,16 +88,38 @@ class Knockout:
         """Who goes through a tie (None if not yet), the games it needs next, the points."""
         points = _points(bots, played)
         if len(bots) > 2:
-            games = [
-                g
-                for number in range(self.meetings)
-                for g in meeting(stage, name, bots, self.seed, number)
-            ]
-            missing = _missing(games, played)
-            if missing:
-                return None, missing, points
-            order = sorted(range(len(bots)), key=lambda seat: (-points[seat], bots[seat]))
-            return tuple(bots[s] for s in order[: len(bots) // 2]), [], points
+            through, games = self._resolve_heat(stage, name, bots, played, points)
+        else:
+            through, games = self._resolve_mini_match(stage, name, bots, played, points)
+        return through, games, points
+
+    def _resolve_heat(
+        self,
+        stage: int,
+        name: str,
+        bots: tuple[int, ...],
+        played: list[Result],
+        points: tuple[float, ...],
+    ) -> tuple[tuple[int, ...] | None, list[Game]]:
+        games = [
+            g
+            for number in range(self.meetings)
+            for g in meeting(stage, name, bots, self.seed, number)
+        ]
+        missing = _missing(games, played)
+        if missing:
+            return None, missing
+        order = sorted(range(len(bots)), key=lambda seat: (-points[seat], bots[seat]))
+        return tuple(bots[s] for s in order[: len(bots) // 2]), []
+
+    def _resolve_mini_match(
+        self,
+        stage: int,
+        name: str,
+        bots: tuple[int, ...],
+        played: list[Result],
+        points: tuple[float, ...],
+    ) -> tuple[tuple[int, ...] | None, list[Game]]:
         regulation = 2 * self.meetings
         paired = regulation + 2 * TIEBREAK_PAIRS
         done = len(played)
@@ -105,24 +127,24 @@ class Knockout:
             games = [
                 g for n in range(self.meetings) for g in meeting(stage, name, bots, self.seed, n)
             ]
-            return None, _missing(games, played), points
+            return None, _missing(games, played)
         if done < paired and done % 2 == 1:  # a pair cut short by an interruption
-            return None, _missing(meeting(stage, name, bots, self.seed, done // 2), played), points
+            return None, _missing(meeting(stage, name, bots, self.seed, done // 2), played)
         if done <= paired and done % 2 == 0:
             if points[0] != points[1]:
-                return (bots[0] if points[0] > points[1] else bots[1],), [], points
+                return (bots[0] if points[0] > points[1] else bots[1],), []
             if done < paired:
-                return None, meeting(stage, name, bots, self.seed, done // 2), points
+                return None, meeting(stage, name, bots, self.seed, done // 2)
         if done > paired:
             last = played[-1]
             if last.ranks[0] != last.ranks[1]:
-                return (last.game.bots[last.ranks.index(1)],), [], points
+                return (last.game.bots[last.ranks.index(1)],), []
         if done == paired + SUDDEN_DEATH_GAMES:
-            return (min(bots),), [], points
+            return (min(bots),), []
         sudden = done - paired
         seating = bots if sudden % 2 == 0 else bots[::-1]
         game = Game(stage, name, done, seating, derive_seed(self.seed, name, "sudden", sudden))
-        return None, [game], points
+        return None, [game]
 
 
 @dataclass

@@ -59,3 +59,23 @@ def test_it_refuses_a_malformed_sprt(agon: Agon) -> None:
     )
     assert outcome.code == 2
     assert "elo0, elo1, alpha, beta" in outcome.err
+
+
+def test_at_tables_of_three_the_versions_play_mirrored_tables(agon: Agon) -> None:
+    outcome = agon(
+        "match",
+        "builtin:greedy",
+        "builtin:random",
+        "--game",
+        "megalopolis",
+        "--players",
+        "3",
+        "--opponent",
+        "builtin:random",
+        "--max-games",
+        "8",
+    )
+    assert outcome.code == 0, outcome.err
+    summary = outcome.last_json()
+    assert summary["games"] == 8
+    assert summary["wins"] + summary["draws"] + summary["losses"] == 4  # two pairs of legs

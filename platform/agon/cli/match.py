@@ -16,8 +16,9 @@ from agon.cli.games import (
     progress_bar,
     worker_pool,
 )
-from agon.tournaments.formats.core import game_points, meeting
+from agon.tournaments.formats.core import Result
 from agon.tournaments.formats.sprt import Sprt, elo_estimate, pair_outcome
+from agon.tournaments.formats.version_test import leg_score, pair_legs
 from engine.core import InvalidOptions
 from engine.registry import UnknownGame, game_ids, get_game
 from sandbox.backends import SandboxError
@@ -29,6 +30,7 @@ EXAMPLES = """\
 examples:
   agon match new.py old.py --game akropolis --sprt elo0=0,elo1=10 --jobs 2
   agon match new.py builtin:greedy --game architekton --max-games 200
+  agon match new.py old.py --game akropolis --players 4 --opponent builtin:greedy
 
 A and B play pairs of games on one seed with the seats swapped. After each pair the
 log-likelihood ratio (LLR) of H1 "A is elo1 stronger" against H0 "A is elo0 stronger"
@@ -37,6 +39,11 @@ log(beta / (1 - alpha)) and log((1 - beta) / alpha): the match stops at the firs
 that crosses one (verdict H1 or H0), or at --max-games (verdict inconclusive). Without
 --sprt it plays --max-games and weighs them with the default hypotheses. The same command
 gives the same verdict, whatever --jobs.
+
+With --players P above 2, A and B never meet: each plays a table against the same P - 1
+fixed opponents (--opponent) on the same seed in the same seat, and the version with more
+points wins that comparison; a pair is two such comparisons (four games), the versions a
+seat further round in the second. wins, draws and losses then count comparisons.
 
 The last line printed is one JSON object:
   {"games", "wins", "draws", "losses", "elo", "elo_ci95": [lo, hi], "llr", "verdict"}
@@ -64,9 +71,29 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--max-games", type=int, default=1000, metavar="N", help="game limit (default 1000)"
     )
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=2,
+        metavar="P",
+        help="bots at a table (default 2); above 2, A and B play mirrored tables",
+    )
+    parser.add_argument(
+        "--opponent",
+        action="append",
+        default=[],
+        metavar="BOT",
+        help="a fixed opponent at mirrored tables, seats filled in turn (default builtin:greedy)",
+    )
     parser.add_argument("--replays", type=Path, metavar="DIR", help="write every replay here")
     add_arguments(parser)
     parser.set_defaults(run=run)
+
+
+def opponents(args: argparse.Namespace) -> list[str]:
+    """The P - 1 fixed opponents of mirrored tables, the given ones repeated in turn."""
+    given = args.opponent or ["builtin:greedy"]
+    return [given[i % len(given)] for i in range(args.players - 1)] if args.players > 2 else []
 
 
 def parse_sprt(text: str) -> Sprt:
@@ -90,8 +117,9 @@ def run(args: argparse.Namespace) -> int:
         game = get_game(args.game)
     except UnknownGame as error:
         return fail(str(error))
-    if 2 not in game.player_counts:
-        return fail(f"{game.name} is not played by two players")
+    if args.players not in game.player_counts:
+        counts = ", ".join(str(n) for n in game.player_counts)
+        return fail(f"{game.name} is played by {counts} players, not {args.players}")
     if args.jobs < 1 or args.max_games < 2:
         return fail("--jobs is at least 1 and --max-games at least 2")
     test = args.sprt or Sprt()
@@ -99,29 +127,32 @@ def run(args: argparse.Namespace) -> int:
         setup = Setup(
             game.id,
             dict(args.option),
-            programs_for([args.candidate, args.baseline]),
+            programs_for([args.candidate, args.baseline, *opponents(args)]),
             args.sandbox,
             dict(args.limit),
             args.replays,
         )
         if args.replays is not None:
             args.replays.mkdir(parents=True, exist_ok=True)
-        pairs, trace, verdict = play_pairs(setup, test, args)
+        pairs, games, trace, verdict = play_pairs(setup, test, args)
     except (InvalidOptions, PackageError, SandboxError, ValueError, OSError) as error:
         return fail(str(error))
     print(f"LLR {trace[-1] if trace else 0.0:+.2f} ({test.lower:+.2f}, {test.upper:+.2f})")
     print(f"  {sparkline(trace, test.lower, test.upper)}")
-    print_json(summary(pairs, trace, verdict))
+    print_json(summary(pairs, games, trace, verdict))
     return 0
 
 
 def play_pairs(
     setup: Setup, test: Sprt, args: argparse.Namespace
-) -> tuple[list[list[Played]], list[float], str]:
+) -> tuple[list[list[float]], int, list[float], str]:
     """Pairs in order until the verdict or the limit; a batch of `jobs` pairs at a time,
-    pairs played past the deciding one dropped so that --jobs changes nothing."""
-    limit = args.max_games // 2
-    pairs: list[list[Played]] = []
+    pairs played past the deciding one dropped so that --jobs changes nothing. Returns the
+    candidate's leg scores pair by pair, the games played, the LLR after each pair and the
+    verdict."""
+    games_a_pair = 2 if args.players == 2 else 4
+    limit = max(1, args.max_games // games_a_pair)
+    pairs: list[list[float]] = []
     counts = [0] * 5
     trace: list[float] = []
     with progress_bar(limit, "LLR +0.00") as progress, worker_pool(args.jobs) as pool:
@@ -129,21 +160,25 @@ def play_pairs(
         while len(pairs) < limit:
             first = len(pairs)
             numbers = range(first, min(first + args.jobs, limit))
-            games = [g for n in numbers for g in meeting(1, "pair", (0, 1), args.seed, n)]
-            by_game = {p.game: p for p in play_games(setup, games, pool)}
+            games = [
+                g for n in numbers for leg in pair_legs(n, args.seed, args.players) for g in leg
+            ]
+            by_game = {p.game: to_result(p) for p in play_games(setup, games, pool)}
             for number in numbers:
-                pair = [by_game[g] for g in meeting(1, "pair", (0, 1), args.seed, number)]
-                pairs.append(pair)
-                counts[pair_outcome(sum(candidate_points(p) for p in pair))] += 1
+                legs = pair_legs(number, args.seed, args.players)
+                scores = [leg_score([by_game[g] for g in leg]) for leg in legs]
+                pairs.append(scores)
+                counts[pair_outcome(sum(scores))] += 1
                 trace.append(test.llr(counts))
                 progress.update(task, completed=len(pairs), description=f"LLR {trace[-1]:+.2f}")
-                if args.sprt is not None and test.verdict(counts):
-                    return pairs, trace, test.verdict(counts) or ""
-    return pairs, trace, test.verdict(counts) or "inconclusive"
+                verdict = test.verdict(counts)
+                if args.sprt is not None and verdict is not None:
+                    return pairs, len(pairs) * games_a_pair, trace, verdict
+    return pairs, len(pairs) * games_a_pair, trace, test.verdict(counts) or "inconclusive"
 
 
-def candidate_points(played: Played) -> float:
-    return game_points(played.ranks)[played.game.bots.index(0)]
+def to_result(played: Played) -> Result:
+    return Result(played.game, played.ranks)
 
 
 def sparkline(trace: list[float], lower: float, upper: float, width: int = 60) -> str:
@@ -159,17 +194,19 @@ def sparkline(trace: list[float], lower: float, upper: float, width: int = 60) -
     return "".join(marks)
 
 
-def summary(pairs: list[list[Played]], trace: list[float], verdict: str) -> dict[str, Any]:
-    points = [candidate_points(p) for pair in pairs for p in pair]
+def summary(
+    pairs: list[list[float]], games: int, trace: list[float], verdict: str
+) -> dict[str, Any]:
+    scores = [score for pair in pairs for score in pair]
     counts = [0] * 5
     for pair in pairs:
-        counts[pair_outcome(sum(candidate_points(p) for p in pair))] += 1
+        counts[pair_outcome(sum(pair))] += 1
     estimate = elo_estimate(counts)
     return {
-        "games": len(points),
-        "wins": points.count(1.0),
-        "draws": points.count(0.5),
-        "losses": points.count(0.0),
+        "games": games,
+        "wins": scores.count(1.0),
+        "draws": scores.count(0.5),
+        "losses": scores.count(0.0),
         "elo": round(estimate.elo, 2),
         "elo_ci95": [round(estimate.low, 2), round(estimate.high, 2)],
         "llr": round(trace[-1], 4) if trace else 0.0,

@@ -147,3 +147,24 @@ def test_help_shows_the_formats_and_the_last_line(agon: Agon) -> None:
     assert outcome.code == 0
     for text in ("round-robin", "double-elimination", "gauntlet", '"standings"', "resumes"):
         assert text in outcome.out
+
+
+def test_a_bot_name_is_shown_as_given_not_as_markup(
+    agon: Agon, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    example = Path(__file__).parents[2] / "examples/bots/random_bot.py"
+    (tmp_path / "[bold]x.py").write_bytes(example.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    outcome = agon(
+        "tournament",
+        "--game",
+        "architekton",
+        "--format",
+        "round-robin",
+        "--sandbox",
+        "none",
+        "[bold]x.py",
+        "builtin:random",
+    )
+    assert outcome.code == 0, outcome.err
+    assert "[bold]x.py" in outcome.out.split("standings")[1]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from agon.tournaments.formats.core import Result, pairwise_scores
@@ -23,6 +24,8 @@ def draw(
     results: Sequence[Result],
     names: Sequence[str],
 ) -> None:
+    """Print the tables; the bots' names are shown as given, never read as rich markup."""
+    names = [escape(name) for name in names]
     console = Console(highlight=False)
     if isinstance(event, Knockout):
         console.print(bracket(event, results, names))

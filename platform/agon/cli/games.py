@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from agon.cli.common import parse_option
 from agon.cli.play import program_for
-from agon.tournaments.formats.core import Game
+from agon.tournaments.formats.core import Game, Result
 from engine.core import JSON
 from sandbox.backends import BACKENDS
 from sandbox.runner import Program, run_match
@@ -41,6 +41,10 @@ class Played:
     ranks: tuple[int, ...]
     scores: tuple[JSON, ...]
     replay: str | None
+
+    @property
+    def result(self) -> Result:
+        return Result(self.game, self.ranks)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

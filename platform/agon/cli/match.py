@@ -8,7 +8,6 @@ from typing import Any
 
 from agon.cli.common import fail, print_json
 from agon.cli.games import (
-    Played,
     Setup,
     add_arguments,
     play_games,
@@ -16,7 +15,6 @@ from agon.cli.games import (
     progress_bar,
     worker_pool,
 )
-from agon.tournaments.formats.core import Result
 from agon.tournaments.formats.sprt import Sprt, elo_estimate, pair_outcome
 from agon.tournaments.formats.version_test import leg_score, pair_legs
 from engine.core import InvalidOptions
@@ -163,7 +161,7 @@ def play_pairs(
             games = [
                 g for n in numbers for leg in pair_legs(n, args.seed, args.players) for g in leg
             ]
-            by_game = {p.game: to_result(p) for p in play_games(setup, games, pool)}
+            by_game = {p.game: p.result for p in play_games(setup, games, pool)}
             for number in numbers:
                 legs = pair_legs(number, args.seed, args.players)
                 scores = [leg_score([by_game[g] for g in leg]) for leg in legs]
@@ -175,10 +173,6 @@ def play_pairs(
                 if args.sprt is not None and verdict is not None:
                     return pairs, len(pairs) * games_a_pair, trace, verdict
     return pairs, len(pairs) * games_a_pair, trace, test.verdict(counts) or "inconclusive"
-
-
-def to_result(played: Played) -> Result:
-    return Result(played.game, played.ranks)
 
 
 def sparkline(trace: list[float], lower: float, upper: float, width: int = 60) -> str:

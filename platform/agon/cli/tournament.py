@@ -22,7 +22,7 @@ from agon.cli.games import (
     progress_bar,
     worker_pool,
 )
-from agon.tournaments.formats.core import Game, Result
+from agon.tournaments.formats.core import Game
 from agon.tournaments.formats.gauntlet import Gauntlet
 from agon.tournaments.formats.knockout import Knockout
 from agon.tournaments.formats.round_robin import RoundRobin
@@ -128,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     except (InvalidOptions, PackageError, SandboxError, ValueError, OSError) as error:
         return fail(str(error))
     names = bot_names(args.bots)
-    results = [to_result(p) for p in played]
+    results = [p.result for p in played]
     tournament_view.draw(event, results, names)
     print_json(summary(args.format, event, played, names))
     return 0
@@ -140,7 +140,7 @@ def play_event(
     """Ask the format for games until it has none left, saving the state after each."""
     with progress_bar(0, "playing") as progress, worker_pool(jobs) as pool:
         task = progress.task_ids[0]
-        while games := event.next_games([to_result(p) for p in played]):
+        while games := event.next_games([p.result for p in played]):
             byes = [Played(g, (1,), (), None) for g in games if g.is_bye]
             played += byes
             real = [g for g in games if not g.is_bye]
@@ -155,10 +155,6 @@ def play_event(
                     save_state(setup.replays, config, played)
                     progress.console.print("interrupted: run the same command to resume")
                 raise
-
-
-def to_result(played: Played) -> Result:
-    return Result(played.game, played.ranks)
 
 
 def state_config(args: argparse.Namespace, setup: Setup) -> dict[str, Any]:
@@ -221,7 +217,7 @@ def save_state(folder: Path | None, config: dict[str, Any], played: Sequence[Pla
 def summary(
     format_name: str, event: Format, played: Sequence[Played], names: Sequence[str]
 ) -> dict[str, Any]:
-    results = [to_result(p) for p in played]
+    results = [p.result for p in played]
     ordered = sorted((p for p in played if not p.game.is_bye), key=lambda p: p.game)
     return {
         "format": format_name,

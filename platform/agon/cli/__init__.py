@@ -1,5 +1,5 @@
-"""`agon`: run the platform, play matches, check replays, score cities, watch a demo ladder,
-check a machine's health."""
+"""`agon`: run the platform, play matches, tournaments and version tests, check replays,
+score cities, watch a demo ladder, check a machine's health."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from agon.cli import demo, health, play, replay, score, up
+from agon.cli import demo, health, match, play, replay, score, tournament, up
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -17,7 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run `agon COMMAND --help` for the options of each command.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (up, play, replay, score, demo, health):
+    for module in (up, play, tournament, match, replay, score, demo, health):
         module.register(commands)
     return parser
 

@@ -1,0 +1,224 @@
+"""Tournament formats and version tests on simulated bots of known strength.
+
+Formats: a field of --bots two-player bots, strengths drawn from a normal distribution on a
+log-odds scale (as `bench/ratings.py`, whose Plackett-Luce `finishing_order` and
+`kendall_tau` this reuses), plays each format to its end through the REAL format modules
+(`agon.tournaments.formats`), then the same at 4-player tables (Swiss and heats; a 4-player
+round robin of 16 bots would be 1820 tables). For each format it prints the games played,
+how often the strongest bot comes first alone, and the Kendall tau between the final
+standings and the true strengths; next to it, the REAL ladder
+(`agon.ladders.matchmaking.pick_tables` and `agon.ratings.update`, every bot one
+game a round) after the same number of games (its strongest: the highest rating).
+
+SPRT: pairs of games between two bots a known Elo apart (each game won with the logistic
+probability of the difference, drawn with probability --draws), run through the REAL
+`agon.tournaments.formats.sprt.Sprt` until a verdict or --max-games; it prints the mean
+games to a verdict and how often each verdict came, to hold against alpha (H1 accepted at
+elo0) and beta (H0 accepted at elo1).
+
+Deterministic for a given --seed. Run with `.venv/bin/python bench/tournaments.py`: about
+two minutes on a busy core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from random import Random
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "platform"), str(ROOT / "bench")]
+
+from ratings import finishing_order, kendall_tau  # noqa: E402
+from rich.progress import Progress  # noqa: E402
+
+from agon import ratings  # noqa: E402
+from agon.ladders.matchmaking import Candidate, pick_tables  # noqa: E402
+from agon.tournaments.formats.core import Game, Result  # noqa: E402
+from agon.tournaments.formats.knockout import Knockout  # noqa: E402
+from agon.tournaments.formats.round_robin import RoundRobin  # noqa: E402
+from agon.tournaments.formats.sprt import Sprt, logistic_score, pair_outcome  # noqa: E402
+from agon.tournaments.formats.swiss import Swiss  # noqa: E402
+
+Format = RoundRobin | Swiss | Knockout
+
+
+def formats(bots: int, seed: int, players: int) -> dict[str, Format]:
+    rounds = math.ceil(math.log2(bots))
+    if players > 2:
+        return {
+            f"Swiss, {rounds} rounds": Swiss(bots, seed, rounds, players),
+            f"Swiss, {rounds + 3} rounds": Swiss(bots, seed, rounds + 3, players),
+            "heats": Knockout(bots, seed, players=players),
+            "heats, 2 meetings": Knockout(bots, seed, players=players, meetings=2),
+        }
+    return {
+        "round robin": RoundRobin(bots, seed),
+        f"Swiss, {rounds} rounds": Swiss(bots, seed, rounds),
+        f"Swiss, {rounds + 3} rounds": Swiss(bots, seed, rounds + 3),
+        "knockout": Knockout(bots, seed),
+        "double elimination": Knockout(bots, seed, double=True),
+        "knockout, 2 pairs a tie": Knockout(bots, seed, meetings=2),
+    }
+
+
+def play_format(event: Format, strengths: Sequence[float], rng: Random) -> tuple[list[int], int]:
+    """Each bot's rank in the final standings and the games played."""
+    results: list[Result] = []
+    while games := event.next_games(results):
+        results += [
+            Result(game, (1,) if game.is_bye else ranks(game, strengths, rng)) for game in games
+        ]
+    played = sum(not r.game.is_bye for r in results)
+    places = [0] * len(strengths)
+    for standing in event.standings(results):
+        places[standing.bot] = standing.rank
+    return places, played
+
+
+def ranks(game: Game, strengths: Sequence[float], rng: Random) -> tuple[int, ...]:
+    order = finishing_order(game.bots, strengths, rng)
+    return tuple(order.index(bot) + 1 for bot in game.bots)
+
+
+def ladder(strengths: Sequence[float], players: int, games: int, rng: Random) -> list[float]:
+    """The real ladder's ratings after about `games` games in all."""
+    bots = len(strengths)
+    rated = [ratings.initial()] * bots
+    played = [0] * bots
+    for _ in range(max(1, round(games / (bots // players)))):
+        candidates = [Candidate(b, rated[b].value, played[b]) for b in range(bots)]
+        for table in pick_tables(candidates, players, bots // players, rng):
+            order = finishing_order(table, strengths, rng)
+            place = [order.index(bot) + 1 for bot in table]
+            afters = ratings.update([rated[b] for b in table], place, [played[b] for b in table])
+            for bot, after in zip(table, afters, strict=True):
+                rated[bot] = after
+                played[bot] += 1
+    return [rating.value for rating in rated]
+
+
+def bench_formats(args: argparse.Namespace, players: int, tick: Callable[[], None]) -> None:
+    rows: dict[str, dict[str, list[float]]] = {
+        name: {"games": [], "best": [], "tau": [], "ladder best": [], "ladder tau": []}
+        for name in formats(args.bots, 0, players)
+    }
+    for run in range(args.runs):
+        strength_rng = Random(f"{args.seed}:{run}:strengths")
+        strengths = [strength_rng.gauss(0.0, args.spread) for _ in range(args.bots)]
+        strongest = max(range(args.bots), key=strengths.__getitem__)
+        for name, event in formats(args.bots, args.seed * 1000 + run, players).items():
+            rng = Random(f"{args.seed}:{run}:{players}:{name}")
+            places, played = play_format(event, strengths, rng)
+            elo = ladder(strengths, players, played, Random(f"{args.seed}:{run}:{name}:ladder"))
+            row = rows[name]
+            row["games"].append(played)
+            row["best"].append(places[strongest] == 1 and places.count(1) == 1)
+            row["tau"].append(kendall_tau(strengths, [-place for place in places]))
+            row["ladder best"].append(max(range(args.bots), key=elo.__getitem__) == strongest)
+            row["ladder tau"].append(kendall_tau(strengths, elo))
+            tick()
+    print(
+        f"\n{players}-player games, {args.bots} bots, strengths ~ N(0, {args.spread:g}) "
+        f"log-odds, {args.runs} runs: the format, then the ladder after as many games"
+    )
+    print(
+        f"{'format':<26}{'games':>7}{'strongest 1st':>15}{'tau':>14}"
+        f"{'ladder 1st':>12}{'ladder tau':>14}"
+    )
+    for name, row in rows.items():
+        print(
+            f"{name:<26}{statistics.fmean(row['games']):>7.0f}"
+            f"{statistics.fmean(row['best']):>15.2f}{mean_sd(row['tau']):>14}"
+            f"{statistics.fmean(row['ladder best']):>12.2f}{mean_sd(row['ladder tau']):>14}"
+        )
+
+
+def mean_sd(values: Sequence[float]) -> str:
+    return f"{statistics.fmean(values):.2f} +- {statistics.stdev(values):.2f}"
+
+
+def sprt_run(test: Sprt, elo: float, draws: float, max_games: int, rng: Random) -> tuple[str, int]:
+    win = logistic_score(elo) - draws / 2  # keeps the expected score at the Elo's
+    counts = [0] * 5
+    for pairs in range(1, max_games // 2 + 1):
+        points = 0.0
+        for _ in range(2):
+            roll = rng.random()
+            points += 1.0 if roll < win else 0.5 if roll < win + draws else 0.0
+        counts[pair_outcome(points)] += 1
+        verdict = test.verdict(counts)
+        if verdict:
+            return verdict, 2 * pairs
+    return "inconclusive", max_games
+
+
+def bench_sprt(args: argparse.Namespace, tick: Callable[[], None]) -> None:
+    test = Sprt(args.elo0, args.elo1, args.alpha, args.beta)
+    print(
+        f"\nSPRT elo0={test.elo0:g} elo1={test.elo1:g} alpha={test.alpha:g} beta={test.beta:g}, "
+        f"draw rate {args.draws:g}, at most {args.max_games} games, {args.sprt_runs} runs a row"
+    )
+    print(f"{'true Elo':>8}{'mean games':>12}{'median':>8}{'H1':>7}{'H0':>7}{'none':>7}")
+    middle = (test.elo0 + test.elo1) / 2
+    for elo in (test.elo0 - 10, test.elo0, middle, test.elo1, test.elo1 + 10):
+        verdicts, lengths = [], []
+        for run in range(args.sprt_runs):
+            verdict, games = sprt_run(
+                test, elo, args.draws, args.max_games, Random(f"{args.seed}:{elo}:{run}")
+            )
+            verdicts.append(verdict)
+            lengths.append(games)
+            tick()
+        share = {v: verdicts.count(v) / len(verdicts) for v in ("H1", "H0", "inconclusive")}
+        print(
+            f"{elo:>8g}{statistics.fmean(lengths):>12.0f}{statistics.median(lengths):>8.0f}"
+            f"{share['H1']:>7.3f}{share['H0']:>7.3f}{share['inconclusive']:>7.3f}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
+    parser.add_argument(
+        "--part", choices=("all", "formats", "sprt"), default="all", help="what to measure"
+    )
+    parser.add_argument("--bots", type=int, default=16, help="bots a field (default 16)")
+    parser.add_argument("--runs", type=int, default=100, help="fields per format (default 100)")
+    parser.add_argument(
+        "--spread", type=float, default=1.0, help="sd of strengths, log-odds (default 1.0)"
+    )
+    parser.add_argument("--elo0", type=float, default=0.0)
+    parser.add_argument("--elo1", type=float, default=40.0)
+    parser.add_argument("--alpha", type=float, default=0.05)
+    parser.add_argument("--beta", type=float, default=0.05)
+    parser.add_argument("--draws", type=float, default=0.2, help="draw rate (default 0.2)")
+    parser.add_argument("--max-games", type=int, default=4000)
+    parser.add_argument("--sprt-runs", type=int, default=200, help="runs per true Elo")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    with Progress(transient=True) as progress:
+        formats_work = args.runs * 10 if args.part != "sprt" else 0
+        sprt_work = args.sprt_runs * 5 if args.part != "formats" else 0
+        task = progress.add_task("simulating", total=formats_work + sprt_work)
+
+        def tick() -> None:
+            progress.advance(task)
+
+        if args.part != "sprt":
+            bench_formats(args, 2, tick)
+            bench_formats(args, 4, tick)
+        if args.part != "formats":
+            bench_sprt(args, tick)
+    print(f"\n{time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

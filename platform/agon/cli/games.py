@@ -1,0 +1,152 @@
+"""Playing many games for `agon tournament` and `agon match`: boxed as in `agon play`, on
+J processes, each game's replay written as it ends."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from agon.cli.common import parse_option
+from agon.cli.play import program_for
+from agon.tournaments.formats.core import Game, Result
+from engine.core import JSON
+from sandbox.backends import BACKENDS
+from sandbox.runner import Program, run_match
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What every game of a run shares."""
+
+    game_id: str
+    options: dict[str, JSON]
+    programs: tuple[Program, ...]
+    sandbox: str
+    limits: dict[str, Any]
+    replays: Path | None
+
+
+@dataclass(frozen=True)
+class Played:
+    game: Game
+    ranks: tuple[int, ...]
+    scores: tuple[JSON, ...]
+    replay: str | None
+
+    @property
+    def result(self) -> Result:
+        return Result(self.game, self.ranks)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options `agon play` has, for commands that play many games."""
+    parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
+    parser.add_argument(
+        "--jobs", type=int, default=1, metavar="J", help="games played at once (default 1)"
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        type=parse_option,
+        metavar="KEY=VALUE",
+        help="a game option, e.g. all_tiles=true (repeatable)",
+    )
+    parser.add_argument(
+        "--sandbox",
+        choices=BACKENDS,
+        default="auto",
+        help="where bot programs run (default: auto); 'none' runs them unboxed",
+    )
+    parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        type=parse_option,
+        metavar="KEY=VALUE",
+        help="override a limit, e.g. turn_seconds=2 (repeatable)",
+    )
+
+
+def programs_for(specs: Sequence[str]) -> tuple[Program, ...]:
+    return tuple(program_for(spec) for spec in specs)
+
+
+def bot_names(specs: Sequence[str]) -> list[str]:
+    """The bots as given, a repeated one numbered (builtin:greedy#2)."""
+    names = []
+    for index, spec in enumerate(specs):
+        copies = specs[:index].count(spec)
+        names.append(f"{spec}#{copies + 1}" if copies or specs.count(spec) > 1 else spec)
+    return names
+
+
+def play_one(setup: Setup, game: Game) -> Played:
+    record = run_match(
+        game_id=setup.game_id,
+        seed=game.seed,
+        options=setup.options,
+        programs=[setup.programs[bot] for bot in game.bots],
+        sandbox=setup.sandbox,
+        limits=setup.limits,
+    )
+    replay_path = None
+    if setup.replays is not None:
+        path = setup.replays / f"round{game.round}-{game.tie}-{game.index}.json"
+        record.replay.write(path)
+        replay_path = str(path)
+    result = record.replay.result
+    return Played(game, tuple(result["ranks"]), tuple(result["scores"]), replay_path)
+
+
+@contextlib.contextmanager
+def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor | None]:
+    """Processes for `jobs` games at once, kept for the whole command (None for one)."""
+    if jobs <= 1:
+        yield None
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield pool
+
+
+def play_games(
+    setup: Setup, games: Sequence[Game], pool: ProcessPoolExecutor | None
+) -> Iterator[Played]:
+    """Play the games, on the pool when there is one, yielding each as it ends."""
+    if pool is None:
+        for game in games:
+            yield play_one(setup, game)
+        return
+    waiting = {pool.submit(play_one, setup, game) for game in games}
+    try:
+        while waiting:
+            done, waiting = wait(waiting, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+    finally:
+        for future in waiting:
+            future.cancel()
+
+
+def progress_bar(total: int, description: str) -> Progress:
+    """A bar on standard error when it is a terminal, nothing otherwise."""
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(file=sys.stderr),
+        disable=not sys.stderr.isatty(),
+        transient=True,
+    )
+    progress.add_task(description, total=total)
+    return progress

@@ -1,0 +1,208 @@
+"""`agon match A B`: is A stronger than B? Pairs of games stopped by fishtest's SPRT."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from agon.cli.common import fail, print_json
+from agon.cli.games import (
+    Setup,
+    add_arguments,
+    play_games,
+    programs_for,
+    progress_bar,
+    worker_pool,
+)
+from agon.tournaments.formats.sprt import Sprt, elo_estimate, pair_outcome
+from agon.tournaments.formats.version_test import leg_score, pair_legs
+from engine.core import InvalidOptions
+from engine.registry import UnknownGame, game_ids, get_game
+from sandbox.backends import SandboxError
+from sandbox.packages import PackageError
+
+SPARKS = "▁▂▃▄▅▆▇█"
+
+EXAMPLES = """\
+examples:
+  agon match new.py old.py --game akropolis --sprt elo0=0,elo1=10 --jobs 2
+  agon match new.py builtin:greedy --game architekton --max-games 200
+  agon match new.py old.py --game akropolis --players 4 --opponent builtin:greedy
+
+A and B play pairs of games on one seed with the seats swapped. After each pair the
+log-likelihood ratio (LLR) of H1 "A is elo1 stronger" against H0 "A is elo0 stronger"
+(logistic Elo, fishtest's pentanomial model) is compared with its bounds
+log(beta / (1 - alpha)) and log((1 - beta) / alpha): the match stops at the first pair
+that crosses one (verdict H1 or H0), or at --max-games (verdict inconclusive). Without
+--sprt it plays --max-games and weighs them with the default hypotheses. The same command
+gives the same verdict, whatever --jobs.
+
+With --players P above 2, A and B never meet: each plays a table against the same P - 1
+fixed opponents (--opponent) on the same seed in the same seat, and the version with more
+points wins that comparison; a pair is two such comparisons (four games), the versions a
+seat further round in the second. wins, draws and losses then count comparisons.
+
+The last line printed is one JSON object:
+  {"games", "wins", "draws", "losses", "elo", "elo_ci95": [lo, hi], "llr", "verdict"}
+counting A's games; verdict is "H1", "H0" or "inconclusive"."""
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "match",
+        help="test whether one bot is stronger than another (SPRT)",
+        description="Play pairs of games between two bots until a sequential probability "
+        "ratio test decides whether the first is stronger.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("candidate", metavar="A", help="the bot under test")
+    parser.add_argument("baseline", metavar="B", help="the bot it is measured against")
+    parser.add_argument("--game", required=True, help=f"game id: {', '.join(game_ids())}")
+    parser.add_argument(
+        "--sprt",
+        type=parse_sprt,
+        metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05",
+        help="stop as soon as the test decides (any of the four; defaults as shown)",
+    )
+    parser.add_argument(
+        "--max-games", type=int, default=1000, metavar="N", help="game limit (default 1000)"
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=2,
+        metavar="P",
+        help="bots at a table (default 2); above 2, A and B play mirrored tables",
+    )
+    parser.add_argument(
+        "--opponent",
+        action="append",
+        default=[],
+        metavar="BOT",
+        help="a fixed opponent at mirrored tables, seats filled in turn (default builtin:greedy)",
+    )
+    parser.add_argument("--replays", type=Path, metavar="DIR", help="write every replay here")
+    add_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def opponents(args: argparse.Namespace) -> list[str]:
+    """The P - 1 fixed opponents of mirrored tables, the given ones repeated in turn."""
+    given = args.opponent or ["builtin:greedy"]
+    return [given[i % len(given)] for i in range(args.players - 1)] if args.players > 2 else []
+
+
+def parse_sprt(text: str) -> Sprt:
+    values: dict[str, float] = {}
+    for part in filter(None, text.split(",")):
+        key, sep, value = part.partition("=")
+        if not sep or key not in ("elo0", "elo1", "alpha", "beta"):
+            raise argparse.ArgumentTypeError(f"--sprt takes elo0, elo1, alpha, beta, not {part!r}")
+        try:
+            values[key] = float(value)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(f"{key} must be a number, not {value!r}") from error
+    try:
+        return Sprt(**values)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        game = get_game(args.game)
+    except UnknownGame as error:
+        return fail(str(error))
+    if args.players not in game.player_counts:
+        counts = ", ".join(str(n) for n in game.player_counts)
+        return fail(f"{game.name} is played by {counts} players, not {args.players}")
+    if args.jobs < 1 or args.max_games < 2:
+        return fail("--jobs is at least 1 and --max-games at least 2")
+    test = args.sprt or Sprt()
+    try:
+        setup = Setup(
+            game.id,
+            dict(args.option),
+            programs_for([args.candidate, args.baseline, *opponents(args)]),
+            args.sandbox,
+            dict(args.limit),
+            args.replays,
+        )
+        if args.replays is not None:
+            args.replays.mkdir(parents=True, exist_ok=True)
+        pairs, games, trace, verdict = play_pairs(setup, test, args)
+    except (InvalidOptions, PackageError, SandboxError, ValueError, OSError) as error:
+        return fail(str(error))
+    print(f"LLR {trace[-1] if trace else 0.0:+.2f} ({test.lower:+.2f}, {test.upper:+.2f})")
+    print(f"  {sparkline(trace, test.lower, test.upper)}")
+    print_json(summary(pairs, games, trace, verdict))
+    return 0
+
+
+def play_pairs(
+    setup: Setup, test: Sprt, args: argparse.Namespace
+) -> tuple[list[list[float]], int, list[float], str]:
+    """Pairs in order until the verdict or the limit; a batch of `jobs` pairs at a time,
+    pairs played past the deciding one dropped so that --jobs changes nothing. Returns the
+    candidate's leg scores pair by pair, the games played, the LLR after each pair and the
+    verdict."""
+    games_a_pair = 2 if args.players == 2 else 4
+    limit = max(1, args.max_games // games_a_pair)
+    pairs: list[list[float]] = []
+    counts = [0] * 5
+    trace: list[float] = []
+    with progress_bar(limit, "LLR +0.00") as progress, worker_pool(args.jobs) as pool:
+        task = progress.task_ids[0]
+        while len(pairs) < limit:
+            first = len(pairs)
+            numbers = range(first, min(first + args.jobs, limit))
+            games = [
+                g for n in numbers for leg in pair_legs(n, args.seed, args.players) for g in leg
+            ]
+            by_game = {p.game: p.result for p in play_games(setup, games, pool)}
+            for number in numbers:
+                legs = pair_legs(number, args.seed, args.players)
+                scores = [leg_score([by_game[g] for g in leg]) for leg in legs]
+                pairs.append(scores)
+                counts[pair_outcome(sum(scores))] += 1
+                trace.append(test.llr(counts))
+                progress.update(task, completed=len(pairs), description=f"LLR {trace[-1]:+.2f}")
+                verdict = test.verdict(counts)
+                if args.sprt is not None and verdict is not None:
+                    return pairs, len(pairs) * games_a_pair, trace, verdict
+    return pairs, len(pairs) * games_a_pair, trace, test.verdict(counts) or "inconclusive"
+
+
+def sparkline(trace: list[float], lower: float, upper: float, width: int = 60) -> str:
+    """The LLR's path between its bounds, one mark per step (sampled down to `width`)."""
+    if not trace:
+        return ""
+    step = max(1, len(trace) // width)
+    samples = trace[step - 1 :: step]
+    scale = len(SPARKS) - 1
+    marks = (
+        SPARKS[round(max(0.0, min(1.0, (v - lower) / (upper - lower))) * scale)] for v in samples
+    )
+    return "".join(marks)
+
+
+def summary(
+    pairs: list[list[float]], games: int, trace: list[float], verdict: str
+) -> dict[str, Any]:
+    scores = [score for pair in pairs for score in pair]
+    counts = [0] * 5
+    for pair in pairs:
+        counts[pair_outcome(sum(pair))] += 1
+    estimate = elo_estimate(counts)
+    return {
+        "games": games,
+        "wins": scores.count(1.0),
+        "draws": scores.count(0.5),
+        "losses": scores.count(0.0),
+        "elo": round(estimate.elo, 2),
+        "elo_ci95": [round(estimate.low, 2), round(estimate.high, 2)],
+        "llr": round(trace[-1], 4) if trace else 0.0,
+        "verdict": verdict,
+    }

@@ -1,0 +1,88 @@
+"""The records every format shares: a game to play, its result, points and seeds.
+
+A *meeting* of a table is one game per rotation of its seats, all on the same seed: two
+players play a pair of games with swapped seats (as fishtest and cutechess pair games), and
+P players play P games in which every bot sits once in every seat. Seat advantage and
+the luck of the seed then cancel within a meeting.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+MAX_SEED = 2**64 - 1
+
+
+@dataclass(frozen=True, order=True)
+class Game:
+    """One game: `bots` are entrant indexes in seat order. A game of one bot is a bye."""
+
+    round: int
+    tie: str
+    """What the game belongs to: a table of a round, a knockout tie ("W2.1"), ..."""
+    index: int
+    """The game's place within its tie."""
+    bots: tuple[int, ...]
+    seed: int
+
+    @property
+    def is_bye(self) -> bool:
+        return len(self.bots) == 1
+
+
+@dataclass(frozen=True)
+class Result:
+    game: Game
+    ranks: tuple[int, ...]
+    """Per seat, 1 is best; tied seats share a rank."""
+
+
+def derive_seed(seed: int, *labels: object) -> int:
+    """A game seed from the tournament's seed and the labels naming the game."""
+    text = ":".join(str(part) for part in (seed, *labels))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def rotations(bots: Sequence[int]) -> list[tuple[int, ...]]:
+    """The seatings of one meeting: each bot in each seat once, the table's order kept."""
+    size = len(bots)
+    return [tuple(bots[(start + seat) % size] for seat in range(size)) for start in range(size)]
+
+
+def meeting(round_: int, tie: str, bots: Sequence[int], seed: int, number: int = 0) -> list[Game]:
+    """The games of the `number`-th meeting of `bots` in a tie, on one shared seed."""
+    shared = derive_seed(seed, tie, number)
+    first = number * len(bots)
+    return [
+        Game(round_, tie, first + offset, seating, shared)
+        for offset, seating in enumerate(rotations(bots))
+    ]
+
+
+def game_points(ranks: Sequence[int]) -> list[float]:
+    """Each seat's points: the share of its opponents it finished ahead of, a tie counting
+    half. Two players score 1, 1/2 or 0; a table of P shares P/2 points; a bye scores 1."""
+    if len(ranks) == 1:
+        return [1.0]
+    others = len(ranks) - 1
+    return [
+        sum(_pair_score(mine, theirs) for seat, theirs in enumerate(ranks) if seat != me) / others
+        for me, mine in enumerate(ranks)
+    ]
+
+
+def _pair_score(rank: int, other: int) -> float:
+    return 1.0 if rank < other else 0.5 if rank == other else 0.0
+
+
+def pairwise_scores(result: Result) -> list[tuple[int, int, float]]:
+    """(bot, opponent, score 1 / 0.5 / 0) for every ordered pair of seats of a played game."""
+    ranks, bots = result.ranks, result.game.bots
+    return [
+        (bots[i], bots[j], _pair_score(ranks[i], ranks[j]))
+        for i in range(len(bots))
+        for j in range(len(bots))
+        if i != j
+    ]

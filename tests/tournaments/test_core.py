@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agon.tournaments.formats.core import derive_seed, game_points, meeting, rotations
+
+
+def test_two_players_score_one_half_or_nothing() -> None:
+    assert game_points((1, 2)) == [1.0, 0.0]
+    assert game_points((1, 1)) == [0.5, 0.5]
+    assert game_points((2, 1)) == [0.0, 1.0]
+
+
+def test_a_table_shares_half_a_point_per_seat() -> None:
+    assert game_points((1, 2, 2, 4)) == [1.0, 0.5, 0.5, 0.0]
+
+
+@given(st.lists(st.integers(1, 6), min_size=2, max_size=6))
+def test_the_points_of_a_table_add_up_to_half_its_seats(ranks: list[int]) -> None:
+    assert abs(sum(game_points(ranks)) - len(ranks) / 2) < 1e-9
+
+
+@given(st.integers(2, 6))
+def test_a_meeting_seats_every_bot_once_in_every_seat(players: int) -> None:
+    seatings = rotations(list(range(10, 10 + players)))
+    for seat in range(players):
+        assert sorted(s[seat] for s in seatings) == list(range(10, 10 + players))
+
+
+def test_the_games_of_a_meeting_share_a_seed_and_swap_seats() -> None:
+    first, second = meeting(1, "t", (3, 5), seed=7)
+    assert (first.bots, second.bots) == ((3, 5), (5, 3))
+    assert first.seed == second.seed
+    assert meeting(1, "t", (3, 5), seed=7, number=1)[0].seed != first.seed
+
+
+def test_seeds_depend_on_every_label_and_nothing_else() -> None:
+    assert derive_seed(1, "a", 2) == derive_seed(1, "a", 2)
+    assert len({derive_seed(1, "a", 2), derive_seed(2, "a", 2), derive_seed(1, "b", 2)}) == 3
+    assert 0 <= derive_seed(1) < 2**64

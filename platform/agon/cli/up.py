@@ -417,12 +417,13 @@ def resync_embedded_queue(console: Console, settings: Any) -> None:
         if folder.is_dir():
             shutil.rmtree(folder)
         folder.mkdir(parents=True, exist_ok=True)
-    queued = list(Match.objects.filter(status=Match.Status.QUEUED).values_list("id", flat=True))
-    requeued = requeue_stuck_matches(stuck_seconds=0)  # sends each queued match's task too
-    if queued or requeued:
+    queued = set(Match.objects.filter(status=Match.Status.QUEUED).values_list("id", flat=True))
+    sent = requeue_stuck_matches(stuck_seconds=0)  # sends each queued match's task too
+    cut_short = len(set(sent) - queued)
+    if sent:
         console.say(
-            f"queue: {len(queued)} queued matches sent again, "
-            f"{len(requeued)} matches cut short by the last stop queued again"
+            f"queue: {len(queued)} queued match{'es' if len(queued) != 1 else ''} sent again, "
+            f"{cut_short} cut short by the last stop queued again"
         )
 
 

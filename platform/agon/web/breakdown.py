@@ -3,6 +3,7 @@ by the game's spec (`score_breakdown`) or, for a game without one, key by key.""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engine.registry import UnknownGame, get_spec
@@ -13,11 +14,17 @@ def _words(key: str) -> str:
     return key.replace("_", " ").capitalize()
 
 
+_IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)+")
+"""An engine's name for something (`power_stations`, `all_buildings`): shown in words."""
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return "\N{EN DASH}"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, str) and _IDENTIFIER.fullmatch(value):
+        return value.replace("_", " ")
     return str(value)
 
 

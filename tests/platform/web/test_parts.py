@@ -67,6 +67,19 @@ def test_other_games_show_their_details_as_they_are() -> None:
     assert breakdown("a game gone", [{"points": 3}]) == breakdown("attika", [{"points": 3}])
 
 
+def test_the_engines_names_in_a_breakdown_read_as_words() -> None:
+    details = [
+        {"end_reason": "power_stations", "win_reason": "all_buildings", "name": "Temple_of_x"},
+        {"end_reason": "power_stations", "win_reason": "shrine", "name": "seat 1"},
+    ]
+    table = breakdown("attika", details)
+    assert table is not None
+    assert table.rows == [
+        ["power stations", "all buildings", "Temple_of_x"],
+        ["power stations", "shrine", "seat 1"],
+    ]
+
+
 @pytest.mark.parametrize("game_id", game_ids())
 def test_the_board_renderer_a_spec_names_is_a_static_file(game_id: str) -> None:
     renderer = get_spec(game_id).renderer

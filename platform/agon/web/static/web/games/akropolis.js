@@ -136,7 +136,7 @@
         }
       });
       this.card.classList.toggle("to-move", view.current === seat);
-      setText(this.summary, `${view.scores[seat]} points · ${plural(view.stones[seat], "stone")}`);
+      setText(this.summary, `${plural(view.scores[seat], "point")} · ${plural(view.stones[seat], "stone")}`);
       const parts = Object.entries(view.breakdown[seat]).map(([color, [value, starCount]]) => `${LETTERS[color]} ${value}×${starCount}`);
       setText(this.breakdown, parts.join("  ·  "));
     }

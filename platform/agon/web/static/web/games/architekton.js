@@ -81,7 +81,7 @@
       },
       render(view, step) {
         panel.update(view, (seat) => {
-          const parts = [`${view.points[seat]} points`, `${plural(view.houses_in_supply[seat], "house")} left`];
+          const parts = [plural(view.points[seat], "point"), `${plural(view.houses_in_supply[seat], "house")} left`];
           if (view.houses_removed[seat]) parts.push(`${view.houses_removed[seat]} removed`);
           parts.push(`largest group ${view.largest_groups[seat]}`);
           if (view.lost_early === seat) parts.push("lost");

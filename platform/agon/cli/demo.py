@@ -155,9 +155,7 @@ def run(args: argparse.Namespace) -> int:
                 bot_ids=[e.name for e in seated],
             )
             ranks = replay.result["ranks"]
-            afters = ratings.update(
-                [e.rating for e in seated], ranks, [e.games for e in seated]
-            )
+            afters = ratings.update([e.rating for e in seated], ranks, [e.games for e in seated])
             for entrant, rank, after in zip(seated, ranks, afters, strict=True):
                 entrant.rating = after
                 entrant.games += 1

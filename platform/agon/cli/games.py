@@ -15,11 +15,11 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from agon.cli.common import parse_option
+from agon.cli.common import add_box_arguments
 from agon.cli.play import program_for
 from agon.tournaments.formats.core import Game, Result
 from engine.core import JSON
-from sandbox.backends import BACKENDS
+from engine.registry import UnknownGame, get_game
 from sandbox.runner import Program, run_match
 
 
@@ -47,34 +47,25 @@ class Played:
         return Result(self.game, self.ranks)
 
 
+def seats_problem(game_id: str, players: int) -> str | None:
+    """Why `players` bots cannot play the game `game_id`, or None when they can."""
+    try:
+        game = get_game(game_id)
+    except UnknownGame as error:
+        return str(error)
+    if players not in game.player_counts:
+        counts = ", ".join(str(n) for n in game.player_counts)
+        return f"{game.name} is played by {counts} players, not {players}"
+    return None
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options `agon play` has, for commands that play many games."""
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
     parser.add_argument(
         "--jobs", type=int, default=1, metavar="J", help="games played at once (default 1)"
     )
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        type=parse_option,
-        metavar="KEY=VALUE",
-        help="a game option, e.g. all_tiles=true (repeatable)",
-    )
-    parser.add_argument(
-        "--sandbox",
-        choices=BACKENDS,
-        default="auto",
-        help="where bot programs run (default: auto); 'none' runs them unboxed",
-    )
-    parser.add_argument(
-        "--limit",
-        action="append",
-        default=[],
-        type=parse_option,
-        metavar="KEY=VALUE",
-        help="override a limit, e.g. turn_seconds=2 (repeatable)",
-    )
+    add_box_arguments(parser)
 
 
 def programs_for(specs: Sequence[str]) -> tuple[Program, ...]:

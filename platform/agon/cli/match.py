@@ -13,12 +13,13 @@ from agon.cli.games import (
     play_games,
     programs_for,
     progress_bar,
+    seats_problem,
     worker_pool,
 )
 from agon.tournaments.formats.sprt import Sprt, elo_estimate, pair_outcome
 from agon.tournaments.formats.version_test import leg_score, pair_legs
 from engine.core import InvalidOptions
-from engine.registry import UnknownGame, game_ids, get_game
+from engine.registry import game_ids
 from sandbox.backends import SandboxError
 from sandbox.packages import PackageError
 
@@ -111,19 +112,14 @@ def parse_sprt(text: str) -> Sprt:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        game = get_game(args.game)
-    except UnknownGame as error:
-        return fail(str(error))
-    if args.players not in game.player_counts:
-        counts = ", ".join(str(n) for n in game.player_counts)
-        return fail(f"{game.name} is played by {counts} players, not {args.players}")
+    if problem := seats_problem(args.game, args.players):
+        return fail(problem)
     if args.jobs < 1 or args.max_games < 2:
         return fail("--jobs is at least 1 and --max-games at least 2")
     test = args.sprt or Sprt()
     try:
         setup = Setup(
-            game.id,
+            args.game,
             dict(args.option),
             programs_for([args.candidate, args.baseline, *opponents(args)]),
             args.sandbox,

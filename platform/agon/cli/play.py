@@ -7,11 +7,11 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from agon.cli.common import fail, parse_option, print_json
+from agon.cli.common import add_box_arguments, fail, print_json
 from engine.bots import BUILTIN_BOTS
 from engine.core import InvalidOptions
 from engine.registry import UnknownGame, game_ids, get_game
-from sandbox.backends import BACKENDS, SandboxError
+from sandbox.backends import SandboxError
 from sandbox.packages import PackageError
 from sandbox.runner import Program, run_match
 
@@ -42,29 +42,8 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--game", required=True, help=f"game id: {', '.join(game_ids())}")
     parser.add_argument("--seed", required=True, type=int, help="match seed (0 .. 2**64-1)")
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        type=parse_option,
-        metavar="KEY=VALUE",
-        help="a game option, e.g. all_tiles=true (repeatable)",
-    )
+    add_box_arguments(parser)
     parser.add_argument("--replay", type=Path, metavar="PATH", help="write the replay JSON here")
-    parser.add_argument(
-        "--sandbox",
-        choices=BACKENDS,
-        default="auto",
-        help="where bot programs run (default: auto); 'none' runs them unboxed",
-    )
-    parser.add_argument(
-        "--limit",
-        action="append",
-        default=[],
-        type=parse_option,
-        metavar="KEY=VALUE",
-        help="override a limit, e.g. turn_seconds=2, memory_bytes=268435456 (repeatable)",
-    )
     parser.add_argument(
         "bots",
         nargs="+",

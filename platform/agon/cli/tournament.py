@@ -20,6 +20,7 @@ from agon.cli.games import (
     play_games,
     programs_for,
     progress_bar,
+    seats_problem,
     worker_pool,
 )
 from agon.tournaments.formats.core import Game
@@ -28,7 +29,7 @@ from agon.tournaments.formats.knockout import Knockout
 from agon.tournaments.formats.round_robin import RoundRobin
 from agon.tournaments.formats.swiss import Swiss
 from engine.core import InvalidOptions
-from engine.registry import UnknownGame, game_ids, get_game
+from engine.registry import game_ids
 from sandbox.backends import SandboxError
 from sandbox.packages import PackageError
 
@@ -101,19 +102,14 @@ def build_format(args: argparse.Namespace) -> Format:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        game = get_game(args.game)
-    except UnknownGame as error:
-        return fail(str(error))
-    if args.players not in game.player_counts:
-        counts = ", ".join(str(n) for n in game.player_counts)
-        return fail(f"{game.name} is played by {counts} players, not {args.players}")
+    if problem := seats_problem(args.game, args.players):
+        return fail(problem)
     if args.jobs < 1 or args.games < 1 or (args.rounds is not None and args.rounds < 1):
         return fail("--jobs, --games and --rounds are at least 1")
     try:
         event = build_format(args)
         setup = Setup(
-            game.id,
+            args.game,
             dict(args.option),
             programs_for(args.bots),
             args.sandbox,

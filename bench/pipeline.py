@@ -44,6 +44,8 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
+from agon.worker_command import worker_command  # noqa: E402
+
 TARGET_OVERHEAD = 0.10
 LATENCY_POLL_SECONDS = 0.005
 """How often this process looks for a match finished when timing one: it sees it half
@@ -113,25 +115,12 @@ def start_worker(env: dict[str, str], log_path: Path, concurrency: int) -> subpr
 
     with log_path.open("wb") as log:
         worker = subprocess.Popen(  # noqa: S603 - a fixed argv
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "--app",
-                "agon.celery",
-                "worker",
-                "--queues",
-                ",".join(settings.AGON_WORKER_QUEUES),
-                "--concurrency",
-                str(concurrency),
-                "--pool",
-                "prefork",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                "--loglevel",
-                "INFO",
-            ],
+            worker_command(
+                queues=settings.AGON_WORKER_QUEUES,
+                concurrency=concurrency,
+                hostname="bench@%h",
+                alone=True,
+            ),
             cwd=ROOT,
             env={**os.environ, **env},
             stdin=subprocess.DEVNULL,

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, ClassVar
 
+from agon.worker_command import worker_command
+
 PLATFORM_DIR = Path(__file__).resolve().parents[2]
 REPO_DIR = PLATFORM_DIR.parent
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
@@ -235,29 +237,13 @@ def _alive(pid: int) -> bool:
 
 def child_commands(args: argparse.Namespace, settings: Any) -> list[Child]:
     python = sys.executable
-    queues = ",".join(settings.AGON_WORKER_QUEUES)
-    worker = [
-        python,
-        "-m",
-        "celery",
-        "--app",
-        "agon.celery",
-        "worker",
-        "--queues",
-        queues,
-        "--concurrency",
-        str(args.concurrency),
-        "--pool",
-        "prefork",
-        "--hostname",
-        "agon-up@%h",
-        "--loglevel",
-        "INFO",
-    ]
-    if settings.CELERY_BROKER_URL.startswith("filesystem"):
-        # Gossip, mingle and heartbeats are broadcasts between workers; with files for a
-        # broker and one worker they would only leave files behind.
-        worker += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+    # The embedded broker has no other worker than this one.
+    worker = worker_command(
+        queues=settings.AGON_WORKER_QUEUES,
+        concurrency=args.concurrency,
+        hostname="agon-up@%h",
+        alone=settings.CELERY_BROKER_URL.startswith("filesystem"),
+    )
     return [
         Child(
             "web",

@@ -15,7 +15,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
@@ -38,6 +37,7 @@ from agon.ladders.models import Ladder, Rating, RatingChange
 from agon.ladders.services import ladder_ensure_defaults
 from agon.matches.models import Match
 from agon.settings.base import broker_transport, filesystem_broker_options
+from agon.worker_command import worker_command
 from engine.replay import Replay, verify_replay
 
 REPO_DIR = Path(__file__).resolve().parents[3]
@@ -229,7 +229,6 @@ def start_worker(
     name = f"pipeline-{uuid.uuid4().hex[:8]}"
     folder.mkdir(parents=True, exist_ok=True)
     log_path = folder / f"{name}.log"
-    queues = ",".join(settings.AGON_WORKER_QUEUES)
     child_env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "agon.settings.test",
@@ -246,25 +245,12 @@ def start_worker(
     with log_path.open("wb") as log:
         process = subprocess.Popen(  # noqa: S603 - a fixed argv
             [
-                sys.executable,
-                "-m",
-                "celery",
-                "--app",
-                "agon.celery",
-                "worker",
-                "--queues",
-                queues,
-                "--concurrency",
-                str(concurrency),
-                "--pool",
-                "prefork",
-                "--hostname",
-                f"{name}@%h",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                "--loglevel",
-                "INFO",
+                *worker_command(
+                    queues=settings.AGON_WORKER_QUEUES,
+                    concurrency=concurrency,
+                    hostname=f"{name}@%h",
+                    alone=True,
+                ),
                 *beat_args,
             ],
             cwd=REPO_DIR,

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from engine.akropolis.city_gains import Surface, surface_from_json
 from engine.akropolis.components import STARS_OF_CODE, hex_code
-from engine.akropolis.gains import Surface, fast_gains, surface_from_json
+from engine.akropolis.gains import fast_gains
 from engine.akropolis.geometry import STEP
 from engine.akropolis.scoring import VARIANTS, score_surface
 from engine.core import JSON

@@ -12,13 +12,8 @@ from collections import Counter
 from typing import Any
 
 from engine.megalopolis.components import ALL_TILES, KIND_NAMES, TEMPLE
-from engine.megalopolis.state import (
-    Frame,
-    MegalopolisState,
-    board_to_json,
-    known,
-    state_from_json,
-)
+from engine.megalopolis.state import Frame, MegalopolisState, known
+from engine.megalopolis.state_json import board_to_json, state_from_json
 from engine.rng import SplitMix64
 
 DETERMINIZE_SEED = 0x4D45_4741_4C4F

@@ -24,12 +24,8 @@ from engine.megalopolis.greedy import GreedyBot
 from engine.megalopolis.observation import observe, state_from_observation
 from engine.megalopolis.render import render_state
 from engine.megalopolis.scoring import score_state
-from engine.megalopolis.state import (
-    MegalopolisState,
-    Tile,
-    state_from_json,
-    state_to_json,
-)
+from engine.megalopolis.state import MegalopolisState, Tile
+from engine.megalopolis.state_json import state_from_json, state_to_json
 from engine.megalopolis.turns import apply_action, current_options
 from engine.rng import SplitMix64
 from engine.squaregrid import encode

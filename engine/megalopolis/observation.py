@@ -46,7 +46,7 @@ def seen_kinds(state: MegalopolisState, player: int) -> Counter[int]:
     return seen
 
 
-def observe(state: MegalopolisState, player: int) -> dict[str, Any]:
+def observation(state: MegalopolisState, player: int) -> dict[str, Any]:
     unseen = Counter(ALL_TILES)
     unseen.subtract(seen_kinds(state, player))
     return {

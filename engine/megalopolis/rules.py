@@ -21,12 +21,12 @@ from engine.core import (
 from engine.megalopolis.actions import LegalActions
 from engine.megalopolis.components import ALL_TILES, HAND_SIZE, TOKENS_PER_PLAYER
 from engine.megalopolis.greedy import GreedyBot
-from engine.megalopolis.observation import observe, state_from_observation
+from engine.megalopolis.observation import observation, state_from_observation
 from engine.megalopolis.render import render_state
 from engine.megalopolis.scoring import score_state
 from engine.megalopolis.state import MegalopolisState, Tile
 from engine.megalopolis.state_json import state_from_json, state_to_json
-from engine.megalopolis.turns import apply_action, current_options
+from engine.megalopolis.turns import apply_action, legal_actions
 from engine.rng import SplitMix64
 from engine.squaregrid import encode
 
@@ -89,7 +89,7 @@ class Megalopolis:
     # --- legal actions ---------------------------------------------------------------
 
     def legal_actions(self, state: MegalopolisState) -> LegalActions:
-        return LegalActions.of(current_options(state))
+        return legal_actions(state)
 
     def apply(self, state: MegalopolisState, action: JSON) -> None:
         apply_action(state, action)
@@ -108,7 +108,7 @@ class Megalopolis:
     # --- what players see ------------------------------------------------------------
 
     def observation(self, state: MegalopolisState, player: int) -> dict[str, Any]:
-        return observe(state, player)
+        return observation(state, player)
 
     def state_to_json(self, state: MegalopolisState) -> dict[str, Any]:
         return state_to_json(state)

@@ -22,13 +22,12 @@ from engine.akropolis.state_json import state_from_json, state_to_json
 from engine.akropolis.turns import apply_action, current_player, is_over, legal_actions
 from engine.core import (
     JSON,
-    InvalidOptions,
     MatchResult,
     OptionSpec,
     competition_ranks,
-    normalize_options,
 )
 from engine.rng import SplitMix64
+from engine.setup_checks import checked_options
 
 STANDARD_STACKS = 11
 ALL_TILES_STACKS = {2: 19, 3: 14}
@@ -54,12 +53,7 @@ class Akropolis:
     # --- setup -----------------------------------------------------------------------
 
     def new_state(self, seed: int, players: int, options: Mapping[str, JSON]) -> AkropolisState:
-        # 2.0 == 2, so membership alone would let a float through to the slicing below.
-        if not isinstance(players, int) or players not in self.player_counts:
-            raise InvalidOptions(f"Akropolis is for 2 to 4 players, not {players!r}")
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-            raise InvalidOptions(f"the seed must be an integer in [0, 2**64), not {seed!r}")
-        normalized = normalize_options(self.options, players, options)
+        normalized = checked_options(self, seed, players, options)
         all_tiles = normalized["all_tiles"]
         tiles = sorted(t.id for t in TILES.values() if all_tiles or t.min_players <= players)
         SplitMix64(seed).shuffle(tiles)

@@ -28,13 +28,12 @@ from engine.architekton.state_json import state_from_json, state_to_json
 from engine.architekton.turns import apply_action, current_player, is_over, legal_actions
 from engine.core import (
     JSON,
-    InvalidOptions,
     MatchResult,
     OptionSpec,
     competition_ranks,
-    normalize_options,
 )
 from engine.rng import SplitMix64
+from engine.setup_checks import checked_options
 from engine.squaregrid import encode
 
 STARTING_CELLS = (encode(0, 0), encode(1, 1))
@@ -50,11 +49,7 @@ class Architekton:
     # --- setup -----------------------------------------------------------------------
 
     def new_state(self, seed: int, players: int, options: Mapping[str, JSON]) -> ArchitektonState:
-        if not isinstance(players, int) or isinstance(players, bool) or players != 2:
-            raise InvalidOptions(f"Architekton is for exactly 2 players, not {players!r}")
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-            raise InvalidOptions(f"the seed must be an integer in [0, 2**64), not {seed!r}")
-        normalized = normalize_options(self.options, players, options)
+        normalized = checked_options(self, seed, players, options)
         rng = SplitMix64(seed)
         buildings = [tile.id for tile in BUILDINGS]
         landscapes = list(LANDSCAPE_TILES)

@@ -12,11 +12,9 @@ from typing import Any
 
 from engine.core import (
     JSON,
-    InvalidOptions,
     MatchResult,
     OptionSpec,
     competition_ranks,
-    normalize_options,
 )
 from engine.megalopolis.actions import LegalActions
 from engine.megalopolis.components import ALL_TILES, HAND_SIZE, TOKENS_PER_PLAYER
@@ -28,6 +26,7 @@ from engine.megalopolis.state import MegalopolisState, Tile
 from engine.megalopolis.state_json import state_from_json, state_to_json
 from engine.megalopolis.turns import apply_action, legal_actions
 from engine.rng import SplitMix64
+from engine.setup_checks import checked_options
 from engine.squaregrid import encode
 
 CROSS = (encode(0, 0), encode(0, 1), encode(1, 0), encode(0, -1), encode(-1, 0))
@@ -43,13 +42,7 @@ class Megalopolis:
     # --- setup -----------------------------------------------------------------------
 
     def new_state(self, seed: int, players: int, options: Mapping[str, JSON]) -> MegalopolisState:
-        if not isinstance(players, int) or isinstance(players, bool):
-            raise InvalidOptions(f"Megalopolis is for 2 to 6 players, not {players!r}")
-        if players not in self.player_counts:
-            raise InvalidOptions(f"Megalopolis is for 2 to 6 players, not {players!r}")
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-            raise InvalidOptions(f"the seed must be an integer in [0, 2**64), not {seed!r}")
-        normalized = normalize_options(self.options, players, options)
+        normalized = checked_options(self, seed, players, options)
         rng = SplitMix64(seed)
         tiles = list(ALL_TILES)
         rng.shuffle(tiles)

@@ -36,7 +36,7 @@ def apply_action(state: MegalopolisState, action: object) -> None:
     if state.over:
         raise IllegalAction("the game is over")
     choice = parse_action(action)
-    if not legal_actions(state).contains_choice(choice):
+    if not legal_actions(state).contains(choice):
         raise IllegalAction(explain_illegal(state, choice))
     if state.stack:
         frame = state.stack[-1]

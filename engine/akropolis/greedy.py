@@ -20,7 +20,7 @@ from engine.core import JSON
 from engine.hexgrid import encode
 from engine.players import Bot
 
-__all__ = ["GreedyBot", "Surface", "naive_gains", "placed_surface", "surface_from_json"]
+__all__ = ["GreedyBot", "naive_gains", "placed_surface"]
 
 
 def placed_surface(

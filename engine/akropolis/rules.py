@@ -20,12 +20,7 @@ from engine.akropolis.scoring import VARIANTS, CityScore, score_surface
 from engine.akropolis.state import AkropolisState
 from engine.akropolis.state_json import state_from_json, state_to_json
 from engine.akropolis.turns import apply_action, current_player, is_over, legal_actions
-from engine.core import (
-    JSON,
-    MatchResult,
-    OptionSpec,
-    competition_ranks,
-)
+from engine.core import JSON, MatchResult, OptionSpec, competition_ranks
 from engine.rng import SplitMix64
 from engine.setup_checks import checked_options
 

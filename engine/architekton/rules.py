@@ -26,12 +26,7 @@ from engine.architekton.render import render_state
 from engine.architekton.state import ArchitektonState
 from engine.architekton.state_json import state_from_json, state_to_json
 from engine.architekton.turns import apply_action, current_player, is_over, legal_actions
-from engine.core import (
-    JSON,
-    MatchResult,
-    OptionSpec,
-    competition_ranks,
-)
+from engine.core import JSON, MatchResult, OptionSpec, competition_ranks
 from engine.rng import SplitMix64
 from engine.setup_checks import checked_options
 from engine.squaregrid import encode

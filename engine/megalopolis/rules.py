@@ -10,12 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import (
-    JSON,
-    MatchResult,
-    OptionSpec,
-    competition_ranks,
-)
+from engine.core import JSON, MatchResult, OptionSpec, competition_ranks
 from engine.megalopolis.actions import LegalActions
 from engine.megalopolis.components import ALL_TILES, HAND_SIZE, TOKENS_PER_PLAYER
 from engine.megalopolis.greedy import GreedyBot

@@ -13,7 +13,6 @@ from typing import Any
 from engine.akropolis.components import (
     BARRACKS,
     COLOR_INDEX_OF,
-    GARDEN,
     HOUSE,
     IS_PLAZA,
     MARKET,
@@ -30,10 +29,8 @@ from engine.hexgrid import encode
 Surface = dict[int, tuple[int, int, int]]
 """Visible hexes by cell code: (level, hex code, plaza stars)."""
 
-HOUSE_I, MARKET_I, BARRACKS_I, TEMPLE_I, GARDEN_I = (
-    COLOR_INDEX_OF[code] for code in (HOUSE, MARKET, BARRACKS, TEMPLE, GARDEN)
-)
-"""Colour indices (of `values` and `stars`)."""
+HOUSE_I, MARKET_I = COLOR_INDEX_OF[HOUSE], COLOR_INDEX_OF[MARKET]
+"""The house and market colours' indices in `values` and `stars`."""
 
 _NO_HEX = (0, -1, 0)
 """Stands for an empty cell where a hex code is looked at (-1 is no hex code)."""

@@ -9,8 +9,9 @@ three anchors (see `geometry`).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any, overload
+from typing import Any
 
+from engine import legal
 from engine.akropolis.geometry import TRIANGLE_ACTIONS
 from engine.core import IllegalAction
 from engine.hexgrid import decode
@@ -43,7 +44,7 @@ def placement_of(triangle: int, which: int) -> tuple[int, int, int]:
     return q, r, rotation
 
 
-class LegalActions(Sequence[dict[str, int]]):
+class LegalActions(legal.LegalActions):
     """The legal actions as a lazy product: affordable positions x legal placements."""
 
     __slots__ = ("tiles", "triangles")
@@ -55,36 +56,23 @@ class LegalActions(Sequence[dict[str, int]]):
     def __len__(self) -> int:
         return len(self.tiles) * len(self.triangles) * 3
 
-    @overload
-    def __getitem__(self, index: int) -> dict[str, int]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[dict[str, int]]: ...
-
-    def __getitem__(self, index: int | slice) -> Any:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        size = len(self)
-        if index < 0:
-            index += size
-        if not 0 <= index < size:
-            raise IndexError("legal action index out of range")
+    def action(self, index: int) -> dict[str, Any]:
         tile, rest = divmod(index, 3 * len(self.triangles))
         triangle, which = divmod(rest, 3)
         q, r, rotation = placement_of(self.triangles[triangle], which)
         return {"tile": self.tiles[tile], "q": q, "r": r, "rotation": rotation}
 
-    def __iter__(self) -> Iterator[dict[str, int]]:
+    def __iter__(self) -> Iterator[dict[str, Any]]:
         placements = self.placements()
         for tile in self.tiles:
             for q, r, rotation in placements:
                 yield {"tile": tile, "q": q, "r": r, "rotation": rotation}
 
-    def __contains__(self, action: object) -> bool:
-        try:
-            tile, q, r, rotation = parse_action(action)
-        except IllegalAction:
-            return False
+    def parse(self, action: object) -> tuple[int, int, int, int]:
+        return parse_action(action)
+
+    def contains(self, parsed: tuple[int, int, int, int]) -> bool:
+        tile, q, r, rotation = parsed
         return tile in self.tiles and [q, r, rotation] in self.placements()
 
     def placements(self) -> list[list[int]]:
@@ -96,7 +84,7 @@ class LegalActions(Sequence[dict[str, int]]):
         return {"tiles": list(self.tiles), "placements": self.placements()}
 
 
-class ExpandedActions(Sequence[dict[str, int]]):
+class ExpandedActions(legal.LegalActions):
     """The legal actions rebuilt from the compact form: `{"tiles": [...], "placements":
     [[q, r, rotation], ...]}` stands for every tile with every placement, in that order."""
 
@@ -115,22 +103,17 @@ class ExpandedActions(Sequence[dict[str, int]]):
     def __len__(self) -> int:
         return len(self.tiles) * len(self.placements)
 
-    @overload
-    def __getitem__(self, index: int) -> dict[str, int]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[dict[str, int]]: ...
-
-    def __getitem__(self, index: int | slice) -> Any:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError("legal action index out of range")
+    def action(self, index: int) -> dict[str, Any]:
         tile, placement = divmod(index, len(self.placements))
         q, r, rotation = self.placements[placement]
         return {"tile": self.tiles[tile], "q": q, "r": r, "rotation": rotation}
+
+    def parse(self, action: object) -> tuple[int, int, int, int]:
+        return parse_action(action)
+
+    def contains(self, parsed: tuple[int, int, int, int]) -> bool:
+        tile, q, r, rotation = parsed
+        return tile in self.tiles and (q, r, rotation) in self.placements
 
     def compact(self) -> dict[str, list[Any]]:
         return {"tiles": list(self.tiles), "placements": [list(p) for p in self.placements]}

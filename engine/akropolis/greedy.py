@@ -11,15 +11,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from engine.akropolis.city_gains import Surface, surface_from_json
 from engine.akropolis.components import STARS_OF_CODE, hex_code
-from engine.akropolis.gains import Surface, fast_gains, surface_from_json
+from engine.akropolis.gains import fast_gains
 from engine.akropolis.geometry import STEP
 from engine.akropolis.scoring import VARIANTS, score_surface
 from engine.core import JSON
 from engine.hexgrid import encode
 from engine.players import Bot
 
-__all__ = ["GreedyBot", "Surface", "naive_gains", "placed_surface", "surface_from_json"]
+__all__ = ["GreedyBot", "naive_gains", "placed_surface"]
 
 
 def placed_surface(

@@ -15,8 +15,9 @@ Legal actions are kept as small tuples and turned into JSON objects only when re
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any, overload
+from typing import Any
 
+from engine import legal
 from engine.architekton.components import TERRAIN_OF_NAME, TERRAINS
 from engine.core import IllegalAction
 
@@ -86,7 +87,7 @@ def parse_action(action: object) -> Raw:
     raise IllegalAction(f"not an Architekton action: {action!r}")
 
 
-class LegalActions(Sequence[dict[str, Any]]):
+class LegalActions(legal.LegalActions):
     """The legal actions in a fixed order, each built as a JSON object when read."""
 
     __slots__ = ("_set", "raw")
@@ -98,25 +99,16 @@ class LegalActions(Sequence[dict[str, Any]]):
     def __len__(self) -> int:
         return len(self.raw)
 
-    @overload
-    def __getitem__(self, index: int) -> dict[str, Any]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
-
-    def __getitem__(self, index: int | slice) -> Any:
-        if isinstance(index, slice):
-            return [action_json(raw) for raw in self.raw[index]]
+    def action(self, index: int) -> dict[str, Any]:
         return action_json(self.raw[index])
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        return (action_json(raw) for raw in self.raw)
+        return map(action_json, self.raw)
 
-    def __contains__(self, action: object) -> bool:
-        try:
-            raw = parse_action(action)
-        except IllegalAction:
-            return False
+    def parse(self, action: object) -> Raw:
+        return parse_action(action)
+
+    def contains(self, parsed: Raw) -> bool:
         if self._set is None:
             self._set = frozenset(self.raw)
-        return raw in self._set
+        return parsed in self._set

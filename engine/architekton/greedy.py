@@ -28,11 +28,8 @@ from engine.architekton.board import (
     mismatches,
 )
 from engine.architekton.components import TERRAIN_OF_NAME, edge
-from engine.architekton.state import (
-    MOVE_HOUSE,
-    ArchitektonState,
-    state_from_observation,
-)
+from engine.architekton.observation import state_from_observation
+from engine.architekton.state import MOVE_HOUSE, ArchitektonState
 from engine.core import JSON
 from engine.players import Bot
 from engine.squaregrid import NEIGHBOUR_STEPS, encode, opposite

@@ -10,11 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.architekton.actions import LegalActions, parse_action
-from engine.architekton.board import (
-    kept_houses,
-    largest_group,
-)
+from engine.architekton.actions import LegalActions
+from engine.architekton.board import kept_houses, largest_group
 from engine.architekton.components import (
     BUILDINGS,
     DISPLAY_PER_KIND,
@@ -22,38 +19,16 @@ from engine.architekton.components import (
     LANDSCAPE_TILES,
     RESERVE_PER_PILE,
     STARTING_POINTS,
-    TERRAINS,
-    rotated_edges,
 )
 from engine.architekton.greedy import GreedyBot
+from engine.architekton.observation import observation, state_from_observation
 from engine.architekton.render import render_state
-from engine.architekton.state import (
-    OVER,
-    ArchitektonState,
-    board_to_json,
-    state_from_json,
-    state_from_observation,
-    state_to_json,
-)
-from engine.architekton.turns import (
-    continue_turn,
-    decision_options,
-    end_turn,
-    legal_placements,
-    place_building,
-    place_landscape,
-    resolve_decision,
-)
-from engine.core import (
-    JSON,
-    IllegalAction,
-    InvalidOptions,
-    MatchResult,
-    OptionSpec,
-    competition_ranks,
-    normalize_options,
-)
+from engine.architekton.state import ArchitektonState
+from engine.architekton.state_json import state_from_json, state_to_json
+from engine.architekton.turns import apply_action, current_player, is_over, legal_actions
+from engine.core import JSON, MatchResult, OptionSpec, competition_ranks
 from engine.rng import SplitMix64
+from engine.setup_checks import checked_options
 from engine.squaregrid import encode
 
 STARTING_CELLS = (encode(0, 0), encode(1, 1))
@@ -70,11 +45,7 @@ class Architekton:
     # --- setup -----------------------------------------------------------------------
 
     def new_state(self, seed: int, players: int, options: Mapping[str, JSON]) -> ArchitektonState:
-        if not isinstance(players, int) or isinstance(players, bool) or players != 2:
-            raise InvalidOptions(f"Architekton is for exactly 2 players, not {players!r}")
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-            raise InvalidOptions(f"the seed must be an integer in [0, 2**64), not {seed!r}")
-        normalized = normalize_options(self.options, players, options)
+        normalized = checked_options(self, seed, players, options)
         rng = SplitMix64(seed)
         buildings = [tile.id for tile in BUILDINGS]
         landscapes = list(LANDSCAPE_TILES)
@@ -109,14 +80,10 @@ class Architekton:
     # --- whose move ------------------------------------------------------------------
 
     def current_player(self, state: ArchitektonState) -> int:
-        """The player who owes the first pending decision, else the player whose turn it
-        is (a surrounded building's owner may be asked during the other's turn)."""
-        if state.pending:
-            return state.pending[0].player
-        return state.turn_player
+        return current_player(state)
 
     def is_over(self, state: ArchitektonState) -> bool:
-        return state.stage == OVER
+        return is_over(state)
 
     def turn_number(self, state: ArchitektonState) -> int:
         return state.turn
@@ -124,31 +91,10 @@ class Architekton:
     # --- legal actions ---------------------------------------------------------------
 
     def legal_actions(self, state: ArchitektonState) -> LegalActions:
-        if self.is_over(state):
-            return LegalActions(())
-        if state.pending:
-            return LegalActions(decision_options(state, state.pending[0]))
-        placements = legal_placements(state)
-        return LegalActions(placements if placements else [("pass",)])
+        return legal_actions(state)
 
     def apply(self, state: ArchitektonState, action: JSON) -> None:
-        if self.is_over(state):
-            raise IllegalAction("the game is over")
-        raw = parse_action(action)
-        if state.pending:
-            resolve_decision(state, state.pending[0], raw)
-        elif raw[0] == "building":
-            place_building(state, raw)
-        elif raw[0] == "landscape":
-            place_landscape(state, raw)
-        elif raw[0] == "pass":
-            if legal_placements(state):
-                raise IllegalAction("a player may pass only when no tile can be placed")
-            end_turn(state)
-        else:
-            raise IllegalAction(f"{action} answers no pending decision")
-        state.turn += 1
-        continue_turn(state)
+        apply_action(state, action)
 
     # --- the end ---------------------------------------------------------------------
 
@@ -183,46 +129,7 @@ class Architekton:
     # --- what players see ------------------------------------------------------------
 
     def observation(self, state: ArchitektonState, player: int) -> dict[str, Any]:
-        unseen_buildings = sorted(state.building_pile + state.reserve_buildings)
-        unseen_landscapes = state.landscape_pile + state.reserve_landscapes
-        return {
-            "game": self.id,
-            "player": player,
-            "players": state.players,
-            "turn": state.turn,
-            "current_player": self.current_player(state),
-            "turn_player": state.turn_player,
-            "options": dict(state.options),
-            "stage": state.stage,
-            "turns_taken": list(state.turns_taken),
-            "placed_this_turn": state.placed_this_turn,
-            "idle_turns": state.idle_turns,
-            "points": list(state.points),
-            "houses_in_supply": list(state.supply),
-            "houses_removed": list(state.removed),
-            "lost_early": state.loser,
-            "display": {
-                "buildings": [
-                    {"tile": t, "edges": [TERRAINS[e] for e in rotated_edges(t, 0)]}
-                    for t in state.display_buildings
-                ],
-                "landscapes": [TERRAINS[t] for t in state.display_landscapes],
-            },
-            "piles": {
-                "buildings": len(state.building_pile),
-                "landscapes": len(state.landscape_pile),
-            },
-            "reserve": {
-                "buildings": len(state.reserve_buildings),
-                "landscapes": len(state.reserve_landscapes),
-            },
-            "unseen_buildings": unseen_buildings,
-            "unseen_landscapes": {
-                name: unseen_landscapes.count(t) for t, name in enumerate(TERRAINS)
-            },
-            "board": board_to_json(state),
-            "pending": [decision.to_json() for decision in state.pending],
-        }
+        return observation(state, player)
 
     def state_to_json(self, state: ArchitektonState) -> dict[str, Any]:
         return state_to_json(state)

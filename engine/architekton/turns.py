@@ -1,4 +1,5 @@
-"""An Architekton turn: placing tiles, houses, scoring surrounded buildings, the end.
+"""An Architekton turn: whose move, the legal actions, placing tiles, houses, scoring
+surrounded buildings, the end.
 
 Decisions the rules leave open are marked "Our decision" and listed in
 docs/bot-protocol.md.
@@ -6,7 +7,7 @@ docs/bot-protocol.md.
 
 from __future__ import annotations
 
-from engine.architekton.actions import Raw
+from engine.architekton.actions import LegalActions, Raw, parse_action
 from engine.architekton.board import (
     building_cells,
     building_fits,
@@ -32,13 +33,57 @@ from engine.architekton.state import (
     ArchitektonState,
     Decision,
 )
-from engine.core import IllegalAction
+from engine.core import JSON, IllegalAction
 from engine.squaregrid import NEIGHBOUR_STEPS, decode, encode, in_range
 
 IDLE_TURNS_TO_END = 2
 """Our decision (safety rule): when a player can place none of the display's tiles at the
 start of a turn, the display is swept (see `sweep_display_if_stuck`); two turns in a row
 in which nothing could be placed even so end the normal play, as if a pile had run out."""
+
+
+# --- whose move, the legal actions, applying one ----------------------------------------
+
+
+def current_player(state: ArchitektonState) -> int:
+    """The player who owes the first pending decision, else the player whose turn it
+    is (a surrounded building's owner may be asked during the other's turn)."""
+    if state.pending:
+        return state.pending[0].player
+    return state.turn_player
+
+
+def is_over(state: ArchitektonState) -> bool:
+    return state.stage == OVER
+
+
+def legal_actions(state: ArchitektonState) -> LegalActions:
+    if is_over(state):
+        return LegalActions(())
+    if state.pending:
+        return LegalActions(decision_options(state, state.pending[0]))
+    placements = legal_placements(state)
+    return LegalActions(placements if placements else [("pass",)])
+
+
+def apply_action(state: ArchitektonState, action: JSON) -> None:
+    if is_over(state):
+        raise IllegalAction("the game is over")
+    raw = parse_action(action)
+    if state.pending:
+        resolve_decision(state, state.pending[0], raw)
+    elif raw[0] == "building":
+        place_building(state, raw)
+    elif raw[0] == "landscape":
+        place_landscape(state, raw)
+    elif raw[0] == "pass":
+        if legal_placements(state):
+            raise IllegalAction("a player may pass only when no tile can be placed")
+        end_turn(state)
+    else:
+        raise IllegalAction(f"{action} answers no pending decision")
+    state.turn += 1
+    continue_turn(state)
 
 
 # --- placing tiles -------------------------------------------------------------------

@@ -19,6 +19,7 @@ import bisect
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
+from engine import legal
 from engine.attika.builds import BuildOptions
 from engine.attika.components import BUILDING_INDEX, BUILDINGS, LANDSCAPES
 from engine.core import IllegalAction
@@ -130,7 +131,7 @@ class TilePlacements(Sequence[dict[str, Any]]):
         return extend_action(*self.placements[index])
 
 
-class LegalActions(Sequence[dict[str, Any]]):
+class LegalActions(legal.LegalActions):
     """The non-build actions, then the builds; builds are made into objects on demand."""
 
     __slots__ = ("_ends", "builds", "others")
@@ -148,20 +149,7 @@ class LegalActions(Sequence[dict[str, Any]]):
     def __len__(self) -> int:
         return self._ends[-1] if self._ends else len(self.others)
 
-    @overload
-    def __getitem__(self, index: int) -> dict[str, Any]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
-
-    def __getitem__(self, index: int | slice) -> Any:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        size = len(self)
-        if index < 0:
-            index += size
-        if not 0 <= index < size:
-            raise IndexError("legal action index out of range")
+    def action(self, index: int) -> dict[str, Any]:
         if index < len(self.others):
             return dict(self.others[index])
         which = bisect.bisect_right(self._ends, index)
@@ -176,17 +164,19 @@ class LegalActions(Sequence[dict[str, Any]]):
             for cell in cells:
                 yield build_action(building, cell)
 
-    def __contains__(self, action: object) -> bool:
-        try:
-            parsed = parse_action(action)
-        except IllegalAction:
-            return False
-        if parsed[0] != "build":
+    def parse(self, action: object) -> tuple[object, Parsed]:
+        """The action as sent (the non-build ones are compared as sent) and parsed."""
+        return action, parse_action(action)
+
+    def contains(self, parsed: tuple[object, Parsed]) -> bool:
+        action, (kind, *fields) = parsed
+        if kind != "build":
             return action in self.others
-        for building, cells in self.builds:
-            if building == parsed[1]:
-                at = bisect.bisect_left(cells, parsed[2])
-                return at < len(cells) and cells[at] == parsed[2]
+        building, cell = fields
+        for built, cells in self.builds:
+            if built == building:
+                at = bisect.bisect_left(cells, cell)
+                return at < len(cells) and cells[at] == cell
         return False
 
     def compact(self) -> dict[str, Any]:

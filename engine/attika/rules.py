@@ -27,10 +27,10 @@ from engine.attika.render import render_state
 from engine.attika.state import AttikaState, PlayerState
 from engine.attika.state_json import state_from_json, state_to_json
 from engine.attika.turns import apply_action, legal_actions, settle
-from engine.core import JSON, InvalidOptions, MatchResult, OptionSpec, competition_ranks
-from engine.core import normalize_options as normalize
+from engine.core import JSON, MatchResult, OptionSpec, competition_ranks
 from engine.hexgrid import encode
 from engine.rng import SplitMix64
+from engine.setup_checks import checked_options
 
 
 class Attika:
@@ -44,11 +44,7 @@ class Attika:
     # --- setup -----------------------------------------------------------------------
 
     def new_state(self, seed: int, players: int, options: Mapping[str, JSON]) -> AttikaState:
-        if not isinstance(players, int) or players not in self.player_counts:
-            raise InvalidOptions(f"Attika is for 2 to 4 players, not {players!r}")
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-            raise InvalidOptions(f"the seed must be an integer in [0, 2**64), not {seed!r}")
-        normalized = normalize(self.options, players, options)
+        normalized = checked_options(self, seed, players, options)
         rng = SplitMix64(seed)
         tiles = [tile.id for tile in MAP_TILES]
         rng.shuffle(tiles)

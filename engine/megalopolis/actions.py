@@ -19,9 +19,10 @@ bot protocol as `{"play": {"kinds": [...], "spaces": [[x, y], ...]}, "others": [
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Any, overload
+from collections.abc import Sequence
+from typing import Any
 
+from engine import legal
 from engine.core import IllegalAction
 from engine.megalopolis.components import KIND_NAMES, KIND_OF_NAME
 from engine.megalopolis.powers import ALL_TOKENS, Choice, Options
@@ -94,7 +95,7 @@ def parse_action(action: object) -> Choice:
     raise IllegalAction(f"not a Megalopolis action: {action!r}")
 
 
-class LegalActions(Sequence[dict[str, Any]]):
+class LegalActions(legal.LegalActions):
     """The legal actions as the plays (kinds x spaces, kind-major) then the other
     choices, each built as a JSON object when read."""
 
@@ -119,35 +120,16 @@ class LegalActions(Sequence[dict[str, Any]]):
             return ("play", self.kinds[kind], self.spaces[space])
         return self.others[index - plays]
 
-    @overload
-    def __getitem__(self, index: int) -> dict[str, Any]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
-
-    def __getitem__(self, index: int | slice) -> Any:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        size = len(self)
-        if index < 0:
-            index += size
-        if not 0 <= index < size:
-            raise IndexError("legal action index out of range")
+    def action(self, index: int) -> dict[str, Any]:
         return choice_json(self.choice(index))
 
-    def __iter__(self) -> Iterator[dict[str, Any]]:
-        return (choice_json(self.choice(i)) for i in range(len(self)))
+    def parse(self, action: object) -> Choice:
+        return parse_action(action)
 
-    def contains_choice(self, choice: Choice) -> bool:
+    def contains(self, choice: Choice) -> bool:
         if choice[0] == "play":
             return choice[1] in self.kinds and choice[2] in self.spaces
         return choice in self.others
-
-    def __contains__(self, action: object) -> bool:
-        try:
-            return self.contains_choice(parse_action(action))
-        except IllegalAction:
-            return False
 
     def compact(self) -> dict[str, Any]:
         """The same actions in the bot protocol's compact form."""

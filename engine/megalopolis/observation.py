@@ -12,13 +12,8 @@ from collections import Counter
 from typing import Any
 
 from engine.megalopolis.components import ALL_TILES, KIND_NAMES, TEMPLE
-from engine.megalopolis.state import (
-    Frame,
-    MegalopolisState,
-    board_to_json,
-    known,
-    state_from_json,
-)
+from engine.megalopolis.state import Frame, MegalopolisState, known
+from engine.megalopolis.state_json import board_to_json, state_from_json
 from engine.rng import SplitMix64
 
 DETERMINIZE_SEED = 0x4D45_4741_4C4F
@@ -51,7 +46,7 @@ def seen_kinds(state: MegalopolisState, player: int) -> Counter[int]:
     return seen
 
 
-def observe(state: MegalopolisState, player: int) -> dict[str, Any]:
+def observation(state: MegalopolisState, player: int) -> dict[str, Any]:
     unseen = Counter(ALL_TILES)
     unseen.subtract(seen_kinds(state, player))
     return {

@@ -29,6 +29,13 @@ each with its anchor and tests, are in docs/rules/megalopolis-decisions.md):
 - Transit Station: any two tiles, face up or down.
 - After a player places their last token in a turn, no further tile is played or placed
   by a text that turn (Construction Site, Library, Temple, Port do nothing).
+
+Why one module of about 600 lines: it is a table of 21 short texts (some 20 lines each,
+read one at a time, in alphabetical order) and the few steps they share. The texts, the
+shared steps and the table at the end refer to one another (a Construction Site, Library
+or Temple plays a tile and a Capitol may reveal one; that tile's text starts through
+`push_power`, which looks it up in the table), so parts in separate modules would import
+each other in a cycle; and the decisions above sit next to the code that makes them.
 """
 
 from __future__ import annotations

@@ -10,28 +10,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import (
-    JSON,
-    InvalidOptions,
-    MatchResult,
-    OptionSpec,
-    competition_ranks,
-    normalize_options,
-)
+from engine.core import JSON, MatchResult, OptionSpec, competition_ranks
 from engine.megalopolis.actions import LegalActions
 from engine.megalopolis.components import ALL_TILES, HAND_SIZE, TOKENS_PER_PLAYER
 from engine.megalopolis.greedy import GreedyBot
-from engine.megalopolis.observation import observe, state_from_observation
+from engine.megalopolis.observation import observation, state_from_observation
 from engine.megalopolis.render import render_state
 from engine.megalopolis.scoring import score_state
-from engine.megalopolis.state import (
-    MegalopolisState,
-    Tile,
-    state_from_json,
-    state_to_json,
-)
-from engine.megalopolis.turns import apply_action, current_options
+from engine.megalopolis.state import MegalopolisState, Tile
+from engine.megalopolis.state_json import state_from_json, state_to_json
+from engine.megalopolis.turns import apply_action, legal_actions
 from engine.rng import SplitMix64
+from engine.setup_checks import checked_options
 from engine.squaregrid import encode
 
 CROSS = (encode(0, 0), encode(0, 1), encode(1, 0), encode(0, -1), encode(-1, 0))
@@ -50,13 +40,7 @@ class Megalopolis:
     # --- setup -----------------------------------------------------------------------
 
     def new_state(self, seed: int, players: int, options: Mapping[str, JSON]) -> MegalopolisState:
-        if not isinstance(players, int) or isinstance(players, bool):
-            raise InvalidOptions(f"Megalopolis is for 2 to 6 players, not {players!r}")
-        if players not in self.player_counts:
-            raise InvalidOptions(f"Megalopolis is for 2 to 6 players, not {players!r}")
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-            raise InvalidOptions(f"the seed must be an integer in [0, 2**64), not {seed!r}")
-        normalized = normalize_options(self.options, players, options)
+        normalized = checked_options(self, seed, players, options)
         rng = SplitMix64(seed)
         tiles = list(ALL_TILES)
         rng.shuffle(tiles)
@@ -96,7 +80,7 @@ class Megalopolis:
     # --- legal actions ---------------------------------------------------------------
 
     def legal_actions(self, state: MegalopolisState) -> LegalActions:
-        return LegalActions.of(current_options(state))
+        return legal_actions(state)
 
     def apply(self, state: MegalopolisState, action: JSON) -> None:
         apply_action(state, action)
@@ -115,7 +99,7 @@ class Megalopolis:
     # --- what players see ------------------------------------------------------------
 
     def observation(self, state: MegalopolisState, player: int) -> dict[str, Any]:
-        return observe(state, player)
+        return observation(state, player)
 
     def state_to_json(self, state: MegalopolisState) -> dict[str, Any]:
         return state_to_json(state)

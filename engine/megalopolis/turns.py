@@ -36,7 +36,7 @@ def apply_action(state: MegalopolisState, action: object) -> None:
     if state.over:
         raise IllegalAction("the game is over")
     choice = parse_action(action)
-    if not LegalActions.of(current_options(state)).contains_choice(choice):
+    if not legal_actions(state).contains(choice):
         raise IllegalAction(explain_illegal(state, choice))
     if state.stack:
         frame = state.stack[-1]
@@ -45,6 +45,10 @@ def apply_action(state: MegalopolisState, action: object) -> None:
         main_action(state, choice)
     state.turn += 1
     advance(state)
+
+
+def legal_actions(state: MegalopolisState) -> LegalActions:
+    return LegalActions.of(current_options(state))
 
 
 def main_options(state: MegalopolisState) -> Options:

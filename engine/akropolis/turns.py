@@ -1,0 +1,78 @@
+"""Akropolis turns: whose turn it is, the legal actions, and applying one.
+
+A turn takes one tile of the Construction Site (position k costs k stones) and places it
+in the player's city; when one tile is left in the site, the next stack refills it.
+"""
+
+from __future__ import annotations
+
+from engine.akropolis.actions import LegalActions, parse_action
+from engine.akropolis.city import City
+from engine.akropolis.components import TILES
+from engine.akropolis.geometry import STEP, triangle_of
+from engine.akropolis.state import AkropolisState
+from engine.core import JSON, IllegalAction
+from engine.hexgrid import COORD_LIMIT, encode
+
+
+def current_player(state: AkropolisState) -> int:
+    # A round has players + 1 turns and the Chief Architect passes on each round,
+    # so turns simply go round the table.
+    return state.turn % state.players
+
+
+def is_over(state: AkropolisState) -> bool:
+    return len(state.site) <= 1 and not state.stacks
+
+
+def legal_actions(state: AkropolisState) -> LegalActions:
+    if is_over(state):
+        return LegalActions((), ())
+    player = current_player(state)
+    affordable = range(min(len(state.site), state.stones[player] + 1))
+    return LegalActions(affordable, state.cities[player].legal_triangles())
+
+
+def apply_action(state: AkropolisState, action: JSON) -> None:
+    if is_over(state):
+        raise IllegalAction("the game is over")
+    position, q, r, rotation = parse_action(action)
+    player = current_player(state)
+    if not 0 <= position < len(state.site):
+        raise IllegalAction(
+            f"tile {position} is not in the Construction Site (positions 0..{len(state.site) - 1})"
+        )
+    if position > state.stones[player]:
+        raise IllegalAction(
+            f"tile {position} costs {position} stones "
+            f"but player {player} has {state.stones[player]}"
+        )
+    if not (abs(q) < COORD_LIMIT - 2 and abs(r) < COORD_LIMIT - 2):
+        raise IllegalAction(f"({q}, {r}) is far outside any city")
+    city = state.cities[player]
+    anchor = encode(q, r)
+    triangle = triangle_of(anchor, rotation)
+    if not city.is_legal(triangle):
+        raise IllegalAction(
+            f"tile cannot be placed at ({q}, {r}) rotation {rotation}: "
+            + explain_illegal(city, anchor, rotation)
+        )
+    cells = (anchor, anchor + STEP[rotation], anchor + STEP[(rotation + 1) % 6])
+    tile_id = state.site.pop(position)
+    state.stones[player] -= position
+    state.stones[player] += city.place(triangle, cells, TILES[tile_id].hexes, tile_id)
+    state.turn += 1
+    if len(state.site) == 1 and state.stacks:
+        state.site.extend(state.stacks.pop(0))
+
+
+def explain_illegal(city: City, anchor: int, rotation: int) -> str:
+    cells = (anchor, anchor + STEP[rotation], anchor + STEP[(rotation + 1) % 6])
+    below = [city.top.get(cell) for cell in cells]
+    if all(h is None for h in below):
+        return "on level 1 a tile must share an edge with the city"
+    if any(h is None for h in below):
+        return "a tile cannot stand over an empty space"
+    if len({h[0] for h in below if h is not None}) > 1:
+        return "the three hexes underneath must be on the same level"
+    return "a tile cannot lie on top of a single tile"

@@ -149,7 +149,7 @@ def test_agon_up_serves_with_debug_off_unless_asked(tmp_path: Path) -> None:
 
 
 def test_agon_up_says_whether_it_serves_with_debug() -> None:
-    from agon.cli.up import debug_line
+    from agon.cli.up_prepare import debug_line
 
     assert debug_line(False).startswith("serving with debug off")
     assert debug_line(True).startswith("serving with debug ON (AGON_DEBUG is set)")

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from agon.cli.up import resync_embedded_queue
+from agon.cli.up_prepare import resync_embedded_queue
 from agon.ladders.models import Ladder
 from agon.matches import services
 from agon.matches.models import Match

@@ -17,31 +17,24 @@ Django and Celery are imported inside `run`, so that the other commands start fa
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-import re
 import shutil
 import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, ClassVar
+from typing import Any
 
+from agon.cli.up_prepare import debug_line, prepare, shown_path
+from agon.cli.up_processes import Child, Console, Supervisor
 from agon.worker_command import worker_command
 
 PLATFORM_DIR = Path(__file__).resolve().parents[2]
 REPO_DIR = PLATFORM_DIR.parent
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
-ROUTINE_TASK_LINE = re.compile(
-    r"Task agon\.(ladders\.tasks\.matchmaking|matches\.tasks\.requeue_stuck_matches)"
-    r"\[[^]]*\] (received|succeeded in [0-9.]+s: (0|\[\]))$"
-)
-"""The worker's lines about a periodic task that found nothing to do: not shown."""
 PROCESSED_MESSAGE_SECONDS = 60.0
 """Taken broker messages (files under var/broker/processed) are pruned after this long."""
 
@@ -101,138 +94,6 @@ def _game_list(text: str) -> list[str]:
             f"unknown game {', '.join(unknown) or text!r}; games: {', '.join(game_ids())}"
         )
     return games
-
-
-# --- output -------------------------------------------------------------------------------
-
-
-class Console:
-    """Lines from several threads, each with a name prefix (coloured on a terminal)."""
-
-    COLOURS: ClassVar[dict[str, str]] = {"agon": "1", "web": "36", "worker": "32", "beat": "35"}
-
-    def __init__(self, stream: IO[str]) -> None:
-        self.stream = stream
-        self.lock = threading.Lock()
-        self.colour = stream.isatty() and os.environ.get("NO_COLOR", "") == ""
-
-    def line(self, name: str, text: str) -> None:
-        prefix = f"{name:>6} |"
-        if self.colour:
-            prefix = f"\033[{self.COLOURS.get(name, '0')}m{prefix}\033[0m"
-        with self.lock:
-            self.stream.write(f"{prefix} {text}\n")
-            self.stream.flush()
-
-    def say(self, text: str) -> None:
-        self.line("agon", text)
-
-
-# --- child processes ------------------------------------------------------------------------
-
-
-@dataclass
-class Child:
-    name: str
-    argv: list[str]
-    process: subprocess.Popen[bytes] | None = None
-    reader: threading.Thread | None = None
-
-    @property
-    def running(self) -> bool:
-        return self.process is not None and self.process.poll() is None
-
-
-@dataclass
-class Supervisor:
-    """Starts the children in their own sessions (a Ctrl-C in the terminal reaches only
-    `agon up`, which then stops them in order), streams their output, stops them."""
-
-    children: list[Child]
-    console: Console
-    env: dict[str, str]
-    cwd: Path
-
-    def start(self) -> None:
-        for child in self.children:
-            child.process = subprocess.Popen(  # noqa: S603 - our own argv, no shell
-                child.argv,
-                cwd=self.cwd,
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-            child.reader = threading.Thread(
-                target=self._stream, args=(child,), name=f"agon-up-{child.name}", daemon=True
-            )
-            child.reader.start()
-
-    def _stream(self, child: Child) -> None:
-        assert child.process is not None and child.process.stdout is not None  # noqa: S101
-        for raw in child.process.stdout:
-            text = raw.decode(errors="replace").rstrip()
-            if not ROUTINE_TASK_LINE.search(text):
-                self.console.line(child.name, text)
-
-    def exited(self) -> Child | None:
-        """The first child that is gone, if any."""
-        return next((c for c in self.children if c.process and not c.running), None)
-
-    def stop(self, timeout: float, now: threading.Event) -> None:
-        """SIGTERM to each child; after `timeout` (or when `now` is set) SIGKILL to
-        whatever is left of its process group."""
-        for child in self.children:
-            if child.running:
-                assert child.process is not None  # noqa: S101
-                child.process.send_signal(signal.SIGTERM)
-        deadline = time.monotonic() + timeout
-        killed = False
-        while any(c.running for c in self.children):
-            if now.is_set() or time.monotonic() > deadline:
-                names = ", ".join(c.name for c in self.children if c.running)
-                self.console.say(f"killing {names}")
-                killed = True
-                break
-            time.sleep(0.1)
-        referees: set[int] = set()
-        for child in self.children:
-            if child.process is None:
-                continue
-            referees |= _children_of(child.process.pid)
-            # Also what the child left behind (the worker's pool, gunicorn's workers).
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(child.process.pid, signal.SIGKILL)
-            child.process.wait()
-            if child.reader is not None:
-                child.reader.join(timeout=2)
-        if killed:
-            # A box frozen between two turns does not die with its referee (a process of
-            # the worker's pool): once those are gone, kill and remove such boxes.
-            from sandbox.cgroups import reap_orphans
-
-            deadline = time.monotonic() + 10
-            while any(_alive(pid) for pid in referees) and time.monotonic() < deadline:
-                time.sleep(0.05)
-            reap_orphans()
-
-
-def _children_of(pid: int) -> set[int]:
-    children: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        with contextlib.suppress(OSError):
-            children |= {int(child) for child in (task / "children").read_text().split()}
-    return children
-
-
-def _alive(pid: int) -> bool:
-    """Whether the process exists and is not a zombie."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[-1].split()[0] != "Z"
 
 
 def child_commands(args: argparse.Namespace, settings: Any) -> list[Child]:
@@ -340,103 +201,6 @@ def fresh_metrics_folder(settings: Any) -> Path:
     return folder
 
 
-# --- preparing the data ---------------------------------------------------------------------
-
-
-def debug_line(debug: bool) -> str:
-    """What `agon up` says of DEBUG: on, anybody who reaches the site gets Django's debug
-    pages (every URL pattern, settings, code); off, what production serves."""
-    if debug:
-        return (
-            "serving with debug ON (AGON_DEBUG is set): error pages show code and settings "
-            "to anyone who reaches the site; for development only"
-        )
-    return (
-        "serving with debug off: plain error pages, JSON errors under /api/ "
-        "(AGON_DEBUG=1 turns debug on)"
-    )
-
-
-def _shown(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
-def prepare(args: argparse.Namespace, console: Console) -> None:
-    from django.conf import settings
-    from django.core.management import call_command
-    from django.db import connection
-
-    # Imported late: the other commands start fast, and models load only once Django is set up.
-    from agon.ladders.services import ladder_ensure_defaults
-
-    database = settings.DATABASES["default"]
-    where = (
-        _shown(Path(database["NAME"]))
-        if database["ENGINE"].endswith("sqlite3")
-        else f"{database['ENGINE'].rsplit('.', 1)[-1]} {database.get('NAME')}"
-    )
-    console.say(f"database: {where}; migrating")
-    call_command("migrate", interactive=False, verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)
-    ladders = ladder_ensure_defaults()
-    console.say("ladders: " + ", ".join(ladder.name for ladder in ladders))
-    if settings.CELERY_BROKER_URL.startswith("filesystem"):
-        resync_embedded_queue(console, settings)
-    if not args.no_examples:
-        enter_examples(args, console, settings)
-    connection.close()
-
-
-def resync_embedded_queue(console: Console, settings: Any) -> None:
-    """The embedded broker has no other worker than ours: start it from a clean folder,
-    with one task for each queued match and the matches left `running` given back."""
-    # Imported late: the other commands start fast, and models load only once Django is set up.
-    from agon.matches.models import Match
-    from agon.matches.services import requeue_stuck_matches
-
-    options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
-    for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
-        folder = Path(options[key])
-        if folder.is_dir():
-            shutil.rmtree(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-    queued = set(Match.objects.filter(status=Match.Status.QUEUED).values_list("id", flat=True))
-    sent = requeue_stuck_matches(stuck_seconds=0)  # sends each queued match's task too
-    cut_short = len(set(sent) - queued)
-    if sent:
-        console.say(
-            f"queue: {len(queued)} queued match{'es' if len(queued) != 1 else ''} sent again, "
-            f"{cut_short} cut short by the last stop queued again"
-        )
-
-
-def enter_examples(args: argparse.Namespace, console: Console, settings: Any) -> None:
-    from collections import Counter
-
-    # Imported late: the other commands start fast, and models load only once Django is set up.
-    from agon.bots.examples import EXAMPLES_OWNER, examples_register
-
-    folder = Path(settings.REPO_DIR) / "examples" / "bots"
-    entries = examples_register(folder=folder, games=args.games)
-    if not entries:
-        console.say(f"no example bots in {_shown(folder)}")
-        return
-    games = Counter(entry.bot.game for entry in entries)
-    statuses = Counter(str(entry.version.status) for entry in entries)
-    new = sum(entry.submitted for entry in entries)
-    console.say(
-        f"example bots of {EXAMPLES_OWNER} from {_shown(folder)}: "
-        + ", ".join(f"{count} for {game}" for game, count in sorted(games.items()))
-        + " ("
-        + ", ".join(f"{count} {status}" for status, count in sorted(statuses.items()))
-        + (f"; {new} new versions entered for validation" if new else "")
-        + ")"
-    )
-
-
 # --- the command --------------------------------------------------------------------------
 
 
@@ -491,8 +255,8 @@ def run(args: argparse.Namespace) -> int:
     except SandboxError as error:
         return fail(f"bots cannot be boxed here (AGON_SANDBOX={settings.AGON_SANDBOX}): {error}")
     console.say(
-        f"settings: {os.environ['DJANGO_SETTINGS_MODULE']}; data in {_shown(settings.VAR_DIR)}; "
-        f"sandbox: {backend.name}"
+        f"settings: {os.environ['DJANGO_SETTINGS_MODULE']}; "
+        f"data in {shown_path(settings.VAR_DIR)}; sandbox: {backend.name}"
     )
     console.say(debug_line(settings.DEBUG))
     prepare(args, console)

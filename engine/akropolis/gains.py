@@ -26,10 +26,10 @@ from typing import Any
 
 from engine.akropolis.actions import LegalActions, placement_of
 from engine.akropolis.city_gains import CityGains, Surface, surface_from_json
-from engine.akropolis.components import QUARRY, STARS_OF_CODE, hex_code
+from engine.akropolis.components import hex_code
 from engine.akropolis.geometry import STEP, TRIANGLE_CELLS, triangle_of
 from engine.akropolis.placement_gains import Placement
-from engine.akropolis.scoring import VARIANTS, score_surface
+from engine.akropolis.scoring import VARIANTS, placed_surface, score_surface
 from engine.akropolis.tile_codes import TileCodes, tile_codes
 from engine.akropolis.triangle_ring import CODE_ORDER
 from engine.hexgrid import encode
@@ -131,17 +131,6 @@ def _rescored_gain(
     tile: Sequence[int],
 ) -> int:
     """The gain of an action unlike any legal one, by rescoring the city as the oracle does."""
-    anchor = encode(action["q"], action["r"])
-    rotation = action["rotation"]
-    cells = (anchor, anchor + STEP[rotation], anchor + STEP[(rotation + 1) % 6])
-    below = surface.get(anchor)
-    level = 1 if below is None else below[0] + 1
-    after = dict(surface)
-    quarries = 0
-    for cell, code in zip(cells, tile, strict=True):
-        old = surface.get(cell)
-        if old is not None and old[1] == QUARRY:
-            quarries += 1
-        after[cell] = (level, code, STARS_OF_CODE[code])
+    after, quarries = placed_surface(surface, action, tile)
     after_total = score_surface(after, stones - action["tile"] + quarries, variants).total
     return after_total - score_surface(surface, stones, variants).total

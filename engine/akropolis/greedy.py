@@ -11,35 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.akropolis.city_gains import Surface, surface_from_json
-from engine.akropolis.components import STARS_OF_CODE, hex_code
+from engine.akropolis.city_gains import surface_from_json
+from engine.akropolis.components import hex_code
 from engine.akropolis.gains import fast_gains
-from engine.akropolis.geometry import STEP
-from engine.akropolis.scoring import VARIANTS, score_surface
+from engine.akropolis.scoring import VARIANTS, placed_surface, score_surface
 from engine.core import JSON
-from engine.hexgrid import encode
 from engine.players import Bot
 
-__all__ = ["GreedyBot", "naive_gains", "placed_surface"]
-
-
-def placed_surface(
-    surface: Surface, action: dict[str, int], codes: Sequence[int]
-) -> tuple[Surface, int]:
-    """The surface after the action's tile (hex codes) is placed, and the quarries it covers."""
-    anchor = encode(action["q"], action["r"])
-    rotation = action["rotation"]
-    cells = (anchor, anchor + STEP[rotation], anchor + STEP[(rotation + 1) % 6])
-    below = surface.get(anchor)
-    level = 1 if below is None else below[0] + 1
-    after = dict(surface)
-    quarries = 0
-    for cell, code in zip(cells, codes, strict=True):
-        old = surface.get(cell)
-        if old is not None and old[1] == 0:
-            quarries += 1
-        after[cell] = (level, code, STARS_OF_CODE[code])
-    return after, quarries
+__all__ = ["GreedyBot", "naive_gains"]
 
 
 def naive_gains(observation: dict[str, Any], legal_actions: Sequence[dict[str, int]]) -> list[int]:

@@ -7,7 +7,7 @@ Stones add one point each.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.akropolis.components import (
@@ -19,6 +19,8 @@ from engine.akropolis.components import (
     IS_PLAZA,
     MARKET,
     MARKET_PLAZA,
+    QUARRY,
+    STARS_OF_CODE,
     TEMPLE,
 )
 from engine.akropolis.geometry import STEP
@@ -154,3 +156,22 @@ def score_surface(surface: Surface, stones: int, variants: Collection[str] = ())
         stones=stones,
         colors={name: ColorScore(values[i], stars[i]) for i, name in enumerate(COLORS)},
     )
+
+
+def placed_surface(
+    surface: Surface, action: dict[str, int], codes: Sequence[int]
+) -> tuple[Surface, int]:
+    """The surface after the action's tile (hex codes) is placed, and the quarries it covers."""
+    anchor = encode(action["q"], action["r"])
+    rotation = action["rotation"]
+    cells = (anchor, anchor + STEP[rotation], anchor + STEP[(rotation + 1) % 6])
+    below = surface.get(anchor)
+    level = 1 if below is None else below[0] + 1
+    after = dict(surface)
+    quarries = 0
+    for cell, code in zip(cells, codes, strict=True):
+        old = surface.get(cell)
+        if old is not None and old[1] == QUARRY:
+            quarries += 1
+        after[cell] = (level, code, STARS_OF_CODE[code])
+    return after, quarries

@@ -1,8 +1,8 @@
 """Architekton as an Agon game: setup, turns, scoring during play, the end and the result.
 
-The rules are those of the project's rules file for Architekton (seed game 003); each
-function names the rule it carries out. Decisions the rules leave open are documented
-in docs/bot-protocol.md and marked "Our decision" here.
+The rules are those of docs/rules/architekton.md (seed game 003); each function names
+the rule it carries out. Decisions the rules leave open are written, each under its own
+name, in docs/rules/architekton-decisions.md and marked "Our decision" here.
 """
 
 from __future__ import annotations

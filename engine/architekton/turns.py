@@ -1,8 +1,8 @@
 """An Architekton turn: whose move, the legal actions, placing tiles, houses, scoring
 surrounded buildings, the end.
 
-Decisions the rules leave open are marked "Our decision" and listed in
-docs/bot-protocol.md.
+Decisions the rules leave open are marked "Our decision" and written in
+docs/rules/architekton-decisions.md.
 """
 
 from __future__ import annotations

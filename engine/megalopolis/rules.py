@@ -1,8 +1,8 @@
 """Megalopolis as an Agon game: setup, turns, the resolution of tile texts, the end.
 
-The rules are those of the project's rules file for seed game 004; the tiles' texts are
+The rules are those of docs/rules/megalopolis.md (seed game 004); the tiles' texts are
 carried out in `powers`, the Power Station's protection in `shielding`. Decisions the
-rules leave open are documented there and in docs/bot-protocol.md.
+rules leave open are documented there and in docs/rules/megalopolis-decisions.md.
 """
 
 from __future__ import annotations

@@ -74,8 +74,10 @@ def rating_chart(changes: Sequence[RatingChange], *, title: str, chart_id: str) 
         "",
         '<line x1="{}" x2="{}" y1="{}" y2="{}" class="grid"/>'
         '<text x="{}" y="{}" class="tick" text-anchor="end">{}</text>',
-        ((LEFT, WIDTH - RIGHT, f"{gy:.1f}", f"{gy:.1f}", LEFT - 6, f"{gy + 4:.1f}", label)
-         for gy, label in grid),
+        (
+            (LEFT, WIDTH - RIGHT, f"{gy:.1f}", f"{gy:.1f}", LEFT - 6, f"{gy + 4:.1f}", label)
+            for gy, label in grid
+        ),
     )
     description = (
         f"{len(changes)} rated matches, from {changes[0].shown_before} to "

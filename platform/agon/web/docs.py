@@ -85,15 +85,18 @@ def _link_target(href: str) -> str:
     return href
 
 
-def render_markdown(text: str, anchor_prefix: str = "") -> RenderedDoc:
+def render_markdown(text: str, anchor_prefix: str = "", *, below: bool = False) -> RenderedDoc:
     """`text` as HTML; `anchor_prefix` keeps the heading ids of a document shown after
-    another on one page apart from the first one's."""
+    another on one page apart from the first one's, and `below` puts its headings a level
+    down, so that the page has one title."""
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
     tokens = md.parse(text)
     headings: list[Heading] = []
     used: set[str] = set()
     title = ""
     for index, token in enumerate(tokens):
+        if token.type in ("heading_open", "heading_close") and below:
+            token.tag = f"h{min(6, int(token.tag[1]) + 1)}"
         if token.type == "heading_open":
             inline: Token = tokens[index + 1]
             words = "".join(child.content for child in inline.children or [])
@@ -120,13 +123,13 @@ def render_markdown(text: str, anchor_prefix: str = "") -> RenderedDoc:
 
 
 @functools.lru_cache(maxsize=16)
-def _rendered(path: Path, modified: float, anchor_prefix: str) -> RenderedDoc:
-    return render_markdown(path.read_text(encoding="utf-8"), anchor_prefix)
+def _rendered(path: Path, modified: float, anchor_prefix: str, below: bool) -> RenderedDoc:
+    return render_markdown(path.read_text(encoding="utf-8"), anchor_prefix, below=below)
 
 
-def file_render(path: Path, anchor_prefix: str = "") -> RenderedDoc:
-    """A Markdown file, rendered (cached until the file changes)."""
-    return _rendered(path, path.stat().st_mtime, anchor_prefix)
+def file_render(path: Path, anchor_prefix: str = "", *, below: bool = False) -> RenderedDoc:
+    """A Markdown file, rendered (cached until the file changes); see `render_markdown`."""
+    return _rendered(path, path.stat().st_mtime, anchor_prefix, below)
 
 
 @functools.lru_cache(maxsize=4)

@@ -13,9 +13,7 @@ from agon.ladders.models import Ladder
 from agon.matches.models import Match
 from agon.web.games import games
 
-PACKAGE_HELP = (
-    "A single .py file, or a .zip / .tar.gz with main.py at the top; at most 5 MiB."
-)
+PACKAGE_HELP = "A single .py file, or a .zip / .tar.gz with main.py at the top; at most 5 MiB."
 
 
 if TYPE_CHECKING:

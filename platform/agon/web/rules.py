@@ -43,5 +43,5 @@ def rules_render(game_id: str) -> RulesPage | None:
     return RulesPage(
         game_id,
         file_render(rules_file(game_id)),
-        file_render(decisions, f"{DECISIONS_ANCHOR}-") if decisions.is_file() else None,
+        file_render(decisions, f"{DECISIONS_ANCHOR}-", below=True) if decisions.is_file() else None,
     )

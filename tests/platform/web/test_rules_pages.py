@@ -29,6 +29,7 @@ def test_every_registered_game_has_its_rules_page(client: Client, game_id: str) 
     page = get(client, reverse("web:rules", args=[game_id]))
     name = get_game(game_id).name
     assert f"<h1 id=\"{name.lower()}-the-rules\">{name}: the rules</h1>" in page
+    assert page.count("<h1") == 1, "the decisions below the rules are a part of the page"
     assert "<title>" in page and f"{name}: the rules" in page
     assert 'aria-label="On this page"' in page
     assert '<a href="#where-the-printed-rules-are-silent">' in page
@@ -78,7 +79,8 @@ def test_the_decisions_file_follows_the_rules_with_its_own_anchors(
     page = get(client, reverse("web:rules", args=["architekton"]))
     assert '<h2 id="setup">Setup</h2>' in page
     assert '<section id="decisions"' in page
-    assert '<h2 id="decisions-setup">Setup</h2>' in page
+    assert '<h2 id="decisions-architekton-our-decisions">Architekton: our decisions</h2>' in page
+    assert '<h3 id="decisions-setup">Setup</h3>' in page
     assert 'href="/games/architekton/rules/#decisions"' in page
     assert 'href="/games/architekton/rules/#decisions-setup"' in page
     assert '<a href="#decisions">Our decisions in full</a>' in page

@@ -11,9 +11,7 @@ LEADERBOARD_PAGE = 50
 
 
 def ladder_list(request: HttpRequest) -> HttpResponse:
-    return render(
-        request, "web/ladders.html", {"ladders": selectors.ladders_with_leaders(top=1)}
-    )
+    return render(request, "web/ladders.html", {"ladders": selectors.ladders_with_leaders(top=1)})
 
 
 def ladder_page(request: HttpRequest, ladder_id: int) -> HttpResponse:

@@ -85,6 +85,22 @@ def _link_target(href: str) -> str:
     return href
 
 
+NAMED_HEADING = re.compile(r'^<a id="([a-z0-9][a-z0-9-]*)"></a>\s*')
+"""A heading that names its own anchor (the decisions files: `### <a id="x"></a>x: ...`),
+so that tests and links can cite it by that name."""
+
+
+def _take_anchor(inline: Token) -> str | None:
+    """The anchor a heading names at its start, taken out of its text; None if none."""
+    if not inline.children:
+        return None
+    first = inline.children[0]
+    if first.type != "text" or not (found := NAMED_HEADING.match(first.content)):
+        return None
+    first.content = first.content[found.end() :]
+    return found.group(1)
+
+
 def render_markdown(text: str, anchor_prefix: str = "", *, below: bool = False) -> RenderedDoc:
     """`text` as HTML; `anchor_prefix` keeps the heading ids of a document shown after
     another on one page apart from the first one's, and `below` puts its headings a level
@@ -99,8 +115,9 @@ def render_markdown(text: str, anchor_prefix: str = "", *, below: bool = False) 
             token.tag = f"h{min(6, int(token.tag[1]) + 1)}"
         if token.type == "heading_open":
             inline: Token = tokens[index + 1]
+            named = _take_anchor(inline)
             words = "".join(child.content for child in inline.children or [])
-            anchor = base = anchor_prefix + (slugify(words) or "section")
+            anchor = base = anchor_prefix + (named or slugify(words) or "section")
             count = 1
             while anchor in used:
                 count += 1

@@ -74,13 +74,18 @@ def test_the_decisions_file_follows_the_rules_with_its_own_anchors(
         encoding="utf-8",
     )
     (rules / "architekton-decisions.md").write_text(
-        "# Architekton: our decisions\n\n## Setup\n\nSeat 0 first.\n", encoding="utf-8"
+        "# Architekton: our decisions\n\n## Setup\n\nSeat 0 first.\n\n"
+        '### <a id="lone-house"></a>lone-house: a house alone\n\nIt scores.\n',
+        encoding="utf-8",
     )
     page = get(client, reverse("web:rules", args=["architekton"]))
     assert '<h2 id="setup">Setup</h2>' in page
     assert '<section id="decisions"' in page
     assert '<h2 id="decisions-architekton-our-decisions">Architekton: our decisions</h2>' in page
     assert '<h3 id="decisions-setup">Setup</h3>' in page
+    # A heading that names its anchor keeps it, and shows no markup.
+    assert '<h4 id="decisions-lone-house">lone-house: a house alone</h4>' in page
+    assert "&lt;a id=" not in page
     assert 'href="/games/architekton/rules/#decisions"' in page
     assert 'href="/games/architekton/rules/#decisions-setup"' in page
     assert '<a href="#decisions">Our decisions in full</a>' in page

@@ -108,6 +108,7 @@ class RatingSerializer(serializers.ModelSerializer[Rating]):
             "display",
             "games",
             "wins",
+            "shared_firsts",
             "provisional",
             "active",
             "version",

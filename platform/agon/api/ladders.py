@@ -19,6 +19,8 @@ from agon.api.ratings import (
     DISPLAY_HELP,
     PROVISIONAL_HELP,
     RATING_HELP,
+    SHARED_FIRSTS_HELP,
+    WINS_HELP,
     rating_fields,
 )
 from agon.ladders.models import Ladder
@@ -45,7 +47,8 @@ class LeaderboardRowSerializer(serializers.Serializer[Any]):
     deviation = serializers.FloatField(allow_null=True, help_text=DEVIATION_HELP)
     display = serializers.CharField(help_text=DISPLAY_HELP)
     games = serializers.IntegerField()
-    wins = serializers.IntegerField()
+    wins = serializers.IntegerField(help_text=WINS_HELP)
+    shared_firsts = serializers.IntegerField(help_text=SHARED_FIRSTS_HELP)
     provisional = serializers.BooleanField(help_text=PROVISIONAL_HELP)
 
     def to_representation(self, row: Standing) -> dict[str, Any]:
@@ -59,6 +62,7 @@ class LeaderboardRowSerializer(serializers.Serializer[Any]):
             **rating_fields(row.rating),
             "games": row.games,
             "wins": row.wins,
+            "shared_firsts": row.shared_firsts,
             "provisional": row.provisional,
         }
 

@@ -13,6 +13,8 @@ DEVIATION_HELP = (
     "The rating's uncertainty on the same scale; null while the rating system has none."
 )
 DISPLAY_HELP = 'The rating as the pages show it, e.g. "1523".'
+WINS_HELP = "Rated games it finished first alone."
+SHARED_FIRSTS_HELP = "Rated games whose first place it shared with another: ties, not wins."
 PROVISIONAL_HELP = (
     "The rating is not settled yet: the bot, or its current version, is new to the ladder."
 )

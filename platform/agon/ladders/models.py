@@ -41,6 +41,9 @@ class Rating(RatedColumns):
     version_games = models.PositiveIntegerField(default=0)
     """Rated games of the current version: it is provisional for its first games."""
     wins = models.PositiveIntegerField(default=0)
+    """Rated games it finished first alone."""
+    shared_firsts = models.PositiveIntegerField(default=0)
+    """Rated games whose first place it shared: a tie, not a win."""
     active = models.BooleanField(default=True)
     updated = models.DateTimeField(auto_now=True)
 

@@ -74,6 +74,7 @@ class Standing:
     rating: ratings.Rating
     games: int
     wins: int
+    shared_firsts: int
     provisional: bool
 
     @property
@@ -99,7 +100,8 @@ _STANDINGS_SQL = f"""
 WITH page AS (
     SELECT id FROM {_RATING}{{where}} ORDER BY {order_sql()} LIMIT %s OFFSET %s
 )
-SELECT r.bot_id, b.name, u.username, v.number, r.games, r.wins, r.version_games,
+SELECT r.bot_id, b.name, u.username, v.number, r.games, r.wins, r.shared_firsts,
+    r.version_games,
     {", ".join(f"r.{column}" for column in RATING_COLUMNS)}
 FROM page
 JOIN {_RATING} r ON r.id = page.id
@@ -125,9 +127,9 @@ class LeaderboardListing(Listing[Standing]):
 
     def rows(self, fetched: list[tuple[Any, ...]], start: int) -> list[Standing]:
         standings = []
-        for rank, (bot_id, name, owner, number, games, wins, version_games, *columns) in (
-            enumerate(fetched, start=start + 1)
-        ):
+        for rank, row in enumerate(fetched, start=start + 1):
+            bot_id, name, owner, number, games, wins, shared_firsts, version_games = row[:8]
+            columns = row[8:]
             rating = rating_of(columns)
             standings.append(
                 Standing(
@@ -139,6 +141,7 @@ class LeaderboardListing(Listing[Standing]):
                     rating=rating,
                     games=games,
                     wins=wins,
+                    shared_firsts=shared_firsts,
                     provisional=ratings.is_provisional(rating, version_games),
                 )
             )

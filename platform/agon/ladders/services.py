@@ -81,6 +81,7 @@ def ratings_apply(*, match: Match, seats: Sequence[MatchSeat] | None = None) -> 
         [row.current for row in rated], match.ranks, [row.version_games for row in rated]
     )
     changes = []
+    firsts = sum(seat.rank == 1 for seat in ranked)
     for seat, row, after in zip(ranked, rated, afters, strict=True):
         assert seat.version is not None  # noqa: S101 - ranked seats are always versions
         change = RatingChange(
@@ -95,8 +96,14 @@ def ratings_apply(*, match: Match, seats: Sequence[MatchSeat] | None = None) -> 
         row.current = after
         row.games += 1
         row.version_games += 1
-        row.wins += int(seat.rank == 1)
-        row.save(update_fields=[*RATING_COLUMNS, "games", "version_games", "wins", "updated"])
+        row.wins += int(seat.rank == 1 and firsts == 1)
+        row.shared_firsts += int(seat.rank == 1 and firsts > 1)
+        row.save(
+            update_fields=[
+                *RATING_COLUMNS,
+                *("games", "version_games", "wins", "shared_firsts", "updated"),
+            ]
+        )
     RatingChange.objects.bulk_create(changes)
     return changes
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 
 from agon.bots.models import Bot, BotVersion
 from agon.ladders.models import Ladder, Rating, RatingChange
@@ -57,6 +57,9 @@ class RatingHistory:
 class BotRecord:
     played: int
     wins: int
+    """Finished first alone."""
+    shared_firsts: int
+    """Shared the first place: ties, not wins."""
     faults: int
 
 
@@ -76,13 +79,20 @@ def rating_histories(*, bot: Bot) -> list[RatingHistory]:
 
 
 def bot_record(*, bot: Bot) -> BotRecord:
-    seats = MatchSeat.objects.filter(version__bot=bot, match__status=Match.Status.FINISHED)
+    seats = MatchSeat.objects.filter(
+        version__bot=bot, match__status=Match.Status.FINISHED
+    ).annotate(
+        shared=Exists(
+            MatchSeat.objects.filter(match=OuterRef("match"), rank=1).exclude(pk=OuterRef("pk"))
+        )
+    )
     counts = seats.aggregate(
         played=Count("id"),
-        wins=Count("id", filter=Q(rank=1)),
+        wins=Count("id", filter=Q(rank=1, shared=False)),
+        shared_firsts=Count("id", filter=Q(rank=1, shared=True)),
         faults=Count("id", filter=~Q(fault="")),
     )
-    return BotRecord(counts["played"], counts["wins"], counts["faults"])
+    return BotRecord(counts["played"], counts["wins"], counts["shared_firsts"], counts["faults"])
 
 
 def bot_matches(*, bot: Bot, limit: int = 20) -> list[ListedMatch]:

@@ -11,16 +11,17 @@ them; `assert_gone` checks that every process it ever had is gone.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import signal
 import subprocess
 import time
 import uuid
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 import kombu.pools
@@ -63,6 +64,29 @@ def wait_for(
         if time.monotonic() > deadline:
             raise AssertionError(f"waited {timeout:g} s for {what}, in vain{explain()}")
         time.sleep(interval)
+
+
+def json_of(response: Any, status: int = 200) -> Any:
+    """An API response's JSON, once its status is the one expected."""
+    assert response.status_code == status, (response.status_code, response.content[:2000])
+    return response.json()
+
+
+def wait_validated(client: Any, bot_ids: Sequence[int], explain: Callable[[], str]) -> None:
+    """Until each bot's first version passed its validation (fail at once if rejected)."""
+
+    def active(bot_id: int) -> bool:
+        versions = json_of(client.get(f"/api/bots/{bot_id}/"))["versions"]
+        assert versions[0]["status"] != "rejected", versions
+        return bool(versions[0]["status"] == "active")
+
+    for bot_id in bot_ids:
+        wait_for(
+            functools.partial(active, bot_id),
+            timeout=120,
+            what=f"bot {bot_id}'s first version to pass its validation",
+            explain=explain,
+        )
 
 
 def test_database_url() -> str:

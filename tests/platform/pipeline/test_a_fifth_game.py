@@ -4,7 +4,6 @@ boxes, and shown by the API, the timeline, the match page and the documents."""
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import pytest
@@ -15,7 +14,13 @@ from agon.ladders.services import matchmaking_round
 from agon.matches.timeline import apply_patch
 from engine.spec import GameSpec
 from tests.platform.pipeline.conftest import Pipeline
-from tests.platform.pipeline.support import only_ladder, py_upload, wait_finished, wait_for
+from tests.platform.pipeline.support import (
+    json_of,
+    only_ladder,
+    py_upload,
+    wait_finished,
+    wait_validated,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,11 +39,6 @@ class Taker(Bot):
 if __name__ == "__main__":
     run(Taker())
 """
-
-
-def json_of(response: Any, status: int = 200) -> Any:
-    assert response.status_code == status, (response.status_code, response.content[:2000])
-    return response.json()
 
 
 def signed_in_client(username: str) -> APIClient:
@@ -71,18 +71,7 @@ def test_nim_is_uploaded_for_rated_and_shown_like_any_game(
 
     pipeline.start_worker()  # it inherits the registry line (the environment)
 
-    def active(bot_id: int) -> bool:
-        versions = json_of(client.get(f"/api/bots/{bot_id}/"))["versions"]
-        assert versions[0]["status"] != "rejected", versions
-        return bool(versions[0]["status"] == "active")
-
-    for bot_id in bot_ids:
-        wait_for(
-            functools.partial(active, bot_id),
-            timeout=120,
-            what=f"bot {bot_id}'s first version to pass its validation",
-            explain=pipeline.explain(),
-        )
+    wait_validated(client, bot_ids, pipeline.explain())
     (created,) = matchmaking_round()
     assert (created.ladder_id, created.game) == (ladder.id, "nim")
     match = wait_finished(created, pipeline.explain())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 from typing import Any
 
@@ -16,18 +15,14 @@ from engine.replay import Replay, verify_replay
 from tests.platform.pipeline.conftest import Pipeline
 from tests.platform.pipeline.support import (
     EXAMPLE_BOTS,
+    json_of,
     only_ladder,
     py_upload,
     wait_finished,
-    wait_for,
+    wait_validated,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def json_of(response: Any, status: int = 200) -> Any:
-    assert response.status_code == status, (response.status_code, response.content[:2000])
-    return response.json()
 
 
 def signed_in_client(username: str) -> APIClient:
@@ -64,18 +59,7 @@ def test_an_upload_is_validated_then_rated_on_its_ladder_and_its_match_replays(
 
     pipeline.start_worker()
 
-    def active(bot_id: int) -> bool:
-        versions = json_of(client.get(f"/api/bots/{bot_id}/"))["versions"]
-        assert versions[0]["status"] != "rejected", versions
-        return bool(versions[0]["status"] == "active")
-
-    for bot_id in bot_ids:
-        wait_for(
-            functools.partial(active, bot_id),
-            timeout=120,
-            what=f"bot {bot_id}'s first version to pass its validation",
-            explain=pipeline.explain(),
-        )
+    wait_validated(client, bot_ids, pipeline.explain())
 
     created = matchmaking_round()
     assert [(m.ladder_id, m.kind, m.status) for m in created] == [

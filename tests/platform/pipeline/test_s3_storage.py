@@ -23,6 +23,7 @@ from engine.replay import Replay, verify_replay
 from tests.platform.pipeline.conftest import Pipeline
 from tests.platform.pipeline.support import (
     EXAMPLE_BOTS,
+    json_of,
     only_ladder,
     py_upload,
     wait_active,
@@ -42,11 +43,6 @@ def s3_bucket(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> Iterator[B
             monkeypatch.setenv(name, value)
         settings.STORAGES = {**settings.STORAGES, "default": s3_storage_from_env()}
         yield bucket
-
-
-def json_of(response: Any, status: int = 200) -> Any:
-    assert response.status_code == status, (response.status_code, response.content[:2000])
-    return response.json()
 
 
 def files_under(folder: Path) -> list[Path]:

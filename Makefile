@@ -11,7 +11,7 @@ PIP_COMPILE := $(BIN)/pip-compile --quiet --extra dev --strip-extras --generate-
 
 MYPY_TARGETS = engine sandbox agon_bot platform/agon manage.py tests
 
-.PHONY: venv run test lint lock bench clean prepare-run prepare-test
+.PHONY: venv run test lint lock bench kit clean prepare-run prepare-test
 
 venv: $(STAMP)
 
@@ -56,6 +56,11 @@ lock: venv
 
 bench: venv
 	$(BIN)/python bench/engine.py
+
+# The bot kit: a wheel of agon_bot, the engine and `agon-kit` (play, view, replay) that
+# installs with no other package (`pip install dist/agon_kit-*.whl`); the site serves it too.
+kit: venv
+	$(BIN)/python -m agon.kit_wheel dist
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis .import_linter_cache

@@ -12,10 +12,12 @@
 (`log(...)`), which your bot's owner page shows. The same file runs unchanged on your
 machine (`agon play --sandbox none my_bot.py builtin:greedy`) and in Agon's boxes, where
 this library and the `engine` package are installed for you, so bots can look ahead
-with the real rules: see `engine.get_game(...)` and, for Akropolis,
-`state_from_observation`.
+with the real rules: `Lookahead(game, observation)` rebuilds the position and scores any
+move on it (`scores_after`, `lead_after`); `engine.get_game(...)` gives the rules
+themselves.
 """
 
+from agon_bot.lookahead import Lookahead
 from agon_bot.runner import Bot, log, run
 
-__all__ = ["Bot", "log", "run"]
+__all__ = ["Bot", "Lookahead", "log", "run"]

@@ -1,4 +1,5 @@
-"""Engine speed: playouts, greedy games, the referee's cost, legal_actions, cold start.
+"""Engine speed: a CPU-time table per game (playouts, evaluations, the referee's turn;
+see `cpu_table`), then playouts, greedy games, the referee's cost, legal_actions, cold start.
 
 Run with `make bench` (or `.venv/bin/python bench/engine.py`). Pinned to one core.
 Where a slow reference implementation exists (the full-scan legal placements, the
@@ -20,6 +21,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
+
+from cpu_table import print_table  # noqa: E402  (this folder, on the path as the script's)
 
 from engine import get_game  # noqa: E402
 from engine.akropolis.city import scan_legal_triangles  # noqa: E402
@@ -273,10 +276,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per throughput figure")
     parser.add_argument("--positions", type=int, default=200, help="mid-game positions sampled")
+    parser.add_argument(
+        "--table-only", action="store_true", help="print only the CPU-time table per game"
+    )
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     print(f"Python {sys.version.split()[0]}, one core\n")
+    print_table(args.seconds)
+    if args.table_only:
+        return
     bench_random(args.seconds)
     last = bench_greedy(args.seconds)
     bench_naive_greedy_turn(last[4])

@@ -26,6 +26,7 @@ at the end) and empties Redis database 14; both can be changed with options.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import os
 import secrets
@@ -35,7 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -110,17 +111,25 @@ def empty_broker(url: str) -> None:
     client.close()
 
 
-def start_worker(env: dict[str, str], log_path: Path, concurrency: int) -> subprocess.Popen[bytes]:
+def start_worker(
+    env: dict[str, str], log_path: Path, concurrency: int, beat_schedule: Path | None = None
+) -> subprocess.Popen[bytes]:
+    """The worker, for every queue; with `beat_schedule` (beat's state file), running
+    Celery beat too."""
     from django.conf import settings
 
+    beat = ["--beat", "--schedule", str(beat_schedule)] if beat_schedule is not None else []
     with log_path.open("wb") as log:
         worker = subprocess.Popen(  # noqa: S603 - a fixed argv
-            worker_command(
-                queues=settings.AGON_WORKER_QUEUES,
-                concurrency=concurrency,
-                hostname="bench@%h",
-                alone=True,
-            ),
+            [
+                *worker_command(
+                    queues=settings.AGON_WORKER_QUEUES,
+                    concurrency=concurrency,
+                    hostname="bench@%h",
+                    alone=True,
+                ),
+                *beat,
+            ],
             cwd=ROOT,
             env={**os.environ, **env},
             stdin=subprocess.DEVNULL,
@@ -136,6 +145,49 @@ def start_worker(env: dict[str, str], log_path: Path, concurrency: int) -> subpr
             raise SystemExit(f"the worker did not start:\n{log_path.read_text()[-3000:]}")
         time.sleep(0.1)
     return worker
+
+
+@contextlib.contextmanager
+def running_pipeline(
+    args: argparse.Namespace,
+    env: dict[str, str],
+    var_dir: Path,
+    beat_schedule: Path | None = None,
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A fresh database (migrated, with the default ladders) and broker, and a worker on
+    them (with beat if `beat_schedule`); afterwards, whatever happened, the worker stopped
+    and everything removed, and the end of the worker's log shown if the bench gave up."""
+    recreate_database(args.database_url)
+    empty_broker(args.broker_url)
+    worker = None
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        from agon.ladders.services import ladder_ensure_defaults
+
+        call_command("migrate", interactive=False, verbosity=0, skip_checks=True)
+        ladder_ensure_defaults()
+        worker = start_worker(env, var_dir / "worker.log", args.concurrency, beat_schedule)
+        yield worker
+    except SystemExit:
+        worker_log = var_dir / "worker.log"
+        if worker_log.exists():
+            print("The end of the worker's log:", file=sys.stderr)
+            print(worker_log.read_text(errors="replace")[-4000:], file=sys.stderr)
+        raise
+    finally:
+        if worker is not None:
+            os.killpg(worker.pid, 9)
+            worker.wait()
+        from django.db import connections
+
+        connections.close_all()
+        drop_database(args.database_url)
+        empty_broker(args.broker_url)
+        shutil.rmtree(var_dir, ignore_errors=True)
 
 
 def wait_until(check: Callable[[], bool], timeout: float, what: str, interval: float = 0.1) -> None:
@@ -268,21 +320,9 @@ def main() -> None:
 
     var_dir = Path(tempfile.mkdtemp(prefix="agon-bench-pipeline-"))
     env = configure(args, var_dir)
-    recreate_database(args.database_url)
-    empty_broker(args.broker_url)
-    worker = None
-    try:
-        import django
-
-        django.setup()
-        from django.core.management import call_command
-
+    with running_pipeline(args, env, var_dir):
         from agon.ladders.models import Ladder
-        from agon.ladders.services import ladder_ensure_defaults
 
-        call_command("migrate", interactive=False, verbosity=0, skip_checks=True)
-        ladder_ensure_defaults()
-        worker = start_worker(env, var_dir / "worker.log", args.concurrency)
         versions = enter_bots(
             {f"random-{i}": "random_bot.py" for i in range(4)}
             | {f"lookahead-{i}": "lookahead_bot.py" for i in range(2)}
@@ -334,22 +374,6 @@ def main() -> None:
         for label, share in verdicts:
             verdict = "within" if share <= TARGET_OVERHEAD else "over"
             print(f"  {label:<34} {share:6.1%}  ({verdict} the {TARGET_OVERHEAD:.0%} target)")
-    except SystemExit:
-        worker_log = var_dir / "worker.log"
-        if worker_log.exists():
-            print("The end of the worker's log:", file=sys.stderr)
-            print(worker_log.read_text(errors="replace")[-4000:], file=sys.stderr)
-        raise
-    finally:
-        if worker is not None:
-            os.killpg(worker.pid, 9)
-            worker.wait()
-        from django.db import connections
-
-        connections.close_all()
-        drop_database(args.database_url)
-        empty_broker(args.broker_url)
-        shutil.rmtree(var_dir, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -12,16 +12,23 @@ After 10, 30 and 120 games per bot it prints the Kendall tau between true streng
 - an offline Bradley-Terry fit of the same games, 4-player matches decomposed into their
   pairwise results (MM algorithm, Hunter 2004, with a tiny prior to keep it finite),
 - plain pairwise Elo with random tables and a constant K, on its own games ("baseline"),
-as mean +- standard deviation over independent runs. Deterministic for a given --seed.
+- the same offline fit of the baseline's games ("bt-random": the fit on plain pairing),
+as mean +- standard deviation over independent runs, and the ladder's calibration: the
+share of its 95% intervals (1.96 deviations each side) that hold the true strength, put on
+the Elo scale and shifted to the ratings' mean. Deterministic for a given --seed; the
+same figures for --holdout-seed (2), a seed not used for choosing any constant, follow.
+`--json` prints them all as one JSON document.
 
 The default spread of strengths, 1.5 (about 260 Elo), puts the baseline at about 0.78 at
 30 games per bot on 2-player tables, the reference point. Run with
-`.venv/bin/python bench/ratings.py`: about 30 s on an idle core, 1 minute on a busy one.
+`.venv/bin/python bench/ratings.py` (both seeds): about 4 minutes on an idle core, 10 to 25 on
+a busy 2-core machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
@@ -38,7 +45,12 @@ from rich.progress import Progress  # noqa: E402
 
 from agon import ratings  # noqa: E402
 from agon.ladders import matchmaking  # noqa: E402
-from agon.ladders.matchmaking import Candidate, pick_tables  # noqa: E402
+from agon.ladders.matchmaking import (  # noqa: E402
+    Candidate,
+    meetings,
+    pair_memory,
+    pick_tables,
+)
 
 BASELINE_K = 32.0
 BASELINE_START = 1500.0
@@ -46,12 +58,15 @@ BT_PRIOR = 0.1
 """Bradley-Terry prior: each bot wins and loses this many games against a virtual bot of
 log-strength 0, so a bot that won (or lost) every game still gets a finite strength."""
 
-METHODS = ("agon", "bt", "baseline")
+METHODS = ("agon", "bt", "baseline", "bt-random")
 LABELS = {
     "agon": "agon rating",
     "bt": "Bradley-Terry",
     "baseline": f"baseline Elo (random, K={BASELINE_K:g})",
+    "bt-random": "Bradley-Terry (random)",
 }
+ELO_PER_LOG_ODDS = 400.0 / math.log(10.0)
+INTERVAL = 1.96
 
 
 def kendall_tau(xs: Sequence[float], ys: Sequence[float]) -> float:
@@ -144,7 +159,19 @@ def elo_changes(ratings_: Sequence[float], order: Sequence[int], k: float) -> li
 
 
 Taus = dict[str, dict[int, float]]
-"""method -> games per bot -> tau."""
+"""method -> games per bot -> tau ("calibration" -> games per bot -> share)."""
+
+
+def calibration(strengths: Sequence[float], rated: Sequence[ratings.Rating]) -> float:
+    """The share of the ratings' 95% intervals that hold their bot's true strength, the
+    strengths on the Elo scale and shifted to the ratings' mean (ratings are relative)."""
+    true_elo = [s * ELO_PER_LOG_ODDS for s in strengths]
+    shift = statistics.fmean(r.value for r in rated) - statistics.fmean(true_elo)
+    held = sum(
+        abs(r.value - (t + shift)) <= INTERVAL * (r.deviation or 0.0)
+        for r, t in zip(rated, true_elo, strict=True)
+    )
+    return held / len(rated)
 
 
 def run_ladder(
@@ -158,7 +185,7 @@ def run_ladder(
     """One independent run: the agon ladder and the baseline on the same bots."""
     strength_rng = Random(f"{seed}:strengths")
     strengths = [strength_rng.gauss(0.0, spread) for _ in range(bots)]
-    taus: Taus = {method: {} for method in METHODS}
+    taus: Taus = {method: {} for method in (*METHODS, "calibration")}
     rounds = max(checkpoints)
 
     # The ladder under test: real matchmaking, real ratings.
@@ -166,9 +193,14 @@ def run_ladder(
     rated = [ratings.initial()] * bots
     games = [0] * bots
     results = PairwiseResults(bots)
+    recent: list[list[int]] = []
     for round_ in range(1, rounds + 1):
-        candidates = [Candidate(b, rated[b].value, games[b]) for b in range(bots)]
-        for table in pick_tables(candidates, players, bots // players, pairing_rng):
+        candidates = [
+            Candidate(b, rated[b].value, games[b], rated[b].deviation) for b in range(bots)
+        ]
+        met = meetings(recent[-pair_memory(bots, players) :])
+        for table in pick_tables(candidates, players, bots // players, pairing_rng, met):
+            recent.append(table)
             order = finishing_order(table, strengths, game_rng)
             rank = {bot: place for place, bot in enumerate(order, start=1)}
             afters = ratings.update(
@@ -181,11 +213,13 @@ def run_ladder(
         if round_ in checkpoints:
             taus["agon"][round_] = kendall_tau(strengths, [rating.value for rating in rated])
             taus["bt"][round_] = kendall_tau(strengths, bradley_terry(results))
+            taus["calibration"][round_] = calibration(strengths, rated)
         tick()
 
     # The baseline: random tables, constant K, its own games.
     pairing_rng, game_rng = Random(f"{seed}:baseline-pairing"), Random(f"{seed}:baseline-games")
     elo = [BASELINE_START] * bots
+    random_results = PairwiseResults(bots)
     for round_ in range(1, rounds + 1):
         seating = list(range(bots))
         pairing_rng.shuffle(seating)
@@ -193,8 +227,10 @@ def run_ladder(
             order = finishing_order(seating[first : first + players], strengths, game_rng)
             for bot, delta in zip(order, elo_changes(elo, order, BASELINE_K), strict=True):
                 elo[bot] += delta
+            random_results.add(order)
         if round_ in checkpoints:
             taus["baseline"][round_] = kendall_tau(strengths, elo)
+            taus["bt-random"][round_] = kendall_tau(strengths, bradley_terry(random_results))
         tick()
     return taus
 
@@ -203,7 +239,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
+    parser.add_argument("--seed", type=int, default=1, help="tuning seed (default 1)")
+    parser.add_argument(
+        "--holdout-seed",
+        type=int,
+        default=2,
+        help="a second seed, not used for choosing constants, reported apart (default 2)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--runs", type=int, default=5, help="independent runs (default 5)")
     parser.add_argument("--bots", type=int, default=200, help="bots per ladder (default 200)")
     parser.add_argument(
@@ -228,46 +271,83 @@ def main() -> None:
     if any(args.bots % players or args.bots < players for players in table_sizes):
         parser.error("the bots must fill whole tables, so that each plays once a round")
 
-    print(
-        f"{args.bots} bots, strengths ~ N(0, {args.spread:g}) log-odds, {args.runs} runs, "
-        f"seed {args.seed}; every bot plays one game per round."
-    )
-    print(f"agon: {ratings.SYSTEM.SUMMARY}; opponent window {matchmaking.OPPONENT_WINDOW}.")
     started = time.perf_counter()
-    all_taus: dict[int, list[Taus]] = {}
-    with Progress(transient=True) as progress:
+    seeds = [args.seed, args.holdout_seed]
+    figures = {}
+    with Progress(transient=True, disable=args.json) as progress:
         task = progress.add_task(
-            "simulating", total=2 * max(checkpoints) * args.runs * len(table_sizes)
+            "simulating",
+            total=len(seeds) * 2 * max(checkpoints) * args.runs * len(table_sizes),
         )
 
         def tick() -> None:
             progress.advance(task)
 
+        for seed in seeds:
+            figures[seed] = {
+                players: [
+                    run_ladder(
+                        players,
+                        args.bots,
+                        checkpoints,
+                        args.spread,
+                        f"{seed}:{players}:{run}",
+                        tick,
+                    )
+                    for run in range(args.runs)
+                ]
+                for players in table_sizes
+            }
+    summary = {
+        "bots": args.bots,
+        "spread": args.spread,
+        "runs": args.runs,
+        "system": ratings.SYSTEM.SUMMARY,
+        "seconds": round(time.perf_counter() - started),
+        "seeds": {
+            str(seed): {
+                f"{players}p": {
+                    str(games): {
+                        method: summarise([taus[method][games] for taus in runs])
+                        for method in (*METHODS, "calibration")
+                    }
+                    for games in checkpoints
+                }
+                for players, runs in by_players.items()
+            }
+            for seed, by_players in figures.items()
+        },
+    }
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return
+    print(
+        f"{args.bots} bots, strengths ~ N(0, {args.spread:g}) log-odds, {args.runs} runs; "
+        "every bot plays one game per round."
+    )
+    print(f"agon: {ratings.SYSTEM.SUMMARY}; opponent window {matchmaking.OPPONENT_WINDOW}.")
+    for seed in seeds:
+        role = "tuning seed" if seed == args.seed else "held-out seed"
         for players in table_sizes:
-            all_taus[players] = [
-                run_ladder(
-                    players,
-                    args.bots,
-                    checkpoints,
-                    args.spread,
-                    f"{args.seed}:{players}:{run}",
-                    tick,
+            print(f"\nseed {seed} ({role}), {players}-player tables: Kendall tau, mean +- sd")
+            columns = (*METHODS, "calibration")
+            labels = {**LABELS, "calibration": "agon 95% calibration"}
+            print(f"{'games/bot':>9}" + "".join(f"  {labels[m]:>32}" for m in columns))
+            for games in checkpoints:
+                cells = summary["seeds"][str(seed)][f"{players}p"][str(games)]
+                print(
+                    f"{games:>9}"
+                    + "".join(
+                        f"  {cells[m]['mean']:.3f} +- {cells[m]['sd']:.3f}".rjust(34)
+                        for m in columns
+                    )
                 )
-                for run in range(args.runs)
-            ]
+    print(f"\n{summary['seconds']} s")
 
-    for players in table_sizes:
-        print(f"\n{players}-player tables: Kendall tau to true strength, mean +- sd")
-        header = f"{'games/bot':>9}" + "".join(f"  {LABELS[m]:>32}" for m in METHODS)
-        print(header)
-        for games in checkpoints:
-            cells = []
-            for method in METHODS:
-                values = [taus[method][games] for taus in all_taus[players]]
-                sd = statistics.stdev(values) if len(values) > 1 else 0.0
-                cells.append(f"{statistics.fmean(values):.3f} +- {sd:.3f}")
-            print(f"{games:>9}" + "".join(f"  {cell:>32}" for cell in cells))
-    print(f"\n{time.perf_counter() - started:.0f} s")
+
+def summarise(values: Sequence[float]) -> dict[str, float]:
+    sd = statistics.stdev(values) if len(values) > 1 else 0.0
+    return {"mean": round(statistics.fmean(values), 4), "sd": round(sd, 4)}
 
 
 if __name__ == "__main__":

@@ -18,6 +18,11 @@ elo0) and beta (H0 accepted at elo1).
 
 Deterministic for a given --seed. Run with `.venv/bin/python bench/tournaments.py`: about
 two minutes on a busy core.
+
+Pipeline (`--part pipeline`, as root, not part of `all`): a real 16-bot Swiss played by a
+real worker with beat, against bench/pipeline.py's throughput in the same run
+(`bench/tournament_pipeline.py`); it makes a database of its own (agon_bench, dropped at
+the end) and empties Redis database 14.
 """
 
 from __future__ import annotations
@@ -188,7 +193,10 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
     parser.add_argument(
-        "--part", choices=("all", "formats", "sprt"), default="all", help="what to measure"
+        "--part",
+        choices=("all", "formats", "sprt", "pipeline"),
+        default="all",
+        help="what to measure (all: formats and sprt)",
     )
     parser.add_argument("--bots", type=int, default=16, help="bots a field (default 16)")
     parser.add_argument("--runs", type=int, default=100, help="fields per format (default 100)")
@@ -202,7 +210,19 @@ def main() -> None:
     parser.add_argument("--draws", type=float, default=0.2, help="draw rate (default 0.2)")
     parser.add_argument("--max-games", type=int, default=4000)
     parser.add_argument("--sprt-runs", type=int, default=200, help="runs per true Elo")
+    pipeline = parser.add_argument_group("pipeline")
+    pipeline.add_argument("--swiss-rounds", type=int, default=5, help="(default 5)")
+    pipeline.add_argument("--matches", type=int, default=40, help="baseline matches (40)")
+    pipeline.add_argument("--concurrency", type=int, default=2, help="the worker's (2)")
+    pipeline.add_argument("--beat-seconds", type=float, default=5.0, help="AGON_TOURNAMENT_SECONDS")
+    pipeline.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/agon_bench")
+    pipeline.add_argument("--broker-url", default="redis://127.0.0.1:6379/14")
     args = parser.parse_args()
+    if args.part == "pipeline":
+        from tournament_pipeline import bench_pipeline
+
+        bench_pipeline(args)
+        return
     started = time.perf_counter()
     with Progress(transient=True) as progress:
         formats_work = args.runs * 10 if args.part != "sprt" else 0

@@ -5,12 +5,13 @@ web, one worker of concurrency 2, beat), once on the embedded file-system broker
 once on Redis. When every ladder with bots has had ranked matches (matchmaking keeps its
 queue full from then on), this process uploads a bot every few seconds, for each game
 in turn, through the same service as the API's upload, and times each upload until its
-version is active or rejected. It prints, per upload:
+version is active or rejected. Each upload waits for a busy moment: every worker
+playing a ranked match and more of them queued. It prints, per upload:
 
 - validated s: from the upload until the version is judged (the target: under 60 s);
 - wait s: from the validation match's creation until a worker claimed it;
 - match s: the validation match itself (engine and boxes);
-- queued: the ranked matches waiting in the queue at the upload;
+- running, queued: the ranked matches playing and waiting at the upload;
 
 then the median and the worst, and the ranked matches each ladder played meanwhile
 (matchmaking shares the workers by games per bot: `agon.ladders.matchmaking`).
@@ -173,6 +174,24 @@ def every_ladder_busy() -> bool:
         return False
 
 
+def ranked_load() -> tuple[int, int]:
+    """The ranked matches playing and waiting for a worker."""
+    from agon.matches.models import Match
+
+    ranked = Match.objects.filter(kind=Match.Kind.RANKED)
+    return (
+        ranked.filter(status=Match.Status.RUNNING).count(),
+        ranked.filter(status=Match.Status.QUEUED).count(),
+    )
+
+
+def all_workers_busy(concurrency: int) -> bool:
+    """Every worker process plays a ranked match and more are queued: an upload now
+    waits for a worker as long as it ever does."""
+    running, queued = ranked_load()
+    return running >= concurrency and queued > 0
+
+
 def run_uploads(
     args: argparse.Namespace, broker: str, up: subprocess.Popen[bytes], log: Path
 ) -> int:
@@ -191,13 +210,17 @@ def run_uploads(
     owner = User.objects.create_user("bench-author")
     source = (ROOT / "examples" / "bots" / "random_bot.py").read_bytes()
     games = game_ids()
-    print(f"{'upload':<28} {'validated s':>11} {'wait s':>7} {'match s':>8} {'queued':>7}")
+    print(
+        f"{'upload':<28} {'validated s':>11} {'wait s':>7} {'match s':>8} {'running':>7} "
+        f"{'queued':>7}"
+    )
     verdicts: list[float] = []
     for number in range(args.uploads):
         game = games[number % len(games)]
-        queued = Match.objects.filter(
-            kind=Match.Kind.RANKED, status=Match.Status.QUEUED
-        ).count()
+        wait_until(
+            lambda: all_workers_busy(args.concurrency), BUSY_TIMEOUT, "busy workers", up, log
+        )
+        running, queued = ranked_load()
         sent = time.monotonic()
         bot = bot_submit(
             owner=owner,
@@ -219,7 +242,7 @@ def run_uploads(
         wait = (match.started - match.created).total_seconds() if match.started else float("nan")
         print(
             f"{f'{game} ({version.status})':<28} {verdicts[-1]:>11.1f} {wait:>7.1f} "
-            f"{match.match_seconds or float('nan'):>8.1f} {queued:>7}"
+            f"{match.match_seconds or float('nan'):>8.1f} {running:>7} {queued:>7}"
         )
         time.sleep(args.pause)
     print(

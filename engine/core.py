@@ -7,6 +7,7 @@ plain data that round-trip through JSON.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
@@ -21,6 +22,53 @@ callers handle it: unchecked, each game reading shapes it knows. Its values are
 JSONValues; the boundary to bots is typed with that."""
 
 StateT = TypeVar("StateT")
+
+
+_COMPACT_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+"""`json.dumps` with these arguments builds an encoder per call (a third of the cost of
+encoding a small value); one, kept, encodes the same."""
+
+
+def compact_json(value: Any) -> str:
+    """The encoding the bot protocol sends: no spaces, ASCII, no NaN."""
+    return _COMPACT_ENCODER.encode(value)
+
+
+class EncodedJSON(dict[str, Any]):
+    """A JSON object that carries its own `compact_json` text, built by a game from parts
+    it keeps encoded between turns, so that whoever sends it need not encode it again.
+    To everyone else it is the plain dict it equals (do not change it: the text would
+    no longer match)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, data: dict[str, Any], text: str) -> None:
+        super().__init__(data)
+        self.text = text
+
+
+class EncodedText:
+    """A JSON value known only by its `compact_json` text: what a game writes for a bot
+    that sends the value on unread (a boxed bot, see `Bot.takes_encoded`), so that no
+    dict is built only to be encoded."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"EncodedText({self.text[:60]!r})"
+
+
+def encoded_text(value: Any) -> str | None:
+    """The JSON text an `EncodedJSON` or `EncodedText` carries; None for any other value."""
+    if isinstance(value, _ENCODED):
+        return value.text
+    return None
+
+
+_ENCODED = (EncodedJSON, EncodedText)
 
 
 class IllegalAction(ValueError):

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import JSON, Game, IllegalAction, JSONValue, ranks_with_faults
+from engine.core import JSON, EncodedText, Game, IllegalAction, JSONValue, ranks_with_faults
 from engine.players import Bot, BotFault, RandomBot
 from engine.replay import Replay
 from engine.rng import derive_seed
@@ -120,7 +120,8 @@ def play_match(
         action: JSON = None
         if seat not in stand_ins:
             try:
-                action = _bot_action(bots[seat], game.observation(state, seat), legal)
+                observation = observation_for(game, state, seat, bots[seat])
+                action = _bot_action(bots[seat], observation, legal)
                 game.apply(state, action)
             except BotFault as fault:
                 faults.append(Fault(seat, fault.kind, fault.detail, turn))
@@ -157,6 +158,15 @@ def play_match(
         faults=[fault.to_json() for fault in faults],
         result=final,
     )
+
+
+def observation_for(game: Game[Any], state: Any, seat: int, bot: Bot) -> JSON:
+    """What the bot at `seat` is shown: for a bot that sends it on unread, only its JSON
+    text where the game writes that directly (`observation_text`); else the observation."""
+    write_text = getattr(game, "observation_text", None) if bot.takes_encoded else None
+    if write_text is None:
+        return game.observation(state, seat)
+    return EncodedText(write_text(state, seat))
 
 
 def _bot_action(bot: Bot, observation: JSON, legal: Sequence[JSON]) -> JSON:

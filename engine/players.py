@@ -13,6 +13,10 @@ FAULT_KINDS = ("timeout", "illegal_action", "bad_output", "crash", "memory", "ou
 class Bot:
     """A player. `act` returns one of `legal_actions` (any equal JSON value will do)."""
 
+    takes_encoded = False
+    """True for a bot that sends its observation on as JSON text without reading it (a
+    boxed bot): the match may then give it an `EncodedText` in place of the dict."""
+
     def start(self, info: dict[str, JSON]) -> None:
         """Called once before the first turn with the match's public setup."""
 

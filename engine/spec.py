@@ -66,6 +66,9 @@ class GameSpec(Generic[StateT]):
     """A state for lookahead built from what one player sees."""
     score_json: Callable[[JSONValue], JSONValue] | None = None
     """`agon score`: scores positions given as JSON."""
+    scores: Callable[[StateT], list[int]] | None = None
+    """Every seat's score now, as `result` would give it if the game ended there, kept up
+    to date by `apply`: the cheap evaluation for lookahead (`agon_bot.Lookahead`)."""
 
     @property
     def id(self) -> str:

@@ -6,17 +6,39 @@ Bot to referee: `{"action": ...}` once per `turn`. stderr is the bot's own log.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from engine.core import JSON, JSONValue
+from engine.core import JSON, EncodedText, JSONValue, compact_json, encoded_text
 from engine.players import BotFault
 from engine.spec import CompactLegalActions
 
 
-def encode(message: dict[str, JSONValue]) -> bytes:
-    return json.dumps(message, separators=(",", ":"), allow_nan=False).encode() + b"\n"
+def encode(message: Mapping[str, JSONValue | EncodedText]) -> bytes:
+    """One line of the protocol. A value that is `EncodedJSON` or `EncodedText` (a game's
+    observation or compact legal actions) is spliced in as the text it carries: the same
+    bytes as encoding it again, without the cost."""
+    texts = [encoded_text(value) for value in message.values()]
+    if not any(text is not None for text in texts):
+        return (compact_json(message) + "\n").encode()
+    fields = [
+        f"{_key_text(key)}:{_value_text(value) if text is None else text}"
+        for (key, value), text in zip(message.items(), texts, strict=True)
+    ]
+    return ("{" + ",".join(fields) + "}\n").encode()
+
+
+@functools.lru_cache(maxsize=256)
+def _key_text(key: str) -> str:
+    """A message's field name as JSON (a handful of names, each encoded once)."""
+    return compact_json(key)
+
+
+def _value_text(value: JSONValue | EncodedText) -> str:
+    """A plain field's JSON: an integer (the turn, the time left) is written as itself."""
+    return str(value) if type(value) is int else compact_json(value)
 
 
 def start_message(info: dict[str, JSONValue]) -> dict[str, JSONValue]:
@@ -31,8 +53,11 @@ def legal_actions_json(legal_actions: Sequence[JSON]) -> JSONValue:
 
 
 def turn_message(
-    turn: int, observation: JSONValue, legal_actions: Sequence[JSON], time_left_ms: int | None
-) -> dict[str, JSONValue]:
+    turn: int,
+    observation: JSONValue | EncodedText,
+    legal_actions: Sequence[JSON],
+    time_left_ms: int | None,
+) -> dict[str, JSONValue | EncodedText]:
     return {
         "type": "turn",
         "turn": turn,
@@ -40,6 +65,26 @@ def turn_message(
         "legal_actions": legal_actions_json(legal_actions),
         "time_left_ms": time_left_ms,
     }
+
+
+def turn_line(
+    turn: int,
+    observation: JSONValue | EncodedText,
+    legal_actions: Sequence[JSON],
+    time_left_ms: int | None,
+) -> bytes:
+    """`encode(turn_message(...))`, the same bytes, with the compact legal actions taken
+    as the text the game writes directly where it does (`compact_text`): what a boxed
+    bot is sent."""
+    compact_text = getattr(legal_actions, "compact_text", None)
+    if compact_text is None:
+        return encode(turn_message(turn, observation, legal_actions, time_left_ms))
+    seen = encoded_text(observation)
+    return (
+        f'{{"type":"turn","turn":{_value_text(turn)},'
+        f'"observation":{compact_json(observation) if seen is None else seen},'
+        f'"legal_actions":{compact_text()},"time_left_ms":{_value_text(time_left_ms)}}}\n'
+    ).encode()
 
 
 def end_message(result: dict[str, JSONValue]) -> dict[str, JSONValue]:

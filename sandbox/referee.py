@@ -14,7 +14,7 @@ import signal
 import time
 from collections.abc import Sequence
 
-from engine.core import JSON, JSONValue
+from engine.core import JSON, EncodedText, JSONValue
 from engine.players import Bot, BotFault
 from sandbox import protocol
 from sandbox.backends.base import Box
@@ -27,9 +27,13 @@ EXIT_WAIT_SECONDS = 0.25
 open, before it counts as closed by a bot that lives on."""
 EXIT_STATUS_SECONDS = 2.0
 """How long an ended program's exit status may take (a container engine's is slow)."""
+MAX_TURN_LOG_OFFSETS = 10_000
+"""The most turns whose log offsets are kept (a turn is one int; games end long before)."""
 
 
 class BoxBot(Bot):
+    takes_encoded = True  # the observation goes down the pipe as text, unread
+
     def __init__(self, box: Box, limits: Limits) -> None:
         self.box = box
         self.limits = limits
@@ -40,6 +44,7 @@ class BoxBot(Bot):
         self._stdout = b""
         self._log = bytearray()
         self._log_dropped = 0
+        self._turn_log_offsets: list[int] = []
         self._frozen = False
         self._closed = False
         self.memory_peak_bytes: int | None = None
@@ -67,17 +72,20 @@ class BoxBot(Bot):
         deadline = time.monotonic() + self.limits.first_turn_seconds
         self._send(protocol.start_message({**info, "limits": limits}), deadline)
 
-    def act(self, observation: JSONValue, legal_actions: Sequence[JSON]) -> JSONValue:
+    def act(self, observation: JSONValue | EncodedText, legal_actions: Sequence[JSON]) -> JSONValue:
         allowance = self.limits.first_turn_seconds if self.turns == 0 else self.limits.turn_seconds
         budget = allowance + self.bank
-        message = protocol.turn_message(
-            self.turns, observation, legal_actions, round(budget * 1000)
-        )
+        message = protocol.turn_line(self.turns, observation, legal_actions, round(budget * 1000))
+        # What the bot wrote since its last reply (it is frozen: all of it is in the pipe)
+        # belongs to the turns before; this turn's log starts here.
+        self._drain_log()
+        if len(self._turn_log_offsets) < MAX_TURN_LOG_OFFSETS:
+            self._turn_log_offsets.append(len(self._log))
         self.turns += 1
         self._thaw()
         started = time.monotonic()
         try:
-            self._send(message, started + budget)
+            self._write(message, started + budget)
             line = self._read_reply(started + budget)
         finally:
             elapsed = time.monotonic() - started
@@ -115,7 +123,10 @@ class BoxBot(Bot):
     # --- pipes -----------------------------------------------------------------------
 
     def _send(self, message: dict[str, JSONValue], deadline: float) -> None:
-        data = memoryview(protocol.encode(message))
+        self._write(protocol.encode(message), deadline)
+
+    def _write(self, line: bytes, deadline: float) -> None:
+        data = memoryview(line)
         while data:
             try:
                 data = data[os.write(self._stdin_fd, data) :]
@@ -239,6 +250,12 @@ class BoxBot(Bot):
     @property
     def log_dropped_bytes(self) -> int:
         return self._log_dropped
+
+    def turn_log_offsets(self) -> list[int]:
+        """Where each turn's log begins in `log_bytes()`: turn k wrote
+        `log_bytes()[offsets[k]:offsets[k + 1]]` (the last one, to the end). The box runs
+        from its first turn on, so what it writes while starting is its first turn's."""
+        return list(self._turn_log_offsets)
 
 
 def how_it_ended(code: int) -> str:

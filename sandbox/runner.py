@@ -58,6 +58,8 @@ class SeatReport:
     """The log as the bot wrote it, byte for byte (any bytes: NUL, invalid UTF-8...)."""
     log_dropped_bytes: int = 0
     """How much more it wrote than the limit let the referee keep."""
+    turn_log_offsets: list[int] = field(default_factory=list)
+    """Where each of its turns begins in `log_bytes` (see `BoxBot.turn_log_offsets`)."""
     turns: int = 0
     thinking_seconds: float = 0.0
     slowest_turn_seconds: float = 0.0
@@ -135,6 +137,7 @@ def run_match(
                     log=boxed_bot.log(),
                     log_bytes=boxed_bot.log_bytes(),
                     log_dropped_bytes=boxed_bot.log_dropped_bytes,
+                    turn_log_offsets=boxed_bot.turn_log_offsets(),
                     turns=boxed_bot.turns,
                     thinking_seconds=boxed_bot.thinking_seconds,
                     slowest_turn_seconds=boxed_bot.slowest_turn_seconds,

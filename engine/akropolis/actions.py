@@ -8,12 +8,13 @@ three anchors (see `geometry`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from engine import legal
 from engine.akropolis.geometry import TRIANGLE_ACTIONS
-from engine.core import IllegalAction
+from engine.core import EncodedJSON, IllegalAction
 from engine.hexgrid import decode
 
 ACTION_KEYS = frozenset(("tile", "q", "r", "rotation"))
@@ -21,6 +22,22 @@ ACTION_KEYS = frozenset(("tile", "q", "r", "rotation"))
 
 def parse_action(action: object) -> tuple[int, int, int, int]:
     """(tile position, q, r, rotation) of a well-formed action; IllegalAction otherwise."""
+    if type(action) is dict and len(action) == 4:
+        tile, q, r, rotation = (
+            action.get("tile"),
+            action.get("q"),
+            action.get("r"),
+            action.get("rotation"),
+        )
+        if (
+            type(tile) is int
+            and type(q) is int
+            and type(r) is int
+            and type(rotation) is int
+            and 0 <= rotation <= 5
+        ):
+            return tile, q, r, rotation
+    # Not the plain form: the slow checks below name what is wrong.
     if not isinstance(action, dict) or set(action) != ACTION_KEYS:
         raise IllegalAction(
             'an Akropolis action is an object {"tile": k, "q": q, "r": r, "rotation": o}, '
@@ -34,6 +51,31 @@ def parse_action(action: object) -> tuple[int, int, int, int]:
     if not 0 <= rotation <= 5:
         raise IllegalAction(f"rotation must be 0..5, not {rotation}")
     return tile, q, r, rotation
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def placements_of(triangle: int) -> tuple[tuple[int, int, int], ...]:
+    """The three (q, r, rotation) actions covering a triangle, in action order (cached:
+    the compact legal actions list them all every turn)."""
+    return tuple(placement_of(triangle, which) for which in range(3))
+
+
+def placements_text(triangle: int) -> str:
+    """`placements_of` as JSON text: [q,r,rotation],[q,r,rotation],[q,r,rotation]."""
+    return ",".join(f"[{q},{r},{rotation}]" for q, r, rotation in placements_of(triangle))
+
+
+class _PlacementTexts(dict[int, str]):
+    """`placements_text` of each triangle met, kept: read by plain indexing, a third of
+    the cost of a cached function's call (the compact legal actions read a hundred a
+    turn). Triangles are cells of the bounded grid that legal placements reach."""
+
+    def __missing__(self, triangle: int) -> str:
+        text = self[triangle] = placements_text(triangle)
+        return text
+
+
+PLACEMENT_TEXTS = _PlacementTexts()
 
 
 def placement_of(triangle: int, which: int) -> tuple[int, int, int]:
@@ -77,11 +119,18 @@ class LegalActions(legal.LegalActions):
 
     def placements(self) -> list[list[int]]:
         """Every legal placement as [q, r, rotation], in action order."""
-        return [list(placement_of(t, which)) for t in self.triangles for which in range(3)]
+        return [list(placement) for t in self.triangles for placement in placements_of(t)]
 
-    def compact(self) -> dict[str, list[Any]]:
-        """The same set in the bot protocol's compact form: positions x placements."""
-        return {"tiles": list(self.tiles), "placements": self.placements()}
+    def compact(self) -> EncodedJSON:
+        """The same set in the bot protocol's compact form: positions x placements (with
+        its JSON text)."""
+        data = {"tiles": list(self.tiles), "placements": self.placements()}
+        return EncodedJSON(data, self.compact_text())
+
+    def compact_text(self) -> str:
+        """`compact()` as JSON text only, from each triangle's placements encoded once."""
+        placements = ",".join(map(PLACEMENT_TEXTS.__getitem__, self.triangles))
+        return f'{{"tiles":[{",".join(map(str, self.tiles))}],"placements":[{placements}]}}'
 
 
 class ExpandedActions(legal.LegalActions):

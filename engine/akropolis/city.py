@@ -1,8 +1,20 @@
-"""One player's city: the visible hex on each occupied cell, and where a tile may go.
+"""One player's city: the visible hex on each occupied cell, where a tile may go, and
+its score.
 
-The legal triangles are cached as a sorted list and updated around each placement,
-so a turn costs a few dozen local checks instead of a scan of the whole city.
-`scan_legal_triangles` is the plain full scan, kept as the oracle for tests.
+The legal triangles are cached as a sorted list and updated around each placement. Only
+the triangles sharing a cell with the new tile can lose or gain their legality on a higher
+level, and they need only the level of the cells they do not share (the tile's own cells
+are one tile, so never all of theirs); a level-1 tile also makes the empty triangles of
+its ring legal. `scan_legal_triangles` is the plain full scan, kept as the oracle for tests.
+
+A copy shares the cached list with its original, and both put off their updates
+(`_pending`) until the list is next asked for: a lookahead that only scores the move
+it tries never pays for them. Replayed in order against the city as it is by then, the
+updates give the same list (a triangle an update got wrong, by a cell a later tile
+covered, contains a cell of that tile, so the later update checks it again).
+
+The score is kept the same way once asked for (`running_score`), so that reading it
+after each placement costs no rescoring of the city.
 """
 
 from __future__ import annotations
@@ -11,12 +23,15 @@ from bisect import bisect_left, insort
 
 from engine.akropolis.components import PLAZA, QUARRY, STARS_OF_CODE
 from engine.akropolis.geometry import (
-    NEARBY_TRIANGLES,
+    CORNER_TRIANGLES,
+    EDGE_TRIANGLES,
     RING,
+    RING_TRIANGLES,
     STEP,
     TRIANGLE_CELLS,
     TRIANGLES_OF_CELL,
 )
+from engine.akropolis.running_score import RunningScore
 from engine.hexgrid import encode
 
 Hex = tuple[int, int, int]
@@ -26,7 +41,19 @@ STARTING_TILE_UID = 0
 
 
 class City:
-    __slots__ = ("_legal", "_legal_set", "tile_at", "tiles", "top")
+    __slots__ = (
+        "_legal",
+        "_legal_owned",
+        "_legal_set",
+        "_pending",
+        "_score",
+        "changed_cells",
+        "encoded",
+        "hex_texts",
+        "tile_at",
+        "tiles",
+        "top",
+    )
 
     def __init__(self) -> None:
         self.top: dict[int, Hex] = {}
@@ -36,6 +63,20 @@ class City:
         """Tiles placed, the starting tile included."""
         self._legal: list[int] | None = None
         self._legal_set: set[int] = set()
+        self._legal_owned = True
+        """Whether `_legal` and `_legal_set` are this city's alone (else shared with copies)."""
+        self._pending: list[tuple[int, int]] = []
+        """(triangle, level) of the placements not yet followed in the shared list."""
+        self._score: RunningScore | None = None
+        self.encoded: str | None = None
+        """The JSON text of the visible hexes as the observation shows them, kept by
+        `observation` until the city changes (shared with copies)."""
+        self.hex_texts: tuple[list[int], list[str]] | None = None
+        """The occupied cells, sorted, and each one's hex as JSON text, as of the
+        placements in `changed_cells` ago: kept by `observation`, which updates them from
+        those (shared with copies; never changed, only replaced)."""
+        self.changed_cells: list[int] = []
+        """The cells placed on since `hex_texts` (followed only while there are some)."""
 
     @classmethod
     def starting(cls) -> City:
@@ -53,9 +94,15 @@ class City:
         twin.top = dict(self.top)
         twin.tile_at = dict(self.tile_at)
         twin.tiles = self.tiles
+        twin.encoded = self.encoded
+        twin.hex_texts = self.hex_texts
+        twin.changed_cells = list(self.changed_cells)
         if self._legal is not None:
-            twin._legal = list(self._legal)
-            twin._legal_set = set(self._legal_set)
+            twin._legal, twin._legal_set = self._legal, self._legal_set
+            twin._pending = list(self._pending)
+            twin._legal_owned = self._legal_owned = False
+        if self._score is not None:
+            twin._score = self._score.copy()
         return twin
 
     def _set(self, cell: int, hex_: Hex, tile_uid: int) -> None:
@@ -79,46 +126,96 @@ class City:
         tile_at = self.tile_at
         return not tile_at[y + oa] == tile_at[y + ob] == tile_at[y + oc]
 
+    def can_cover(self, triangle: int) -> bool:
+        """`is_legal`, read from the cache when it is up to date."""
+        if self._legal is not None and not self._pending:
+            return triangle in self._legal_set
+        return self.is_legal(triangle)
+
     def place(
         self, triangle: int, cells: tuple[int, int, int], codes: tuple[int, ...], uid: int
     ) -> int:
         """Put a tile's hexes (codes) on the cells of a legal triangle; returns quarries covered."""
         top = self.top
-        below = top.get(cells[0])
+        tile_at = self.tile_at
+        covered = (top.get(cells[0]), top.get(cells[1]), top.get(cells[2]))
+        below = covered[0]
         level = 1 if below is None else below[0] + 1
         quarries = 0
-        for cell, code in zip(cells, codes, strict=True):
-            old = top.get(cell)
+        for cell, code, old in zip(cells, codes, covered, strict=True):
             if old is not None and old[1] == QUARRY:
                 quarries += 1
             top[cell] = (level, code, STARS_OF_CODE[code])
-            self.tile_at[cell] = uid
+            tile_at[cell] = uid
         self.tiles += 1
+        self.encoded = None
+        if self.hex_texts is not None:
+            self.changed_cells += cells
         if self._legal is not None:
-            self._update_legal(triangle)
+            if self._legal_owned:
+                self._update_legal(triangle, level)
+            else:
+                self._pending.append((triangle, level))
+        if self._score is not None:
+            self._score.placed(top, triangle, cells, covered, level)
         return quarries
+
+    def running_score(self, variants: tuple[str, ...]) -> RunningScore:
+        """The city's score under these variants, kept up to date from now on."""
+        score = self._score
+        if score is None or score.variants != variants:
+            score = self._score = RunningScore.of(self.top, variants)
+        return score
 
     def legal_triangles(self) -> list[int]:
         """Sorted ids of the triangles a tile may cover now (do not mutate the list)."""
         if self._legal is None:
             self._legal = scan_legal_triangles(self)
             self._legal_set = set(self._legal)
+            self._legal_owned = True
+        elif not self._legal_owned:
+            self._legal = list(self._legal)
+            self._legal_set = set(self._legal_set)
+            self._legal_owned = True
+            for triangle, level in self._pending:
+                self._update_legal(triangle, level)
+            self._pending.clear()
         return self._legal
 
-    def _update_legal(self, triangle: int) -> None:
-        legal, legal_set = self._legal, self._legal_set
+    def _update_legal(self, triangle: int, level: int) -> None:
+        top, legal, legal_set = self.top, self._legal, self._legal_set
         if legal is None:
             return
-        y2 = 2 * (triangle // 2)
-        for relative in NEARBY_TRIANGLES[triangle % 2]:
-            other = y2 + relative
-            if self.is_legal(other):
-                if other not in legal_set:
-                    legal_set.add(other)
-                    insort(legal, other)
-            elif other in legal_set:
+        y, kind = triangle >> 1, triangle & 1
+        y2 = 2 * y
+        gained: list[int] = []
+        lost = [triangle]
+        for relative, offset in EDGE_TRIANGLES[kind]:
+            hex_ = top.get(y + offset)
+            if hex_ is not None and hex_[0] == level:
+                gained.append(y2 + relative)
+            else:
+                lost.append(y2 + relative)
+        for relative, first, second in CORNER_TRIANGLES[kind]:
+            a = top.get(y + first)
+            if a is not None and a[0] == level:
+                b = top.get(y + second)
+                if b is not None and b[0] == level:
+                    gained.append(y2 + relative)
+                    continue
+            lost.append(y2 + relative)
+        if level == 1:
+            for relative, oa, ob, oc in RING_TRIANGLES[kind]:
+                if y + oa not in top and y + ob not in top and y + oc not in top:
+                    gained.append(y2 + relative)
+        for other in lost:
+            if other in legal_set:
                 legal_set.discard(other)
                 del legal[bisect_left(legal, other)]
+        for other in gained:
+            if other not in legal_set:
+                legal_set.add(other)
+                insort(legal, other)
 
 
 def scan_legal_triangles(city: City) -> list[int]:

@@ -58,3 +58,38 @@ NEARBY_TRIANGLES: tuple[tuple[int, ...], ...] = tuple(
 )
 """For each type, the (relative) ids of the triangles whose legality may change when a
 tile is placed on a triangle of that type: those touching its cells or its ring."""
+
+
+def _neighbouring_triangles(
+    kind: int,
+) -> tuple[
+    tuple[tuple[int, int], ...], tuple[tuple[int, int, int], ...], tuple[tuple[int, ...], ...]
+]:
+    """`NEARBY_TRIANGLES[kind]` but the triangle itself, sorted by what they share with it."""
+    own = set(TRIANGLE_CELLS[kind])
+    edge, corner, ring = [], [], []
+    for relative in NEARBY_TRIANGLES[kind]:
+        if relative == kind:
+            continue
+        dy, other_kind = divmod(relative, 2)
+        cells = tuple(dy + offset for offset in TRIANGLE_CELLS[other_kind])
+        outside = tuple(cell for cell in cells if cell not in own)
+        if len(outside) == 1:
+            edge.append((relative, outside[0]))
+        elif len(outside) == 2:
+            corner.append((relative, outside[0], outside[1]))
+        else:
+            ring.append((relative, *cells))
+    return tuple(edge), tuple(corner), tuple(ring)
+
+
+_NEIGHBOURING = (_neighbouring_triangles(0), _neighbouring_triangles(1))
+
+EDGE_TRIANGLES: tuple[tuple[tuple[int, int], ...], ...] = tuple(n[0] for n in _NEIGHBOURING)
+"""For each type, the triangles sharing an edge with one: (relative id, offset from y of
+the one cell they do not share)."""
+CORNER_TRIANGLES: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(n[1] for n in _NEIGHBOURING)
+"""The triangles sharing a single cell: (relative id, offsets of their two other cells)."""
+RING_TRIANGLES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(n[2] for n in _NEIGHBOURING)
+"""The triangles sharing no cell but touching the ring: (relative id, offsets of their
+three cells)."""

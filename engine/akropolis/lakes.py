@@ -14,45 +14,62 @@ from engine.hexgrid import decode, encode
 Bounds = tuple[int, int, int, int]
 """(q low, q high, r low, r high) of a set of cells."""
 
-if encode(0, 1) - encode(0, 0) != 1:
-    raise AssertionError("`lakes_of` counts on cell codes stepping by 1 along r")
+_R_BITS = 12
+if encode(0, 1) - encode(0, 0) != 1 or encode(1, 0) - encode(0, 0) != 1 << _R_BITS:
+    raise AssertionError("`lakes_of` reads a cell code as q << 12 | r (both offset)")
+_R_MASK = (1 << _R_BITS) - 1
 
 
 def lakes_of(occupied: Collection[int]) -> set[int]:
     """Empty cells not connected to the outside through empty cells (the rules' lakes).
 
     The same box as `scoring.outside_empty_cells`: a lake is an empty cell of the city's
-    bounding box that the flood from the box's border (one cell out) does not reach."""
+    bounding box that the flood from the box's border (one cell out) does not reach.
+
+    The box is one integer, a bit per cell, row after row (one row per q, with a spare
+    bit at the end of each row so that no step wraps into the next row), and the flood
+    steps every reached cell at once: a neighbour is a shift by 1, the row width, or
+    the row width less 1. A step costs a few big-integer operations whatever the box's
+    size, and the flood takes as many steps as the outside is deep."""
     if not occupied:
         return set()
-    coords = [decode(cell) for cell in occupied]
-    q_low = min(q for q, _ in coords) - 1
-    q_high = max(q for q, _ in coords) + 1
-    r_low = min(r for _, r in coords) - 1
-    r_high = max(r for _, r in coords) + 1
-    # Codes step by 1 along r, so each column of the box is a range of codes.
-    columns = [encode(q, r_low) for q in range(q_low, q_high + 1)]
-    height = r_high - r_low
-    empty = {
-        cell
-        for bottom in columns[1:-1]
-        for cell in range(bottom + 1, bottom + height)
-        if cell not in occupied
-    }
-    frontier = [*range(columns[0], columns[0] + height + 1)]
-    frontier += range(columns[-1], columns[-1] + height + 1)
-    for bottom in columns[1:-1]:
-        frontier += (bottom, bottom + height)
-    while frontier:
-        grown = []
-        for cell in frontier:
-            for step in STEP:
-                nxt = cell + step
-                if nxt in empty:
-                    empty.discard(nxt)
-                    grown.append(nxt)
-        frontier = grown
-    return empty
+    qs = [cell >> _R_BITS for cell in occupied]
+    rs = [cell & _R_MASK for cell in occupied]
+    q_base, r_base = min(qs) - 1, min(rs) - 1
+    rows, width = max(qs) + 2 - q_base, max(rs) + 3 - r_base
+    # Bit (q - q_base) * width + (r - r_base); bit width - 1 of each row is the spare.
+    filled = 0
+    for q, r in zip(qs, rs, strict=True):
+        filled |= 1 << ((q - q_base) * width + r - r_base)
+    first_column = ((1 << (rows * width)) - 1) // ((1 << width) - 1)
+    row = (1 << (width - 1)) - 1
+    box = row * first_column
+    border = row | row << ((rows - 1) * width) | first_column | first_column << (width - 2)
+    empty = box & ~filled
+    outside = border
+    step = width - 1
+    while True:
+        grown = (
+            outside
+            | outside << 1
+            | outside >> 1
+            | outside << width
+            | outside >> width
+            | outside << step
+            | outside >> step
+        ) & empty
+        if grown == outside:
+            break
+        outside = grown
+    lakes = set()
+    left = empty & ~outside
+    while left:
+        low = left & -left
+        index = low.bit_length() - 1
+        left ^= low
+        q, r = divmod(index, width)
+        lakes.add((q + q_base) << _R_BITS | (r + r_base))
+    return lakes
 
 
 def bounds_of(cells: Collection[int]) -> Bounds:

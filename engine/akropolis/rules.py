@@ -14,9 +14,13 @@ from engine.akropolis.city import City
 from engine.akropolis.city_json import score_json
 from engine.akropolis.components import STARTING_STONES, TILES
 from engine.akropolis.greedy import GreedyBot
-from engine.akropolis.observation import observation, state_from_observation
+from engine.akropolis.observation import (
+    observation,
+    observation_text,
+    state_from_observation,
+)
 from engine.akropolis.render import render_state
-from engine.akropolis.scoring import VARIANTS, CityScore, score_surface
+from engine.akropolis.scoring import VARIANTS, CityScore
 from engine.akropolis.state import AkropolisState
 from engine.akropolis.state_json import state_from_json, state_to_json
 from engine.akropolis.turns import apply_action, current_player, is_over, legal_actions
@@ -89,8 +93,18 @@ class Akropolis:
     # --- the end ---------------------------------------------------------------------
 
     def city_score(self, state: AkropolisState, player: int) -> CityScore:
-        variants = [name for name in VARIANTS if state.options.get(name)]
-        return score_surface(state.cities[player].top, state.stones[player], variants)
+        city = state.cities[player]
+        running = city.running_score(variants_of(state))
+        return running.city_score(city.top, state.stones[player])
+
+    def scores(self, state: AkropolisState) -> list[int]:
+        """Every seat's score now, as `result` would give it if the game ended here. Kept
+        up to date by `apply` (no rescoring of the cities), for bots that look ahead."""
+        variants = variants_of(state)
+        return [
+            city.running_score(variants).total(city.top) + stones
+            for city, stones in zip(state.cities, state.stones, strict=True)
+        ]
 
     def result(self, state: AkropolisState) -> MatchResult:
         scores = [self.city_score(state, p) for p in range(state.players)]
@@ -105,6 +119,10 @@ class Akropolis:
 
     def observation(self, state: AkropolisState, player: int) -> dict[str, Any]:
         return observation(state, player)
+
+    def observation_text(self, state: AkropolisState, player: int) -> str:
+        """The observation as JSON text only (the same bytes), for a boxed bot."""
+        return observation_text(state, player)
 
     def state_to_json(self, state: AkropolisState) -> dict[str, Any]:
         return state_to_json(state)
@@ -133,6 +151,10 @@ class Akropolis:
     def score_json(self, data: JSON) -> JSON:
         """`agon score`: one city (or a list) in the rules file's JSON form, scored."""
         return score_json(data)
+
+
+def variants_of(state: AkropolisState) -> tuple[str, ...]:
+    return tuple(name for name in VARIANTS if state.options.get(name))
 
 
 AKROPOLIS = Akropolis()

@@ -89,7 +89,7 @@ def outside_empty_cells(surface: Surface) -> set[int]:
     return seen
 
 
-def _largest_house_group_value(surface: Surface) -> int:
+def largest_house_group_value(surface: Surface) -> int:
     houses = {cell for cell, (_, code, _) in surface.items() if code == HOUSE}
     best = (0, 0)
     while houses:
@@ -116,7 +116,7 @@ def score_surface(surface: Surface, stones: int, variants: Collection[str] = ())
         if IS_PLAZA[code]:
             stars[COLOR_INDEX_OF[code]] += plaza_stars
 
-    house_value = _largest_house_group_value(surface)
+    house_value = largest_house_group_value(surface)
     if "houses" in variants and house_value >= 10:
         house_value *= 2
     values[COLOR_INDEX_OF[HOUSE]] = house_value

@@ -44,4 +44,5 @@ SPEC: GameSpec[AkropolisState] = GameSpec(
     legal_actions_from_json=AKROPOLIS.legal_actions_from_json,
     state_from_observation=AKROPOLIS.state_from_observation,
     score_json=AKROPOLIS.score_json,
+    scores=AKROPOLIS.scores,
 )

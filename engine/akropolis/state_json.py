@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.akropolis.city import City
-from engine.akropolis.components import STARS_OF_CODE, describe_hex, hex_code
+from engine.akropolis.components import HEX_CODES, IS_PLAZA, STARS_OF_CODE, describe_hex, hex_code
 from engine.akropolis.state import AkropolisState
 from engine.hexgrid import decode, encode
 
@@ -22,12 +22,28 @@ def hex_to_json(cell: int, level: int, code: int, stars: int) -> dict[str, Any]:
     return data
 
 
+_KIND_AND_COLOR: tuple[dict[str, str], ...] = tuple(
+    {"kind": kind} if color is None else {"kind": kind, "color": color}
+    for kind, color in map(describe_hex, range(HEX_CODES))
+)
+
+
 def city_hexes_to_json(city: City) -> list[dict[str, Any]]:
-    """The visible hexes, each with the id of its tile (0: the starting tile)."""
-    return [
-        {**hex_to_json(cell, *city.top[cell]), "tile": city.tile_at[cell]}
-        for cell in sorted(city.top)
-    ]
+    """The visible hexes, each with the id of its tile (0: the starting tile); each as
+    `hex_to_json` writes it, built from a per-code template (the observation's bulk)."""
+    top, tile_at = city.top, city.tile_at
+    return [hex_json(cell, top[cell], tile_at[cell]) for cell in sorted(top)]
+
+
+def hex_json(cell: int, hex_: tuple[int, int, int], tile: int) -> dict[str, Any]:
+    """One visible hex of `city_hexes_to_json`: the cell's (level, code, stars) and tile."""
+    level, code, stars = hex_
+    q, r = decode(cell)
+    data: dict[str, Any] = {"q": q, "r": r, "level": level, **_KIND_AND_COLOR[code]}
+    if IS_PLAZA[code]:
+        data["stars"] = stars
+    data["tile"] = tile
+    return data
 
 
 def state_to_json(state: AkropolisState) -> dict[str, Any]:

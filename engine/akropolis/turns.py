@@ -52,7 +52,7 @@ def apply_action(state: AkropolisState, action: JSON) -> None:
     city = state.cities[player]
     anchor = encode(q, r)
     triangle = triangle_of(anchor, rotation)
-    if not city.is_legal(triangle):
+    if not city.can_cover(triangle):
         raise IllegalAction(
             f"tile cannot be placed at ({q}, {r}) rotation {rotation}: "
             + explain_illegal(city, anchor, rotation)
@@ -60,6 +60,7 @@ def apply_action(state: AkropolisState, action: JSON) -> None:
     cells = (anchor, anchor + STEP[rotation], anchor + STEP[(rotation + 1) % 6])
     tile_id = state.site.pop(position)
     state.stones[player] -= position
+    city = state.city_to_change(player)
     state.stones[player] += city.place(triangle, cells, TILES[tile_id].hexes, tile_id)
     state.turn += 1
     if len(state.site) == 1 and state.stacks:

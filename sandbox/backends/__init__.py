@@ -47,7 +47,11 @@ __all__ = [
 
 def _construct(name: str) -> Backend:
     module_name, _, attribute = _BACKENDS[name].backend.partition(":")
-    backend: Backend = getattr(importlib.import_module(module_name), attribute)()
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:  # the bot kit installs no docker SDK, for one
+        raise SandboxError(f"it needs the Python package {error.name!r}") from None
+    backend: Backend = getattr(module, attribute)()
     if backend.name != name:
         raise RuntimeError(f"sandbox entry {name!r} makes the backend {backend.name!r}")
     return backend

@@ -10,6 +10,7 @@ real match; only the playing is skipped (the end-to-end tests play for real).
 from __future__ import annotations
 
 import io
+import itertools
 import tarfile
 import time
 import zipfile
@@ -72,10 +73,16 @@ def tar_gz_bytes(members: Mapping[str, bytes], symlinks: Mapping[str, str] | Non
     return buffer.getvalue()
 
 
-def seat_report(log: str | bytes = "") -> SeatReport:
-    """A seat's report as the referee makes it, from what the bot wrote on stderr."""
-    data = log if isinstance(log, bytes) else log.encode()
-    return SeatReport(log=data.decode("utf-8", "replace"), log_bytes=data)
+def seat_report(log: str | bytes | Sequence[bytes] = "") -> SeatReport:
+    """A seat's report as the referee makes it, from what the bot wrote on stderr: all
+    of it, or (a list) what it wrote on each of its turns."""
+    if isinstance(log, str | bytes):
+        data = log if isinstance(log, bytes) else log.encode()
+        return SeatReport(log=data.decode("utf-8", "replace"), log_bytes=data)
+    starts = itertools.accumulate((len(turn) for turn in log[:-1]), initial=0)
+    offsets = list(starts) if log else []
+    data = b"".join(log)
+    return SeatReport(log=data.decode("utf-8", "replace"), log_bytes=data, turn_log_offsets=offsets)
 
 
 def finish_match(
@@ -83,7 +90,7 @@ def finish_match(
     *,
     scores: Sequence[int],
     faults: Mapping[int, str] | None = None,
-    logs: Mapping[int, str | bytes] | None = None,
+    logs: Mapping[int, str | bytes | Sequence[bytes]] | None = None,
 ) -> Match:
     """Finish a queued match as the match task would after the sandbox returned these
     scores, faults (seat -> kind) and logs (seat -> stderr)."""
@@ -105,7 +112,7 @@ def made_up_record(
     *,
     scores: Sequence[int],
     faults: Mapping[int, str] | None = None,
-    logs: Mapping[int, str | bytes] | None = None,
+    logs: Mapping[int, str | bytes | Sequence[bytes]] | None = None,
 ) -> MatchRecord:
     """What the sandbox would return for the match: a replay with no moves, these
     scores, faults (seat -> kind) and logs (seat -> stderr)."""

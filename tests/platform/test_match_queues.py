@@ -1,6 +1,7 @@
 """Matches someone waits for (a validation, a challenge) are sent to the queue a worker
-reads first; ranked matches to the one it reads last. The embedded default broker is
-the first-in-first-out transport, every other broker kombu's own."""
+reads first; tournament games to the next; ranked matches after them, and the games of
+version tests last. The embedded default broker is the first-in-first-out transport,
+every other broker kombu's own."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from agon.ladders.models import Ladder
 from agon.ladders.services import challenge_create
 from agon.matches import services
 from agon.matches.models import Match
+from agon.version_tests.services import Baseline, version_test_create
 from tests.deploy.support import run_python
 from tests.platform.conftest import MakeBot
 from tests.platform.support import latest_version, py_upload, ranked_match, validation_match
@@ -45,7 +47,7 @@ def test_every_kind_of_match_has_a_queue_that_a_match_worker_reads() -> None:
     assert set(settings.AGON_MATCH_WORKER_QUEUES) <= set(settings.AGON_WORKER_QUEUES)
 
 
-def test_validations_and_challenges_are_read_before_ranked_matches(
+def test_validations_and_challenges_are_read_before_tournament_games_then_ranked_matches(
     make_bot: MakeBot, alice: User, ladder_2p: Ladder, sent: dict[int, str]
 ) -> None:
     one, two = make_bot(alice, "one"), make_bot(alice, "two")
@@ -53,15 +55,43 @@ def test_validations_and_challenges_are_read_before_ranked_matches(
     ranked = ranked_match(ladder_2p, [latest_version(one), latest_version(two)])
     challenge = challenge_create(user=alice, ladder=ladder_2p, bot_ids=[one.id, two.id])
     validation = validation_match(latest_version(new))
-    for match in (ranked, challenge, validation):
+    tournament = services.match_create(
+        kind=Match.Kind.TOURNAMENT,
+        game="akropolis",
+        players=2,
+        options={},
+        seats=[latest_version(one), latest_version(two)],
+    )
+    for match in (ranked, challenge, validation, tournament):
         services._enqueue(match.id)
 
-    def read_at(match: Match) -> int:
-        return settings.AGON_WORKER_QUEUES.index(sent[match.id])
+    for queues in (settings.AGON_WORKER_QUEUES, settings.AGON_MATCH_WORKER_QUEUES):
 
-    assert read_at(validation) == read_at(challenge) < read_at(ranked)
+        def read_at(match: Match, queues: list[str] = queues) -> int:
+            return queues.index(sent[match.id])
+
+        assert read_at(validation) == read_at(challenge) < read_at(tournament) < read_at(ranked)
     assert sent[ranked.id] == settings.AGON_MATCH_QUEUE
+    assert sent[tournament.id] == settings.AGON_TOURNAMENT_QUEUE
     assert sent[validation.id] == settings.AGON_PRIORITY_QUEUE
+
+
+def test_the_games_of_version_tests_are_read_after_every_other_match(
+    make_bot: MakeBot, alice: User, ladder_2p: Ladder, sent: dict[int, str]
+) -> None:
+    one, two = make_bot(alice, "one"), make_bot(alice, "two")
+    ranked = ranked_match(ladder_2p, [latest_version(one), latest_version(two)])
+    test = version_test_create(
+        user=alice, bot=one, candidate=1, baseline=Baseline(builtin="greedy"), max_games=2
+    )
+    game = Match.objects.get(version_test_game__test=test, version_test_game__leg=0)
+    for match in (ranked, game):
+        services._enqueue(match.id)
+
+    assert sent[game.id] == settings.AGON_BACKGROUND_QUEUE
+    for queues in (settings.AGON_WORKER_QUEUES, settings.AGON_MATCH_WORKER_QUEUES):
+        assert queues[-1] == settings.AGON_BACKGROUND_QUEUE
+        assert queues.index(sent[ranked.id]) < queues.index(sent[game.id])
 
 
 @pytest.mark.parametrize(
@@ -78,12 +108,14 @@ def test_the_embedded_default_broker_is_first_in_first_out(
     assert done.stdout.strip() == transport
 
 
-def test_agon_ups_worker_reads_the_waited_for_matches_first_and_the_ranked_last() -> None:
+def test_agon_ups_worker_reads_the_waited_for_matches_first_and_version_tests_last() -> None:
     args = argparse.Namespace(concurrency=2, host="127.0.0.1", port=8000)
     (worker,) = [child for child in child_commands(args, settings) if child.name == "worker"]
     queues = worker.argv[worker.argv.index("--queues") + 1].split(",")
     assert queues == [
         settings.AGON_PRIORITY_QUEUE,
         settings.CELERY_TASK_DEFAULT_QUEUE,
+        settings.AGON_TOURNAMENT_QUEUE,
         settings.AGON_MATCH_QUEUE,
+        settings.AGON_BACKGROUND_QUEUE,
     ]

@@ -20,6 +20,7 @@ from rest_framework.test import APIClient
 
 from agon.bots.models import Bot, BotVersion
 from agon.ladders.models import Ladder, RatingChange
+from agon.matches.logs import turn_logs
 from agon.matches.models import Match
 from agon.matches.services import match_claim, match_create, match_execute, match_finish
 from agon.ops import metrics
@@ -83,6 +84,31 @@ def test_the_owner_reads_the_log_back_byte_for_byte_and_shown_escaped(
     )
     assert shown["log_dropped_bytes"] == 0
     assert bob_client.get(f"/api/matches/{match.id}/logs/0/").status_code == 403
+
+
+@pytest.mark.usefixtures("media")
+def test_the_owner_reads_each_turn_s_log_escaped_and_nobody_else_does(
+    ladder_2p: Ladder, rivals: tuple[Bot, Bot], alice_client: APIClient, bob_client: APIClient
+) -> None:
+    turns = [b"first\n", DIRT, b"", b"\xc3", b"\xa9 split\n"]
+    match = finish_match(ranked_match_of(ladder_2p, rivals), scores=[5, 6], logs={0: turns})
+    shown = alice_client.get(f"/api/matches/{match.id}/logs/0/").json()
+    assert shown["turn_logs"] == [
+        "first\n",
+        "\\x00nul \\xff\\xfe invalid \\xed\\xa0\\x80 surrogate \\x1b[31m\\x07\\x0d\nok é\n",
+        "",
+        "\\xc3",  # a character cut between two turns shows as its bytes
+        "\\xa9 split\n",
+    ]
+    assert "turn_logs" not in bob_client.get(f"/api/matches/{match.id}/logs/0/").json()
+
+
+def test_turn_logs_keep_to_the_log_whatever_the_offsets() -> None:
+    data = b"0123456789"
+    assert turn_logs(data, [0, 4, 4, 9]) == ["0123", "", "45678", "9"]
+    assert turn_logs(data, [3, 50, 2, "x", None, True, -1]) == ["3456789", "", "", "", "", "", ""]
+    assert turn_logs(b"", [0, 0]) == ["", ""]
+    assert turn_logs(data, []) == []
 
 
 @pytest.mark.usefixtures("media")
@@ -156,7 +182,7 @@ def refuse_to_store(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: Any, **kwargs: Any) -> None:
         from django.db import DataError
 
-        raise DataError("invalid byte sequence for encoding \"UTF8\": 0x00")
+        raise DataError('invalid byte sequence for encoding "UTF8": 0x00')
 
     monkeypatch.setattr("agon.matches.services.ContentFile", refuse)  # the replay's file
 
@@ -184,7 +210,7 @@ def test_a_result_that_cannot_be_stored_fails_the_match_at_once_saying_so(
     assert match.status == Match.Status.FAILED
     assert match.attempts == 1
     assert match.error == (
-        'the platform could not store its result (DataError: invalid byte sequence for '
+        "the platform could not store its result (DataError: invalid byte sequence for "
         'encoding "UTF8": 0x00)'
     )
     assert failed == ["challenge"]  # counted as failed

@@ -5,8 +5,23 @@ from __future__ import annotations
 from random import Random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from agon.ladders.matchmaking import OPPONENT_WINDOW, Candidate, LadderLoad, pick_tables, share_out
+from agon.ladders.matchmaking import (
+    MAX_MEETINGS,
+    OPPONENT_WINDOW,
+    PAIR_MEMORY,
+    Candidate,
+    LadderLoad,
+    Pair,
+    match_quality,
+    meetings,
+    pair,
+    pair_memory,
+    pick_tables,
+    share_out,
+)
 
 
 def ladder(size: int, seed: int) -> list[Candidate]:
@@ -128,3 +143,82 @@ def test_the_shares_add_up_and_fit_the_free_bots(seed: int) -> None:
         assert shares.get(item.ladder_id, 0) * item.players <= item.free
     room = sum(item.free // item.players for item in loads)
     assert sum(shares.values()) == min(wanted, room)
+
+
+# Matchmaking by information: its bounds as properties, its preferences by sampling.
+
+candidate_lists = st.lists(
+    st.builds(
+        Candidate,
+        bot_id=st.integers(1, 60),
+        rating=st.floats(800.0, 2400.0),
+        version_games=st.integers(0, 100),
+        deviation=st.one_of(st.none(), st.floats(30.0, 350.0)),
+        overdue=st.booleans(),
+    ),
+    max_size=40,
+    unique_by=lambda c: c.bot_id,
+)
+
+
+@given(
+    candidates=candidate_lists,
+    players=st.integers(2, 4),
+    tables=st.integers(0, 12),
+    met_pairs=st.dictionaries(
+        st.tuples(st.integers(1, 60), st.integers(1, 60)).map(lambda p: pair(*p)),
+        st.integers(0, 2 * MAX_MEETINGS),
+    ),
+    seed=st.integers(0, 2**32),
+)
+@settings(max_examples=300, deadline=None)
+def test_no_pair_meets_more_than_the_bound_allows(
+    candidates: list[Candidate], players: int, tables: int, met_pairs: dict[Pair, int], seed: int
+) -> None:
+    chosen = pick_tables(candidates, players, tables, Random(seed), met_pairs)
+    seated = [bot for table in chosen for bot in table]
+    assert len(seated) == len(set(seated)) and len(chosen) <= tables
+    assert all(len(table) == players for table in chosen)
+    for table in chosen:
+        for i, one in enumerate(table):
+            for other in table[i + 1 :]:
+                assert met_pairs.get(pair(one, other), 0) < MAX_MEETINGS
+
+
+@given(candidates=candidate_lists, players=st.integers(2, 4), seed=st.integers(0, 2**32))
+@settings(max_examples=300, deadline=None)
+def test_an_overdue_bot_is_seated_whenever_its_ladder_plays(
+    candidates: list[Candidate], players: int, seed: int
+) -> None:
+    """However sure its rating: the overdue are anchored first, so with as many tables as
+    the free bots fill, every overdue bot plays (up to one per table)."""
+    tables = len(candidates) // players
+    overdue = sorted(c.bot_id for c in candidates if c.overdue)[:tables]
+    seated = {
+        bot for table in pick_tables(candidates, players, tables, Random(seed)) for bot in table
+    }
+    assert set(overdue) <= seated
+
+
+def test_bots_with_unsure_ratings_are_favoured_as_anchors() -> None:
+    sure = [Candidate(bot, 1000.0 + 40.0 * bot, 200, 50.0) for bot in range(30)]
+    unsure = [*sure[:10], Candidate(10, sure[10].rating, 200, 300.0), *sure[11:]]
+    assert seated_share(unsure, 10) > 3 * seated_share(sure, 10)
+
+
+def test_match_quality_favours_near_ratings_and_sure_opponents() -> None:
+    anchor = Candidate(1, 1500.0, 0, 300.0)
+    near, far = Candidate(2, 1550.0, 0, 80.0), Candidate(3, 1800.0, 0, 80.0)
+    near_but_unsure = Candidate(4, 1550.0, 0, 300.0)
+    assert match_quality(anchor, near) == pytest.approx(match_quality(near, anchor))
+    assert match_quality(anchor, near) > match_quality(anchor, far)
+    assert match_quality(anchor, near) > match_quality(anchor, near_but_unsure)
+    assert 0 < match_quality(anchor, far) < 1
+
+
+def test_the_pair_memory_is_a_round_robins_worth_of_matches_within_bounds() -> None:
+    assert pair_memory(8, 2) == 28
+    assert pair_memory(8, 4) == 5  # 28 pairs, 6 a table
+    assert pair_memory(200, 2) == PAIR_MEMORY
+    assert pair_memory(0, 2) == 1
+    assert meetings([[1, 2, 3], [2, 1]]) == {(1, 2): 2, (1, 3): 1, (2, 3): 1}

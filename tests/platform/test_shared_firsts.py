@@ -70,3 +70,18 @@ def test_the_migration_moves_the_ties_counted_as_wins(ladder_2p: Ladder, pair: l
 
     assert standing(ladder_2p, pair[0]) == (2, 0, 1)
     assert standing(ladder_2p, pair[1]) == (2, 1, 1)
+
+
+def test_a_tie_is_a_shared_place_on_the_match_page_and_in_the_match_list(
+    ladder_2p: Ladder, pair: list[Bot], client: Client
+) -> None:
+    """And half a point each way in the ratings: two equal bots that tie stay equal."""
+    match = ranked_match(ladder_2p, [latest_version(bot) for bot in pair])
+    finish_with(match, made_up_record(match, scores=[139, 139]))
+    first, second = (Rating.objects.get(ladder=ladder_2p, bot=bot) for bot in pair)
+    assert first.rating == second.rating == 1500.0
+
+    page = client.get(f"/matches/{match.id}/").content.decode()
+    assert page.count("<td>=1st</td>") == 2
+    listing = client.get("/matches/").content.decode()
+    assert listing.count("=1st, 139") == 2

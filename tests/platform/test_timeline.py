@@ -17,7 +17,13 @@ from agon.ladders.models import Ladder
 from agon.matches.live import LiveRecorder
 from agon.matches.models import Match
 from agon.matches.services import match_claim, match_create
-from agon.matches.timeline import apply_patch, match_timeline, timeline_steps, view_patch
+from agon.matches.timeline import (
+    apply_patch,
+    match_timeline,
+    seat_observation_patches,
+    timeline_steps,
+    view_patch,
+)
 from engine.core import JSON
 from engine.match import play_match
 from engine.players import Bot as EngineBot
@@ -124,6 +130,23 @@ def test_the_steps_rebuild_every_view_of_the_replay(game_id: str, players: int) 
     assert steps[0]["seat"] is None and steps[1]["seat"] == first
 
 
+@pytest.mark.parametrize(("game_id", "players"), TABLES)
+def test_view_as_a_seat_rebuilds_what_the_engine_showed_that_seat(
+    game_id: str, players: int
+) -> None:
+    replay = greedy_replay(game_id, players)
+    game = get_game(game_id)
+    seat = players - 1
+    patches = seat_observation_patches(replay, seat)
+    shown: list[Any] = []
+    observation: Any = None
+    for patch in patches:
+        observation = apply_patch(observation, patch)
+        shown.append(observation)
+    expected = [game.observation(state, seat) for state in replay_states(replay)]
+    assert shown == json.loads(json.dumps(expected))
+
+
 def test_a_four_player_akropolis_timeline_is_small() -> None:
     steps = timeline_steps(greedy_replay("akropolis", 4), reveal=True)
     assert len(steps) == 61
@@ -189,6 +212,19 @@ def test_a_finished_match_shows_every_step_with_hands_revealed(four_bots: list[B
     assert timeline["total"] == len(replay.actions) + 1 == len(timeline["steps"])
     assert timeline["result"] == {"scores": match.scores, "ranks": match.ranks, "faults": []}
     assert views_of(timeline["steps"])[-1]["scores"] == match.scores
+
+
+def test_a_finished_match_shows_what_a_seat_saw_beside_each_step(four_bots: list[Bot]) -> None:
+    match = play_and_finish(ranked(four_bots))
+    plain = match_timeline(match, since=5)
+    as_seat = match_timeline(match, since=5, seat=2)
+    assert "observation_patch" not in plain["steps"][0]
+    replay = Replay.from_json(json.loads(match.replay.open("rb").read()))
+    whole = seat_observation_patches(replay, 2)
+    assert [step["observation_patch"] for step in as_seat["steps"]] == whole[5:]
+    assert [{**step, "observation_patch": None} for step in as_seat["steps"]] == [
+        {**step, "observation_patch": None} for step in plain["steps"]
+    ]
 
 
 def test_since_gives_the_steps_from_there_as_patches_of_the_step_before(

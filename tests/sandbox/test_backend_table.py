@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from sandbox.backends import (
@@ -40,3 +42,13 @@ def test_auto_says_why_each_backend_failed(monkeypatch: pytest.MonkeyPatch) -> N
     assert str(raised.value) == (
         "no sandbox works here (docker: DockerBackend refused; bwrap: BwrapBackend refused)"
     )
+
+
+def test_a_backend_whose_python_package_is_missing_is_refused_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As in the bot kit, which installs no docker SDK: `auto` goes on to the next one."""
+    monkeypatch.setitem(sys.modules, "docker", None)  # `import docker` now fails
+    monkeypatch.delitem(sys.modules, "sandbox.backends.docker", raising=False)
+    with pytest.raises(SandboxError, match="it needs the Python package 'docker'"):
+        get_backend("docker")

@@ -203,9 +203,7 @@ def test_a_crash_says_how_the_bot_ended_and_never_quotes_its_log(
     any_arena: Arena, how: str
 ) -> None:
     secret = "the-secret-plan-" + any_arena.marker
-    record = any_arena.play(
-        any_arena.hostile("crash_with_secret", secret=secret, how=how), RANDOM
-    )
+    record = any_arena.play(any_arena.hostile("crash_with_secret", secret=secret, how=how), RANDOM)
     assert_fault(record, seat=0, kind="crash", turn=FAULT_TURN)
     detail = record.replay.faults[0]["detail"]
     assert secret not in detail

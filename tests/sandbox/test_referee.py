@@ -273,7 +273,7 @@ def test_run_drives_a_bot_class_through_start_turns_and_end() -> None:
 
 # --- what a crash may say ------------------------------------------------------------
 
-TRACEBACK = b"Traceback (most recent call last):\n  File \"main.py\", line 3, in act\n"
+TRACEBACK = b'Traceback (most recent call last):\n  File "main.py", line 3, in act\n'
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ from agon.tournaments.formats.core import Game
 from agon.tournaments.formats.knockout import (
     SUDDEN_DEATH_GAMES,
     TIEBREAK_PAIRS,
+    Bracket,
     Knockout,
     seeded_slots,
 )
@@ -131,3 +132,32 @@ def test_heats_crown_the_strongest_when_the_stronger_always_wins() -> None:
     knockout = Knockout(16, 1, players=4)
     standings = knockout.standings(play_out(knockout, stronger_wins))
     assert [s.bot for s in standings[:4]] == [0, 1, 2, 3]
+
+
+def _tables(bracket: Bracket) -> list[tuple[int, str]]:
+    return sorted((tie.round, tie.name) for tie in [*bracket.ties, *bracket.byes])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 40), st.booleans(), st.integers(0, 10**6))
+def test_the_outline_has_the_tables_of_any_play_out_but_a_reset(
+    entrants: int, double: bool, seed: int
+) -> None:
+    knockout = Knockout(entrants, seed, double=double)
+    played = knockout.run(play_out(knockout, random_results(seed)))
+    without_reset = [table for table in _tables(played) if table[1] != "GF2"]
+    assert _tables(knockout.outline()) == without_reset
+
+
+def test_the_outline_of_six_seeds_gives_the_two_best_a_bye() -> None:
+    outline = Knockout(6, 1).outline()
+    assert [(bye.name, bye.bots) for bye in outline.byes] == [("R1.1", (0,)), ("R1.3", (1,))]
+    assert [tie.name for tie in outline.ties] == ["R1.2", "R1.4", "R2.1", "R2.2", "R3"]
+
+
+def test_the_outline_of_heats_has_every_heat_table_and_the_final() -> None:
+    outline = Knockout(13, 1, players=4).outline()
+    # 13 dealt to 4 tables in snake order; the top halves, 5 then 2 bots, go through.
+    tables = " ".join(f"{tie.name}:{len(tie.bots)}" for tie in outline.ties)
+    assert tables == "H1.1:3 H1.2:3 H1.3:3 H1.4:4 H2.1:3 H2.2:2 F:2"
+    assert outline.byes == []

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agon.tournaments.formats.core import Game, Result, game_points
-from agon.tournaments.formats.standings import TIEBREAKS, rank_standings
+from agon.tournaments.formats.standings import TIEBREAKS, pairwise_points, rank_standings
 from agon.tournaments.formats.swiss import Swiss
 from tests.tournaments.support import play_out, random_results
 
@@ -79,3 +79,17 @@ def test_the_standings_hold_every_point_played(
     results = play_out(swiss, random_results(seed))
     played = sum(sum(game_points(r.ranks)) for r in results)
     assert abs(sum(s.points for s in swiss.standings(results)) - played) < 1e-9
+
+
+def test_pairwise_points_are_each_pairs_score_and_games_from_both_sides() -> None:
+    met = pairwise_points(CROSSTABLE)
+    assert met[(A, B)] == (1.0, 1) and met[(B, A)] == (0.0, 1)
+    assert met[(C, D)] == met[(D, C)] == (0.5, 1)
+    assert len(met) == 12  # every ordered pair of four bots met once
+
+
+def test_pairwise_points_at_a_table_of_three_count_half_a_point_an_opponent() -> None:
+    table = Result(Game(1, "0-1-2", 0, (0, 1, 2), 0), (1, 2, 2))
+    met = pairwise_points([table, table])
+    assert met[(0, 1)] == met[(0, 2)] == (1.0, 2)
+    assert met[(1, 2)] == (0.5, 2) and met[(1, 0)] == (0.0, 2)

@@ -3,6 +3,7 @@
 GET  /api/bots/                                   every bot (?owner=, ?game=)
 POST /api/bots/                                   a new bot with its first version
 GET  /api/bots/{id}/                              versions and ratings
+GET  /api/bots/{id}/head-to-head/                 its record against each opponent
 POST /api/bots/{id}/versions/                     a new version (owner only)
 GET  /api/bots/{id}/versions/{number}/download/   its archive (owner only)
 """
@@ -33,9 +34,11 @@ from agon.api.pagination import PageNumberPagination, paginate
 from agon.api.ratings import DEVIATION_HELP, DISPLAY_HELP, PROVISIONAL_HELP, RATING_HELP
 from agon.api.throttles import UploadThrottle
 from agon.bots.models import Bot, BotVersion
+from agon.bots.pausing import version_resume
 from agon.bots.selectors import bot_get, bot_list, bot_version_of_owner
 from agon.bots.services import bot_submit, version_submit
 from agon.ladders.models import Rating
+from agon.matches.selectors import head_to_head
 from engine.registry import game_ids
 
 UPLOAD_HELP = (
@@ -71,6 +74,13 @@ class VersionSerializer(serializers.ModelSerializer[BotVersion]):
     reason = serializers.SerializerMethodField(
         help_text="Why the version was rejected; shown to the bot's owner only (else null)."
     )
+    paused = serializers.SerializerMethodField(
+        help_text="Left out of matchmaking as broken: it faulted in too many of its recent "
+        "matches. Its ratings are kept; a new version or POST .../resume/ ends it."
+    )
+    paused_reason = serializers.SerializerMethodField(
+        help_text="Why it is paused; shown to the bot's owner only (else null)."
+    )
 
     class Meta:
         model = BotVersion
@@ -78,6 +88,8 @@ class VersionSerializer(serializers.ModelSerializer[BotVersion]):
             "number",
             "status",
             "reason",
+            "paused",
+            "paused_reason",
             "created",
             "sha256",
             "size",
@@ -88,6 +100,14 @@ class VersionSerializer(serializers.ModelSerializer[BotVersion]):
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_reason(self, version: BotVersion) -> str | None:
         return version.reason if self.context.get("owner") else None
+
+    @extend_schema_field(serializers.BooleanField())
+    def get_paused(self, version: BotVersion) -> bool:
+        return bool(version.paused_reason)
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_paused_reason(self, version: BotVersion) -> str | None:
+        return version.paused_reason if self.context.get("owner") else None
 
 
 class RatingSerializer(serializers.ModelSerializer[Rating]):
@@ -131,6 +151,19 @@ class BotDetailSerializer(BotSummarySerializer):
         return VersionSerializer(bot.versions.all(), many=True, context={"owner": owner}).data
 
 
+class HeadToHeadSerializer(serializers.Serializer[Any]):
+    bot = serializers.IntegerField(help_text="The opponent bot's id.")
+    name = serializers.CharField(help_text="The opponent bot's name.")
+    owner = serializers.CharField(help_text="The opponent's owner's username.")
+    wins = serializers.IntegerField(help_text="Finished matches this bot finished ahead of it.")
+    draws = serializers.IntegerField(help_text="Finished matches the two shared a place in.")
+    losses = serializers.IntegerField(help_text="Finished matches this bot finished behind it.")
+    games = serializers.IntegerField(help_text="wins + draws + losses.")
+    last_played = serializers.DateTimeField(
+        allow_null=True, help_text="When the last of these matches finished."
+    )
+
+
 class BotCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=64)
     game = serializers.CharField(max_length=32, help_text="A game id from /api/games/.")
@@ -141,7 +174,7 @@ class VersionCreateSerializer(serializers.Serializer[Any]):
     file = serializers.FileField(help_text=UPLOAD_HELP)
 
 
-def _bot_or_404(bot_id: int) -> Bot:
+def bot_or_404(bot_id: int) -> Bot:
     bot = bot_get(bot_id=bot_id)
     if bot is None:
         raise exceptions.NotFound(f"there is no bot {bot_id}")
@@ -182,7 +215,7 @@ class BotListView(APIView):
             game=given.validated_data["game"],
             upload=given.validated_data["file"],
         )
-        data = BotDetailSerializer(_bot_or_404(bot.id), context={"request": request}).data
+        data = BotDetailSerializer(bot_or_404(bot.id), context={"request": request}).data
         return Response(data, status=status.HTTP_201_CREATED)
 
 
@@ -192,8 +225,25 @@ class BotDetailView(APIView):
         summary="A bot, its versions and its ratings",
     )
     def get(self, request: Request, bot_id: int) -> Response:
-        bot = _bot_or_404(bot_id)
+        bot = bot_or_404(bot_id)
         return Response(BotDetailSerializer(bot, context={"request": request}).data)
+
+
+class HeadToHeadView(APIView):
+    pagination_class = PageNumberPagination
+
+    @extend_schema(
+        responses={200: HeadToHeadSerializer(many=True), **error_responses(400, 404)},
+        summary="A bot's record against each opponent",
+        description="Over the bot's finished matches, per opponent bot (the most played "
+        "first): wins, draws and losses between the two. In a match of more than two "
+        "players each other bot counts once: finishing ahead of it is a win, a shared "
+        "place a draw.",
+    )
+    def get(self, request: Request, bot_id: int) -> Response:
+        bot = bot_or_404(bot_id)
+        paginator, page = paginate(self, head_to_head(bot=bot))
+        return paginator.get_paginated_response(HeadToHeadSerializer(page, many=True).data)
 
 
 class VersionListView(APIView):
@@ -208,7 +258,7 @@ class VersionListView(APIView):
         description="Rate limited per user, with new bots (AGON_UPLOAD_RATE).",
     )
     def post(self, request: Request, bot_id: int) -> Response:
-        bot = _bot_or_404(bot_id)
+        bot = bot_or_404(bot_id)
         self.check_object_permissions(request, bot)
         refuse_oversized_upload(request)
         given = VersionCreateSerializer(data=request.data)
@@ -216,6 +266,27 @@ class VersionListView(APIView):
         version = version_submit(bot=bot, upload=given.validated_data["file"])
         data = VersionSerializer(version, context={"owner": True}).data
         return Response(data, status=status.HTTP_201_CREATED)
+
+
+class ResumeView(APIView):
+    permission_classes = (IsAuthenticated, IsOwner)
+
+    @extend_schema(
+        request=None,
+        responses={200: VersionSerializer, **error_responses(401, 403, 404)},
+        summary="Resume your bot's paused version",
+        description="Its active version, paused from matchmaking for faulting too often, "
+        "plays ranked matches again; its faults are judged afresh from now. Resuming a "
+        "version that is not paused changes nothing.",
+    )
+    def post(self, request: Request, bot_id: int) -> Response:
+        bot = bot_or_404(bot_id)
+        self.check_object_permissions(request, bot)
+        version = bot.active_version()
+        if version is None:
+            raise exceptions.NotFound(f"the bot {bot_id} has no active version to resume")
+        version = version_resume(version=version)
+        return Response(VersionSerializer(version, context={"owner": True}).data)
 
 
 class VersionDownloadView(APIView):

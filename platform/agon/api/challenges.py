@@ -40,7 +40,8 @@ class ChallengeView(APIView):
         responses={201: MatchDetailSerializer, **error_responses(400, 401, 403, 404, 429)},
         summary="Challenge bots to an unranked match",
         description="The bots play with their active versions; the match does not change "
-        "ratings. Rate limited per user (AGON_CHALLENGE_RATE).",
+        "ratings. Rate limited per user (AGON_CHALLENGE_RATE); at most "
+        "AGON_CHALLENGES_WAITING of a user's challenges queued or playing at once (400).",
     )
     def post(self, request: Request) -> Response:
         given = ChallengeSerializer(data=request.data)

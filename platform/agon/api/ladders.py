@@ -18,6 +18,7 @@ from agon.api.ratings import (
     DEVIATION_HELP,
     DISPLAY_HELP,
     PROVISIONAL_HELP,
+    RANK_HELP,
     RATING_HELP,
     SHARED_FIRSTS_HELP,
     WINS_HELP,
@@ -38,7 +39,7 @@ class LadderSerializer(serializers.ModelSerializer[Ladder]):
 
 # A row of a leaderboard, from `LeaderboardListing`.
 class LeaderboardRowSerializer(serializers.Serializer[Any]):
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(allow_null=True, help_text=RANK_HELP)
     bot = serializers.IntegerField()
     name = serializers.CharField()
     owner = serializers.CharField()

@@ -155,6 +155,13 @@ class TimelineQuerySerializer(serializers.Serializer[Any]):
     since = serializers.IntegerField(
         required=False, min_value=0, default=0, help_text="The first step wanted."
     )
+    seat = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        help_text="For a finished match only: each step also carries `observation_patch`, "
+        "what this seat was shown (the game's observation, as its bot got it), a patch of "
+        "the step before's like `view_patch`.",
+    )
 
 
 class SeatLogSerializer(serializers.Serializer[Any]):
@@ -170,6 +177,12 @@ class SeatLogSerializer(serializers.Serializer[Any]):
     )
     log_dropped_bytes = serializers.IntegerField(
         help_text="How many more bytes it wrote than the log keeps."
+    )
+    turn_logs = serializers.ListField(
+        child=serializers.CharField(allow_blank=True),
+        help_text="What it wrote during each of its turns, in the order it played them, "
+        "written as `log` is (the replay viewer shows each beside its step); what it "
+        "wrote while starting is its first turn's.",
     )
 
 
@@ -252,7 +265,15 @@ class TimelineView(APIView):
         match = _match_or_404(match_id)
         query = TimelineQuerySerializer(data=query_values(request))
         query.is_valid(raise_exception=True)
-        return Response(match_timeline(match, since=query.validated_data["since"]))
+        seat = query.validated_data.get("seat")
+        if seat is not None:
+            if seat >= match.players:
+                raise exceptions.ValidationError({"seat": f"match {match_id} has no seat {seat}"})
+            if match.status != Match.Status.FINISHED:
+                raise exceptions.PermissionDenied(
+                    "what a seat was shown stays hidden until the match has finished"
+                )
+        return Response(match_timeline(match, since=query.validated_data["since"], seat=seat))
 
 
 class SeatLogView(APIView):
@@ -273,5 +294,6 @@ class SeatLogView(APIView):
             "log": found.log_text,
             "log_base64": base64.b64encode(bytes(found.log)).decode(),
             "log_dropped_bytes": found.log_dropped_bytes,
+            "turn_logs": found.turn_logs,
         }
         return Response(SeatLogSerializer(shown).data)

@@ -10,14 +10,18 @@ from agon import ratings
 
 RATING_HELP = "The rating's value on the Elo scale; leaderboards sort by it, highest first."
 DEVIATION_HELP = (
-    "The rating's uncertainty on the same scale; null while the rating system has none."
+    "The rating's uncertainty on the same scale (a Glicko rating deviation: the true "
+    "strength lies within 1.96 deviations of the rating 95% of the time); null for a "
+    "rating of a system without one."
 )
-DISPLAY_HELP = 'The rating as the pages show it, e.g. "1523".'
+DISPLAY_HELP = 'The rating as the pages show it with its 95% interval, e.g. "1523 ± 98".'
 WINS_HELP = "Rated games it finished first alone."
 SHARED_FIRSTS_HELP = "Rated games whose first place it shared with another: ties, not wins."
 PROVISIONAL_HELP = (
-    "The rating is not settled yet: the bot, or its current version, is new to the ladder."
+    "The rating is not settled yet (its deviation is 110 or more): the bot, or its "
+    "current version, is new to the ladder or has been idle long."
 )
+RANK_HELP = "Its place among the settled ratings; null while provisional (listed after them)."
 
 
 def rating_fields(rating: ratings.Rating) -> dict[str, Any]:

@@ -26,6 +26,7 @@ class ApiRootView(APIView):
                 "ladders": link("ladders"),
                 "matches": link("matches"),
                 "challenges": link("challenges"),
+                "tournaments": link("tournaments"),
                 "register": link("register"),
                 "token": link("token"),
                 "schema": link("schema"),

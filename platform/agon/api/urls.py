@@ -2,7 +2,17 @@
 
 from django.urls import path
 
-from agon.api import auth, bots, challenges, games, ladders, matches, root
+from agon.api import (
+    auth,
+    bots,
+    challenges,
+    games,
+    ladders,
+    matches,
+    root,
+    tournaments,
+    version_tests,
+)
 
 urlpatterns = [
     path("", root.ApiRootView.as_view(), name="api-root"),
@@ -11,11 +21,23 @@ urlpatterns = [
     path("games/", games.GameListView.as_view(), name="games"),
     path("bots/", bots.BotListView.as_view(), name="bots"),
     path("bots/<int:bot_id>/", bots.BotDetailView.as_view(), name="bot"),
+    path("bots/<int:bot_id>/head-to-head/", bots.HeadToHeadView.as_view(), name="bot-head-to-head"),
     path("bots/<int:bot_id>/versions/", bots.VersionListView.as_view(), name="bot-versions"),
+    path("bots/<int:bot_id>/resume/", bots.ResumeView.as_view(), name="bot-resume"),
     path(
         "bots/<int:bot_id>/versions/<int:number>/download/",
         bots.VersionDownloadView.as_view(),
         name="bot-version-download",
+    ),
+    path(
+        "bots/<int:bot_id>/tests/",
+        version_tests.VersionTestListView.as_view(),
+        name="bot-version-tests",
+    ),
+    path(
+        "bots/<int:bot_id>/tests/<int:test_id>/",
+        version_tests.VersionTestDetailView.as_view(),
+        name="bot-version-test",
     ),
     path("ladders/", ladders.LadderListView.as_view(), name="ladders"),
     path(
@@ -26,13 +48,22 @@ urlpatterns = [
     path("matches/", matches.MatchListView.as_view(), name="matches"),
     path("matches/<int:match_id>/", matches.MatchDetailView.as_view(), name="match"),
     path("matches/<int:match_id>/replay/", matches.ReplayView.as_view(), name="match-replay"),
-    path(
-        "matches/<int:match_id>/timeline/", matches.TimelineView.as_view(), name="match-timeline"
-    ),
+    path("matches/<int:match_id>/timeline/", matches.TimelineView.as_view(), name="match-timeline"),
     path(
         "matches/<int:match_id>/logs/<int:seat>/",
         matches.SeatLogView.as_view(),
         name="match-seat-log",
     ),
     path("challenges/", challenges.ChallengeView.as_view(), name="challenges"),
+    path("tournaments/", tournaments.TournamentListView.as_view(), name="tournaments"),
+    path(
+        "tournaments/<int:tournament_id>/",
+        tournaments.TournamentDetailView.as_view(),
+        name="tournament",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/entries/",
+        tournaments.EntryListView.as_view(),
+        name="tournament-entries",
+    ),
 ]

@@ -42,6 +42,11 @@ class BotVersion(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.VALIDATING)
     reason = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
+    paused_reason = models.TextField(blank=True)
+    """Why matchmaking leaves this version out (it faulted too often: `agon.bots.pausing`);
+    empty while it plays."""
+    faults_counted_from = models.DateTimeField(null=True, blank=True)
+    """Its faults are judged in the matches made since: its owner resumed it then."""
 
     class Meta:
         constraints = [

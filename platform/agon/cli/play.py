@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import tempfile
 from pathlib import Path
 from typing import Any
 
+from agon.cli import view
 from agon.cli.common import add_box_arguments, fail, print_json
 from engine.bots import BUILTIN_BOTS
 from engine.core import InvalidOptions
 from engine.registry import UnknownGame, game_ids, get_game
+from engine.replay import Replay, ReplayError
 from sandbox.backends import SandboxError
 from sandbox.packages import PackageError
 from sandbox.runner import Program, run_match
@@ -21,6 +24,7 @@ examples:
   agon play --game akropolis --seed 7 --option markets=true --replay m.json \\
       builtin:greedy builtin:greedy builtin:random builtin:random
   agon play --game akropolis --seed 3 my_bot.py builtin:greedy
+  agon play --game akropolis --seed 3 --replay m.json --view my_bot.py builtin:greedy
   agon play --game akropolis --seed 3 --sandbox none --limit turn_seconds=5 my_bot.py builtin:greedy
 
 A bot file is a .py file, or a .zip / .tar.gz with main.py at the top. It runs in a box
@@ -44,6 +48,12 @@ def register(commands: Any) -> None:
     parser.add_argument("--seed", required=True, type=int, help="match seed (0 .. 2**64-1)")
     add_box_arguments(parser)
     parser.add_argument("--replay", type=Path, metavar="PATH", help="write the replay JSON here")
+    parser.add_argument(
+        "--view",
+        action="store_true",
+        help="at the end, write the replay as an HTML page that plays it offline (next to "
+        "--replay, else a temporary file) and open it in a web browser",
+    )
     parser.add_argument(
         "bots",
         nargs="+",
@@ -93,6 +103,12 @@ def run(args: argparse.Namespace) -> int:
     for fault in replay.faults:
         seat, kind, turn = fault["seat"], fault["kind"], fault["turn"]
         print(f"fault: seat {seat} {kind} on turn {turn}: {fault['detail']}")
+    if args.view:
+        page = _write_view(replay, args.replay)
+        if page is None:
+            return 2
+        print(f"replay viewer: {page}")
+        view.open_page(page)
     print_json(
         {
             "ranks": replay.result["ranks"],
@@ -102,6 +118,23 @@ def run(args: argparse.Namespace) -> int:
         }
     )
     return 0
+
+
+def _write_view(replay: Replay, replay_path: Path | None) -> Path | None:
+    """The offline viewer of the match just played: next to its replay, else a
+    temporary file; None (said on stderr) if it cannot be written."""
+    try:
+        page = view.replay_page(replay)
+        if replay_path is not None:
+            return view.write_page(page, replay_path.with_suffix(".html"))
+        with tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", prefix="agon-replay-", suffix=".html", delete=False
+        ) as temporary:
+            temporary.write(page)
+        return Path(temporary.name)
+    except (ReplayError, OSError) as error:
+        fail(f"cannot write the replay viewer: {error}")
+        return None
 
 
 def program_for(spec: str) -> Program:

@@ -9,11 +9,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from agon.tournaments.formats.core import Result, pairwise_scores
+from agon.tournaments.formats.core import Result
 from agon.tournaments.formats.gauntlet import Gauntlet
 from agon.tournaments.formats.knockout import Knockout
 from agon.tournaments.formats.round_robin import RoundRobin
-from agon.tournaments.formats.standings import Standing
+from agon.tournaments.formats.standings import Standing, pairwise_points
 from agon.tournaments.formats.swiss import Swiss
 
 CROSS_TABLE_LIMIT = 16
@@ -47,15 +47,12 @@ def standings_table(standings: Sequence[Standing], names: Sequence[str]) -> Tabl
 
 def cross_table(results: Sequence[Result], names: Sequence[str]) -> Table:
     """Row bot's points against the column bot (pairwise at tables of more than two)."""
-    scored: dict[tuple[int, int], float] = {}
-    for result in results:
-        share = 1 / (len(result.game.bots) - 1)
-        for bot, opponent, score in pairwise_scores(result):
-            scored[(bot, opponent)] = scored.get((bot, opponent), 0.0) + score * share
+    met = pairwise_points(results)
     table = Table("", *(str(i + 1) for i in range(len(names))), title="cross-table")
     for row, name in enumerate(names):
         cells = [
-            "x" if row == col else f"{scored.get((row, col), 0.0):g}" for col in range(len(names))
+            "x" if row == col else f"{met.get((row, col), (0.0, 0))[0]:g}"
+            for col in range(len(names))
         ]
         table.add_row(f"{row + 1} {name}", *cells)
     return table

@@ -4,9 +4,13 @@ It prepares the local data (database, default ladders, the example bots, entered
 through the normal upload and validation path), then runs three child processes: the
 web server (gunicorn), one Celery worker for every queue (validations and challenges
 first, then the short tasks, then the ranked matches) and Celery beat (matchmaking, the
-stuck-match sweep). Their output is shown with a prefix, with a status line of the
-ladders now and then (agon.cli.up_status). Ctrl-C or SIGTERM stops them: each child is
-asked to stop, then killed if it has not within the stop timeout.
+stuck-match sweep). The terminal shows only `agon up`'s own lines: its steps, the
+address to open (again with every status line, so it stays in view) and now and then a
+status of the ladders (agon.cli.up_status). The children's output (Celery's banners,
+the lines of every match and request) goes to a log file it names at start,
+var/agon-up.log; a child that stops on its own also shows its last lines there.
+Ctrl-C or SIGTERM stops them: each child is asked to stop, then killed if it has not
+within the stop timeout.
 
 With the embedded defaults (SQLite and the file-system broker under var/) this
 command runs the only worker there is, so at start it also gives back to the queue
@@ -29,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from agon.cli.up_prepare import debug_line, prepare, shown_path
-from agon.cli.up_processes import Child, Console, Supervisor
+from agon.cli.up_processes import Child, Console, Supervisor, open_log
 from agon.worker_command import worker_command
 
 PLATFORM_DIR = Path(__file__).resolve().parents[2]
@@ -143,6 +147,11 @@ def child_commands(args: argparse.Namespace, settings: Any) -> list[Child]:
     ]
 
 
+def address_line(url: str, log: str) -> str:
+    """Said after each status: where the site is stays in view."""
+    return f"open {url}/ · the API at {url}/api/ · Ctrl-C stops · log: {log}"
+
+
 def _bind_address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
 
@@ -244,21 +253,32 @@ def run(args: argparse.Namespace) -> int:
 
     django.setup()
     from django.conf import settings
-    from django.db import DatabaseError
 
-    # Imported late: the other commands of the CLI start fast (and models load once set up).
-    from agon.cli.up_status import status_lines
+    # Imported late: the other commands of the CLI start fast.
     from sandbox.backends import SandboxError, get_backend
 
     try:
         backend = get_backend(settings.AGON_SANDBOX)
     except SandboxError as error:
         return fail(f"bots cannot be boxed here (AGON_SANDBOX={settings.AGON_SANDBOX}): {error}")
-    console.say(
-        f"settings: {os.environ['DJANGO_SETTINGS_MODULE']}; "
-        f"data in {shown_path(settings.VAR_DIR)}; sandbox: {backend.name}"
-    )
-    console.say(debug_line(settings.DEBUG))
+    log_path, console.log_stream = open_log(Path(settings.VAR_DIR))
+    try:
+        console.say(
+            f"settings: {os.environ['DJANGO_SETTINGS_MODULE']}; "
+            f"data in {shown_path(settings.VAR_DIR)}; sandbox: {backend.name}"
+        )
+        console.say(debug_line(settings.DEBUG))
+        return _serve(args, console, settings, shown_path(log_path))
+    finally:
+        console.log_stream.close()
+
+
+def _serve(args: argparse.Namespace, console: Console, settings: Any, log: str) -> int:
+    from django.db import DatabaseError
+
+    # Imported late: models load once Django is set up.
+    from agon.cli.up_status import status_lines
+
     prepare(args, console)
 
     stop, now = threading.Event(), threading.Event()
@@ -273,7 +293,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         console.say(
             f"starting web (gunicorn, 2 workers, {_bind_address(args.host, args.port)}), "
-            f"worker (celery, concurrency {args.concurrency}) and beat (celery)"
+            f"worker (celery, concurrency {args.concurrency}) and beat (celery); "
+            f"their output goes to {log}"
         )
         supervisor.start()
         ready = False
@@ -284,6 +305,7 @@ def run(args: argparse.Namespace) -> int:
             gone = supervisor.exited()
             if gone is not None:
                 assert gone.process is not None  # noqa: S101
+                supervisor.show_last_lines(gone)
                 console.say(
                     f"{gone.name} stopped on its own (exit status {gone.process.returncode}); "
                     "stopping the rest"
@@ -298,7 +320,7 @@ def run(args: argparse.Namespace) -> int:
                 )
             elif not ready and time.monotonic() - started > 30:
                 ready = True
-                console.say(f"the web server does not answer on {url} yet; see its lines above")
+                console.say(f"the web server does not answer on {url} yet; see its lines in {log}")
             moment = time.monotonic()
             if args.status_seconds > 0 and moment - last_status_at >= args.status_seconds:
                 last_status_at = moment
@@ -309,6 +331,7 @@ def run(args: argparse.Namespace) -> int:
                 if lines != last_status:
                     for line in lines:
                         console.say(line)
+                    console.say(address_line(url, log))
                     last_status = lines
             if moment - last_prune >= PROCESSED_MESSAGE_SECONDS:
                 last_prune = moment

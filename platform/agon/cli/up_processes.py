@@ -1,5 +1,7 @@
-"""`agon up`'s children (web, worker, beat) and its terminal: each child's lines under
-its name, the routine ones left out, and a stop that ends every process a child started."""
+"""`agon up`'s children (web, worker, beat), its terminal and its log: the terminal shows
+only `agon up`'s own lines; every child's lines go to the log file under its name (the
+routine ones left out), and its last ones also to the terminal if it stops on its own.
+A stop ends every process a child started."""
 
 from __future__ import annotations
 
@@ -10,7 +12,9 @@ import signal
 import subprocess
 import threading
 import time
-from dataclasses import dataclass
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, ClassVar
 
@@ -19,22 +23,31 @@ ROUTINE_TASK_LINE = re.compile(
     r"\[[^]]*\] (received|succeeded in [0-9.]+s: (0|\[\]))$"
 )
 """The worker's lines about a periodic task that found nothing to do: not shown."""
+TAIL_LINES = 20
 
 
 # --- output -------------------------------------------------------------------------------
 
 
 class Console:
-    """Lines from several threads, each with a name prefix (coloured on a terminal)."""
+    """Lines from several threads, each with a name prefix (coloured on a terminal); with
+    a log, `say` also writes there and `log` writes there only (with the time)."""
 
     COLOURS: ClassVar[dict[str, str]] = {"agon": "1", "web": "36", "worker": "32", "beat": "35"}
 
-    def __init__(self, stream: IO[str]) -> None:
+    def __init__(self, stream: IO[str], log: IO[str] | None = None) -> None:
         self.stream = stream
+        self.log_stream = log
         self.lock = threading.Lock()
         self.colour = stream.isatty() and os.environ.get("NO_COLOR", "") == ""
 
     def line(self, name: str, text: str) -> None:
+        """On the terminal and in the log."""
+        self.terminal(name, text)
+        self.log(name, text)
+
+    def terminal(self, name: str, text: str) -> None:
+        """On the terminal only."""
         prefix = f"{name:>6} |"
         if self.colour:
             prefix = f"\033[{self.COLOURS.get(name, '0')}m{prefix}\033[0m"
@@ -42,8 +55,30 @@ class Console:
             self.stream.write(f"{prefix} {text}\n")
             self.stream.flush()
 
+    def log(self, name: str, text: str) -> None:
+        """In the log only (nowhere without one)."""
+        if self.log_stream is None:
+            return
+        moment = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
+        with self.lock:
+            self.log_stream.write(f"{moment} {name:>6} | {text}\n")
+            self.log_stream.flush()
+
     def say(self, text: str) -> None:
         self.line("agon", text)
+
+
+LOG_FILE = "agon-up.log"
+"""The children's output, under the data folder; the previous run's is kept as .1."""
+
+
+def open_log(folder: Path) -> tuple[Path, IO[str]]:
+    """A fresh log file in `folder` (the last run's moved aside), open for appending."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / LOG_FILE
+    if path.exists():
+        path.replace(path.with_name(LOG_FILE + ".1"))
+    return path, path.open("a", encoding="utf-8", errors="replace")
 
 
 # --- child processes ------------------------------------------------------------------------
@@ -55,6 +90,8 @@ class Child:
     argv: list[str]
     process: subprocess.Popen[bytes] | None = None
     reader: threading.Thread | None = None
+    last_lines: deque[str] = field(default_factory=lambda: deque(maxlen=TAIL_LINES))
+    """Its latest lines: shown on the terminal if it stops on its own."""
 
     @property
     def running(self) -> bool:
@@ -92,7 +129,15 @@ class Supervisor:
         for raw in child.process.stdout:
             text = raw.decode(errors="replace").rstrip()
             if not ROUTINE_TASK_LINE.search(text):
-                self.console.line(child.name, text)
+                self.console.log(child.name, text)
+                child.last_lines.append(text)
+
+    def show_last_lines(self, child: Child) -> None:
+        """A child that stopped on its own: its last lines, on the terminal too."""
+        if child.reader is not None:
+            child.reader.join(timeout=2)  # the rest of its output
+        for text in list(child.last_lines):
+            self.console.terminal(child.name, text)
 
     def exited(self) -> Child | None:
         """The first child that is gone, if any."""

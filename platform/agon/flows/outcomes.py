@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from agon.bots.models import BotVersion
+from agon.bots.pausing import version_judge_faults
 from agon.bots.services import validation_conclude
 from agon.ladders.services import ratings_apply, ratings_enter
 from agon.matches.models import Match
 from agon.matches.outcomes import outcomes_install
+from agon.tournaments.scheduling import tournament_game_conclude
+from agon.version_tests.services import version_test_game_ended
 
 
 def validation_outcome(match: Match) -> None:
@@ -17,13 +20,35 @@ def validation_outcome(match: Match) -> None:
 
 
 def ranked_outcome(match: Match) -> None:
-    """A finished ranked match moves its ladder's ratings; a failed one moves nothing."""
+    """A finished ranked match moves its ladder's ratings (a failed one moves nothing),
+    and a version that faults too often is paused from matchmaking."""
     if match.status == Match.Status.FINISHED:
         ratings_apply(match=match)
+        _judge_faults(match)
 
 
 def challenge_outcome(match: Match) -> None:
-    """A challenge is played for its own sake: no rating, no verdict."""
+    """A challenge is played for its own sake: no rating, no verdict on the match; its
+    faults count towards pausing a broken version like any others."""
+    if match.status == Match.Status.FINISHED:
+        _judge_faults(match)
+
+
+def _judge_faults(match: Match) -> None:
+    for seat in match.seats.select_related("version"):
+        if seat.version is not None:
+            version_judge_faults(version=seat.version)
+
+
+def tournament_outcome(match: Match) -> None:
+    """A tournament game: its result counts in the tournament, never on a ladder; a
+    failed match (the platform's fault) is played again."""
+    tournament_game_conclude(match)
+def version_test_outcome(match: Match) -> None:
+    """A version test's game moves its test, never a rating. A game the platform failed
+    to play is played again; a bot's fault is in the ranks (the faulting bot is last), so
+    it loses the game like any other loss."""
+    version_test_game_ended(match=match)
 
 
 def outcomes_install_all() -> None:
@@ -32,5 +57,7 @@ def outcomes_install_all() -> None:
             Match.Kind.VALIDATION: validation_outcome,
             Match.Kind.RANKED: ranked_outcome,
             Match.Kind.CHALLENGE: challenge_outcome,
+            Match.Kind.TOURNAMENT: tournament_outcome,
+            Match.Kind.VERSION_TEST: version_test_outcome,
         }
     )

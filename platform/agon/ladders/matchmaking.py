@@ -5,20 +5,43 @@ The workers are shared between the ladders by need: each new match of a round go
 the ladder whose bots played the fewest games lately (its recent matches times its
 players, over its bots), among those with bots free for another table (`share_out`).
 
-Each table picks an anchor, favouring bots with few games on their current version
-(new versions settle fast), then fills the table with opponents near the anchor in
-rating, drawn at random from a small window so pairings vary. A bot never meets itself
-and sits at one table per round at most.
+Each table is seated for what its game will teach (`pick_tables`):
+- its anchor is a bot whose rating is unsure: drawn with a weight growing with its
+  deviation (a bot new to its version, for a system without one), except that a bot
+  overdue for a game (it waited longer than the live matchmaker allows) is seated
+  first: no bot starves, however sure its rating;
+- the rest of the table are opponents whose result against the table is least
+  predictable: TrueSkill's match quality (Herbrich et al. 2007) on the Elo scale, which
+  is highest between bots near in rating and, among those, for opponents whose own
+  rating is sure (a result against a well-known opponent places the anchor best), drawn
+  at random among the OPPONENT_WINDOW best so pairings vary;
+- no pair meets more than MAX_MEETINGS times among the ladder's recent matches that the
+  caller counts (`met`, over the last `pair_memory` matches): a bot is not fed the same
+  neighbour over and over.
+A bot never meets itself and sits at one table per round at most.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
 
-OPPONENT_WINDOW = 4
-"""Opponents are drawn from this many nearest candidates per seat to fill."""
+OPPONENT_WINDOW = 12
+"""Opponents are drawn from this many best candidates per seat to fill: wide enough that
+a bot on a streak does not meet only bots on streaks (their ratings too high alike),
+which made the 2-player ratings over-confident at 4 (`bench/ratings.py`)."""
+MAX_MEETINGS = 3
+"""A pair meets at most this many times among a ladder's last `pair_memory` matches."""
+PAIR_MEMORY = 500
+"""At most this many of a ladder's recent ranked matches are counted for MAX_MEETINGS."""
+PERFORMANCE_SPREAD = 200.0
+"""TrueSkill's beta on the Elo scale: how far one game's performance strays from the
+rating (a 200-point favourite wins about 76% of games)."""
+UNKNOWN_DEVIATION = 350.0
+"""The deviation assumed of a rating that has none (a system without uncertainty)."""
 
 
 @dataclass(frozen=True)
@@ -26,6 +49,36 @@ class Candidate:
     bot_id: int
     rating: float
     version_games: int
+    deviation: float | None = None
+    overdue: bool = False
+    """Waited longer for a game than the live matchmaker allows: seated first."""
+
+
+Pair = tuple[int, int]
+"""Two bot ids, lower first."""
+
+
+def pair(one: int, other: int) -> Pair:
+    return (one, other) if one < other else (other, one)
+
+
+def pair_memory(bots: int, players: int) -> int:
+    """How many of a ladder's last ranked matches `met` counts: as many as would seat
+    every pair of its bots once (a round robin's worth), PAIR_MEMORY at most. In that
+    many matches a pair meets once on average: MAX_MEETINGS bounds how far the
+    matchmaker's preference for near opponents may feed it the same one."""
+    pairs, pairs_per_table = bots * (bots - 1) // 2, players * (players - 1) // 2
+    return max(1, min(-(-pairs // pairs_per_table), PAIR_MEMORY))
+
+
+def meetings(tables: Iterable[Sequence[int]]) -> Counter[Pair]:
+    """How many times each pair of bots sat at the same table among `tables`."""
+    return Counter(
+        pair(table[i], table[j])
+        for table in tables
+        for i in range(len(table))
+        for j in range(i + 1, len(table))
+    )
 
 
 @dataclass(frozen=True)
@@ -64,27 +117,89 @@ def share_out(loads: Sequence[LadderLoad], matches: int) -> dict[int, int]:
 
 
 def _anchor_weight(candidate: Candidate) -> float:
-    return 1.0 / (1.0 + candidate.version_games) + 0.05
+    if candidate.deviation is None:
+        return 1.0 / (1.0 + candidate.version_games) + 0.05
+    return (candidate.deviation / UNKNOWN_DEVIATION) ** 2 + 0.05
+
+
+def _variance(candidate: Candidate) -> float:
+    deviation = UNKNOWN_DEVIATION if candidate.deviation is None else candidate.deviation
+    return deviation**2
+
+
+def match_quality(one: Candidate, other: Candidate) -> float:
+    """TrueSkill's 2-player match quality, on the Elo scale: the chance of a draw if
+    the two were equal, relative to it for two sure and equal ratings; near 1 for an
+    open game, near 0 for a foregone one."""
+    spread = 2 * PERFORMANCE_SPREAD**2
+    total = spread + _variance(one) + _variance(other)
+    return math.sqrt(spread / total) * math.exp(-((one.rating - other.rating) ** 2) / (2 * total))
 
 
 def pick_tables(
-    candidates: Sequence[Candidate], players: int, tables: int, rng: Random
+    candidates: Sequence[Candidate],
+    players: int,
+    tables: int,
+    rng: Random,
+    met: Mapping[Pair, int] | None = None,
 ) -> list[list[int]]:
-    """Up to `tables` tables of `players` distinct bots (by bot id)."""
+    """Up to `tables` tables of `players` distinct bots (by bot id), none seating a pair
+    that `met` (meetings by pair) counts MAX_MEETINGS times already."""
+    met = met or {}
     free = {c.bot_id: c for c in candidates}
     chosen: list[list[int]] = []
+    overdue = sorted((c for c in candidates if c.overdue), key=lambda c: c.bot_id)
     while len(chosen) < tables and len(free) >= players:
-        pool = sorted(free.values(), key=lambda c: c.bot_id)
-        anchor = rng.choices(pool, weights=[_anchor_weight(c) for c in pool])[0]
-        del free[anchor.bot_id]
-        table = [anchor.bot_id]
-        for _ in range(players - 1):
-            nearest = sorted(
-                free.values(), key=lambda c: (abs(c.rating - anchor.rating), c.bot_id)
-            )[:OPPONENT_WINDOW]
-            opponent = rng.choice(nearest)
-            del free[opponent.bot_id]
-            table.append(opponent.bot_id)
+        anchor = _next_anchor(free, overdue, rng)
+        if anchor is None:
+            break
+        table = _seat_opponents(anchor, free, players, rng, met)
+        if table is None:
+            continue  # nobody left may meet this anchor; the others may still play
+        for bot_id in table:
+            free.pop(bot_id, None)
         rng.shuffle(table)
         chosen.append(table)
     return chosen
+
+
+def _next_anchor(
+    free: dict[int, Candidate], overdue: list[Candidate], rng: Random
+) -> Candidate | None:
+    """The next overdue bot still free, else one drawn by uncertainty; taken from `free`."""
+    while overdue:
+        waiting = overdue.pop(0)
+        if waiting.bot_id in free:
+            return free.pop(waiting.bot_id)
+    if not free:
+        return None
+    pool = sorted(free.values(), key=lambda c: c.bot_id)
+    anchor = rng.choices(pool, weights=[_anchor_weight(c) for c in pool])[0]
+    return free.pop(anchor.bot_id)
+
+
+def _seat_opponents(
+    anchor: Candidate,
+    free: dict[int, Candidate],
+    players: int,
+    rng: Random,
+    met: Mapping[Pair, int],
+) -> list[int] | None:
+    """The anchor and its opponents, or None if too few free bots may meet them all."""
+    table = [anchor]
+    for _ in range(players - 1):
+        seated = {c.bot_id for c in table}
+        allowed = [
+            c
+            for c in free.values()
+            if c.bot_id not in seated
+            and all(met.get(pair(c.bot_id, s.bot_id), 0) < MAX_MEETINGS for s in table)
+        ]
+        if not allowed:
+            return None
+        best = sorted(
+            allowed,
+            key=lambda c: (-min(match_quality(c, s) for s in table), c.bot_id),
+        )[:OPPONENT_WINDOW]
+        table.append(rng.choice(best))
+    return [c.bot_id for c in table]

@@ -64,9 +64,10 @@ def ladder_exists(*, ladder_id: int) -> bool:
 
 @dataclass(frozen=True)
 class Standing:
-    """A row of a leaderboard."""
+    """A row of a leaderboard: `rank` is None for a provisional rating (listed after the
+    ranked ones)."""
 
-    rank: int
+    rank: int | None
     bot: int
     name: str
     owner: str
@@ -101,7 +102,7 @@ WITH page AS (
     SELECT id FROM {_RATING}{{where}} ORDER BY {order_sql()} LIMIT %s OFFSET %s
 )
 SELECT r.bot_id, b.name, u.username, v.number, r.games, r.wins, r.shared_firsts,
-    r.version_games,
+    r.version_games, r.rankable,
     {", ".join(f"r.{column}" for column in RATING_COLUMNS)}
 FROM page
 JOIN {_RATING} r ON r.id = page.id
@@ -113,7 +114,8 @@ ORDER BY {order_sql(alias="r")}
 
 
 class LeaderboardListing(Listing[Standing]):
-    """The active ratings of a ladder, best first (see `agon.listings`): a page's
+    """The active ratings of a ladder, best first, the rankable ones before the
+    provisional ones (see `agon.listings`): a page's
     standings with their bots' names, owners and version numbers in one statement, its
     keys read in the order of the `leaderboard` index. As a queryset of ratings and two
     more queries for the names and versions, it took about 4 ms of Python a page on the
@@ -127,13 +129,14 @@ class LeaderboardListing(Listing[Standing]):
 
     def rows(self, fetched: list[tuple[Any, ...]], start: int) -> list[Standing]:
         standings = []
-        for rank, row in enumerate(fetched, start=start + 1):
+        for place, row in enumerate(fetched, start=start + 1):
             bot_id, name, owner, number, games, wins, shared_firsts, version_games = row[:8]
-            columns = row[8:]
+            rankable, columns = row[8], row[9:]
             rating = rating_of(columns)
             standings.append(
                 Standing(
-                    rank=rank,
+                    # The rankable ratings come first: a rankable one's place is its rank.
+                    rank=place if rankable else None,
                     bot=bot_id,
                     name=name,
                     owner=owner,

@@ -4,25 +4,34 @@ challenges (unranked matches on a ladder's settings)."""
 from __future__ import annotations
 
 import secrets
+from collections import Counter
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from random import Random
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 
 from agon import ratings
 from agon.bots.models import Bot, BotVersion
-from agon.ladders.matchmaking import Candidate, LadderLoad, pick_tables, share_out
+from agon.ladders.matchmaking import (
+    Candidate,
+    LadderLoad,
+    Pair,
+    meetings,
+    pair_memory,
+    pick_tables,
+    share_out,
+)
 from agon.ladders.models import Ladder, Rating, RatingChange
 from agon.ladders.selectors import ranked_matches_since
 from agon.matches.models import Match, MatchSeat
 from agon.matches.services import match_create
-from agon.ratings.stored import RATING_COLUMNS
+from agon.ratings.stored import SETTLED_COLUMNS
 from engine.registry import game_ids, get_game
 
 
@@ -45,15 +54,20 @@ def ratings_enter(*, version: BotVersion) -> list[Rating]:
     """A newly active version plays for its bot on every active ladder of its game.
     A bot that was rated keeps its rating; the new version is provisional again."""
     entered = []
+    now = timezone.now()
     for ladder in Ladder.objects.filter(game=version.bot.game, active=True):
         rating, created = Rating.objects.select_for_update().get_or_create(
-            ladder=ladder, bot=version.bot, defaults={"version": version}
+            ladder=ladder, bot=version.bot, defaults={"version": version, "deviation_at": now}
         )
         if not created:
             rating.version = version
             rating.version_games = 0
             rating.active = True
-            rating.save(update_fields=["version", "version_games", "active", "updated"])
+            aged = ratings.aged(rating.current, rating.idle_seconds(now))
+            rating.settle(ratings.new_version(aged), games=0, at=now)
+            rating.save(
+                update_fields=[*SETTLED_COLUMNS, "version", "version_games", "active", "updated"]
+            )
         entered.append(rating)
     return entered
 
@@ -77,30 +91,30 @@ def ratings_apply(*, match: Match, seats: Sequence[MatchSeat] | None = None) -> 
         )
     }
     rated = [rows[bot_id] for bot_id in bot_ids]
-    afters = ratings.update(
-        [row.current for row in rated], match.ranks, [row.version_games for row in rated]
-    )
+    now = timezone.now()
+    befores = [ratings.aged(row.current, row.idle_seconds(now)) for row in rated]
+    afters = ratings.update(befores, match.ranks, [row.version_games for row in rated])
     changes = []
     firsts = sum(seat.rank == 1 for seat in ranked)
-    for seat, row, after in zip(ranked, rated, afters, strict=True):
+    for seat, row, before, after in zip(ranked, rated, befores, afters, strict=True):
         assert seat.version is not None  # noqa: S101 - ranked seats are always versions
         change = RatingChange(
             match=match,
             ladder_id=match.ladder_id,
             bot_id=row.bot_id,
             version=seat.version,
-            provisional=row.provisional,
+            provisional=ratings.is_provisional(before, row.version_games),
         )
-        change.record(row.current, after)
+        change.record(before, after)
         changes.append(change)
-        row.current = after
         row.games += 1
         row.version_games += 1
+        row.settle(after, games=row.version_games, at=now)
         row.wins += int(seat.rank == 1 and firsts == 1)
         row.shared_firsts += int(seat.rank == 1 and firsts > 1)
         row.save(
             update_fields=[
-                *RATING_COLUMNS,
+                *SETTLED_COLUMNS,
                 *("games", "version_games", "wins", "shared_firsts", "updated"),
             ]
         )
@@ -108,9 +122,30 @@ def ratings_apply(*, match: Match, seats: Sequence[MatchSeat] | None = None) -> 
     return changes
 
 
+def ratings_age(*, now: datetime | None = None) -> int:
+    """Bring the uncertainty of the ratings idle for AGON_RATING_AGE_SECONDS or more up to
+    `now` (an idle bot's rating is known less well as time passes, and may become
+    provisional again); how many ratings it aged. Celery beat runs it."""
+    now = now or timezone.now()
+    idle = Rating.objects.filter(
+        deviation_at__lt=now - timedelta(seconds=settings.AGON_RATING_AGE_SECONDS)
+    )
+    aged = []
+    for row in idle.iterator():
+        row.settle(
+            ratings.aged(row.current, row.idle_seconds(now)), games=row.version_games, at=now
+        )
+        aged.append(row)
+    Rating.objects.bulk_update(aged, list(SETTLED_COLUMNS), batch_size=500)
+    return len(aged)
+
+
 def matchmaking_round(*, rng: Random | None = None) -> list[Match]:
     """Top the queue of ranked matches up to AGON_QUEUE_TARGET waiting for a worker,
-    shared between the active ladders by need (agon.ladders.matchmaking.share_out)."""
+    shared between the active ladders by need (agon.ladders.matchmaking.share_out);
+    nothing while a game of a lower priority has waited too long (`background_overdue`)."""
+    if background_overdue():
+        return []
     rng = rng or Random(secrets.randbits(64))
     pending = Match.objects.filter(
         kind=Match.Kind.RANKED,
@@ -140,7 +175,8 @@ def matchmaking_round(*, rng: Random | None = None) -> list[Match]:
     created = []
     for ladder_id, tables in share_out(loads, wanted).items():
         ladder = ladders[ladder_id]
-        for table in pick_tables(free[ladder_id], ladder.players, tables, rng):
+        met = _recent_meetings(ladder, len(rated[ladder_id]))
+        for table in pick_tables(free[ladder_id], ladder.players, tables, rng, met):
             versions = {
                 v.bot_id: v
                 for v in BotVersion.objects.filter(
@@ -159,19 +195,66 @@ def matchmaking_round(*, rng: Random | None = None) -> list[Match]:
     return created
 
 
+def background_overdue(*, now: datetime | None = None) -> bool:
+    """Whether a match of a kind whose queue workers read after the ranked one (a version
+    test's game) has waited for a worker longer than AGON_BACKGROUND_MAX_WAIT_SECONDS.
+    Workers take the queues in order, so while matchmaking keeps ranked matches waiting,
+    such a game is never reached: matchmaking holds back until it has been taken."""
+    order = settings.AGON_MATCH_WORKER_QUEUES
+    after_ranked = order[order.index(settings.AGON_MATCH_QUEUE) + 1 :]
+    kinds = [
+        kind for kind, queue in settings.AGON_MATCH_QUEUE_BY_KIND.items() if queue in after_ranked
+    ]
+    since = (now or timezone.now()) - timedelta(seconds=settings.AGON_BACKGROUND_MAX_WAIT_SECONDS)
+    return (
+        Match.objects.filter(kind__in=kinds, status=Match.Status.QUEUED)
+        .filter(Q(enqueued__lt=since) | Q(enqueued__isnull=True, created__lt=since))
+        .exists()
+    )
+
+
 def _candidates(
     ladder: Ladder, pending: QuerySet[Match]
 ) -> tuple[list[Candidate], list[Candidate]]:
-    """The bots rated on the ladder with an active version, and those of them in none of
-    its `pending` matches."""
+    """The bots rated on the ladder with an active version that is not paused (as broken),
+    and those of them in none of its `pending` matches."""
     busy = set(
         pending.values_list("seats__version__bot_id", flat=True).exclude(seats__version=None)
     )
+    last_played = dict(
+        MatchSeat.objects.filter(match__ladder=ladder, match__kind=Match.Kind.RANKED)
+        .values_list("version__bot_id")
+        .annotate(last=Max("match__created"))
+        .order_by()
+    )
+    overdue_before = timezone.now() - timedelta(seconds=settings.AGON_MATCHMAKING_MAX_WAIT_SECONDS)
     rated = [
-        Candidate(r.bot_id, r.current.value, r.version_games)
-        for r in Rating.objects.filter(ladder=ladder, active=True, version__status="active")
+        Candidate(
+            r.bot_id,
+            r.current.value,
+            r.version_games,
+            r.current.deviation,
+            overdue=last_played.get(r.bot_id, overdue_before) <= overdue_before,
+        )
+        for r in Rating.objects.filter(
+            ladder=ladder, active=True, version__status="active", version__paused_reason=""
+        ).order_by("bot_id")
     ]
     return rated, [c for c in rated if c.bot_id not in busy]
+
+
+def _recent_meetings(ladder: Ladder, bots: int) -> Counter[Pair]:
+    """How often each pair of bots met in the ladder's last ranked matches (`pair_memory`
+    of them, for its number of rated bots)."""
+    recent = Match.objects.filter(ladder=ladder, kind=Match.Kind.RANKED).order_by("-id")[
+        : pair_memory(bots, ladder.players)
+    ]
+    tables: dict[int, list[int]] = {}
+    for match_id, bot_id in MatchSeat.objects.filter(
+        match__in=list(recent.values_list("id", flat=True)), version__isnull=False
+    ).values_list("match_id", "version__bot_id"):
+        tables.setdefault(match_id, []).append(bot_id)
+    return meetings(tables.values())
 
 
 @transaction.atomic
@@ -192,6 +275,7 @@ def challenge_create(*, user: User, ladder: Ladder, bot_ids: Sequence[int]) -> M
         raise ValidationError(f"there is no bot with id {', '.join(map(str, missing))}")
     if not any(bot.owner_id == user.id for bot in bots.values()):
         raise PermissionDenied("a challenge needs at least one of your own bots")
+    _refuse_too_many_waiting(user)
     versions = {
         version.bot_id: version
         for version in BotVersion.objects.filter(
@@ -210,6 +294,25 @@ def challenge_create(*, user: User, ladder: Ladder, bot_ids: Sequence[int]) -> M
         seats=[versions[bot_id] for bot_id in bot_ids],
         created_by=user,
     )
+
+
+def _refuse_too_many_waiting(user: User) -> None:
+    """At most AGON_CHALLENGES_WAITING of a user's challenges queued or playing at once.
+    The user's row is locked first, so that challenges sent together are counted one
+    after the other."""
+    User.objects.select_for_update().filter(id=user.id).first()
+    waiting = Match.objects.filter(
+        kind=Match.Kind.CHALLENGE,
+        created_by=user,
+        status__in=[Match.Status.QUEUED, Match.Status.RUNNING],
+    ).count()
+    allowed: int = settings.AGON_CHALLENGES_WAITING
+    if waiting >= allowed:
+        raise ValidationError(
+            f"you have {waiting} challenge{'s' if waiting != 1 else ''} waiting or playing, "
+            "the most at once: "
+            "send another when one of them is over"
+        )
 
 
 def ladder_match_create(

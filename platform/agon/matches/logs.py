@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 UNPRINTABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 """Controls but the tab and the line break: a NUL, an escape sequence or a bell from a
@@ -17,3 +18,16 @@ def log_display(data: bytes, dropped_bytes: int = 0) -> str:
     if dropped_bytes:
         text += f"\n[agon: {dropped_bytes} more bytes of log were dropped]\n"
     return text
+
+
+def turn_logs(data: bytes, offsets: Sequence[object]) -> list[str]:
+    """What each turn wrote, as `log_display` shows it: turn k from `offsets[k]` to the
+    next turn's offset (the last one to the end of what was kept). Offsets that are not
+    whole numbers, lie outside the log or go back count as the end of the one before."""
+    bounds: list[int] = []
+    for offset in offsets:
+        previous = bounds[-1] if bounds else 0
+        given = offset if isinstance(offset, int) and not isinstance(offset, bool) else previous
+        bounds.append(min(len(data), max(previous, given)))
+    ends = [*bounds[1:], len(data)][: len(bounds)]
+    return [log_display(data[start:end]) for start, end in zip(bounds, ends, strict=True)]

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from django.db import models
 
-from agon.matches.logs import log_display
+from agon.matches.logs import log_display, turn_logs
 
 
 class Match(models.Model):
@@ -20,6 +20,8 @@ class Match(models.Model):
         RANKED = "ranked"
         VALIDATION = "validation"
         CHALLENGE = "challenge"
+        TOURNAMENT = "tournament"
+        VERSION_TEST = "version_test"
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
     ladder = models.ForeignKey(
@@ -88,6 +90,9 @@ class MatchSeat(models.Model):
     included, which no text column takes): shown to the bot's owner only."""
     log_dropped_bytes = models.PositiveBigIntegerField(default=0)
     """How much more it wrote than the referee kept."""
+    log_turn_offsets = models.JSONField(default=list, blank=True)
+    """Where each of the bot's turns begins in `log` (byte offsets, one per turn it was
+    asked to play): the viewer shows each turn's log beside its step."""
     thinking_seconds = models.FloatField(null=True, blank=True)
 
     class Meta:
@@ -102,6 +107,11 @@ class MatchSeat(models.Model):
     def log_text(self) -> str:
         """The log to read on a page or in the API: see `log_display`."""
         return log_display(bytes(self.log), self.log_dropped_bytes)
+
+    @property
+    def turn_logs(self) -> list[str]:
+        """Each turn's log to read: see `turn_logs`."""
+        return turn_logs(bytes(self.log), self.log_turn_offsets)
 
     @property
     def bot_id_label(self) -> str:

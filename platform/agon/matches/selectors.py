@@ -10,7 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import Count, F, Max, Q, QuerySet
 from django.utils import timezone
 
 from agon.bots.models import Bot, BotVersion
@@ -220,3 +220,62 @@ def silent_matches(*, stale_seconds: float | None = None) -> QuerySet[Match]:
     return Match.objects.filter(status=Match.Status.RUNNING).filter(
         Q(heartbeat__lt=limit) | Q(heartbeat__isnull=True, started__lt=limit)
     )
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """A bot's record against one opponent bot, over the finished matches they both
+    played (in a match of more players, the pair's ranks between them)."""
+
+    bot: int
+    name: str
+    owner: str
+    game: str
+    wins: int
+    """Matches the bot finished ahead of the opponent."""
+    draws: int
+    """Matches they shared a place in (a tie is a draw, not a win for both)."""
+    losses: int
+    last_played: datetime | None
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+
+def head_to_head(*, bot: Bot) -> list[HeadToHead]:
+    """The bot's record against each bot it met in a finished match, the most played
+    first: one SQL statement (the opponents' seats joined to the bot's own)."""
+    rows = (
+        MatchSeat.objects.filter(
+            match__status=Match.Status.FINISHED,
+            match__seats__version__bot=bot,
+            version__isnull=False,
+        )
+        .exclude(version__bot=bot)
+        # The bot's own seat in the same match: the join of the filter just above.
+        .annotate(own_rank=F("match__seats__rank"))
+        .values("version__bot", "version__bot__name", "version__bot__owner__username")
+        .annotate(
+            wins=Count("id", filter=Q(own_rank__lt=F("rank"))),
+            draws=Count("id", filter=Q(own_rank=F("rank"))),
+            losses=Count("id", filter=Q(own_rank__gt=F("rank"))),
+            last_played=Max("match__finished"),
+        )
+        .order_by()
+    )
+    records = [
+        HeadToHead(
+            bot=row["version__bot"],
+            name=row["version__bot__name"],
+            owner=row["version__bot__owner__username"],
+            game=bot.game,
+            wins=row["wins"],
+            draws=row["draws"],
+            losses=row["losses"],
+            last_played=row["last_played"],
+        )
+        for row in rows
+    ]
+    oldest = datetime.min.replace(tzinfo=UTC)
+    return sorted(records, key=lambda r: (-r.games, -(r.last_played or oldest).timestamp(), r.bot))

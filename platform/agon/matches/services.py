@@ -254,10 +254,19 @@ def match_finish(*, match_id: int, token: str, record: MatchRecord, started: flo
         seat.fault = str(faulted.get(seat.seat, ""))
         seat.log = report.log_bytes  # bytes as written: decoded only where shown
         seat.log_dropped_bytes = report.log_dropped_bytes
+        seat.log_turn_offsets = report.turn_log_offsets
         seat.thinking_seconds = report.thinking_seconds
         # One UPDATE a seat: for a handful of rows, cheaper than bulk_update's CASE.
         seat.save(
-            update_fields=["rank", "score", "fault", "log", "log_dropped_bytes", "thinking_seconds"]
+            update_fields=[
+                "rank",
+                "score",
+                "fault",
+                "log",
+                "log_dropped_bytes",
+                "log_turn_offsets",
+                "thinking_seconds",
+            ]
         )
     match.status = Match.Status.FINISHED
     match.finished = timezone.now()

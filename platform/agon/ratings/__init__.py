@@ -6,14 +6,15 @@ and how it is shown are the answers of one rating system, `SYSTEM`; everything e
 the platform (ladders, leaderboards, API, pages, charts, the demo and the benchmarks)
 asks through the functions here and does no rating arithmetic of its own. How a rating
 is stored is `agon.ratings.stored`. Another system is another module beside
-`agon.ratings.elo`, named here, and a migration of the ladders app if it stores more.
+`agon.ratings.glicko` (the platform's) and `agon.ratings.elo` (its first), named here,
+and a migration of the ladders app if it stores more.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agon.ratings import elo
+from agon.ratings import glicko
 from agon.ratings.system import Rating, RatingSystem
 
 __all__ = [
@@ -21,14 +22,16 @@ __all__ = [
     "SYSTEM",
     "Rating",
     "RatingSystem",
+    "aged",
     "display",
     "display_change",
     "initial",
     "is_provisional",
+    "new_version",
     "update",
 ]
 
-SYSTEM: RatingSystem = elo
+SYSTEM: RatingSystem = glicko
 
 MAX_SEATS = 6
 
@@ -38,9 +41,7 @@ def initial() -> Rating:
     return SYSTEM.initial()
 
 
-def update(
-    ratings: Sequence[Rating], ranks: Sequence[int], games: Sequence[int]
-) -> list[Rating]:
+def update(ratings: Sequence[Rating], ranks: Sequence[int], games: Sequence[int]) -> list[Rating]:
     """The ratings of a ranked result's seats after it, in seat order: `ranks` from 1 (best;
     equal ranks tie), `games` the rated games each seat's version played before it."""
     seats = len(ratings)
@@ -65,3 +66,13 @@ def display(rating: Rating) -> str:
 def display_change(before: Rating, after: Rating) -> str:
     """What a result did to a rating's value, signed and whole (`+12`)."""
     return f"{after.value - before.value:+.0f}"
+
+
+def aged(rating: Rating, idle_seconds: float) -> Rating:
+    """A rating after `idle_seconds` without a rated game: an idle bot's uncertainty grows."""
+    return SYSTEM.aged(rating, idle_seconds)
+
+
+def new_version(rating: Rating) -> Rating:
+    """Where a bot's new version starts from its bot's rating."""
+    return SYSTEM.new_version(rating)

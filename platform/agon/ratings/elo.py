@@ -48,6 +48,15 @@ def display(rating: Rating) -> str:
     return f"{rating.value:.0f}"
 
 
+def aged(rating: Rating, idle_seconds: float) -> Rating:
+    return rating
+
+
+def new_version(rating: Rating) -> Rating:
+    """The same rating: the version's game count makes it provisional again."""
+    return rating
+
+
 def expected_score(rating: float, opponent: float) -> float:
     return 1.0 / (1.0 + math.pow(10.0, (opponent - rating) / 400.0))
 

@@ -5,16 +5,19 @@ Imported by models only (defining a model needs the apps loaded), unlike the res
 
 A rating is stored as plain columns, not as one JSON document: its value is what every
 leaderboard sorts by (in the `leaderboard` index) and its uncertainty is shown beside it
-on every page, so both are typed numbers a query can order and read. Today's Elo has no
-uncertainty and leaves `deviation` empty; a system with one (a Glicko rating deviation)
-fills it without a new column. A system with more state (a volatility, the time of the
-last rated game) adds its columns here, in `RATING_COLUMNS` and in `rating_of`, and a
-migration of the ladders app; nothing outside this package reads them.
+on every page, so both are typed numbers a query can order and read. The Elo had no
+uncertainty and left `deviation` empty; the Glicko fills it. Beside them, the time the
+deviation was brought up to date (`deviation_at`: the uncertainty grows while a bot is
+idle) and whether the rating is settled enough to rank (`rankable`: leaderboards list
+the rankable first, and rank only them). A system with more state (a volatility) adds
+its columns here, in `RATING_COLUMNS` and in `rating_of`, and a migration of the ladders
+app; nothing outside this package reads them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from django.db import models
@@ -23,13 +26,16 @@ from agon import ratings
 from agon.ratings.system import Rating
 
 RATING_COLUMNS = ("rating", "deviation")
+SETTLED_COLUMNS = (*RATING_COLUMNS, "deviation_at", "rankable")
+"""The columns `RatedColumns.settle` writes."""
 """A `RatedColumns` row's columns of its rating, in the order `rating_of` reads them."""
 
 RATING_CHANGE_COLUMNS = ("before", "deviation_before", "after", "deviation_after")
 """A `RatingChangeColumns` row's columns of the ratings before and after its result."""
 
-BEST_FIRST = ("-rating",)
-"""The columns a leaderboard orders by, best first (ties are the ladders' to break)."""
+BEST_FIRST = ("-rankable", "-rating")
+"""The columns a leaderboard orders by, best first (ties are the ladders' to break): the
+rankable ratings by value, then the provisional ones by value."""
 
 
 def rating_of(columns: Sequence[Any]) -> Rating:
@@ -53,6 +59,10 @@ class RatedColumns(models.Model):
     """The rating's value, on the Elo scale."""
     deviation = models.FloatField(null=True, blank=True, default=initial_deviation)
     """Its uncertainty on the same scale; empty for a system without one (Elo)."""
+    deviation_at = models.DateTimeField(null=True, blank=True)
+    """When `deviation` was last brought up to date: a rated game or the idle ageing."""
+    rankable = models.BooleanField(default=False)
+    """Settled enough to be ranked (not provisional)."""
 
     class Meta:
         abstract = True
@@ -64,6 +74,16 @@ class RatedColumns(models.Model):
     @current.setter
     def current(self, rating: Rating) -> None:
         self.rating, self.deviation = rating.value, rating.deviation
+
+    def settle(self, rating: Rating, *, games: int, at: datetime) -> None:
+        """Store `rating`, brought up to date `at`, for a version that played `games`."""
+        self.current = rating
+        self.deviation_at = at
+        self.rankable = not ratings.is_provisional(rating, games)
+
+    def idle_seconds(self, now: datetime) -> float:
+        """How long the stored deviation has gone without an update."""
+        return 0.0 if self.deviation_at is None else (now - self.deviation_at).total_seconds()
 
     @property
     def shown(self) -> str:

@@ -3,7 +3,8 @@
 A `Rating` is an estimate of a bot's strength on one ladder: a value on the Elo scale
 (what the leaderboards sort by) and, for a system that has one, its uncertainty on the
 same scale. A `RatingSystem` says where a bot starts, what a ranked result does to the
-ratings of its seats, when a rating is still provisional and how a rating is shown.
+ratings of its seats, when a rating is still provisional, how a rating is shown, how it
+ages while its bot is idle and where a bot's new version starts.
 A system is a module with these names (`agon.ratings.elo` is one); `agon.ratings`
 names the one the platform uses.
 """
@@ -42,3 +43,10 @@ class RatingSystem(Protocol):
 
     def display(self, rating: Rating) -> str:
         """The rating as the pages, the API and the terminal show it."""
+
+    def aged(self, rating: Rating, idle_seconds: float) -> Rating:
+        """The rating after `idle_seconds` without a rated game (a system whose ratings
+        do not age gives it back)."""
+
+    def new_version(self, rating: Rating) -> Rating:
+        """A bot's rating as its new version starts from it."""

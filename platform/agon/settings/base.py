@@ -47,6 +47,8 @@ INSTALLED_APPS = [
     "agon.bots",
     "agon.ladders",
     "agon.matches",
+    "agon.tournaments",
+    "agon.version_tests",
     "agon.flows",
     "agon.web",
 ]
@@ -152,6 +154,9 @@ AGON_RATE_LIMITS = {
     # Challenges per user.
     "challenge": env_rate("AGON_CHALLENGE_RATE", "20/hour"),
 }
+AGON_CHALLENGES_WAITING = env_int("AGON_CHALLENGES_WAITING", 3)
+"""How many of a user's challenges may be queued or playing at once (API and site):
+challenges go before ranked matches, so a user may not fill the workers with them."""
 AGON_PROXY_COUNT = env_int("AGON_PROXY_COUNT", 0)
 """How many proxies in front add to X-Forwarded-For: the client address of the limits is
 the one the outermost of them added (0: the address of the connection itself)."""
@@ -207,6 +212,12 @@ SPECTACULAR_SETTINGS = {
         "VersionStatusEnum": "agon.bots.models.BotVersion.Status",
         "MatchStatusEnum": "agon.matches.models.Match.Status",
         "MatchKindEnum": "agon.matches.models.Match.Kind",
+        "TournamentStatusEnum": "agon.tournaments.models.Tournament.Status",
+        "TournamentFormatEnum": "agon.tournaments.models.Tournament.Format",
+        "TournamentGameStatusEnum": "agon.tournaments.selectors.GAME_STATUSES",
+        "VersionTestStatusEnum": "agon.version_tests.models.VersionTest.Status",
+        "VerdictEnum": "agon.version_tests.models.VersionTest.Verdict",
+        "BuiltinBotEnum": "engine.bots.BUILTIN_BOTS",
     },
 }
 
@@ -253,18 +264,39 @@ AGON_MATCH_QUEUE = env_str("AGON_MATCH_QUEUE", "matches")
 AGON_PRIORITY_QUEUE = env_str("AGON_PRIORITY_QUEUE", "matches-priority")
 """The queue of the matches someone is waiting for (a new version's validation, a
 challenge): a match worker takes them before any ranked match."""
+AGON_TOURNAMENT_QUEUE = env_str("AGON_TOURNAMENT_QUEUE", "matches-tournament")
+"""The queue of tournament games: after the matches someone waits for, before the ranked
+ones, so a round is not held up by the ladders."""
+AGON_BACKGROUND_QUEUE = env_str("AGON_BACKGROUND_QUEUE", "matches-background")
+"""The queue of the games of version tests: a match worker takes them only when no other
+match waits."""
 AGON_MATCH_QUEUE_BY_KIND = {
     "validation": AGON_PRIORITY_QUEUE,
     "challenge": AGON_PRIORITY_QUEUE,
+    "tournament": AGON_TOURNAMENT_QUEUE,
     "ranked": AGON_MATCH_QUEUE,
+    "version_test": AGON_BACKGROUND_QUEUE,
 }
-AGON_MATCH_WORKER_QUEUES = list(dict.fromkeys([AGON_PRIORITY_QUEUE, AGON_MATCH_QUEUE]))
+AGON_MATCH_WORKER_QUEUES = list(
+    dict.fromkeys(
+        [AGON_PRIORITY_QUEUE, AGON_TOURNAMENT_QUEUE, AGON_MATCH_QUEUE, AGON_BACKGROUND_QUEUE]
+    )
+)
 """What a match worker consumes, first things first (`--queues`)."""
 AGON_WORKER_QUEUES = list(
-    dict.fromkeys([AGON_PRIORITY_QUEUE, CELERY_TASK_DEFAULT_QUEUE, AGON_MATCH_QUEUE])
+    dict.fromkeys(
+        [
+            AGON_PRIORITY_QUEUE,
+            CELERY_TASK_DEFAULT_QUEUE,
+            AGON_TOURNAMENT_QUEUE,
+            AGON_MATCH_QUEUE,
+            AGON_BACKGROUND_QUEUE,
+        ]
+    )
 )
 """What a worker for everything consumes (`agon up`'s), in order: the matches someone
-waits for, the short tasks (matchmaking, the sweep), then the ranked matches."""
+waits for, the short tasks (matchmaking, the sweep, tournament rounds), tournament games,
+the ranked matches, then the games of version tests."""
 CELERY_TASK_ROUTES = {
     "agon.matches.tasks.run_match": {"queue": AGON_MATCH_QUEUE},
 }
@@ -280,9 +312,18 @@ CELERY_BEAT_SCHEDULE = {
         "task": "agon.ladders.tasks.matchmaking",
         "schedule": env_float("AGON_MATCHMAKING_SECONDS", 5.0),
     },
+    "age-idle-ratings": {
+        "task": "agon.ladders.tasks.age_ratings",
+        "schedule": env_float("AGON_RATING_AGE_SECONDS", 3600.0),
+    },
     # Often enough that a match whose whole worker died (its heartbeat stale after
     # AGON_MATCH_STALE_SECONDS) is queued again within about half a minute; an unread
     # sweep expires rather than piling up behind busy workers.
+    "tournament-rounds": {
+        "task": "agon.tournaments.tasks.tournaments_advance",
+        "schedule": env_float("AGON_TOURNAMENT_SECONDS", 5.0),
+        "options": {"expires": env_float("AGON_TOURNAMENT_SECONDS", 5.0)},
+    },
     "requeue-stuck-matches": {
         "task": "agon.matches.tasks.requeue_stuck_matches",
         "schedule": env_float("AGON_REQUEUE_SECONDS", 15.0),
@@ -319,15 +360,52 @@ if AGON_MATCH_STALE_SECONDS < 3 * AGON_MATCH_HEARTBEAT_SECONDS:
     )
 AGON_MATCH_MAX_ATTEMPTS = env_int("AGON_MATCH_MAX_ATTEMPTS", 3)
 """How many runs may claim a match; one that loses its worker that often ends `failed`."""
+AGON_VERSION_TEST_GAMES_PER_DAY = env_int("AGON_VERSION_TEST_GAMES_PER_DAY", 2000)
+"""Each user's budget of version-test games over any 24 hours: a test reserves its game
+limit when it starts and gives back the games it did not need when it ends."""
+AGON_VERSION_TEST_MAX_GAMES = env_int("AGON_VERSION_TEST_MAX_GAMES", 1000)
+"""The highest game limit one version test may ask for."""
+AGON_VERSION_TEST_PAIRS_IN_FLIGHT = env_int("AGON_VERSION_TEST_PAIRS_IN_FLIGHT", 2)
+"""Pairs of games of one version test queued or playing at a time."""
+AGON_VERSION_TEST_REPLAYS = env_int("AGON_VERSION_TEST_REPLAYS", 2)
+"""How often a game of a version test that failed for the platform's reasons is played
+again before the test stops as failed."""
+
 AGON_LIST_CACHE_SECONDS = env_int("AGON_LIST_CACHE_SECONDS", 2)
 """How long the API's match lists and leaderboards are served from the cache (0: never)."""
 AGON_QUEUE_TARGET = env_int("AGON_QUEUE_TARGET", 8)
 """Matchmaking keeps about this many ranked matches waiting for a worker, all ladders
 together: enough for the workers to have the next match at hand until the next round,
 few enough that a new version plays its first ranked match soon."""
+AGON_BACKGROUND_MAX_WAIT_SECONDS = env_int("AGON_BACKGROUND_MAX_WAIT_SECONDS", 60)
+"""Workers read the ranked queue before the background one (version tests), and
+matchmaking keeps the ranked queue full: once a background game has waited this long,
+matchmaking holds its top-up back until a worker has taken it (the ranked queue drains,
+a worker reaches the game). Lowest priority, but a bounded wait."""
 AGON_FAIR_SHARE_SECONDS = env_int("AGON_FAIR_SHARE_SECONDS", 600)
 """Matchmaking gives the next match to the ladder whose bots played the fewest games
 over this period (the status line of `agon up` shows each ladder's matches in it)."""
+AGON_PRIVATE_TOURNAMENTS_PER_USER = env_int("AGON_PRIVATE_TOURNAMENTS_PER_USER", 3)
+"""How many private tournaments a user may have not yet finished (staff: no limit)."""
+AGON_TOURNAMENT_MAX_GAMES = env_int("AGON_TOURNAMENT_MAX_GAMES", 2000)
+"""The most games a tournament may play with its largest field (a user's private ones;
+staff's public ones are bounded by AGON_TOURNAMENT_MAX_GAMES_PUBLIC)."""
+AGON_TOURNAMENT_MAX_GAMES_PUBLIC = env_int("AGON_TOURNAMENT_MAX_GAMES_PUBLIC", 20000)
+AGON_TOURNAMENT_MAX_ENTRANTS = env_int("AGON_TOURNAMENT_MAX_ENTRANTS", 256)
+AGON_TOURNAMENT_MAX_REPLAYS = env_int("AGON_TOURNAMENT_MAX_REPLAYS", 2)
+"""How often a tournament game whose match failed (the platform's fault, never a bot's)
+is played again by a new match before it counts as a tie of its seats."""
+AGON_MATCHMAKING_MAX_WAIT_SECONDS = env_int("AGON_MATCHMAKING_MAX_WAIT_SECONDS", 900)
+"""A bot free for a game whose last ranked match on a ladder was made longer ago than
+this is seated first when that ladder next plays, however sure its rating."""
+AGON_RATING_AGE_SECONDS = env_int("AGON_RATING_AGE_SECONDS", 3600)
+"""Ratings idle this long have their uncertainty brought up to date by Celery beat."""
+AGON_FAULT_RECENT_MATCHES = env_int("AGON_FAULT_RECENT_MATCHES", 20)
+"""A version is judged broken by its faults in this many of its last matches..."""
+AGON_FAULT_SHARE = env_float("AGON_FAULT_SHARE", 0.1)
+"""...when it faulted in more than this share of them (and in 2 at least)..."""
+AGON_FAULT_MAX = env_int("AGON_FAULT_MAX", 50)
+"""...or in more than this many matches in all: it is paused from matchmaking."""
 AGON_WORK_DIR = Path(env_str("AGON_WORK_DIR", str(VAR_DIR / "work")))
 """Scratch folder for unpacked bots while a match runs."""
 AGON_HEALTH_TIMEOUT_SECONDS = env_float("AGON_HEALTH_TIMEOUT_SECONDS", 3.0)

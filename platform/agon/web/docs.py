@@ -4,8 +4,9 @@
 with markdown-it (CommonMark and tables, raw HTML escaped), the bot protocol followed by
 each game's section from its package; headings get ids for the table of contents, and
 links between the repository's files become links to the pages and files served here.
-The starter kit is a zip of the example bots, the bot protocol and a README, built in
-memory with fixed timestamps, so the same files always give the same bytes.
+The starter kit is a zip of the example bots, the bot protocol, a README and the bot
+kit's wheel (agon.kit_wheel), built in memory with fixed timestamps, so the same files
+always give the same bytes.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from django.utils.text import slugify
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from agon.kit_wheel import kit_wheel
 from engine.registry import game_ids, get_spec
 
 DOCS = {
@@ -192,6 +194,8 @@ def starter_kit_files() -> list[tuple[str, bytes]]:
     files += [(f"{STARTER_KIT_FOLDER}/examples/{p.name}", p.read_bytes()) for p in examples]
     protocol = bot_protocol_text().encode()
     files.append((f"{STARTER_KIT_FOLDER}/docs/bot-protocol.md", protocol))
+    wheel = kit_wheel()
+    files.append((f"{STARTER_KIT_FOLDER}/{wheel.filename}", wheel.content))
     return files
 
 

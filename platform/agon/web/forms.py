@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm, UsernameField
@@ -11,7 +11,10 @@ from django.contrib.auth.models import User
 from agon.bots.models import Bot
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
+from agon.version_tests.services import PLAYED_VERSIONS
 from agon.web.games import games
+from engine.bots import BUILTIN_BOTS
+from engine.registry import get_game
 
 PACKAGE_HELP = "A single .py file, or a .zip / .tar.gz with main.py at the top; at most 5 MiB."
 
@@ -108,3 +111,102 @@ class MatchFilterForm(forms.Form):
         if bot is None:
             raise forms.ValidationError(f"There is no bot {text!r}: write it as owner/name.")
         return bot
+
+
+class VersionTestForm(forms.Form):
+    """Start a version test of one of the owner's bot's versions."""
+
+    candidate = forms.TypedChoiceField(coerce=int, label="Version under test")
+    baseline = forms.ChoiceField(label="Against")
+    players = forms.TypedChoiceField(
+        coerce=int,
+        help_text="Above 2, each version plays its own table against the same greedy "
+        "builtin bots, on the same seed.",
+    )
+    elo0 = forms.FloatField(
+        initial=0.0, label="elo0 (H0)", widget=forms.NumberInput({"step": "any"})
+    )
+    elo1 = forms.FloatField(
+        initial=10.0, label="elo1 (H1)", widget=forms.NumberInput({"step": "any"})
+    )
+    alpha = forms.FloatField(initial=0.05, widget=forms.NumberInput({"step": "any"}))
+    beta = forms.FloatField(initial=0.05, widget=forms.NumberInput({"step": "any"}))
+    max_games = forms.IntegerField(
+        initial=400,
+        min_value=2,
+        label="Game limit",
+        help_text="Inconclusive if the test has not decided by then; counted in your daily "
+        "budget of version-test games.",
+    )
+
+    def __init__(self, *args: Any, bot: Bot, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        played = [v for v in bot.versions.all() if v.status in PLAYED_VERSIONS]
+        played.sort(key=lambda v: -v.number)
+        cast(forms.ChoiceField, self.fields["candidate"]).choices = [
+            (v.number, f"v{v.number}") for v in played
+        ]
+        cast(forms.ChoiceField, self.fields["baseline"]).choices = [
+            *((f"version:{v.number}", f"v{v.number} of this bot") for v in played),
+            *((f"builtin:{name}", f"builtin {name}") for name in BUILTIN_BOTS),
+        ]
+        if len(played) > 1:
+            self.initial.setdefault("baseline", f"version:{played[1].number}")
+        else:
+            self.initial.setdefault("baseline", "builtin:greedy")
+        counts = get_game(bot.game).player_counts
+        cast(forms.ChoiceField, self.fields["players"]).choices = [
+            (n, f"{n} players") for n in counts
+        ]
+        self.playable = bool(played)
+
+    def baseline_choice(self) -> tuple[int | None, str | None]:
+        """The baseline chosen: (version number, None) or (None, builtin name)."""
+        kind, _, value = self.cleaned_data["baseline"].partition(":")
+        return (int(value), None) if kind == "version" else (None, value)
+
+
+class ChallengeForm(forms.Form):
+    """A challenge on one ladder: one of the user's bots with an active version against
+    as many of the ladder's rated bots as its tables seat, the user's bot in the seat
+    chosen. What it offers is what the user may pick; `challenge_create` checks again."""
+
+    def __init__(
+        self,
+        *args: Any,
+        players: int,
+        own_bots: list[tuple[int, str]],
+        opponents: list[tuple[int, str]],
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.players = players
+        self.has_own_bot = bool(own_bots)
+        # Whether the user's bots and the ladder's are enough for a table at all.
+        self.tables_possible = len({bot_id for bot_id, _ in own_bots + opponents}) >= players
+        self.fields["bot"] = forms.TypedChoiceField(label="Your bot", coerce=int, choices=own_bots)
+        for number in range(1, players):
+            self.fields[f"opponent_{number}"] = forms.TypedChoiceField(
+                label="Opponent" if players == 2 else f"Opponent {number}",
+                coerce=int,
+                choices=[("", "Choose a bot"), *opponents],
+            )
+        self.fields["seat"] = forms.TypedChoiceField(
+            label="Your seat",
+            coerce=int,
+            choices=[(seat, ordinal_turn(seat)) for seat in range(players)],
+            initial=0,
+            help_text="Seats move in turn, the first seat first.",
+        )
+
+    def seated_bot_ids(self) -> list[int]:
+        """The bot ids in seat order (once the form is valid)."""
+        data = self.cleaned_data
+        seated = [data[f"opponent_{number}"] for number in range(1, self.players)]
+        seated.insert(data["seat"], data["bot"])
+        return seated
+
+
+def ordinal_turn(seat: int) -> str:
+    names = ["first", "second", "third", "fourth", "fifth", "sixth"]
+    return names[seat] if seat < len(names) else f"in seat {seat + 1}"

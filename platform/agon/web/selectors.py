@@ -15,6 +15,10 @@ from agon.ladders.models import Ladder, Rating, RatingChange
 from agon.ladders.selectors import LeaderboardListing, Standing, ladder_list
 from agon.matches.models import Match, MatchSeat
 from agon.matches.selectors import ListedMatch, MatchListing
+from agon.tournaments.formats.core import Game
+from agon.tournaments.formats.version_test import BASELINE, CANDIDATE, pair_legs
+from agon.version_tests.models import VersionTest
+from agon.version_tests.services import NOT_NEEDED
 from engine.replay import Replay, ReplayError
 
 # --- home and ladders ---------------------------------------------------------------------
@@ -33,6 +37,31 @@ def ladders_with_leaders(*, top: int = 3) -> list[LadderSummary]:
         LadderSummary(ladder, ladder.bots, LeaderboardListing(ladder_id=ladder.id)[:top])  # type: ignore[attr-defined]
         for ladder in ladder_list().filter(active=True)
     ]
+
+
+CHALLENGE_OPPONENTS = 200
+"""The most opponents a ladder's challenge form offers: its best rated bots."""
+
+
+@dataclass
+class ChallengeChoices:
+    own_bots: list[tuple[int, str]]
+    """The user's bots of the ladder's game that have an active version: (id, name)."""
+    opponents: list[tuple[int, str]]
+    """The ladder's rated bots, best first: (id, "owner/name · rating")."""
+
+
+def challenge_choices(*, ladder: Ladder, owner: User) -> ChallengeChoices:
+    own = (
+        Bot.objects.filter(owner=owner, game=ladder.game, versions__status=BotVersion.Status.ACTIVE)
+        .order_by("name")
+        .values_list("id", "name")
+    )
+    standings = LeaderboardListing(ladder_id=ladder.id)[:CHALLENGE_OPPONENTS]
+    return ChallengeChoices(
+        own_bots=list(own),
+        opponents=[(s.bot, f"{s.owner}/{s.name} · {s.shown}") for s in standings],
+    )
 
 
 def live_matches(*, limit: int = 10) -> list[ListedMatch]:
@@ -116,6 +145,15 @@ def bot_of_owner(*, owner: User, bot_id: int) -> Bot | None:
     )
 
 
+def ladders_of(*, bot: Bot) -> list[Rating]:
+    """The bot's active ratings with their open ladders: where it plays ranked matches."""
+    return list(
+        Rating.objects.filter(bot=bot, active=True, ladder__active=True)
+        .select_related("ladder")
+        .order_by("ladder__players", "ladder_id")
+    )
+
+
 def version_states(*, owner: User) -> dict[str, str]:
     """Each version of the owner's bots: its status (what the my-bots page polls)."""
     return {
@@ -145,3 +183,47 @@ def match_result_details(*, match: Match) -> list[Any]:
         return []
     details = replay.result.get("details")
     return details if isinstance(details, list) else []
+
+
+# --- version tests ------------------------------------------------------------------------
+
+
+@dataclass
+class VersionTestGameRow:
+    pair: int
+    leg: int
+    table: str
+    """Whose table at mirrored tables ("candidate's", "baseline's"); empty at two players."""
+    match: Match
+    candidate_rank: int | None
+    """Where the candidate finished at this table (None until then, or not at it)."""
+    baseline_rank: int | None
+
+    @property
+    def not_needed(self) -> bool:
+        """Dropped unplayed: the test was over before its turn came."""
+        return self.match.status == Match.Status.FAILED and self.match.error == NOT_NEEDED
+
+
+def version_test_game_rows(*, test: VersionTest) -> list[VersionTestGameRow]:
+    """The test's games in order, with where the candidate and the baseline finished
+    (their seats are those the pairing gave them: a builtin baseline may sit with builtin
+    opponents of the same name)."""
+    games = (
+        test.games.select_related("match")
+        .prefetch_related("match__seats")
+        .order_by("pair", "leg", "side")
+    )
+    legs_of: dict[int, list[list[Game]]] = {}
+    rows = []
+    for game in games:
+        legs = legs_of.setdefault(game.pair, pair_legs(game.pair, test.seed, test.players))
+        entrants = legs[game.leg][game.side].bots
+        ranks = {seat.seat: seat.rank for seat in game.match.seats.all()}
+        candidate, baseline = (
+            ranks.get(entrants.index(entrant)) if entrant in entrants else None
+            for entrant in (CANDIDATE, BASELINE)
+        )
+        table = "" if test.players == 2 else ("candidate's" if game.side == 0 else "baseline's")
+        rows.append(VersionTestGameRow(game.pair, game.leg, table, game.match, candidate, baseline))
+    return rows

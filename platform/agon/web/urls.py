@@ -2,7 +2,17 @@
 
 from django.urls import path
 
-from agon.web.views import accounts, bots, docs, home, ladders, matches, rules
+from agon.web.views import (
+    accounts,
+    bots,
+    docs,
+    home,
+    ladders,
+    matches,
+    rules,
+    tournaments,
+    version_tests,
+)
 
 app_name = "web"
 
@@ -14,14 +24,35 @@ urlpatterns = [
     path("my/bots/", bots.my_bots, name="my-bots"),
     path("my/bots/status.json", bots.my_versions_status, name="my-versions-status"),
     path("my/bots/<int:bot_id>/", bots.my_bot, name="my-bot"),
+    path(
+        "my/bots/<int:bot_id>/tests/",
+        version_tests.version_test_start,
+        name="version-test-start",
+    ),
+    path("my/bots/<int:bot_id>/resume/", bots.my_bot_resume, name="my-bot-resume"),
     path("bots/<int:bot_id>/", bots.bot_page, name="bot"),
+    path(
+        "bots/<int:bot_id>/tests/<int:test_id>/",
+        version_tests.version_test_page,
+        name="version-test",
+    ),
     path("ladders/", ladders.ladder_list, name="ladders"),
     path("ladders/<int:ladder_id>/", ladders.ladder_page, name="ladder"),
+    path("ladders/<int:ladder_id>/challenge/", ladders.ladder_challenge, name="challenge"),
     path("matches/", matches.match_list, name="matches"),
     path("matches/<int:match_id>/", matches.match_page, name="match"),
     path("matches/<int:match_id>/logs/<int:seat>/", bots.seat_log, name="seat-log"),
+    path("tournaments/", tournaments.tournament_list, name="tournaments"),
+    path("tournaments/new/", tournaments.tournament_new, name="tournament-new"),
+    path("tournaments/<int:tournament_id>/", tournaments.tournament_detail, name="tournament"),
+    path(
+        "tournaments/<int:tournament_id>/enter/",
+        tournaments.tournament_enter,
+        name="tournament-enter",
+    ),
     path("docs/", docs.guide, name="guide"),
     path("docs/starter-kit.zip", docs.starter_kit, name="starter-kit"),
+    path("docs/kit/<str:filename>", docs.kit_wheel_file, name="kit-wheel"),
     path("docs/examples/<str:name>", docs.example, name="example"),
     path("docs/<slug:slug>/", docs.doc_page, name="doc"),
     path("games/<slug:game_id>/rules/", rules.rules_page, name="rules"),

@@ -32,6 +32,7 @@ def test_every_building_shows_each_terrain_once() -> None:
 
 def test_the_22_buildings_spread_4_4_4_4_3_3_over_the_six_cyclic_orders() -> None:
     """Decision #tile-layouts."""
+
     def canonical(edges: tuple[int, ...]) -> tuple[int, ...]:
         return min(tuple(edges[i:] + edges[:i]) for i in range(4))
 

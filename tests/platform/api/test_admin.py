@@ -9,17 +9,37 @@ from django.test import Client
 from agon.bots.models import Bot, BotVersion
 from agon.ladders.models import Ladder, Rating, RatingChange
 from agon.matches.models import Match
+from agon.tournaments.models import Tournament, TournamentGame
+from agon.tournaments.scheduling import tournament_close_entry
+from agon.version_tests.models import VersionTest
+from agon.version_tests.services import Baseline, version_test_create
 from tests.platform.conftest import MakeBot
 from tests.platform.support import play_ranked
+from tests.platform.tournaments.support import after_entry, enter, open_tournament
 
 pytestmark = pytest.mark.django_db
 
-MODELS = [Bot, BotVersion, Ladder, Rating, RatingChange, Match]
+MODELS = [
+    Bot,
+    BotVersion,
+    Ladder,
+    Rating,
+    RatingChange,
+    Match,
+    Tournament,
+    TournamentGame,
+    VersionTest,
+]
 
 
 @pytest.fixture
 def staff(make_bot: MakeBot, alice: User, bob: User, ladder_2p: Ladder) -> Client:
-    play_ranked(ladder_2p, [make_bot(alice, "ant"), make_bot(bob, "bee")], scores=[1, 2])
+    ant, bee = make_bot(alice, "ant"), make_bot(bob, "bee")
+    play_ranked(ladder_2p, [ant, bee], scores=[1, 2])
+    tournament = open_tournament(alice, format="gauntlet")
+    enter(tournament, [ant, bee], user=alice)
+    tournament_close_entry(tournament_id=tournament.id, now=after_entry(tournament))
+    version_test_create(user=alice, bot=ant, candidate=1, baseline=Baseline(builtin="greedy"))
     client = Client()
     client.force_login(User.objects.create_superuser("root"))
     return client
@@ -36,7 +56,9 @@ def test_the_admin_lists_and_shows_each_model(staff: Client, model: type[Bot]) -
 
 
 @pytest.mark.parametrize(
-    "model", [Bot, BotVersion, Rating, RatingChange, Match], ids=lambda model: model.__name__
+    "model",
+    [Bot, BotVersion, Rating, RatingChange, Match, TournamentGame, VersionTest],
+    ids=lambda model: model.__name__,
 )
 def test_results_cannot_be_added_in_the_admin(staff: Client, model: type[Bot]) -> None:
     url = f"/admin/{model._meta.app_label}/{model._meta.model_name}/add/"

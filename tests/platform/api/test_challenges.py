@@ -183,3 +183,32 @@ def test_challenges_are_rate_limited_per_user(
     assert refused["Retry-After"] == "3600"
     assert someone_else.status_code == 201
     assert Match.objects.filter(kind=Match.Kind.CHALLENGE).count() == 3
+
+
+def test_a_user_has_at_most_so_many_challenges_waiting_or_playing(
+    alice_client: APIClient,
+    bob_client: APIClient,
+    ladder_2p: Ladder,
+    rivals: tuple[Bot, Bot],
+    settings: Settings,
+) -> None:
+    settings.AGON_CHALLENGES_WAITING = 2
+    first, second = (challenge(alice_client, ladder_2p, list(rivals)) for _ in range(2))
+    Match.objects.filter(id=second.json()["id"]).update(status=Match.Status.RUNNING)
+
+    refused = challenge(alice_client, ladder_2p, list(rivals))
+    someone_else = challenge(bob_client, ladder_2p, list(rivals))
+    finish_match(Match.objects.get(id=first.json()["id"]), scores=[90, 10])
+    once_one_is_over = challenge(alice_client, ladder_2p, list(rivals))
+
+    assert [first.status_code, second.status_code] == [201, 201]
+    assert refused.status_code == 400
+    assert refused.json()["error"] == (
+        "you have 2 challenges waiting or playing, the most at once: "
+        "send another when one of them is over"
+    )
+    assert someone_else.status_code == 201
+    assert once_one_is_over.status_code == 201
+    assert (
+        Match.objects.filter(kind=Match.Kind.CHALLENGE, created_by__username="alice").count() == 3
+    )

@@ -1,27 +1,34 @@
 """Who may do what, endpoint by endpoint: an anonymous visitor, another signed-in user,
 and the owner of the bot concerned.
 
-Reading is public (bots, ladders, matches, replays); uploading needs an account; only a
-bot's owner uploads its versions, downloads its code and reads its logs. A version of
-somebody else's bot is not found rather than forbidden, so its existence stays private.
+Reading is public (bots, ladders, matches, replays, version tests); uploading needs an
+account; only a bot's owner uploads its versions, tests them, downloads its code and reads
+its logs. A version of somebody else's bot is not found rather than forbidden, so its
+existence stays private, and so is a private tournament for all but its owner.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from agon.bots.models import Bot
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
 from agon.matches.services import match_create
+from agon.tournaments.models import Tournament
+from agon.version_tests.models import VersionTest
+from agon.version_tests.services import Baseline, version_test_create
 from tests.platform.conftest import PASSWORD, MakeBot, client_for
 from tests.platform.support import finish_match, latest_version, py_upload
+from tests.platform.tournaments.support import open_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +36,8 @@ pytestmark = pytest.mark.django_db
 @dataclass(frozen=True)
 class World:
     """Alice owns `ant` and `ant2`; Bob owns `bee`. `match` is a finished ranked match,
-    ant (seat 0) against bee (seat 1), with logs."""
+    ant (seat 0) against bee (seat 1), with logs; `tournament` is Alice's private one,
+    open for entries."""
 
     alice: User
     bob: User
@@ -38,6 +46,9 @@ class World:
     bee: Bot
     ladder: Ladder
     match: Match
+    test: VersionTest
+    """A version test of ant against builtin:greedy."""
+    tournament: Tournament
 
 
 @pytest.fixture
@@ -52,7 +63,10 @@ def world(make_bot: MakeBot, alice: User, bob: User, ladder_2p: Ladder) -> World
         seats=[latest_version(ant), latest_version(bee)],
     )
     finish_match(match, scores=[1, 2], logs={0: "ant log", 1: "bee log"})
-    return World(alice, bob, ant, ant2, bee, ladder_2p, match)
+    test = version_test_create(
+        user=alice, bot=ant, candidate=1, baseline=Baseline(builtin="greedy"), max_games=10
+    )
+    return World(alice, bob, ant, ant2, bee, ladder_2p, match, test, open_tournament(alice))
 
 
 @dataclass(frozen=True)
@@ -107,15 +121,40 @@ ENDPOINTS: dict[str, tuple[Endpoint, dict[str, int]]] = {
         Endpoint("get", lambda w: f"/api/bots/{w.ant.id}/"),
         {"anonymous": 200, "other": 200, "owner": 200},
     ),
+    "see a bot's head to head": (
+        Endpoint("get", lambda w: f"/api/bots/{w.ant.id}/head-to-head/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
     "upload a version": (
         Endpoint(
             "post", lambda w: f"/api/bots/{w.ant.id}/versions/", lambda w: {"file": py_upload()}
         ),
         {"anonymous": 401, "other": 403, "owner": 201},
     ),
+    "resume a paused version": (
+        Endpoint("post", lambda w: f"/api/bots/{w.ant.id}/resume/"),
+        {"anonymous": 401, "other": 403, "owner": 200},
+    ),
     "download a version": (
         Endpoint("get", lambda w: f"/api/bots/{w.ant.id}/versions/1/download/"),
         {"anonymous": 401, "other": 404, "owner": 200},
+    ),
+    "list a bot's version tests": (
+        Endpoint("get", lambda w: f"/api/bots/{w.ant.id}/tests/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
+    "start a version test": (
+        Endpoint(
+            "post",
+            lambda w: f"/api/bots/{w.ant.id}/tests/",
+            lambda w: {"candidate": 1, "baseline_builtin": "random", "max_games": 10},
+            "json",
+        ),
+        {"anonymous": 401, "other": 403, "owner": 201},
+    ),
+    "see a version test": (
+        Endpoint("get", lambda w: f"/api/bots/{w.ant.id}/tests/{w.test.id}/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
     ),
     "list ladders": (
         Endpoint("get", lambda w: "/api/ladders/"),
@@ -153,6 +192,37 @@ ENDPOINTS: dict[str, tuple[Endpoint, dict[str, int]]] = {
             "json",
         ),
         {"anonymous": 401, "other": 403, "owner": 201},
+    ),
+    "list tournaments": (
+        Endpoint("get", lambda w: "/api/tournaments/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
+    "make a tournament": (
+        Endpoint(
+            "post",
+            lambda w: "/api/tournaments/",
+            lambda w: {
+                "name": "cup",
+                "game": "akropolis",
+                "format": "swiss",
+                "entry_closes": (timezone.now() + timedelta(hours=1)).isoformat(),
+            },
+            "json",
+        ),
+        {"anonymous": 401, "other": 201, "owner": 201},
+    ),
+    "see a private tournament": (
+        Endpoint("get", lambda w: f"/api/tournaments/{w.tournament.id}/"),
+        {"anonymous": 404, "other": 404, "owner": 200},
+    ),
+    "enter a bot into a private tournament": (
+        Endpoint(
+            "post",
+            lambda w: f"/api/tournaments/{w.tournament.id}/entries/",
+            lambda w: {"bot": w.bee.id},
+            "json",
+        ),
+        {"anonymous": 401, "other": 404, "owner": 201},
     ),
 }
 

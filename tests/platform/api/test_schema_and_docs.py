@@ -36,8 +36,12 @@ def test_the_schema_describes_every_endpoint(anonymous: APIClient) -> None:
         "/api/games/",
         "/api/bots/",
         "/api/bots/{bot_id}/",
+        "/api/bots/{bot_id}/head-to-head/",
         "/api/bots/{bot_id}/versions/",
         "/api/bots/{bot_id}/versions/{number}/download/",
+        "/api/bots/{bot_id}/tests/",
+        "/api/bots/{bot_id}/tests/{test_id}/",
+        "/api/bots/{bot_id}/resume/",
         "/api/ladders/",
         "/api/ladders/{ladder_id}/leaderboard/",
         "/api/matches/",
@@ -46,6 +50,9 @@ def test_the_schema_describes_every_endpoint(anonymous: APIClient) -> None:
         "/api/matches/{match_id}/timeline/",
         "/api/matches/{match_id}/logs/{seat}/",
         "/api/challenges/",
+        "/api/tournaments/",
+        "/api/tournaments/{tournament_id}/",
+        "/api/tournaments/{tournament_id}/entries/",
     }
     upload = paths["/api/bots/"]["post"]["requestBody"]["content"]["multipart/form-data"]
     assert upload["schema"]["$ref"] == "#/components/schemas/BotCreateRequest"

@@ -19,9 +19,11 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from agon.accounts.services import token_obtain
 from agon.ladders.models import Ladder
+from agon.tournaments.scheduling import tournament_close_entry
 from agon.wsgi import application
 from tests.platform.conftest import MakeBot
 from tests.platform.support import play_ranked
+from tests.platform.tournaments.support import after_entry, enter, open_tournament
 
 EXAMPLES = 25
 """Generated cases per operation, mode and user."""
@@ -38,9 +40,15 @@ schema.config.generation.update(
 
 @pytest.fixture(autouse=True)
 def world(db: None, ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User) -> Iterator[None]:
-    """Bots and a finished match for generated ids to find now and then, and the
-    in-process WSGI calls kept in the test's transaction."""
-    play_ranked(ladder_2p, [make_bot(alice, "ant"), make_bot(bob, "bee")], scores=[30, 20])
+    """Bots, a finished match and tournaments (running, open) for generated ids to find
+    now and then, and the in-process WSGI calls kept in the test's transaction."""
+    ant, bee = make_bot(alice, "ant"), make_bot(bob, "bee")
+    play_ranked(ladder_2p, [ant, bee], scores=[30, 20])
+    for owner, public in ((User.objects.create_user("root", is_staff=True), True), (alice, False)):
+        running = open_tournament(owner, public=public, format="gauntlet")
+        enter(running, [ant, bee], user=alice if not public else None)
+        tournament_close_entry(tournament_id=running.id, now=after_entry(running))
+    open_tournament(alice)  # still open for entries
     # Django closes a connection in a transaction when a request ends; the test client
     # keeps it (the test's transaction) by not listening, and so do these calls.
     signals.request_started.disconnect(close_old_connections)

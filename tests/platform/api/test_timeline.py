@@ -42,3 +42,31 @@ def test_anybody_reads_a_finished_match_step_by_step(
 def test_a_bad_since_or_match_is_refused(anonymous: APIClient) -> None:
     assert anonymous.get("/api/matches/99999/timeline/").status_code == 404
     assert anonymous.get("/api/matches/99999/timeline/?since=-1").status_code in (400, 404)
+
+
+def test_what_a_seat_saw_is_shown_once_the_match_has_finished_and_not_before(
+    anonymous: APIClient, ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User
+) -> None:
+    bots = [make_bot(alice, "ant"), make_bot(bob, "bee")]
+    match = match_create(
+        kind=Match.Kind.RANKED,
+        ladder=ladder_2p,
+        game="akropolis",
+        players=2,
+        options={},
+        seats=[bot.versions.get(status="active") for bot in bots],
+    )
+    for status in (Match.Status.QUEUED, Match.Status.RUNNING):
+        Match.objects.filter(id=match.id).update(status=status)
+        early = anonymous.get(f"/api/matches/{match.id}/timeline/?seat=1")
+        assert early.status_code == 403
+        assert early.json()["error"] == (
+            "what a seat was shown stays hidden until the match has finished"
+        )
+    Match.objects.filter(id=match.id).update(status=Match.Status.QUEUED)
+    play_and_finish(match)
+
+    shown = anonymous.get(f"/api/matches/{match.id}/timeline/?seat=1").json()
+    first = shown["steps"][0]["observation_patch"]["$set"]
+    assert first["player"] == 1
+    assert anonymous.get(f"/api/matches/{match.id}/timeline/?seat=2").status_code == 400

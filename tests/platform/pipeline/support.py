@@ -31,6 +31,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from pytest_django import Settings
+from rest_framework.test import APIClient
 
 from agon import ratings
 from agon.bots.models import BotVersion
@@ -70,6 +71,17 @@ def json_of(response: Any, status: int = 200) -> Any:
     """An API response's JSON, once its status is the one expected."""
     assert response.status_code == status, (response.status_code, response.content[:2000])
     return response.json()
+
+
+def signed_in_client(username: str) -> APIClient:
+    """An API client of a new user, registered and signed in with a token as a bot
+    author's script would be."""
+    client = APIClient()
+    account = {"username": username, "password": "pipeline passes"}
+    json_of(client.post("/api/auth/register/", account), 201)
+    token = json_of(client.post("/api/auth/token/", account))["token"]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    return client
 
 
 def wait_validated(client: Any, bot_ids: Sequence[int], explain: Callable[[], str]) -> None:

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from rest_framework.test import APIClient
 
 from agon.ladders.services import matchmaking_round
 from agon.matches.timeline import apply_patch
@@ -18,6 +17,7 @@ from tests.platform.pipeline.support import (
     json_of,
     only_ladder,
     py_upload,
+    signed_in_client,
     wait_finished,
     wait_validated,
 )
@@ -39,15 +39,6 @@ class Taker(Bot):
 if __name__ == "__main__":
     run(Taker())
 """
-
-
-def signed_in_client(username: str) -> APIClient:
-    client = APIClient()
-    account = {"username": username, "password": "nim is a fine game"}
-    json_of(client.post("/api/auth/register/", account), 201)
-    token = json_of(client.post("/api/auth/token/", account))["token"]
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    return client
 
 
 def test_nim_is_uploaded_for_rated_and_shown_like_any_game(

@@ -169,6 +169,16 @@ def test_agon_up_runs_the_platform_with_the_example_bots_and_stops_cleanly(up: U
     assert f"example bots of agon-examples from examples/bots: 4 for {GAME}" in output
     assert re.search(r"\d+ new versions entered for validation", output)
     assert "Traceback" not in output, up.explain()
+    # The terminal has agon up's own lines only, the address again after each status;
+    # Celery's banner and the children's lines are in the log it named.
+    children = [line for line in up.lines if re.match(r"^ *(web|worker|beat) \|", line)]
+    assert not children, up.explain()
+    assert up.saw(rf"^  agon \| open http://127\.0\.0\.1:{up.port}/ "), up.explain()
+    named = up.saw(r"their output goes to (\S+)$")
+    assert named, up.explain()
+    log = (REPO_DIR / named.group(1)).read_text()
+    assert re.search(r"^\S+ \S+ worker \| .*Task agon\.matches\.tasks\.run_match", log, re.M)
+    assert re.search(r'^\S+ \S+    web \| .*"GET /api/ladders/', log, re.M)
 
     processes = process_tree(up.process.pid)
     assert len(processes) >= 1 + 3 + 2  # itself; web, worker, beat; gunicorn's two workers

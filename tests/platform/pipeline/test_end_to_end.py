@@ -6,7 +6,6 @@ import json
 from typing import Any
 
 import pytest
-from rest_framework.test import APIClient
 
 from agon.ladders.models import RatingChange
 from agon.ladders.services import matchmaking_round
@@ -18,24 +17,12 @@ from tests.platform.pipeline.support import (
     json_of,
     only_ladder,
     py_upload,
+    signed_in_client,
     wait_finished,
     wait_validated,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def signed_in_client(username: str) -> APIClient:
-    client = APIClient()
-    json_of(
-        client.post("/api/auth/register/", {"username": username, "password": "pipeline passes"}),
-        201,
-    )
-    token = json_of(
-        client.post("/api/auth/token/", {"username": username, "password": "pipeline passes"})
-    )["token"]
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    return client
 
 
 def test_an_upload_is_validated_then_rated_on_its_ladder_and_its_match_replays(

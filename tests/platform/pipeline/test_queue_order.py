@@ -1,7 +1,8 @@
 """The order in which a real worker takes matches: the ones someone waits for (a
-validation, a challenge) before every ranked match, on Redis and on the embedded broker;
-and on the embedded broker, first in, first out even when kombu's clock (milliseconds
-since the machine started) gains a digit between two messages."""
+validation, a challenge) before every tournament game, and those before every ranked
+match, on Redis and on the embedded broker; and on the embedded broker, first in, first
+out even when kombu's clock (milliseconds since the machine started) gains a digit
+between two messages."""
 
 from __future__ import annotations
 
@@ -38,14 +39,25 @@ def started_in_order(pipeline: Pipeline, matches: list[Match]) -> list[int]:
     )
 
 
-def test_a_worker_takes_challenges_and_validations_before_ranked_matches(
+def test_a_worker_takes_challenges_and_validations_then_tournament_games_then_ranked_matches(
     pipeline: Pipeline, broker: str
 ) -> None:
-    kinds = ["ranked", "ranked", "ranked", "challenge", "ranked", "validation", "challenge"]
+    kinds = [
+        "ranked",
+        "tournament",
+        "ranked",
+        "ranked",
+        "challenge",
+        "tournament",
+        "ranked",
+        "validation",
+        "challenge",
+    ]
     matches = [quick_match(kind) for kind in kinds]
-    first = [m.id for m in matches if m.kind != Match.Kind.RANKED]
-    then = [m.id for m in matches if m.kind == Match.Kind.RANKED]
-    assert started_in_order(pipeline, matches) == first + then
+    waited_for = [m.id for m in matches if m.kind in (Match.Kind.VALIDATION, Match.Kind.CHALLENGE)]
+    tournament = [m.id for m in matches if m.kind == Match.Kind.TOURNAMENT]
+    ranked = [m.id for m in matches if m.kind == Match.Kind.RANKED]
+    assert started_in_order(pipeline, matches) == waited_for + tournament + ranked
 
 
 @pytest.mark.parametrize("boundary_ms", [10**6, 10**7])

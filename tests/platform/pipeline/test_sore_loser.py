@@ -34,7 +34,7 @@ JUNK = JUNK_HEAD + JUNK_FLOOD
 """What it writes on stderr when it has lost: NUL, invalid UTF-8, an encoded lone
 surrogate, controls, then 3 MB more of NUL and 0xff."""
 
-SORE_LOSER = b'''\
+SORE_LOSER = b"""\
 import sys
 
 from agon_bot import Bot, run
@@ -63,7 +63,7 @@ class SoreLoser(Bot):
 
 
 run(SoreLoser())
-'''.replace(b"@HEAD@", repr(JUNK_HEAD).encode())
+""".replace(b"@HEAD@", repr(JUNK_HEAD).encode())
 
 
 def api_client(user: User | None = None) -> APIClient:

@@ -25,10 +25,11 @@ def play_and_finish(
     match: Match,
     *,
     bots: Sequence[str | Bot] | None = None,
-    logs: Mapping[int, str | bytes] | None = None,
+    logs: Mapping[int, str | bytes | Sequence[bytes]] | None = None,
 ) -> Match:
     """Play the queued match with these bots, builtin ones by name (greedy in every
-    seat unless given), and finish it as the match task would."""
+    seat unless given), and finish it as the match task would. A seat's log is what it
+    wrote on stderr: all of it, or (a list) what it wrote on each of its turns."""
     game = get_game(match.game)
     players = [
         builtin_bot(bot, match.game, match.seed, seat) if isinstance(bot, str) else bot
@@ -51,5 +52,3 @@ def play_and_finish(
         match_seconds=0.5,
     )
     return finish_with(match, record)
-
-

@@ -36,9 +36,13 @@ def test_a_username_is_taken_whatever_its_case(alice: User) -> None:
 
 @pytest.mark.django_db
 def test_signing_up_refuses_mismatched_and_short_passwords() -> None:
-    page = Client().post(
-        reverse("web:signup"), {"username": "zoe", "password1": "short", "password2": "other"}
-    ).content.decode()
+    page = (
+        Client()
+        .post(
+            reverse("web:signup"), {"username": "zoe", "password1": "short", "password2": "other"}
+        )
+        .content.decode()
+    )
     assert "match." in page and "password fields" in page
     assert not User.objects.filter(username="zoe").exists()
 
@@ -68,7 +72,9 @@ def test_a_post_without_its_csrf_token_is_refused(alice: User) -> None:
 
 
 def test_a_wrong_password_says_so(alice: User) -> None:
-    page = Client().post(
-        reverse("web:signin"), {"username": "alice", "password": "nope nope"}
-    ).content.decode()
+    page = (
+        Client()
+        .post(reverse("web:signin"), {"username": "alice", "password": "nope nope"})
+        .content.decode()
+    )
     assert "enter a correct username and password" in page

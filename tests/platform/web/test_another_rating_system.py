@@ -45,6 +45,12 @@ class MadeUpSystem:
     def display(self, rating: RatingValue) -> str:
         return f"{rating.value:.0f} ± {rating.deviation or 0.0:.0f}"
 
+    def aged(self, rating: RatingValue, idle_seconds: float) -> RatingValue:
+        return rating
+
+    def new_version(self, rating: RatingValue) -> RatingValue:
+        return rating
+
 
 @pytest.fixture
 def another_system(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -121,3 +121,20 @@ def test_a_seat_s_log_is_for_its_bot_s_owner_only(alice: User, bob: User, world:
     assert f'href="{url}"' in page
     assert f'href="{reverse("web:seat-log", args=[world.match.id, 1])}"' not in page
 
+
+def test_a_validated_bot_s_page_names_the_ladders_it_plays_on(
+    alice_browser: Client, make_bot: MakeBot, alice: User
+) -> None:
+    validated = make_bot(alice, "athena")
+    waiting = make_bot(alice, "hera", active=False)
+    Ladder.objects.filter(game="akropolis", players=4).update(active=False)
+
+    page = alice_browser.get(f"/my/bots/{validated.id}/").content.decode()
+    unrated = alice_browser.get(f"/my/bots/{waiting.id}/").content.decode()
+
+    ladders = Ladder.objects.filter(game="akropolis").order_by("players")
+    two, three, four = (f'<a href="/ladders/{ladder.id}/">' for ladder in ladders)
+    assert "Plays ranked matches on " in page
+    assert two in page and three in page and four not in page
+    assert "you can challenge bots from a ladder's page" in page
+    assert "Plays ranked matches on" not in unrated

@@ -17,7 +17,6 @@ from agon import ratings
 from agon.ladders.models import LEADERBOARD_ORDER, Ladder, Rating
 from agon.ladders.selectors import LeaderboardListing, order_sql
 from agon.matches.models import Match
-from agon.ratings.elo import PROVISIONAL_GAMES
 from agon.web import selectors as web_selectors
 from tests.platform.conftest import MakeBot
 from tests.platform.support import play_ranked
@@ -34,12 +33,12 @@ def test_it_reads_ladders_bots_matches_and_seats_through_the_apps_selectors(name
 
 
 def test_it_writes_the_leaderboard_sql_from_the_one_order() -> None:
-    assert LEADERBOARD_ORDER == ("-rating", "id")
-    assert order_sql() == "rating DESC, id"
-    assert order_sql(alias="r") == "r.rating DESC, r.id"
+    assert LEADERBOARD_ORDER == ("-rankable", "-rating", "id")
+    assert order_sql() == "rankable DESC, rating DESC, id"
+    assert order_sql(alias="r") == "r.rankable DESC, r.rating DESC, r.id"
     sql, _ = LeaderboardListing(ladder_id=1).page_sql(0, 50)
-    assert sql.count("ORDER BY rating DESC, id") == 1
-    assert sql.count("ORDER BY r.rating DESC, r.id") == 1
+    assert sql.count("ORDER BY rankable DESC, rating DESC, id") == 1
+    assert sql.count("ORDER BY r.rankable DESC, r.rating DESC, r.id") == 1
 
 
 def test_it_indexes_the_ratings_in_the_leaderboard_order() -> None:
@@ -47,13 +46,14 @@ def test_it_indexes_the_ratings_in_the_leaderboard_order() -> None:
     assert list(index.fields) == ["ladder", "active", *LEADERBOARD_ORDER]
 
 
-@pytest.mark.parametrize("games", [0, PROVISIONAL_GAMES - 1, PROVISIONAL_GAMES, 50])
+@pytest.mark.parametrize("deviation", [350.0, 110.0, 109.9, 40.0])
 def test_it_calls_a_rating_provisional_by_one_rule_everywhere(
-    ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User, games: int
+    ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User, deviation: float
 ) -> None:
     first, second = make_bot(alice, "first"), make_bot(bob, "second")
     play_ranked(ladder_2p, [first, second], scores=[2, 1])
-    Rating.objects.filter(ladder=ladder_2p).update(version_games=games)
+    Rating.objects.filter(ladder=ladder_2p).update(deviation=deviation)
+    games = 1
 
     rows = LeaderboardListing(ladder_id=ladder_2p.id)[:50]
     stored = Rating.objects.filter(ladder=ladder_2p)
@@ -64,9 +64,10 @@ def test_it_calls_a_rating_provisional_by_one_rule_everywhere(
 
 
 def _ladder_rows(page: str) -> list[tuple[str, str, str]]:
-    """Rank, bot and version of each row of a leaderboard page."""
+    """Rank (empty for a provisional bot), bot and version of each row of a leaderboard page."""
     return re.findall(
-        r"<tr[^>]*>\s*<td>(\d+)</td>\s*<td><a href=\"/bots/\d+/\">([^<]+)</a>.*?<td>v(\d+)</td>",
+        r"<tr[^>]*>\s*<td>(?:(\d+)|<span[^>]*>\N{EN DASH}</span>)</td>"
+        r"\s*<td><a href=\"/bots/\d+/\">([^<]+)</a>.*?<td>v(\d+)</td>",
         page,
         flags=re.DOTALL,
     )
@@ -84,7 +85,8 @@ def test_it_shows_the_leaderboard_as_the_api_lists_it_ties_broken_by_id(
     api = anonymous.get(f"/api/ladders/{world.ladder.id}/leaderboard/").json()["results"]
 
     assert _ladder_rows(page) == [
-        (str(row["rank"]), f"{row['owner']}/{row['name']}", str(row["version"])) for row in api
+        (str(row["rank"] or ""), f"{row['owner']}/{row['name']}", str(row["version"]))
+        for row in api
     ]
     assert page.count('<tr class="provisional">') == sum(row["provisional"] for row in api)
 

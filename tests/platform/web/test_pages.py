@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from agon.kit_wheel import kit_wheel
 from agon.matches.models import Match
 from agon.matches.services import match_claim
 from tests.platform.support import ranked_match
@@ -119,6 +120,24 @@ def test_the_match_page_has_the_viewer_the_seats_and_the_breakdown(
     assert labels == ["alice/athena v1", "bob/hermes v1"]
 
 
+def test_the_match_page_gives_the_viewer_the_logs_of_its_visitor_s_own_seats_only(
+    client: Client, world: World
+) -> None:
+    match = world.match
+    url = reverse("web:match", args=[match.id])
+
+    def own_logs() -> dict[str, str]:
+        page = get(client, url)
+        found: dict[str, str] = json.loads(
+            page.split('id="own-logs" type="application/json">')[1].split("<")[0]
+        )
+        return found
+
+    assert own_logs() == {}
+    client.force_login(world.bots[1].owner)
+    assert own_logs() == {"1": f"/api/matches/{match.id}/logs/1/"}
+
+
 def test_the_viewer_reads_the_timeline_of_the_api(client: Client, world: World) -> None:
     match = world.match
     replay = client.get(f"/api/matches/{match.id}/replay/")
@@ -187,9 +206,24 @@ def test_the_starter_kit_is_a_zip_of_the_examples_the_protocol_and_a_readme(
         "agon-starter-kit/examples/random_bot.py",
         "agon-starter-kit/examples/lookahead_bot.py",
         "agon-starter-kit/docs/bot-protocol.md",
+        f"agon-starter-kit/{kit_wheel().filename}",
     }
-    assert b"run(" in main and "agon play" in readme
+    assert b"run(" in main and "agon-kit play" in readme
+    assert "pip install agon_kit-*.whl" in readme
     assert client.get(reverse("web:starter-kit")).content == response.content
+
+
+def test_the_guide_gives_the_command_that_installs_the_bot_kit_and_serves_it(
+    client: Client,
+) -> None:
+    wheel = kit_wheel()
+    page = get(client, reverse("web:guide"))
+    assert f"<code>pip install http://testserver/docs/kit/{wheel.filename}</code>" in page
+    response = client.get(f"/docs/kit/{wheel.filename}")
+    assert response.status_code == 200
+    assert response.content == wheel.content
+    assert "max-age" in response["Cache-Control"]
+    get(client, "/docs/kit/agon_kit-0.0.1-py3-none-any.whl", 404)
 
 
 def test_pages_of_a_running_match_and_its_timeline(client: Client, world: World) -> None:

@@ -3,6 +3,8 @@ documents."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.staticfiles import finders
 
@@ -11,6 +13,8 @@ from agon.web.breakdown import breakdown
 from agon.web.charts import rating_chart
 from agon.web.docs import render_markdown
 from agon.web.games import board_renderer
+from engine.bots import builtin_bot
+from engine.match import play_match
 from engine.registry import game_ids, get_spec
 
 
@@ -56,6 +60,36 @@ def test_the_akropolis_breakdown_shows_value_times_stars_per_colour() -> None:
     times = "\N{MULTIPLICATION SIGN}"
     assert table.rows[0][:3] == [f"2 {times} 2 = 4", f"2 {times} 2 = 4", f"0 {times} 1 = 0"]
     assert table.rows[0][5:] == ["3", "23"]
+
+
+def architekton_result(seed: int) -> dict[str, Any]:
+    game = get_spec("architekton").game
+    bots = [builtin_bot("greedy", "architekton", seed, seat) for seat in range(2)]
+    return play_match(game, seed=seed, players=2, options={}, bots=bots, bot_ids=["a", "b"]).result
+
+
+def test_the_architekton_breakdown_adds_up_to_the_engine_s_scores() -> None:
+    result = architekton_result(seed=2)  # played to the end: 6 to 2
+
+    table = breakdown("architekton", result["details"])
+
+    assert table is not None
+    assert table.headers == ["Points from play", "Largest chain", "Houses kept", "Final score"]
+    assert [int(row[3]) for row in table.rows] == result["scores"] == [6, 2]
+    assert [int(row[0]) + int(row[1]) for row in table.rows] == result["scores"]
+
+
+def test_the_architekton_breakdown_says_who_lost_early() -> None:
+    result = architekton_result(seed=4)  # seat 0 loses early
+
+    table = breakdown("architekton", result["details"])
+
+    assert table is not None
+    dash = "\N{EN DASH}"
+    assert table.rows == [
+        [str(result["scores"][0]), dash, dash, f"{result['scores'][0]} (lost early: ranked last)"],
+        [str(result["scores"][1]), dash, dash, str(result["scores"][1])],
+    ]
 
 
 def test_other_games_show_their_details_as_they_are() -> None:

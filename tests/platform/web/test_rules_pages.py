@@ -28,7 +28,7 @@ def repo(settings: Settings, tmp_path: Path) -> Path:
 def test_every_registered_game_has_its_rules_page(client: Client, game_id: str) -> None:
     page = get(client, reverse("web:rules", args=[game_id]))
     name = get_game(game_id).name
-    assert f"<h1 id=\"{name.lower()}-the-rules\">{name}: the rules</h1>" in page
+    assert f'<h1 id="{name.lower()}-the-rules">{name}: the rules</h1>' in page
     assert page.count("<h1") == 1, "the decisions below the rules are a part of the page"
     assert "<title>" in page and f"{name}: the rules" in page
     assert 'aria-label="On this page"' in page
@@ -44,9 +44,7 @@ def test_an_unknown_game_has_no_rules_page(client: Client) -> None:
     assert "There is no game &#x27;chess&#x27;." in page
 
 
-def test_a_registered_game_without_a_rules_file_is_a_clear_404(
-    client: Client, repo: Path
-) -> None:
+def test_a_registered_game_without_a_rules_file_is_a_clear_404(client: Client, repo: Path) -> None:
     page = get(client, reverse("web:rules", args=["akropolis"]), 404)
     assert "The game &#x27;akropolis&#x27; has no rules page yet." in page
 

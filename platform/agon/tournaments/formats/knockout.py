@@ -71,6 +71,15 @@ class Knockout:
     def ties(self, results: Sequence[Result]) -> list[Tie]:
         return self.run(results).ties
 
+    def outline(self) -> Bracket:
+        """The whole bracket, every table in place, as a play-out where the better seed
+        always goes through draws it: which bots meet depends on the results, but not which
+        tables there are (save a grand final's reset, which this play-out never needs)."""
+        results: list[Result] = []
+        while games := self.next_games(results):
+            results += [Result(game, _better_seed_first(game)) for game in games]
+        return self.run(results)
+
     def run(self, results: Sequence[Result]) -> Bracket:
         """Walk the bracket as far as the results decide it."""
         bracket = Bracket(self, results)
@@ -154,6 +163,8 @@ class Bracket:
     knockout: Knockout
     results: Sequence[Result]
     ties: list[Tie] = field(default_factory=list)
+    byes: list[Tie] = field(default_factory=list)
+    """The tables of fewer than two bots: nobody plays, whoever sits there goes through."""
     pending: list[Game] = field(default_factory=list)
     stage: int = 0
     out_at: dict[int, float] = field(default_factory=dict)
@@ -173,10 +184,11 @@ class Bracket:
         outcomes: list[tuple[list[int | None], list[int | None]]] = []
         for number, table in enumerate(tables, start=1):
             bots = tuple(sorted(bot for bot in table if bot is not None))
+            name = f"{prefix}.{number}" if len(tables) > 1 else prefix
             if len(bots) < 2:
+                self.byes.append(Tie(self.stage, name, bots, (0.0,) * len(bots), bots))
                 outcomes.append(([*bots] or [None], [None]))
                 continue
-            name = f"{prefix}.{number}" if len(tables) > 1 else prefix
             through, games, points = self.knockout.resolve(
                 self.stage, name, bots, self.by_tie[name]
             )
@@ -300,6 +312,10 @@ def _run_heats(bracket: Bracket) -> None:
     order = sorted(range(len(final.bots)), key=lambda s: (-final.points[s], final.bots[s]))
     for place, seat in enumerate(reversed(order)):
         bracket.out_at[final.bots[seat]] = bracket.stage + place / len(order)
+
+
+def _better_seed_first(game: Game) -> tuple[int, ...]:
+    return tuple(sorted(game.bots).index(bot) + 1 for bot in game.bots)
 
 
 def _points(bots: tuple[int, ...], played: Sequence[Result]) -> tuple[float, ...]:

@@ -38,6 +38,18 @@ def points_by_bot(entrants: int, results: Sequence[Result]) -> list[float]:
     return points
 
 
+def pairwise_points(results: Sequence[Result]) -> dict[tuple[int, int], tuple[float, int]]:
+    """(points, games) of a bot against an opponent, for each pair that has met: a game at a
+    table of P counts 1/(P-1) of a point against each opponent, as the tie-breaks count it."""
+    met: dict[tuple[int, int], tuple[float, int]] = {}
+    for result in results:
+        share = 1 / max(len(result.game.bots) - 1, 1)
+        for bot, opponent, score in pairwise_scores(result):
+            points, games = met.get((bot, opponent), (0.0, 0))
+            met[(bot, opponent)] = (points + score * share, games + 1)
+    return met
+
+
 def tiebreak_values(
     entrants: int, results: Sequence[Result], names: Sequence[str]
 ) -> list[dict[str, float]]:

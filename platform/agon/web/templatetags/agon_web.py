@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django import template
 from django.urls import reverse
 from django.utils.html import format_html
@@ -43,6 +45,14 @@ def ordinal(rank: int | None) -> str:
         return "\N{EN DASH}"
     suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
     return f"{rank}{suffix}"
+
+
+@register.filter
+def place(seat: SeatShown, seats: Iterable[SeatShown]) -> str:
+    """A seat's finishing place, "=1st" when another seat of `seats` shares it: a tie is
+    a shared place, not a win for both."""
+    shared = sum(other.rank == seat.rank for other in seats) > 1
+    return ("=" if shared and seat.rank is not None else "") + ordinal(seat.rank)
 
 
 @register.simple_tag

@@ -7,15 +7,19 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET
+from django.utils.text import capfirst
+from django.views.decorators.http import require_GET, require_POST
 
+from agon.bots.models import Bot
+from agon.bots.pausing import version_resume
 from agon.bots.selectors import bot_get
 from agon.bots.services import bot_submit, version_submit
 from agon.limits.services import RateLimited, limit_take
-from agon.matches.selectors import match_seat, seat_owned_by
+from agon.matches.selectors import head_to_head, match_seat, seat_owned_by
+from agon.version_tests.selectors import version_tests_of
 from agon.web import selectors
 from agon.web.charts import rating_chart
-from agon.web.forms import BotUploadForm, VersionUploadForm
+from agon.web.forms import BotUploadForm, VersionTestForm, VersionUploadForm
 from agon.web.views.common import signed_in
 from agon.web.views.limits import refused_page
 
@@ -60,6 +64,35 @@ def my_bots(request: HttpRequest) -> HttpResponse:
     )
 
 
+def my_bot_page(
+    request: HttpRequest,
+    bot: Bot,
+    *,
+    form: VersionUploadForm | None = None,
+    test_form: VersionTestForm | None = None,
+    test_refusal: str = "",
+    refusal: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    """The owner's page of a bot: its versions, the upload form, its version tests with
+    the form to start one, its matches and logs."""
+    return render(
+        request,
+        "web/my_bot.html",
+        {
+            "bot": bot,
+            "form": form or VersionUploadForm(),
+            "test_form": test_form or VersionTestForm(bot=bot),
+            "test_refusal": test_refusal,
+            "refusal": refusal,
+            "tests": list(version_tests_of(bot=bot)[:20]),
+            "matches": selectors.bot_matches(bot=bot, limit=30),
+            "ratings": selectors.ladders_of(bot=bot),
+        },
+        status=status,
+    )
+
+
 @login_required
 def my_bot(request: HttpRequest, bot_id: int) -> HttpResponse:
     owner = signed_in(request)
@@ -71,12 +104,11 @@ def my_bot(request: HttpRequest, bot_id: int) -> HttpResponse:
         try:
             _take_upload(request)
         except RateLimited as limited:
-            context = {
-                "bot": bot,
-                "form": VersionUploadForm(),
-                "matches": selectors.bot_matches(bot=bot, limit=30),
-            }
-            return refused_page(request, "web/my_bot.html", context, limited)
+            response = my_bot_page(
+                request, bot, refusal=f"{capfirst(limited.message)}.", status=429
+            )
+            response["Retry-After"] = str(limited.retry_after)
+            return response
     if request.method == "POST" and form.is_valid():
         try:
             version = version_submit(bot=bot, upload=form.cleaned_data["file"])
@@ -88,11 +120,20 @@ def my_bot(request: HttpRequest, bot_id: int) -> HttpResponse:
                 f"{bot.name} v{version.number} is uploaded and plays its validation match now.",
             )
             return redirect("web:my-bot", bot_id=bot.id)
-    return render(
-        request,
-        "web/my_bot.html",
-        {"bot": bot, "form": form, "matches": selectors.bot_matches(bot=bot, limit=30)},
-    )
+    return my_bot_page(request, bot, form=form)
+
+
+@login_required
+@require_POST
+def my_bot_resume(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """The owner's button on a paused version: it plays ranked matches again."""
+    bot = selectors.bot_of_owner(owner=signed_in(request), bot_id=bot_id)
+    version = bot.active_version() if bot is not None else None
+    if bot is None or version is None:
+        raise Http404(f"you have no bot {bot_id} with an active version")
+    version_resume(version=version)
+    messages.success(request, f"{bot.name} v{version.number} plays ranked matches again.")
+    return redirect("web:my-bot", bot_id=bot.id)
 
 
 @login_required
@@ -135,7 +176,9 @@ def bot_page(request: HttpRequest, bot_id: int) -> HttpResponse:
             "versions": list(bot.versions.all()),
             "charts": charts,
             "record": selectors.bot_record(bot=bot),
+            "head_to_head": head_to_head(bot=bot),
             "matches": selectors.bot_matches(bot=bot, limit=20),
+            "tests": list(version_tests_of(bot=bot)[:10]),
             "is_owner": request.user.is_authenticated and request.user.id == bot.owner_id,
         },
     )

@@ -1,11 +1,14 @@
-"""How to write a bot: the protocol page, the other documents, examples, the starter kit."""
+"""How to write a bot: the protocol page, the other documents, examples, the starter kit
+and the bot kit's wheel."""
 
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.cache import cache_control
 
+from agon.kit_wheel import kit_wheel
 from agon.web.docs import doc_render, example_files, example_source, starter_kit_zip
 
 
@@ -25,6 +28,9 @@ def doc_page(request: HttpRequest, slug: str) -> HttpResponse:
             "slug": slug,
             "toc": [h for h in doc.headings if h.level == 2],
             "examples": [path.name for path in example_files()],
+            "kit_url": request.build_absolute_uri(
+                reverse("web:kit-wheel", args=[kit_wheel().filename])
+            ),
         },
     )
 
@@ -40,4 +46,15 @@ def example(request: HttpRequest, name: str) -> HttpResponse:
 def starter_kit(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(starter_kit_zip(), content_type="application/zip")
     response["Content-Disposition"] = 'attachment; filename="agon-starter-kit.zip"'
+    return response
+
+
+@cache_control(max_age=7 * 24 * 3600, public=True)
+def kit_wheel_file(request: HttpRequest, filename: str) -> HttpResponse:
+    """The bot kit's wheel; its name carries a digest of its files, so it may be kept."""
+    wheel = kit_wheel()
+    if filename != wheel.filename:
+        raise Http404(f"the bot kit is {wheel.filename} now")
+    response = HttpResponse(wheel.content, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{wheel.filename}"'
     return response

@@ -7,6 +7,7 @@ import functools
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 
 from agon.matches.models import Match
 from agon.matches.selectors import ListedMatch, MatchListing, match_get, match_seats
@@ -86,8 +87,15 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         {
             "match": match,
             "seats": seats,
+            "shown_seats": shown,
             "breakdown": breakdown(match.game, details),
             "renderer": board_renderer(match.game),
             "seat_labels": [seat_label(seat) for seat in shown],
+            # The viewer shows these seats' logs beside their turns (the API checks again).
+            "own_logs": {
+                seat.seat: reverse("match-seat-log", args=[match.id, seat.seat])
+                for seat in shown
+                if seat.bot is not None and seat.owner == username
+            },
         },
     )

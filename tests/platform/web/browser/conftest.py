@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Request,
+    sync_playwright,
+)
 from pytest_django.live_server_helper import LiveServer
 
 from agon.matches import services
@@ -88,10 +95,14 @@ class Problems:
 
         page.on("console", console)
         page.on("pageerror", lambda error: self.found.append(f"page error: {error} ({page.url})"))
-        page.on(
-            "requestfailed",
-            lambda request: self.found.append(f"request failed: {request.url}"),
-        )
+
+        def failed(request: Request) -> None:
+            # A request cut short because the page moved on (a link followed while the
+            # viewer was still fetching a log) is no failure the reader would see.
+            if request.failure != "net::ERR_ABORTED":
+                self.found.append(f"request failed: {request.url} ({request.failure})")
+
+        page.on("requestfailed", failed)
 
 
 @dataclass
@@ -113,10 +124,12 @@ class Site:
         self.problems.watch(page)
         return page
 
-    def screenshot(self, name: str, page: Page | None = None) -> Path:
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    def screenshot(self, name: str, page: Page | None = None, *, full_page: bool = True) -> Path:
+        """The page (the whole of it unless `full_page` is False) as `name`.png, where
+        `name` may name folders: `first-hour/attika/01-home`."""
         path = SCREENSHOTS / f"{name}.png"
-        (page or self.page).screenshot(path=str(path), full_page=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        (page or self.page).screenshot(path=str(path), full_page=full_page)
         return path
 
 
@@ -132,4 +145,3 @@ def site(browser: Browser, live_server: LiveServer) -> Iterator[Site]:
     finally:
         context.close()
     assert not problems.found, "\n".join(problems.found)
-

@@ -15,8 +15,14 @@ from engine.replay import replay_states
 from engine.spec import GameSpec
 from tests.platform.conftest import MakeBot
 from tests.platform.support import ranked_match
-from tests.platform.web.browser.conftest import Site
+from tests.platform.web.browser.conftest import PHONE, Site
 from tests.platform.web.browser.support import stored_replay
+from tests.platform.web.browser.viewer_pages import (
+    open_replay,
+    screenshot_viewer,
+    wait_settled,
+    zooms,
+)
 from tests.platform.web.support import play_and_finish
 
 
@@ -38,3 +44,17 @@ def test_each_step_of_a_nim_match_shows_the_engines_text_render(
         page.evaluate(f"window.AgonViewer.instances[0].go({step})")
         expect(page.locator("pre.board-text")).to_have_text(texts[step])
     expect(page.locator("#viewer-caption")).to_contain_text(", leaving 0")
+
+    # The text is fitted to its panel like a board, legible on a phone, and zooms.
+    phone = site.new_page(PHONE)
+    for shown, suffix in ((page, "desktop"), (phone, "phone")):
+        open_replay(shown, site.url, match, step=1)
+        text = shown.locator("pre.board-text").bounding_box()
+        frame = shown.locator(".board-frame").bounding_box()
+        assert text is not None and frame is not None
+        assert frame["x"] <= text["x"] and text["x"] + text["width"] <= frame["x"] + frame["width"]
+        assert text["height"] >= frame["height"] / 3  # not a small line in a corner
+        screenshot_viewer(shown, f"viewer-nim-{suffix}", ".board-frame")
+    phone.get_by_role("button", name="Zoom in").click()
+    wait_settled(phone)
+    assert zooms(phone)[0]["zoom"] == 1.5

@@ -16,9 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_a_rules_page_reads_well_on_a_desktop_and_a_phone(site: Site) -> None:
     page = site.open("/games/megalopolis/rules/")
     expect(page.locator("h1")).to_have_text("Megalopolis: the rules")
-    page.get_by_role("navigation", name="On this page").get_by_role(
-        "link", name="Scoring"
-    ).click()
+    page.get_by_role("navigation", name="On this page").get_by_role("link", name="Scoring").click()
     assert page.url.endswith("#scoring")
     expect(page.locator("#scoring")).to_be_in_viewport()
     assert accessibility_problems(page) == []

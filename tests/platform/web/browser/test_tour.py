@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from agon.ladders.models import Ladder
+from agon.ladders.models import Ladder, Rating
 from agon.matches.models import Match
 from engine.registry import get_game
 from engine.replay import replay_states
@@ -59,6 +59,17 @@ def test_the_main_pages_on_a_desktop_and_on_a_phone(
     versions = [seat.version for seat in match.seats.all() if seat.version is not None]
     for seed in range(3):
         play_and_finish(ranked_match(match.ladder, versions, seed=seed))
+    # One bot settled (ranked, a narrow interval), one paused for its faults (its owner's
+    # page says why and offers to resume it): every state of a rating and a version shown.
+    first = match.seats.select_related("version").get(seat=0).version
+    last = match.seats.select_related("version").get(seat=2).version
+    assert first is not None and last is not None
+    Rating.objects.filter(bot_id=last.bot_id).update(deviation=52.0, rankable=True)
+    first.paused_reason = (
+        "Paused from matchmaking: it faulted in 3 of its last 12 matches (crash, timeout), "
+        "more than 10%."
+    )
+    first.save(update_fields=["paused_reason"])
     urls = pages_of(match)
     phone = site.new_page(PHONE)
     for name, path in urls.items():

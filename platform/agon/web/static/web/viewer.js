@@ -5,12 +5,16 @@
 // (unchanged parts shared between steps), so moving to any step only asks the renderer
 // to draw one view, and renderers update the SVG nodes they already have.
 // A running match is polled every 1.5 s for the steps it does not have yet.
+// The boards zoom and pan (zoom.js); the address follows the step (?step=N); a finished
+// match can be seen as one seat saw it, and the owner of a bot reads its log beside each
+// of its turns.
 (function () {
   "use strict";
 
   const SVG_NS = "http://www.w3.org/2000/svg";
   const POLL_MS = 1500;
   const SPEEDS = [0.5, 1, 2, 4, 8, 16];
+  const ADDRESS_DELAY_MS = 150;  // the address follows the step once stepping pauses this long
   const renderers = {};
 
   // --- helpers shared with the renderers ---------------------------------------------
@@ -60,6 +64,25 @@
     if (node.textContent !== text) node.textContent = text;
   }
 
+  // A bot's name that wraps between its words and cuts a word too long for its box with an
+  // ellipsis, never in the middle; the whole name shows as a tooltip.
+  function nameLabel(parent, text, className) {
+    const label = html("span", { class: `bot-name${className ? ` ${className}` : ""}`, title: text }, parent);
+    for (const part of text.split(/(\s+)/)) {
+      if (!part) continue;
+      if (!part.trim()) {
+        label.appendChild(document.createTextNode(" "));
+        continue;
+      }
+      // "owner/name": a line may break after the slash too.
+      part.split(/(?<=\/)/).forEach((word, k) => {
+        if (k) html("wbr", {}, label);
+        html("span", { class: "word" }, label, word);
+      });
+    }
+    return label;
+  }
+
   // The players' cards above a board: name, score, a line of facts, who is to move.
   class PlayersPanel {
     constructor(container, ctx) {
@@ -67,7 +90,8 @@
       this.cards = ctx.labels.map((label, seat) => {
         const card = html("div", { class: "player", "data-seat": seat }, this.root);
         card.style.setProperty("--seat-color", ctx.colors[seat]);
-        html("div", { class: "name" }, card, `${seat} · ${label}`);
+        const name = html("div", { class: "name" }, card, `${seat} · `);
+        nameLabel(name, label);
         const score = html("div", { class: "score", "data-score-seat": seat }, card, "0");
         const facts = html("div", { class: "facts" }, card, "");
         return { card, score, facts };
@@ -109,10 +133,35 @@
       this.speedSelect = root.querySelector("#viewer-speed");
       this.playButton = root.querySelector("[data-action=play]");
       this.moves = root.querySelector("#viewer-moves");
+      this.stepLink = root.querySelector("#viewer-step-link");
+      this.fullscreenButton = root.querySelector("[data-view=fullscreen]");
+      this.asSelect = root.querySelector("#viewer-as");
+      this.seatView = root.querySelector("#viewer-seat-view");
+      this.logPanel = root.querySelector("#viewer-log");
+      this.zooms = [];
+      this.ownLogs = JSON.parse((document.getElementById("own-logs") || { textContent: "{}" }).textContent);
+      this.turnLogs = {};  // seat -> what it wrote on each of its turns (its owner's only)
+      this.seatTurns = [];  // step -> which turn of its seat it was
+      this.turnsPlayed = {};  // seat -> its steps so far
+      this.observations = null;  // what the chosen seat saw at each step
+      const asked = Number(new URLSearchParams(window.location.search).get("step"));
+      if (Number.isInteger(asked) && asked > 0) this.pendingIndex = asked;
       this.caption = html("p", { class: "viewer-caption", id: "viewer-caption", "aria-live": "polite" });
       this.board.before(this.caption);
+      this.zoomNote = html("p", { class: "zoom-note muted", id: "viewer-zoom-note" });
+      this.board.before(this.zoomNote);
       const factory = renderers[root.dataset.renderer] || renderers.text;
-      this.renderer = factory(this.board, { labels: this.labels, colors: this.colors, players: this.labels.length });
+      this.renderer = factory(this.board, {
+        labels: this.labels,
+        colors: this.colors,
+        players: this.labels.length,
+        zoom: (element, options) => {
+          const view = new window.AgonZoom.ZoomView(element, { ...options, onChange: () => this.noteZoom() });
+          this.zooms.push(view);
+          return view;
+        },
+        nameLabel,
+      });
       this.bind();
       this.load(0);
     }
@@ -143,6 +192,161 @@
         this.go(Number(button.dataset.step));
       });
       document.addEventListener("keydown", (event) => this.onKey(event));
+      this.root.querySelectorAll("[data-zoom]").forEach((button) => {
+        button.addEventListener("click", () => this.zoomAll(button.dataset.zoom));
+      });
+      this.fullscreenButton.addEventListener("click", () => this.toggleFullscreen());
+      document.addEventListener("fullscreenchange", () => this.showFullscreen(document.fullscreenElement === this.root));
+      this.stepLink.addEventListener("click", (event) => {
+        event.preventDefault();
+        this.copyStepLink();
+      });
+      this.asSelect.addEventListener("change", () => this.viewAs(this.asSelect.value));
+    }
+
+    // --- the board's view: zoom, full screen, links ------------------------------------------
+
+    zoomAll(how) {
+      for (const view of this.zooms) {
+        if (how === "in") view.zoomBy(1.5);
+        else if (how === "out") view.zoomBy(1 / 1.5);
+        else view.reset();
+      }
+      const level = this.zooms.length ? this.zooms[0].zoom : 1;
+      this.say(how === "fit" ? "The board fits its panel." : `Zoom: ${Math.round(level * 100)}%`);
+    }
+
+    // A board shown in part (zoomed in) says how to see the rest.
+    noteZoom() {
+      const part = this.zooms.some((view) => view.zoom > 1.001);
+      setText(this.zoomNote, part ? "Part of the board is shown: drag or pinch to move it, − to zoom out to the whole board." : "");
+    }
+
+    toggleFullscreen() {
+      const on = !this.root.classList.contains("viewer-fullscreen");
+      // The Fullscreen API where there is one (not on every phone): else the page's own.
+      if (on && this.root.requestFullscreen) {
+        this.root.requestFullscreen().catch(() => this.showFullscreen(true));
+      } else if (!on && document.fullscreenElement) {
+        document.exitFullscreen();
+      } else {
+        this.showFullscreen(on);
+      }
+    }
+
+    showFullscreen(on) {
+      this.root.classList.toggle("viewer-fullscreen", on);
+      this.fullscreenButton.setAttribute("aria-pressed", String(on));
+      this.fullscreenButton.setAttribute("aria-label", on ? "Leave full screen" : "Full screen");
+      for (const view of this.zooms) view.update(false);
+    }
+
+    stepUrl(index) {
+      const url = new URL(window.location.href);
+      url.searchParams.set("step", String(index));
+      return url;
+    }
+
+    followInAddress() {
+      const link = this.stepUrl(this.index);
+      setAttr(this.stepLink, "href", `${link.pathname}${link.search}${link.hash}`);
+      const url = new URL(link);
+      if (this.index === 0) url.searchParams.delete("step");  // the page's own address
+      // The address follows once the steps pause: a history entry rewritten on every step
+      // of a held arrow key costs the browser more than drawing the step.
+      window.clearTimeout(this.addressTimer);
+      this.addressTimer = window.setTimeout(() => {
+        if (url.href !== window.location.href) window.history.replaceState(window.history.state, "", url);
+      }, ADDRESS_DELAY_MS);
+    }
+
+    async copyStepLink() {
+      const url = this.stepUrl(this.index).href;
+      try {
+        await navigator.clipboard.writeText(url);
+        this.say(`Copied the link to step ${this.index}.`);
+      } catch (error) {
+        this.say(`The link to step ${this.index}: ${url}`);
+      }
+    }
+
+    // --- what a seat saw, and the owner's log --------------------------------------------
+
+    async viewAs(value) {
+      if (value === "") {
+        this.observations = null;
+        this.showAside();
+        return;
+      }
+      const seat = Number(value);
+      try {
+        const response = await fetch(`${this.timelineUrl}?seat=${seat}`, { headers: { Accept: "application/json" } });
+        if (!response.ok) throw new Error(`the server answered ${response.status}`);
+        const data = await response.json();
+        let observation;
+        const observations = data.steps.map((step) => (observation = applyPatch(observation, step.observation_patch)));
+        if (this.asSelect.value !== value) return;  // chosen again meanwhile
+        this.observations = { seat, steps: observations };
+      } catch (error) {
+        this.say(`Could not load what seat ${seat} saw: ${error.message}.`);
+        this.observations = null;
+      }
+      this.showAside();
+    }
+
+    async loadLogs() {
+      for (const [seat, url] of Object.entries(this.ownLogs)) {
+        try {
+          const response = await fetch(url, { headers: { Accept: "application/json" } });
+          if (!response.ok) continue;
+          const data = await response.json();
+          // A match played before the referee noted the turns has its whole log only.
+          if (Array.isArray(data.turn_logs) && data.turn_logs.length) this.turnLogs[seat] = data.turn_logs;
+        } catch (error) {
+          // Without its log the replay is still worth watching.
+        }
+      }
+      this.markLogs();
+      this.showAside();
+    }
+
+    markLogs() {
+      this.steps.forEach((step, index) => {
+        const text = this.turnLog(index);
+        if (!text) return;
+        const button = this.moves.querySelector(`li[data-step="${index}"] button`);
+        if (button && !button.querySelector(".has-log")) html("span", { class: "has-log", title: "Your bot wrote to its log on this turn" }, button, " log");
+      });
+    }
+
+    turnLog(index) {
+      const step = this.steps[index];
+      if (!step || step.seat === null || step.seat === undefined) return null;
+      const logs = this.turnLogs[step.seat];
+      if (!logs) return null;
+      const text = logs[this.seatTurns[index]];
+      return text === undefined ? null : text;
+    }
+
+    showAside() {
+      const index = this.index;
+      const seen = this.observations;
+      this.seatView.hidden = !seen;
+      if (seen && seen.steps[index] !== undefined) {
+        setText(this.seatView.querySelector("h3"), `What seat ${seen.seat} (${this.labels[seen.seat]}) was shown at step ${index}`);
+        setText(this.seatView.querySelector("pre"), JSON.stringify(seen.steps[index], null, 1));
+      }
+      const step = this.steps[index];
+      const owned = step && step.seat !== null && step.seat !== undefined && this.turnLogs[step.seat];
+      this.logPanel.hidden = !owned;
+      if (owned) {
+        const text = this.turnLog(index);
+        const turn = this.seatTurns[index];
+        setText(this.logPanel.querySelector("h3"), `Your bot's log, seat ${step.seat}, its turn ${turn} (step ${index})`);
+        setText(this.logPanel.querySelector("pre"), text === null
+          ? "(no log for this turn: a stand-in played it for your bot)"
+          : text || "(nothing written on this turn)");
+      }
     }
 
     onKey(event) {
@@ -165,10 +369,15 @@
         l: () => { this.pause(); this.go(this.index + 1); },
         Home: () => { this.pause(); this.go(0); },
         End: () => { this.pause(); this.go(this.views.length - 1); },
-        "+": () => this.changeSpeed(1),
-        "=": () => this.changeSpeed(1),
-        "-": () => this.changeSpeed(-1),
-        "_": () => this.changeSpeed(-1),
+        ">": () => this.changeSpeed(1),
+        "<": () => this.changeSpeed(-1),
+        "+": () => this.zoomAll("in"),
+        "=": () => this.zoomAll("in"),
+        "-": () => this.zoomAll("out"),
+        "_": () => this.zoomAll("out"),
+        "0": () => this.zoomAll("fit"),
+        f: () => this.toggleFullscreen(),
+        Escape: () => { if (this.root.classList.contains("viewer-fullscreen") && !document.fullscreenElement) this.showFullscreen(false); },
       };
       const handler = handlers[key];
       if (!handler) return;
@@ -213,13 +422,27 @@
       if (since === 0 && this.views.length) this.reset();
       if (data.total > this.views.length && data.since === this.views.length) this.append(data.steps);
       this.describeStatus(data);
-      if (!this.final) window.setTimeout(() => this.load(this.views.length), POLL_MS);
+      if (this.final) this.whenFinal(data.status);
+      else window.setTimeout(() => this.load(this.views.length), POLL_MS);
+    }
+
+    // Once the match is over: what each seat saw (a finished match's), and the owner's logs.
+    whenFinal(status) {
+      if (this.finalShown) return;
+      this.finalShown = true;
+      // Offered once the match is over, where there are seats to choose (not offline).
+      if (status === "finished" && this.asSelect.options.length > 1) {
+        this.root.querySelector(".control-as").hidden = false;
+      }
+      if (Object.keys(this.ownLogs).length) this.loadLogs();
     }
 
     reset() {
       const at = this.index;
       this.steps = [];
       this.views = [];
+      this.seatTurns = [];
+      this.turnsPlayed = {};
       this.moves.textContent = "";
       this.index = Math.min(at, 0);
       this.pendingIndex = this.following ? Infinity : at;
@@ -235,6 +458,13 @@
         const index = this.views.length;
         this.views.push(view);
         this.steps.push(step);
+        const seat = step.seat;
+        if (seat === null || seat === undefined) {
+          this.seatTurns.push(null);
+        } else {
+          this.seatTurns.push(this.turnsPlayed[seat] || 0);
+          this.turnsPlayed[seat] = (this.turnsPlayed[seat] || 0) + 1;
+        }
         fragment.appendChild(this.moveItem(step, index));
       }
       this.moves.appendChild(fragment);
@@ -258,7 +488,7 @@
         const who = html("span", { class: "who" }, button);
         const chip = html("span", { class: `seat-chip seat-${step.seat % 6}`, "aria-hidden": "true" }, who);
         chip.textContent = "";
-        who.appendChild(document.createTextNode(this.labels[step.seat] || `seat ${step.seat}`));
+        nameLabel(who, this.labels[step.seat] || `seat ${step.seat}`);
         button.appendChild(document.createTextNode(" "));
       }
       for (const fault of step.faults || []) {
@@ -295,7 +525,7 @@
         const fresh = page.getElementById("match-summary");
         const current = document.getElementById("match-summary");
         if (fresh && current) current.replaceWith(document.importNode(fresh, true));
-        const controls = this.root.querySelector(".viewer-controls");
+        const controls = this.root.querySelector(".viewer-extras");
         const link = page.querySelector(".replay-link");
         if (link && !controls.querySelector(".replay-link")) controls.appendChild(document.importNode(link, true));
       } catch (error) {
@@ -334,6 +564,9 @@
         item.querySelector("button").setAttribute("tabindex", "0");
         this.keepVisible(item);
       }
+      if (!this.playing) this.followInAddress();
+      this.showAside();
+      this.noteZoom();
     }
 
     keepVisible(item) {
@@ -381,19 +614,34 @@
       this.playButton.querySelector(".icon-pause").setAttribute("hidden", "");
       this.playButton.querySelector(".icon-play").removeAttribute("hidden");
       this.playButton.setAttribute("aria-label", "Play");
+      this.followInAddress();
     }
   }
 
   window.AgonViewer = {
     register(name, factory) { renderers[name] = factory; },
-    helpers: { applyPatch, svg, html, setAttr, setText, PlayersPanel },
+    helpers: { applyPatch, svg, html, setAttr, setText, PlayersPanel, nameLabel },
     instances: [],
   };
 
   // The fallback: the game's own text picture of the table.
-  window.AgonViewer.register("text", (container) => {
-    const pre = html("pre", { class: "board-text", tabindex: "0" }, container);
-    return { render(view) { setText(pre, view.text || JSON.stringify(view, null, 1)); } };
+  // It zooms like the boards: the text is fitted to its frame, growing with the longest
+  // text seen so far and never blown up past twice its size.
+  window.AgonViewer.register("text", (container, ctx) => {
+    const frame = html("div", { class: "board-frame" }, container);
+    const pre = html("pre", { class: "board-text", tabindex: "0" }, frame);
+    const zoom = ctx.zoom(frame, { content: pre });
+    let largest = [0, 0];
+    return {
+      render(view, step, index) {
+        setText(pre, view.text || JSON.stringify(view, null, 1));
+        if (index === 0) largest = [0, 0];
+        largest = [Math.max(largest[0], pre.offsetWidth), Math.max(largest[1], pre.offsetHeight)];
+        const width = Math.max(largest[0] + 16, frame.clientWidth / 2);
+        const height = Math.max(largest[1] + 16, frame.clientHeight / 2);
+        zoom.fit([largest[0] / 2 - width / 2, largest[1] / 2 - height / 2, width, height]);
+      },
+    };
   });
 
   document.addEventListener("DOMContentLoaded", () => {

@@ -6,7 +6,8 @@
 // just placed is outlined by an overlay of three hexes.
 (function () {
   "use strict";
-  const { svg, html, setAttr, setText, PlayersPanel } = window.AgonViewer.helpers;
+  const { svg, html, setAttr, setText, PlayersPanel, nameLabel } = window.AgonViewer.helpers;
+  const { growingFits, boundsOf } = window.AgonZoom;
 
   const SIZE = 10;
   const SQRT3 = Math.sqrt(3);
@@ -88,9 +89,11 @@
     constructor(parent, seat, ctx) {
       this.card = html("div", { class: "board-card", "data-city": seat }, parent);
       const title = html("h4", {}, this.card);
-      html("span", {}, title, `${seat} · ${ctx.labels[seat]}`);
+      const name = html("span", {}, title, `${seat} · `);
+      nameLabel(name, ctx.labels[seat]);
       this.summary = html("span", { class: "muted" }, title, "");
       this.svg = svg("svg", { class: "board-svg", role: "img", "data-seat": seat, "aria-label": `City of ${ctx.labels[seat]}` }, this.card);
+      this.zoom = ctx.zoom(this.svg, { minScale: 1.4 });
       this.layer = svg("g", {}, this.svg);
       this.overlay = svg("g", { class: "placed", fill: "none", "stroke-linejoin": "round" }, this.svg);
       // A dark edge under a bright one: the tile just placed stands out on any colour.
@@ -103,8 +106,6 @@
       this.breakdown = html("p", { class: "hand" }, this.card, "");
       this.nodes = new Map();
     }
-
-    setViewBox(box) { setAttr(this.svg, "viewBox", box); }
 
     render(city, view, seat, mark) {
       const seen = new Set();
@@ -175,30 +176,41 @@
     }
     html("span", {}, legend, "digit: level (dark edge from level 2) · letter: district · ★: plaza and its stars · yellow outline: the tile just placed");
     let siteKey = "";
+    let fits = [];
 
     return {
-      // Same scale for every city, each centred on everything it ever holds.
+      // Each city as far as it has grown at each step, centred in its panel, all at the
+      // scale of the largest then (so that cities compare at a glance).
       prepare(views) {
-        const bounds = cities.map(() => [Infinity, Infinity, -Infinity, -Infinity]);
-        for (const view of views) {
-          view.cities.forEach((city, seat) => {
-            const box = bounds[seat];
-            for (const hex of city.hexes) {
-              const [x, y] = pixel(hex[0], hex[1]);
-              box[0] = Math.min(box[0], x); box[1] = Math.min(box[1], y);
-              box[2] = Math.max(box[2], x); box[3] = Math.max(box[3], y);
-            }
+        const perCity = cities.map((_, seat) => growingFits(
+          views.map((view) => boundsOf(view.cities[seat].hexes.map((hex) => pixel(hex[0], hex[1])))),
+          { margin: SIZE + 3, minWidth: 5 * SQRT3 * SIZE, minHeight: 5 * SQRT3 * SIZE },
+        ));
+        // The panels take the shape the cities end with (from square to twice as wide as
+        // high), so that the cities fill them; that shape does not change from step to step.
+        const last = views.length - 1;
+        const endWidth = Math.max(...perCity.map((boxes) => boxes[last][2]));
+        const endHeight = Math.max(...perCity.map((boxes) => boxes[last][3]));
+        const aspect = Math.min(2, Math.max(1, endWidth / endHeight));
+        cities.forEach((city) => { city.svg.style.aspectRatio = String(aspect.toFixed(3)); });
+        fits = views.map((_, index) => {
+          let width = Math.max(...perCity.map((boxes) => boxes[index][2]));
+          let height = Math.max(...perCity.map((boxes) => boxes[index][3]));
+          if (width / height > aspect) height = width / aspect;
+          else width = height * aspect;
+          return perCity.map((boxes) => {
+            const [x, y, w, h] = boxes[index];
+            return [x + w / 2 - width / 2, y + h / 2 - height / 2, width, height];
           });
-        }
-        const width = Math.max(...bounds.map((b) => b[2] - b[0])) + 2 * SIZE + 6;
-        const height = Math.max(...bounds.map((b) => b[3] - b[1])) + 2 * SIZE + 6;
-        bounds.forEach((b, seat) => {
-          const cx = (b[0] + b[2]) / 2;
-          const cy = (b[1] + b[3]) / 2;
-          cities[seat].setViewBox(`${(cx - width / 2).toFixed(1)} ${(cy - height / 2).toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`);
         });
       },
-      render(view, step) {
+      render(view, step, index) {
+        if (fits[index]) {
+          cities.forEach((city, seat) => {
+            const placed = step.mark && step.mark.seat === seat ? step.mark.cells : null;
+            city.zoom.fit(fits[index][seat], placed ? pixel(placed[0][0], placed[0][1]) : null);
+          });
+        }
         panel.update(view, (seat) => `${plural(view.stones[seat], "stone")} · ${plural(view.cities[seat].tiles, "tile")}`);
         setText(siteTitle, view.over
           ? "Game over."

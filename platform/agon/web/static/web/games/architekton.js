@@ -6,6 +6,7 @@
 (function () {
   "use strict";
   const { svg, html, setAttr, setText, PlayersPanel } = window.AgonViewer.helpers;
+  const { growingFits, boundsOf } = window.AgonZoom;
 
   const CELL = 30;
   const TERRAIN = { water: "#3d86d6", mountain: "#8b7765", plain: "#e2c75e", forest: "#2f7a3a" };
@@ -33,6 +34,8 @@
     const display = html("div", { class: "site-strip", "aria-label": "Display" }, container);
     const card = html("div", { class: "board-card" }, container);
     const board = svg("svg", { class: "board-svg", role: "img", "aria-label": "The city" }, card);
+    const zoom = ctx.zoom(board, { minScale: 1 });
+    let fits = [];
     const layer = svg("g", {}, board);
     const overlay = svg("g", { fill: "none" }, board);
     const outlines = [0, 1].map(() => {
@@ -67,19 +70,14 @@
     }
 
     return {
+      // The city as far as it has grown at each step, centred, at least five cells across.
       prepare(views) {
-        let box = [0, 0, 1, 1];
-        for (const view of views) {
-          for (const [x, y] of [...view.landscapes, ...view.buildings]) {
-            box = [Math.min(box[0], x), Math.min(box[1], y), Math.max(box[2], x), Math.max(box[3], y)];
-          }
-        }
-        const [left, top] = pixel(box[0], box[3]);
-        const width = (box[2] - box[0] + 1) * CELL + 8;
-        const height = (box[3] - box[1] + 1) * CELL + 8;
-        setAttr(board, "viewBox", `${left - CELL / 2 - 4} ${top - CELL / 2 - 4} ${width} ${height}`);
+        const bounds = views.map((view) => boundsOf([...view.landscapes, ...view.buildings].map(([x, y]) => pixel(x, y))));
+        fits = growingFits(bounds, { margin: CELL / 2 + 6, minWidth: 5 * CELL, minHeight: 5 * CELL });
       },
-      render(view, step) {
+      render(view, step, index) {
+        const marked = (step.mark && step.mark.cells) || [];
+        if (fits[index]) zoom.fit(fits[index], marked.length ? pixel(marked[0][0], marked[0][1]) : null);
         panel.update(view, (seat) => {
           const parts = [plural(view.points[seat], "point"), `${plural(view.houses_in_supply[seat], "house")} left`];
           if (view.houses_removed[seat]) parts.push(`${view.houses_removed[seat]} removed`);

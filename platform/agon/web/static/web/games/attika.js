@@ -6,6 +6,7 @@
 (function () {
   "use strict";
   const { svg, html, setAttr, setText, PlayersPanel } = window.AgonViewer.helpers;
+  const { growingFits, boundsOf } = window.AgonZoom;
 
   const SIZE = 10;
   const SQRT3 = Math.sqrt(3);
@@ -33,6 +34,8 @@
     const info = html("p", { class: "hand" }, container, "");
     const card = html("div", { class: "board-card" }, container);
     const map = svg("svg", { class: "board-svg", role: "img", "aria-label": "The map of Attika" }, card);
+    const zoom = ctx.zoom(map, { minScale: 1.4 });
+    let fits = [];
     const layer = svg("g", {}, map);
     const shrines = svg("g", {}, map);
     const overlay = svg("g", { fill: "none", visibility: "hidden" }, map);
@@ -50,18 +53,14 @@
     let shrineKey = "";
 
     return {
+      // The map as far as it has grown at each step, at least some seven hexes across.
       prepare(views) {
-        const box = [Infinity, Infinity, -Infinity, -Infinity];
-        for (const view of views) {
-          for (const [q, r] of [...view.hexes, ...view.shrines]) {
-            const [x, y] = pixel(q, r);
-            box[0] = Math.min(box[0], x); box[1] = Math.min(box[1], y);
-            box[2] = Math.max(box[2], x); box[3] = Math.max(box[3], y);
-          }
-        }
-        setAttr(map, "viewBox", `${(box[0] - SIZE - 3).toFixed(1)} ${(box[1] - SIZE - 3).toFixed(1)} ${(box[2] - box[0] + 2 * SIZE + 6).toFixed(1)} ${(box[3] - box[1] + 2 * SIZE + 6).toFixed(1)}`);
+        const bounds = views.map((view) => boundsOf([...view.hexes, ...view.shrines].map(([q, r]) => pixel(q, r))));
+        fits = growingFits(bounds, { margin: SIZE + 4, minWidth: 7 * SQRT3 * SIZE, minHeight: 6 * 1.5 * SIZE });
       },
-      render(view, step) {
+      render(view, step, index) {
+        const marked = (step.mark && step.mark.cells) || [];
+        if (fits[index]) zoom.fit(fits[index], marked.length ? pixel(marked[0][0], marked[0][1]) : null);
         panel.update(view, (seat) => {
           const s = view.seats[seat];
           const parts = [`${plural(s.hand_size, "card")}`, `board: ${s.board.join(", ") || "empty"}`, `stacks ${s.stack_sizes.join("/")}`];

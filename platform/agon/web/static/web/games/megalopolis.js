@@ -7,6 +7,7 @@
 (function () {
   "use strict";
   const { svg, html, setAttr, setText, PlayersPanel } = window.AgonViewer.helpers;
+  const { growingFits, boundsOf } = window.AgonZoom;
 
   const CELL = 34;
   const FILLS = ["#dbeafe", "#fde7c8", "#dcfce7", "#f3e8ff", "#fee2e2", "#e0f2fe", "#fef9c3", "#ede9fe", "#ffedd5", "#d1fae5", "#fce7f3"];
@@ -33,6 +34,9 @@
     const info = html("p", { class: "hand" }, container, "");
     const card = html("div", { class: "board-card" }, container);
     const board = svg("svg", { class: "board-svg", role: "img", "aria-label": "The city" }, card);
+    // A label at least ~9 px high: a big city on a phone shows around the last move.
+    const zoom = ctx.zoom(board, { minScale: 1.1 });
+    let fits = [];
     const layer = svg("g", {}, board);
     const overlay = svg("g", { fill: "none", visibility: "hidden" }, board);
     svg("rect", { x: -CELL / 2, y: -CELL / 2, width: CELL, height: CELL, rx: "3", stroke: "#1c1d21", "stroke-width": "4" }, overlay);
@@ -56,17 +60,14 @@
     }
 
     return {
+      // The city as far as it has grown at each step, centred, at least four tiles across.
       prepare(views) {
-        let box = [0, 0, 0, 0];
-        for (const view of views) {
-          for (const [, x, y] of view.tiles) {
-            box = [Math.min(box[0], x), Math.min(box[1], y), Math.max(box[2], x), Math.max(box[3], y)];
-          }
-        }
-        const [left, top] = pixel(box[0], box[3]);
-        setAttr(board, "viewBox", `${left - CELL / 2 - 4} ${top - CELL / 2 - 4} ${(box[2] - box[0] + 1) * CELL + 8} ${(box[3] - box[1] + 1) * CELL + 8}`);
+        const bounds = views.map((view) => boundsOf(view.tiles.map(([, x, y]) => pixel(x, y))));
+        fits = growingFits(bounds, { margin: CELL / 2 + 6, minWidth: 4 * CELL, minHeight: 4 * CELL });
       },
-      render(view, step) {
+      render(view, step, index) {
+        const marked = (step.mark && step.mark.cells) || [];
+        if (fits[index]) zoom.fit(fits[index], marked.length ? pixel(marked[0][0], marked[0][1]) : null);
         panel.update(view, (seat) => {
           const [groups, bonus, silver] = view.breakdown[seat];
           return `${plural(view.tokens[seat], "token")} left · ${plural(view.hand_sizes[seat], "tile")} in hand · groups ${groups}, bonus ${bonus}, silver ${silver}`;

@@ -1,0 +1,62 @@
+"""Trying moves on a position with the real rules: `Lookahead`.
+
+    from agon_bot import Bot, Lookahead
+
+    class OneMoveAhead(Bot):
+        def start(self, info):
+            self.game = info["game"]
+
+        def act(self, observation, legal_actions):
+            position = Lookahead(self.game, observation)
+            return max(legal_actions, key=position.lead_after)
+
+A game that keeps its scores up to date as moves are applied (Akropolis does) scores
+each try without rescoring the cities, and its copies share what a move does not change;
+for the others the score is the `result` the game would have if it ended there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.core import JSONValue
+from engine.registry import get_spec
+
+
+class Lookahead:
+    """The position a player sees, rebuilt as a state (hidden parts guessed by the game)."""
+
+    def __init__(self, game_id: str, observation: JSONValue) -> None:
+        spec = get_spec(game_id)
+        if spec.state_from_observation is None:
+            raise ValueError(f"{spec.name} cannot rebuild a state from an observation")
+        self.game = spec.game
+        self.state: Any = spec.state_from_observation(observation)
+        self.player = self.game.current_player(self.state)
+        self._scores: Callable[[Any], list[int]] = spec.scores or (
+            lambda state: self.game.result(state).scores
+        )
+        if spec.scores is not None:
+            # Scored once here, the position's scores are kept up to date on every copy.
+            spec.scores(self.state)
+
+    def scores(self) -> list[int]:
+        """Every seat's score now."""
+        return self._scores(self.state)
+
+    def after(self, action: Any) -> Any:
+        """A copy of the position with the action applied (the position is unchanged)."""
+        state = self.game.copy_state(self.state)
+        self.game.apply(state, action)
+        return state
+
+    def scores_after(self, action: Any) -> list[int]:
+        """Every seat's score once the action is played."""
+        return self._scores(self.after(action))
+
+    def lead_after(self, action: Any) -> int:
+        """The mover's score once the action is played, less the best of the others'."""
+        scores = self.scores_after(action)
+        others = [score for seat, score in enumerate(scores) if seat != self.player]
+        return scores[self.player] - max(others, default=0)

@@ -1,0 +1,214 @@
+"""Per game and player count, in CPU time: random playouts, the evaluation rate of a
+lookahead bot, and the referee's cost per turn split into the engine and the message.
+
+Every rate is also divided by a fixed pure-Python calibration workload timed in the same
+process (`calibration_rate`), so figures from different machines or loads compare: a
+figure "per kcal" is per thousand runs of the calibration workload.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from engine import get_game
+from engine.akropolis.rules import variants_of
+from engine.akropolis.scoring import score_surface
+from engine.bots import builtin_bot
+from engine.match import observation_for, play_match
+from engine.players import Bot
+from engine.registry import get_spec
+from engine.rng import SplitMix64
+from sandbox.protocol import turn_line
+from sandbox.referee import BoxBot
+
+PLAYER_COUNTS = {
+    "akropolis": (2, 3, 4),
+    "architekton": (2,),
+    "megalopolis": (2, 3, 4, 5, 6),
+    "attika": (2, 3, 4),
+}
+
+_STEPS = (4096, 4095, -1, -4096, -4095, 1)
+
+
+def calibration_work() -> int:
+    """A fixed mix of what the engines spend their time on: a dict of cells, neighbour
+    lookups by adding a step, small tuples, integer arithmetic and a sort."""
+    grid = {}
+    for q in range(-12, 13):
+        for r in range(-12, 13):
+            grid[q * 4096 + r] = ((q * 7) ^ (r * 3)) & 7
+    same = 0
+    for cell, value in grid.items():
+        for step in _STEPS:
+            near = grid.get(cell + step)
+            if near is not None and near == value:
+                same += 1
+    order = sorted(grid, key=lambda cell: (grid[cell], -cell))
+    return same + order[0]
+
+
+def cpu_rate(work: Callable[[], object], seconds: float) -> float:
+    """Runs of `work` per CPU-second: the best of three spells of seconds / 3 each."""
+    best = 0.0
+    for _ in range(3):
+        runs, start = 0, time.process_time()
+        while True:
+            work()
+            runs += 1
+            elapsed = time.process_time() - start
+            if elapsed >= seconds / 3:
+                break
+        best = max(best, runs / elapsed)
+    return best
+
+
+def calibration_rate(seconds: float = 1.0) -> float:
+    return cpu_rate(calibration_work, seconds)
+
+
+def random_playout(game_id: str, players: int, seed: int) -> None:
+    game = get_game(game_id)
+    state = game.new_state(seed, players, {})
+    rng = SplitMix64(seed)
+    while not game.is_over(state):
+        legal = game.legal_actions(state)
+        game.apply(state, legal[rng.below(len(legal))])
+    game.result(state)
+
+
+def midgame_positions(game_id: str, players: int, count: int) -> list[Any]:
+    """Positions a third of the way into random games."""
+    game = get_game(game_id)
+    positions = []
+    for seed in range(count):
+        state = game.new_state(seed, players, {})
+        rng = SplitMix64(seed)
+        length = 0
+        trial = game.copy_state(state)
+        while not game.is_over(trial):
+            legal = game.legal_actions(trial)
+            game.apply(trial, legal[rng.below(len(legal))])
+            length += 1
+        rng = SplitMix64(seed)
+        for _ in range(length // 3):
+            legal = game.legal_actions(state)
+            game.apply(state, legal[rng.below(len(legal))])
+        positions.append(state)
+    return positions
+
+
+def tries(game_id: str, players: int, per_position: int = 24) -> list[tuple[Any, Any]]:
+    """(position, action) pairs: actions spread over the legal ones of mid-game positions."""
+    game = get_game(game_id)
+    pairs = []
+    for state in midgame_positions(game_id, players, 8):
+        legal = game.legal_actions(state)
+        stride = max(1, len(legal) // per_position)
+        pairs += [(state, legal[i]) for i in range(0, len(legal), stride)]
+    return pairs
+
+
+def evaluation_rate(game_id: str, players: int, seconds: float, *, rescoring: bool) -> float:
+    """Copy + apply + every seat's score, per CPU-second. With `rescoring`, the scores
+    come from a full rescoring of the position (for Akropolis, `score_surface` of each
+    city, what `result` did before the scores were kept up to date)."""
+    spec = get_spec(game_id)
+    game = spec.game
+    pairs = tries(game_id, players)
+
+    if spec.scores is not None and not rescoring:
+        scores: Callable[[Any], object] = spec.scores
+    elif game_id == "akropolis":
+
+        def scores(state: Any) -> object:
+            variants = variants_of(state)
+            return [
+                score_surface(city.top, stones, variants).total
+                for city, stones in zip(state.cities, state.stones, strict=True)
+            ]
+    else:
+
+        def scores(state: Any) -> object:
+            return game.result(state).scores
+
+    for state, _ in pairs:
+        scores(state)  # as `agon_bot.Lookahead` does: the running scores start here
+
+    def work() -> None:
+        for state, action in pairs:
+            after = game.copy_state(state)
+            game.apply(after, action)
+            scores(after)
+
+    return cpu_rate(work, seconds) * len(pairs)
+
+
+class _Boxed(Bot):
+    """Stands for a boxed bot: shown what `BoxBot` is shown."""
+
+    takes_encoded = BoxBot.takes_encoded
+
+
+def referee_turn_costs(game_id: str, players: int) -> tuple[float, float]:
+    """Median CPU seconds per turn of a recorded all-greedy match: the engine's part
+    (legal actions, apply) and the message's as a boxed bot is sent it (the mover's
+    observation, the turn message with its compact legal actions, encoded)."""
+    game = get_game(game_id)
+    replay = play_match(
+        game,
+        seed=3,
+        players=players,
+        options={},
+        bots=[builtin_bot("greedy", game_id, 3, seat) for seat in range(players)],
+        bot_ids=["g"] * players,
+    )
+    boxed = _Boxed()
+    engine_costs, message_costs = [], []
+    for _ in range(3):
+        state = game.new_state(replay.seed, replay.players, replay.options)
+        for turn, action in enumerate(replay.actions):
+            seat = game.current_player(state)
+            start = time.process_time()
+            legal = game.legal_actions(state)
+            middle = time.process_time()
+            turn_line(turn, observation_for(game, state, seat, boxed), legal, 1000)
+            done = time.process_time()
+            game.apply(state, action)
+            applied = time.process_time()
+            engine_costs.append((middle - start) + (applied - done))
+            message_costs.append(done - middle)
+    return statistics.median(engine_costs), statistics.median(message_costs)
+
+
+def print_table(seconds: float) -> None:
+    calibration = calibration_rate()
+    print(
+        f"CPU-time table (calibration workload: {calibration:.1f} runs/CPU-s; "
+        '"/kcal" = per thousand calibration runs)'
+    )
+    print(
+        "game          n | playouts/s  /kcal | evals/s    /kcal | rescoring/s | "
+        "referee turn: engine  message (us)"
+    )
+    for game_id, counts in PLAYER_COUNTS.items():
+        for players in counts:
+            seeds = iter(range(10**9))
+            playouts = cpu_rate(
+                lambda g=game_id, p=players, s=seeds: random_playout(g, p, next(s)), seconds
+            )
+            evals = evaluation_rate(game_id, players, seconds, rescoring=False)
+            rescored = (
+                evaluation_rate(game_id, players, seconds, rescoring=True)
+                if get_spec(game_id).scores is not None
+                else evals
+            )
+            engine_cost, message_cost = referee_turn_costs(game_id, players)
+            print(
+                f"{game_id:<12} {players} | {playouts:9.1f} {playouts / calibration * 1e3:6.0f}"
+                f" | {evals:8.0f} {evals / calibration * 1e3:7.0f} | {rescored:11.0f} | "
+                f"{engine_cost * 1e6:18.1f} {message_cost * 1e6:8.1f}"
+            )

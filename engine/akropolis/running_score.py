@@ -1,0 +1,295 @@
+"""A city's score kept up to date placement by placement, equal to `scoring.score_surface`.
+
+What a placement can change is local, but for two rules:
+
+- the plazas' stars, and what each market, barracks, temple and garden is worth, depend on
+  the hex itself and its six neighbours, so a placement rescores its three cells and the
+  nine of its ring, and only those of the ring whose worth can move (see `placed`);
+- the barracks and the gardens of the variant look at the lakes (the empty cells cut off
+  from the outside). The lakes change only under a level-1 tile: one placed in a lake
+  shrinks it; one placed in the outside may close new lakes, which `lakes.lakes_closed_by`
+  finds with work about their size, and then every barracks and garden is rescored;
+- the largest group of houses: new houses can only join groups, so when a tile adds
+  houses and covers none, the groups around the new ones are flooded and compared with
+  the largest so far; a tile that covers a house may split a group, and all are flooded
+  again. Either is done when the score is next asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from engine.akropolis.components import (
+    BARRACKS,
+    COLOR_INDEX_OF,
+    COLORS,
+    GARDEN,
+    HOUSE,
+    IS_PLAZA,
+    MARKET,
+    MARKET_PLAZA,
+    TEMPLE,
+)
+from engine.akropolis.geometry import RING, STEP
+from engine.akropolis.lakes import Bounds, bounds_of, lakes_closed_by, lakes_of
+from engine.akropolis.scoring import CityScore, ColorScore
+from engine.akropolis.triangle_ring import RING_CYCLE, run_starts
+from engine.hexgrid import decode
+
+Hex = tuple[int, int, int]
+"""(level, hex code, plaza stars), as in a `scoring.Surface`."""
+
+HOUSE_I = COLOR_INDEX_OF[HOUSE]
+
+_RESCORED_IN_RING = (MARKET, BARRACKS, TEMPLE, GARDEN)
+_WATCHING_LAKES = (BARRACKS, GARDEN)
+
+
+class RunningScore:
+    """The stars and values per colour of one city, updated by `placed`."""
+
+    __slots__ = (
+        "bounds",
+        "double",
+        "house_best",
+        "house_value",
+        "lakes",
+        "new_houses",
+        "stars",
+        "values",
+        "variants",
+        "worth",
+    )
+
+    def __init__(self, variants: tuple[str, ...]) -> None:
+        self.variants = variants
+        self.double = tuple(
+            name in variants for name in ("houses", "markets", "barracks", "temples", "gardens")
+        )
+        self.stars = [0] * len(COLORS)
+        self.values = [0] * len(COLORS)
+        """The values of every colour but the houses (see `house_value`)."""
+        self.worth: dict[int, int] = {}
+        """What each market, barracks, temple and garden adds to its colour's value."""
+        self.lakes: set[int] = set()
+        self.bounds: Bounds = bounds_of(())
+        self.house_value: int | None = None
+        """The largest house group's value (doubled as the variant says); None: not known."""
+        self.house_best: tuple[int, int] | None = None
+        """(size, value) of the largest house group before `new_houses`; None: not known."""
+        self.new_houses: list[int] = []
+        """Houses laid since `house_best`, none covered."""
+
+    @classmethod
+    def of(cls, top: Mapping[int, Hex], variants: tuple[str, ...]) -> RunningScore:
+        """Score a city from scratch."""
+        running = cls(variants)
+        running.lakes = lakes_of(top)
+        running.bounds = bounds_of(top)
+        for cell, (level, code, stars) in top.items():
+            if IS_PLAZA[code]:
+                running.stars[COLOR_INDEX_OF[code]] += stars
+            elif code in _RESCORED_IN_RING:
+                running.rescore(top, cell, level, code)
+        return running
+
+    def copy(self) -> RunningScore:
+        twin = RunningScore.__new__(RunningScore)
+        twin.variants = self.variants
+        twin.double = self.double
+        twin.stars = list(self.stars)
+        twin.values = list(self.values)
+        twin.worth = dict(self.worth)
+        twin.lakes = set(self.lakes)
+        twin.bounds = self.bounds
+        twin.house_value = self.house_value
+        twin.house_best = self.house_best
+        twin.new_houses = list(self.new_houses)
+        return twin
+
+    def total(self, top: Mapping[int, Hex]) -> int:
+        """The points of the colours (the stones not included)."""
+        stars, values = self.stars, self.values
+        points = self.houses(top) * stars[HOUSE_I]
+        for colour in range(1, len(COLORS)):
+            points += values[colour] * stars[colour]
+        return points
+
+    def city_score(self, top: Mapping[int, Hex], stones: int) -> CityScore:
+        values = list(self.values)
+        values[HOUSE_I] = self.houses(top)
+        return CityScore(
+            stones=stones,
+            colors={name: ColorScore(values[i], self.stars[i]) for i, name in enumerate(COLORS)},
+        )
+
+    def houses(self, top: Mapping[int, Hex]) -> int:
+        value = self.house_value
+        if value is None:
+            best = self.house_best
+            if best is None:
+                best = largest_house_group(top, [c for c, h in top.items() if h[1] == HOUSE])
+            elif self.new_houses:
+                best = max(best, largest_house_group(top, self.new_houses))
+            self.house_best = best
+            self.new_houses = []
+            value = best[1]
+            if self.double[0] and value >= 10:
+                value *= 2
+            self.house_value = value
+        return value
+
+    # -- updates --
+
+    def placed(
+        self,
+        top: Mapping[int, Hex],
+        triangle: int,
+        cells: tuple[int, int, int],
+        covered: Sequence[Hex | None],
+        level: int,
+    ) -> None:
+        """Follow a tile just placed (`top` already shows it) on `cells`, which showed
+        `covered` before; `level` is the new tile's."""
+        stars, worth, values = self.stars, self.worth, self.values
+        markets_moved = False
+        houses_moved = houses_covered = False
+        for cell, old in zip(cells, covered, strict=True):
+            if old is not None:
+                code = old[1]
+                if IS_PLAZA[code]:
+                    stars[COLOR_INDEX_OF[code]] -= old[2]
+                    markets_moved = markets_moved or code == MARKET_PLAZA
+                elif code == HOUSE:
+                    houses_moved = houses_covered = True
+                elif cell in worth:
+                    values[COLOR_INDEX_OF[code]] -= worth.pop(cell)
+                    markets_moved = markets_moved or code == MARKET
+            _, code, new_stars = top[cell]
+            if IS_PLAZA[code]:
+                stars[COLOR_INDEX_OF[code]] += new_stars
+                markets_moved = markets_moved or code == MARKET_PLAZA
+            elif code == HOUSE:
+                houses_moved = True
+                self.new_houses.append(cell)
+            markets_moved = markets_moved or code == MARKET
+        if houses_moved:
+            self.house_value = None
+            if houses_covered:
+                self.house_best = None
+        lakes_closed = level == 1 and self.follow_lakes(top, triangle, cells)
+        for cell in cells:
+            code = top[cell][1]
+            if code in _RESCORED_IN_RING:
+                self.rescore(top, cell, level, code)
+        if level == 1 or markets_moved:
+            y = triangle >> 1
+            for offset in RING[triangle & 1]:
+                cell = y + offset
+                hex_ = top.get(cell)
+                if hex_ is None:
+                    continue
+                code = hex_[1]
+                if code == MARKET or (level == 1 and code in _RESCORED_IN_RING):
+                    self.rescore(top, cell, hex_[0], code)
+        if lakes_closed:
+            for cell in list(worth):
+                _, code, _ = top[cell]
+                if code in _WATCHING_LAKES:
+                    self.rescore(top, cell, top[cell][0], code)
+
+    def follow_lakes(
+        self,
+        top: Mapping[int, Hex],
+        triangle: int,
+        cells: tuple[int, int, int],
+    ) -> bool:
+        """Update the lakes and bounds for a level-1 tile; whether new lakes closed."""
+        lakes = self.lakes
+        if cells[0] in lakes:
+            lakes.difference_update(cells)
+            return False
+        q_low, q_high, r_low, r_high = bounds = self.bounds
+        for q, r in map(decode, cells):
+            q_low, q_high = min(q_low, q), max(q_high, q)
+            r_low, r_high = min(r_low, r), max(r_high, r)
+        self.bounds = (q_low, q_high, r_low, r_high)
+        y, kind = triangle >> 1, triangle & 1
+        ring = RING_CYCLE[kind]
+        empty = 0
+        for j, offset in enumerate(ring):
+            if y + offset not in top:
+                empty |= 1 << j
+        starts = run_starts(empty)
+        if starts.bit_count() < 2:
+            return False
+        enclosed = lakes_closed_by(
+            top, bounds, cells, [y + ring[j] for j in range(9) if starts >> j & 1]
+        )
+        lakes |= enclosed
+        return bool(enclosed)
+
+    def rescore(self, top: Mapping[int, Hex], cell: int, level: int, code: int) -> None:
+        """Work out again what the market, barracks, temple or garden on `cell` is worth."""
+        worth = self.worth
+        colour = COLOR_INDEX_OF[code]
+        new = self.worth_of(top, cell, level, code)
+        self.values[colour] += new - worth.get(cell, 0)
+        worth[cell] = new
+
+    def worth_of(self, top: Mapping[int, Hex], cell: int, level: int, code: int) -> int:
+        if code == MARKET:
+            by_plaza = False
+            for step in STEP:
+                near = top.get(cell + step)
+                if near is not None:
+                    if near[1] == MARKET:
+                        return 0
+                    by_plaza = by_plaza or near[1] == MARKET_PLAZA
+            return 2 * level if by_plaza and self.double[1] else level
+        if code == TEMPLE:
+            for step in STEP:
+                if cell + step not in top:
+                    return 0
+            return 2 * level if self.double[3] and level >= 2 else level
+        lakes = self.lakes
+        if code == BARRACKS:
+            edges = 0
+            for step in STEP:
+                around = cell + step
+                if around not in top and around not in lakes:
+                    edges += 1
+            if not edges:
+                return 0
+            return 2 * level if self.double[2] and 3 <= edges <= 4 else level
+        if self.double[4]:
+            for step in STEP:
+                if cell + step in lakes:
+                    return 2 * level
+        return level
+
+
+def largest_house_group(top: Mapping[int, Hex], starts: Sequence[int]) -> tuple[int, int]:
+    """(size, value) of the largest of the groups of edge-connected houses that hold one
+    of `starts` ((0, 0) if none), the largest by size, then value, as the scoring has it."""
+    best = (0, 0)
+    seen: set[int] = set()
+    for start in starts:
+        if start in seen:
+            continue
+        seen.add(start)
+        size = value = 0
+        stack = [start]
+        while stack:
+            cell = stack.pop()
+            size += 1
+            value += top[cell][0]
+            for step in STEP:
+                near = cell + step
+                if near not in seen:
+                    hex_ = top.get(near)
+                    if hex_ is not None and hex_[1] == HOUSE:
+                        seen.add(near)
+                        stack.append(near)
+        best = max(best, (size, value))
+    return best

@@ -1,0 +1,316 @@
+"""Tournaments: made by staff (public) or by any user (private), entered during their
+window, then played round by round.
+
+GET  /api/tournaments/                 the public ones and your own (?status=)
+POST /api/tournaments/                 a new tournament
+GET  /api/tournaments/{id}/            entrants, rounds and games, standings, progress
+POST /api/tournaments/{id}/entries/    enter a bot while the entry is open
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, serializers, status
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.views import APIView
+
+from agon.api.common import error_responses, query_values, signed_in_user
+from agon.api.pagination import PageNumberPagination, paginate
+from agon.tournaments.models import Entry, Tournament
+from agon.tournaments.selectors import (
+    GAME_STATUSES,
+    GameShown,
+    TournamentShown,
+    tournament_get,
+    tournament_list,
+    tournament_shown,
+)
+from agon.tournaments.services import MAX_MEETINGS, MAX_ROUNDS, entry_create, tournament_create
+from engine.registry import game_ids
+
+
+def _user_or_none(request: Request) -> Any:
+    return request.user if request.user.is_authenticated else None
+
+
+class TournamentFilterSerializer(serializers.Serializer[Any]):
+    status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
+
+
+class TournamentSerializer(serializers.ModelSerializer[Tournament]):
+    owner = serializers.CharField(source="owner.username", read_only=True)
+
+    class Meta:
+        model = Tournament
+        fields: tuple[str, ...] = (
+            "id",
+            "name",
+            "game",
+            "format",
+            "players",
+            "rounds",
+            "meetings",
+            "options",
+            "public",
+            "owner",
+            "max_entrants",
+            "entry_opens",
+            "entry_closes",
+            "status",
+            "created",
+            "started",
+            "finished",
+            "note",
+        )
+        read_only_fields = fields
+
+
+class TournamentCreateSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=100)
+    game = serializers.ChoiceField(choices=game_ids())
+    format = serializers.ChoiceField(choices=Tournament.Format.choices)
+    players = serializers.IntegerField(
+        default=2, min_value=2, max_value=6, help_text="Bots at each table."
+    )
+    rounds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        help_text="A Swiss's rounds (by default: log2 of the field, plus one).",
+    )
+    meetings = serializers.IntegerField(
+        default=1,
+        min_value=1,
+        max_value=MAX_MEETINGS,
+        help_text="Meetings each table plays; a meeting is one game per rotation of the "
+        "seats (two players: a pair of games, seats swapped, on one seed).",
+    )
+    options = serializers.DictField(
+        child=serializers.BooleanField(), required=False, help_text="The game's options."
+    )
+    max_entrants = serializers.IntegerField(default=32, min_value=2, max_value=65535)
+    public = serializers.BooleanField(
+        default=False, help_text="Staff only: listed for all, entered by anyone."
+    )
+    entry_opens = serializers.DateTimeField(required=False, help_text="Now if not given.")
+    entry_closes = serializers.DateTimeField(
+        help_text="When the entrants' active versions are frozen and the first round starts."
+    )
+
+
+class EntrySerializer(serializers.ModelSerializer[Entry]):
+    bot_name = serializers.CharField(source="bot.name", read_only=True)
+    owner = serializers.CharField(source="bot.owner.username", read_only=True)
+    version = serializers.SerializerMethodField(
+        help_text="The version that plays, frozen when the entry closed (null before)."
+    )
+    entrant = serializers.IntegerField(
+        source="number",
+        read_only=True,
+        allow_null=True,
+        help_text="Its number in the draw, 0 the first seed; null before the entry closes "
+        "and for a bot dropped then (no active version).",
+    )
+
+    class Meta:
+        model = Entry
+        fields: tuple[str, ...] = ("bot", "bot_name", "owner", "version", "entrant", "created")
+        read_only_fields = fields
+
+    def get_version(self, entry: Entry) -> int | None:
+        return entry.version.number if entry.version is not None else None
+
+
+class EntryCreateSerializer(serializers.Serializer[Any]):
+    bot = serializers.IntegerField(
+        min_value=1,
+        help_text="Your bot's id (a public tournament); any bot's (your private one).",
+    )
+
+
+class StandingSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    entrant = serializers.IntegerField()
+    bot = serializers.IntegerField()
+    version = serializers.CharField(help_text="owner/bot@vN")
+    points = serializers.FloatField()
+    tiebreaks = serializers.DictField(
+        child=serializers.FloatField(),
+        help_text="The format's tie-breaks, in the order they apply (Buchholz, "
+        "Sonneborn-Berger, direct encounter, wins...).",
+    )
+
+
+class TournamentSeatSerializer(serializers.Serializer[Any]):
+    entrant = serializers.IntegerField()
+    bot = serializers.IntegerField()
+    version = serializers.CharField()
+
+
+class TournamentGameSerializer(serializers.Serializer[Any]):
+    tie = serializers.CharField(help_text='A table ("0-5"), a knockout tie ("W2.1"), a bye.')
+    index = serializers.IntegerField()
+    seats = TournamentSeatSerializer(many=True)
+    status = serializers.ChoiceField(
+        choices=GAME_STATUSES,
+        help_text="A void game's matches kept failing: it counts as a tie.",
+    )
+    ranks = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    match = serializers.IntegerField(allow_null=True)
+    replay = serializers.URLField(allow_null=True, help_text="The finished match's replay.")
+    replays = serializers.IntegerField(help_text="Failed matches replaced by a new one.")
+
+
+class RoundSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    games = TournamentGameSerializer(many=True)
+
+
+class ProgressSerializer(serializers.Serializer[Any]):
+    games = serializers.IntegerField(help_text="Games queued so far (byes left out).")
+    decided = serializers.IntegerField()
+    round = serializers.IntegerField(help_text="The latest round with a game (0: none yet).")
+    rounds = serializers.IntegerField(
+        allow_null=True, help_text="The rounds there will be, when the format fixes them."
+    )
+
+
+class TournamentDetailSerializer(TournamentSerializer):
+    entries = EntrySerializer(many=True, read_only=True)
+    standings = StandingSerializer(
+        many=True,
+        read_only=True,
+        help_text="Best first; live while it runs, final once finished.",
+    )
+    rounds_played = RoundSerializer(many=True, read_only=True)
+    progress = ProgressSerializer(read_only=True)
+
+    class Meta(TournamentSerializer.Meta):
+        fields: tuple[str, ...] = (
+            *TournamentSerializer.Meta.fields,
+            "entries",
+            "standings",
+            "rounds_played",
+            "progress",
+        )
+        read_only_fields = fields
+
+
+def tournament_json(shown: TournamentShown, request: Request) -> dict[str, Any]:
+    data: dict[str, Any] = dict(TournamentSerializer(shown.tournament).data)
+    data["entries"] = EntrySerializer(shown.entrants, many=True).data
+    data["standings"] = shown.standings
+    data["rounds_played"] = [
+        {"round": number, "games": [_game_json(game, request) for game in games]}
+        for number, games in sorted(shown.rounds.items())
+    ]
+    data["progress"] = ProgressSerializer(shown.progress).data
+    return data
+
+
+def _game_json(game: GameShown, request: Request) -> dict[str, Any]:
+    row, match = game.row, game.row.match
+    finished = match is not None and match.status == "finished" and not row.void
+    return {
+        "tie": row.tie,
+        "index": row.index,
+        "seats": [
+            {
+                "entrant": number,
+                "bot": game.entrants[number].bot_id,
+                "version": _label(game.entrants[number]),
+            }
+            for number in row.bots
+        ],
+        "status": game.status,
+        "ranks": row.ranks,
+        "match": match.id if match is not None else None,
+        "replay": reverse("match-replay", args=[match.id], request=request)
+        if finished and match is not None
+        else None,
+        "replays": row.replays,
+    }
+
+
+def _label(entry: Entry) -> str:
+    return entry.version.label if entry.version is not None else ""
+
+
+def _tournament_or_404(request: Request, tournament_id: int) -> Tournament:
+    tournament = tournament_get(tournament_id=tournament_id, user=_user_or_none(request))
+    if tournament is None:
+        raise exceptions.NotFound(f"there is no tournament {tournament_id}")
+    return tournament
+
+
+class TournamentListView(APIView):
+    pagination_class = PageNumberPagination
+    permission_classes = (IsAuthenticatedOrReadOnly,)
+
+    @extend_schema(
+        parameters=[TournamentFilterSerializer],
+        responses={200: TournamentSerializer(many=True), **error_responses(400, 404)},
+        summary="List the public tournaments and your own, newest first",
+    )
+    def get(self, request: Request) -> Response:
+        given = TournamentFilterSerializer(data=query_values(request))
+        given.is_valid(raise_exception=True)
+        tournaments = tournament_list(
+            user=_user_or_none(request), status=given.validated_data.get("status")
+        )
+        paginator, page = paginate(self, tournaments)
+        return paginator.get_paginated_response(TournamentSerializer(page, many=True).data)
+
+    @extend_schema(
+        request=TournamentCreateSerializer,
+        responses={201: TournamentDetailSerializer, **error_responses(400, 401, 403)},
+        summary="Make a tournament",
+        description="Staff make public tournaments; anyone makes private ones, at most "
+        "AGON_PRIVATE_TOURNAMENTS_PER_USER not finished at a time and at most "
+        "AGON_TOURNAMENT_MAX_GAMES games with a full field. Its games are matches of the "
+        "kind `tournament`: they move no rating.",
+    )
+    def post(self, request: Request) -> Response:
+        given = TournamentCreateSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        tournament = tournament_create(owner=signed_in_user(request), **given.validated_data)
+        data = tournament_json(tournament_shown(tournament), request)
+        return Response(data, status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailView(APIView):
+    @extend_schema(
+        responses={200: TournamentDetailSerializer, **error_responses(404)},
+        summary="A tournament: entrants, rounds and games, standings, progress",
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament_or_404(request, tournament_id)
+        return Response(tournament_json(tournament_shown(tournament), request))
+
+
+class EntryListView(APIView):
+    permission_classes = (IsAuthenticatedOrReadOnly,)
+
+    @extend_schema(
+        request=EntryCreateSerializer,
+        responses={201: EntrySerializer, **error_responses(400, 401, 403, 404)},
+        summary="Enter a bot into a tournament while its entry is open",
+        description="Into a public tournament, your own bots; into your private one, "
+        "anyone's. The bot needs an active version; the one active when the entry closes "
+        "plays every game.",
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        given = EntryCreateSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        entry = entry_create(
+            user=signed_in_user(request),
+            tournament_id=tournament_id,
+            bot_id=given.validated_data["bot"],
+        )
+        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)

@@ -1,0 +1,243 @@
+"""Version tests of a bot: is one of its versions stronger than another, or than a
+reference bot? Pairs of games stopped by fishtest's SPRT.
+
+GET  /api/bots/{id}/tests/             the bot's tests, newest first
+POST /api/bots/{id}/tests/             start one (the bot's owner; within a daily budget)
+GET  /api/bots/{id}/tests/{test_id}/   one test with its LLR after each pair and its games
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from rest_framework import exceptions, serializers, status
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from agon.api.bots import bot_or_404
+from agon.api.common import IsOwner, error_responses, signed_in_user
+from agon.api.pagination import PageNumberPagination, paginate
+from agon.tournaments.formats.sprt import Sprt
+from agon.version_tests.models import VersionTest, VersionTestGame
+from agon.version_tests.selectors import version_test_get, version_tests_of
+from agon.version_tests.services import Baseline, BudgetExceeded, version_test_create
+from engine.bots import BUILTIN_BOTS
+
+
+class VersionTestCreateSerializer(serializers.Serializer[Any]):
+    candidate = serializers.IntegerField(
+        min_value=1, help_text="The number of the version under test (it passed validation)."
+    )
+    baseline_version = serializers.IntegerField(
+        min_value=1, required=False, help_text="Measure against this version of the same bot;"
+    )
+    baseline_bot = serializers.IntegerField(
+        min_value=1, required=False, help_text="or against this bot's active version;"
+    )
+    baseline_builtin = serializers.ChoiceField(
+        choices=BUILTIN_BOTS,
+        required=False,
+        help_text="or against this builtin bot: name exactly one of the three.",
+    )
+    players = serializers.IntegerField(
+        default=2,
+        min_value=2,
+        max_value=6,
+        help_text="Bots at a table. Above 2 the two versions never meet: each plays a table "
+        "against the same fixed opponents on the same seed, and the one with more points "
+        "wins that comparison.",
+    )
+    opponents = serializers.ListField(
+        child=serializers.ChoiceField(choices=BUILTIN_BOTS),
+        default=list,
+        max_length=5,
+        help_text="The builtin bots filling the other seats above 2 players, repeated in "
+        "turn (default greedy).",
+    )
+    elo0 = serializers.FloatField(default=0.0, help_text="H0: the candidate is elo0 stronger.")
+    elo1 = serializers.FloatField(default=10.0, help_text="H1: the candidate is elo1 stronger.")
+    alpha = serializers.FloatField(default=0.05, help_text="The risk of accepting H1 wrongly.")
+    beta = serializers.FloatField(default=0.05, help_text="The risk of accepting H0 wrongly.")
+    max_games = serializers.IntegerField(
+        default=400,
+        min_value=2,
+        help_text="The game limit: inconclusive if the test has not decided by then "
+        "(at most AGON_VERSION_TEST_MAX_GAMES, and counted in your daily budget).",
+    )
+
+
+class BaselineSerializer(serializers.Serializer[Any]):
+    bot_label = serializers.CharField(help_text="`owner/name@vN`, or `builtin:name`.")
+    bot = serializers.IntegerField(allow_null=True)
+    version = serializers.IntegerField(allow_null=True)
+    builtin = serializers.CharField(allow_null=True)
+
+
+class VersionTestSerializer(serializers.ModelSerializer[VersionTest]):
+    candidate = serializers.IntegerField(source="candidate.number", read_only=True)
+    baseline = serializers.SerializerMethodField()
+    games = serializers.IntegerField(
+        source="games_counted", read_only=True, help_text="Games of the pairs counted so far."
+    )
+    llr_bounds = serializers.SerializerMethodField(
+        help_text="log(beta / (1 - alpha)) and log((1 - beta) / alpha): H0 and H1 accepted."
+    )
+    elo_ci95 = serializers.SerializerMethodField(
+        help_text="The 95% interval of the Elo difference (null before the first pair)."
+    )
+    pentanomial = serializers.ListField(
+        child=serializers.IntegerField(),
+        read_only=True,
+        help_text="Pairs by the candidate's points in them: 0, 1/2, 1, 3/2, 2.",
+    )
+    verdict = serializers.ChoiceField(
+        choices=VersionTest.Verdict.choices,
+        allow_blank=True,
+        read_only=True,
+        help_text="Empty while the test runs.",
+    )
+
+    class Meta:
+        model = VersionTest
+        fields: tuple[str, ...] = (
+            "id",
+            "bot",
+            "game",
+            "candidate",
+            "baseline",
+            "players",
+            "opponents",
+            "elo0",
+            "elo1",
+            "alpha",
+            "beta",
+            "max_games",
+            "status",
+            "verdict",
+            "error",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+            "pentanomial",
+            "llr",
+            "llr_bounds",
+            "elo",
+            "elo_ci95",
+            "created",
+            "finished",
+        )
+        read_only_fields = fields
+
+    @extend_schema_field(BaselineSerializer)
+    def get_baseline(self, test: VersionTest) -> dict[str, Any]:
+        version = test.baseline
+        return {
+            "bot_label": test.baseline_label,
+            "bot": version.bot_id if version else None,
+            "version": version.number if version else None,
+            "builtin": test.baseline_builtin or None,
+        }
+
+    @extend_schema_field(serializers.ListField(child=serializers.FloatField()))
+    def get_llr_bounds(self, test: VersionTest) -> list[float]:
+        sprt = Sprt(elo0=test.elo0, elo1=test.elo1, alpha=test.alpha, beta=test.beta)
+        return [sprt.lower, sprt.upper]
+
+    @extend_schema_field(serializers.ListField(child=serializers.FloatField(), allow_null=True))
+    def get_elo_ci95(self, test: VersionTest) -> list[float] | None:
+        if test.elo_low is None or test.elo_high is None:
+            return None
+        return [test.elo_low, test.elo_high]
+
+
+class VersionTestGameSerializer(serializers.ModelSerializer[VersionTestGame]):
+    status = serializers.CharField(source="match.status", read_only=True)
+
+    class Meta:
+        model = VersionTestGame
+        fields: tuple[str, ...] = ("pair", "leg", "side", "match", "status", "replays")
+        read_only_fields = fields
+
+
+class VersionTestDetailSerializer(VersionTestSerializer):
+    llr_history = serializers.ListField(
+        child=serializers.FloatField(), read_only=True, help_text="The LLR after each pair."
+    )
+    matches = VersionTestGameSerializer(
+        source="games",
+        many=True,
+        read_only=True,
+        help_text="Its games, pair by pair: leg 0 and 1, and at mirrored tables side 0 "
+        "(the candidate's table) and 1 (the baseline's).",
+    )
+
+    class Meta(VersionTestSerializer.Meta):
+        fields: tuple[str, ...] = (*VersionTestSerializer.Meta.fields, "llr_history", "matches")
+        read_only_fields = fields
+
+
+def over_budget(refused: BudgetExceeded) -> exceptions.Throttled:
+    refusal = exceptions.Throttled(detail=str(refused))
+    refusal.wait = refused.retry_after  # type: ignore[attr-defined]  # -> Retry-After
+    return refusal
+
+
+class VersionTestListView(APIView):
+    pagination_class = PageNumberPagination
+    permission_classes = (IsAuthenticatedOrReadOnly, IsOwner)
+
+    @extend_schema(
+        responses={200: VersionTestSerializer(many=True), **error_responses(400, 404)},
+        summary="A bot's version tests",
+    )
+    def get(self, request: Request, bot_id: int) -> Response:
+        bot = bot_or_404(bot_id)
+        paginator, page = paginate(self, version_tests_of(bot=bot))
+        return paginator.get_paginated_response(VersionTestSerializer(page, many=True).data)
+
+    @extend_schema(
+        request=VersionTestCreateSerializer,
+        responses={201: VersionTestDetailSerializer, **error_responses(400, 401, 403, 404, 429)},
+        summary="Test a version of your bot",
+        description="Pairs of games (one seed, seats swapped) between the candidate and the "
+        "baseline, stopped by a sequential probability ratio test of H0 (elo0) against H1 "
+        "(elo1) in fishtest's pentanomial model, or at max_games. The games run when no "
+        "other match waits. A test takes max_games from your budget of "
+        "AGON_VERSION_TEST_GAMES_PER_DAY games over 24 hours and gives back the games it "
+        "did not need once it ends: 429 with Retry-After when there is no room.",
+    )
+    def post(self, request: Request, bot_id: int) -> Response:
+        bot = bot_or_404(bot_id)
+        self.check_object_permissions(request, bot)
+        given = VersionTestCreateSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        data = dict(given.validated_data)
+        baseline = Baseline(
+            version=data.pop("baseline_version", None),
+            bot=data.pop("baseline_bot", None),
+            builtin=data.pop("baseline_builtin", None),
+        )
+        try:
+            test = version_test_create(
+                user=signed_in_user(request), bot=bot, baseline=baseline, **data
+            )
+        except BudgetExceeded as refused:
+            raise over_budget(refused) from None
+        shown = version_test_get(bot_id=bot.id, test_id=test.id)
+        return Response(VersionTestDetailSerializer(shown).data, status=status.HTTP_201_CREATED)
+
+
+class VersionTestDetailView(APIView):
+    @extend_schema(
+        responses={200: VersionTestDetailSerializer, **error_responses(404)},
+        summary="A version test, its LLR after each pair and its games",
+    )
+    def get(self, request: Request, bot_id: int, test_id: int) -> Response:
+        test = version_test_get(bot_id=bot_id, test_id=test_id)
+        if test is None:
+            raise exceptions.NotFound(f"bot {bot_id} has no version test {test_id}")
+        return Response(VersionTestDetailSerializer(test).data)

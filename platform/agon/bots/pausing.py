@@ -1,0 +1,77 @@
+"""Broken versions are paused from matchmaking, as Halite did: a version that faults
+(crashes, times out, answers illegally...) in more than AGON_FAULT_SHARE of its last
+AGON_FAULT_RECENT_MATCHES matches, or in more than AGON_FAULT_MAX in all, stops being
+seated in ranked matches until its owner uploads a new version or resumes it. Its
+ratings are kept. Validation matches are the validator's business and are not counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from agon.bots.models import BotVersion
+from agon.matches.models import Match, MatchSeat
+
+MIN_FAULTS = 2
+"""One fault alone never pauses a version, however few its matches."""
+
+
+def broken_reason(
+    recent_faults: Sequence[str], total_faults: int, *, window: int, share: float, most: int
+) -> str | None:
+    """Why a version with these faults (its last matches' fault codes, newest first, ""
+    for none; and its count of faulted matches in all) is broken, or None if it is not."""
+    recent = [fault for fault in recent_faults[:window] if fault]
+    if total_faults > most:
+        return f"it faulted in {total_faults} matches, more than {most}"
+    if len(recent) >= MIN_FAULTS and len(recent) > share * min(len(recent_faults), window):
+        kinds = ", ".join(sorted(set(recent)))
+        return (
+            f"it faulted in {len(recent)} of its last {min(len(recent_faults), window)} "
+            f"matches ({kinds}), more than {share:.0%}"
+        )
+    return None
+
+
+def _judged_seats(version: BotVersion) -> list[str]:
+    seats = MatchSeat.objects.filter(
+        version=version,
+        match__status=Match.Status.FINISHED,
+    ).exclude(match__kind=Match.Kind.VALIDATION)
+    if version.faults_counted_from is not None:
+        seats = seats.filter(match__created__gte=version.faults_counted_from)
+    return list(seats.order_by("-match_id").values_list("fault", flat=True))
+
+
+def version_judge_faults(*, version: BotVersion) -> bool:
+    """Pause the version if its faults say it is broken; whether it is paused now.
+    Called as each of its matches is concluded, in that transaction."""
+    if version.paused_reason:
+        return True
+    faults = _judged_seats(version)
+    reason = broken_reason(
+        faults,
+        sum(bool(fault) for fault in faults),
+        window=settings.AGON_FAULT_RECENT_MATCHES,
+        share=settings.AGON_FAULT_SHARE,
+        most=settings.AGON_FAULT_MAX,
+    )
+    if reason is None:
+        return False
+    version.paused_reason = f"Paused from matchmaking: {reason}."
+    version.save(update_fields=["paused_reason"])
+    return True
+
+
+@transaction.atomic
+def version_resume(*, version: BotVersion) -> BotVersion:
+    """Its owner asks for the version to play again: its past faults are forgiven (they
+    are judged from now on); nothing else changes, its ratings least of all."""
+    version.paused_reason = ""
+    version.faults_counted_from = timezone.now()
+    version.save(update_fields=["paused_reason", "faults_counted_from"])
+    return version

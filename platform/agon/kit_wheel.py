@@ -1,0 +1,178 @@
+"""The bot kit as a wheel: `pip install` it and play, watch and check matches on your own
+machine, without a checkout of Agon, Django or anything else.
+
+It holds `agon_bot` (the library for bot authors), `engine` (the rules, for lookahead
+and for playing), `sandbox` (the boxes and the referee `agon play` uses) and the
+`agon-kit` command (agon.cli.kit: `play`, `view`, `replay`) with the site's replay viewer
+files that `view` inlines. It depends on no other package.
+
+The wheel is written here, with the standard library, from the files of this
+installation: a zip with fixed timestamps and the files in a fixed order, so the same
+files always give the same bytes. Its version carries a digest of those files (a local
+version, `0.1.0+kit.1a2b3c4d`), so pip never takes an old kit for the new one.
+`make kit` writes it to dist/ (`python -m agon.kit_wheel dist`); the site serves it
+(agon.web.views.docs).
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import io
+import sys
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import agon
+import agon_bot
+import engine
+import sandbox
+
+DISTRIBUTION = "agon_kit"
+BASE_VERSION = "0.1.0"
+ZIP_TIME = (2024, 1, 1, 0, 0, 0)
+AGON_DIR = Path(agon.__file__).resolve().parent
+PACKAGES = {
+    name: Path(module.__file__ or "").resolve().parent
+    for name, module in (("agon_bot", agon_bot), ("engine", engine), ("sandbox", sandbox))
+}
+"""The packages shipped whole (but their byte code)."""
+AGON_FILES = (
+    "__init__.py",
+    "cli/__init__.py",
+    "cli/common.py",
+    "cli/kit.py",
+    "cli/play.py",
+    "cli/replay.py",
+    "cli/view.py",
+    "cli/offline/*",
+    "web/static/web/agon.css",
+    "web/static/web/zoom.js",
+    "web/static/web/viewer.js",
+    "web/templates/web/_viewer_controls.html",
+    "web/templates/web/_viewer_side.html",
+    "web/static/web/games/*.js",
+)
+"""What the kit takes of the platform's package: its commands and the viewer's files."""
+SUMMARY = "Agon's bot kit: agon_bot, the engine, and agon-kit play / view / replay"
+DESCRIPTION = """\
+# Agon bot kit
+
+Write a bot for Agon's city-building board games and try it on your machine.
+
+    agon-kit play --game akropolis --seed 1 --sandbox none --replay m.json main.py builtin:greedy
+    agon-kit view m.json          # m.html: the replay viewer, offline
+    agon-kit replay verify m.json
+
+`--sandbox none` runs the bots unboxed: for your own code only. `agon_bot` turns the bot
+protocol into one function, `act(observation, legal_actions)`; `engine` is the rules, for
+lookahead.
+"""
+
+
+@dataclass(frozen=True)
+class Wheel:
+    filename: str
+    version: str
+    content: bytes
+
+
+def kit_files() -> list[tuple[str, Path]]:
+    """(path in the wheel, file here) of everything the kit ships, in a fixed order."""
+    files: dict[str, Path] = {}
+    for name, folder in PACKAGES.items():
+        for path in _package_files(folder):
+            files[f"{name}/{path.relative_to(folder).as_posix()}"] = path
+    for pattern in AGON_FILES:
+        for path in sorted(AGON_DIR.glob(pattern)):
+            if path.is_file():
+                files[f"agon/{path.relative_to(AGON_DIR).as_posix()}"] = path
+    return sorted(files.items())
+
+
+def _package_files(folder: Path) -> Iterator[Path]:
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            yield path
+
+
+def kit_wheel() -> Wheel:
+    """The wheel of the files as they are now (kept while none of them changes)."""
+    files = kit_files()
+    signature = tuple((name, path.stat().st_mtime_ns, path.stat().st_size) for name, path in files)
+    return _build(signature)
+
+
+@functools.lru_cache(maxsize=2)
+def _build(signature: tuple[tuple[str, int, int], ...]) -> Wheel:
+    contents = [(name, (_source(name)).read_bytes()) for name, _, _ in signature]
+    digest = hashlib.sha256()
+    for name, data in contents:
+        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(data)
+    version = f"{BASE_VERSION}+kit.{digest.hexdigest()[:8]}"
+    dist_info = f"{DISTRIBUTION}-{version}.dist-info"
+    contents += [
+        (f"{dist_info}/METADATA", _metadata(version).encode()),
+        (f"{dist_info}/WHEEL", _wheel_file().encode()),
+        (f"{dist_info}/entry_points.txt", b"[console_scripts]\nagon-kit = agon.cli.kit:main\n"),
+    ]
+    record = "".join(f"{name},sha256={_hash(data)},{len(data)}\n" for name, data in contents)
+    contents.append((f"{dist_info}/RECORD", (record + f"{dist_info}/RECORD,,\n").encode()))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, data in contents:
+            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+    return Wheel(f"{DISTRIBUTION}-{version}-py3-none-any.whl", version, buffer.getvalue())
+
+
+def _source(name: str) -> Path:
+    package, _, rest = name.partition("/")
+    return (AGON_DIR if package == "agon" else PACKAGES[package]) / rest
+
+
+def _hash(data: bytes) -> str:
+    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+def _metadata(version: str) -> str:
+    return (
+        "Metadata-Version: 2.1\n"
+        "Name: agon-kit\n"
+        f"Version: {version}\n"
+        f"Summary: {SUMMARY}\n"
+        "Requires-Python: >=3.11\n"
+        "Description-Content-Type: text/markdown\n"
+        "\n" + DESCRIPTION
+    )
+
+
+def _wheel_file() -> str:
+    return (
+        "Wheel-Version: 1.0\nGenerator: agon.kit_wheel\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m agon.kit_wheel FOLDER`: write the wheel there, print its path."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m agon.kit_wheel FOLDER", file=sys.stderr)
+        return 2
+    folder = Path(args[0])
+    folder.mkdir(parents=True, exist_ok=True)
+    wheel = kit_wheel()
+    path = folder / wheel.filename
+    path.write_bytes(wheel.content)
+    print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,100 @@
+"""A tournament as its pure format sees it: the format object, the results, the bounds.
+
+The formats (`agon.tournaments.formats`) know entrants by number and games by
+`Game` records; this module turns a `Tournament` and its `TournamentGame` rows into those,
+and says how many games a tournament may come to before it is made.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from decimal import Decimal
+
+from agon.tournaments.formats.core import Game, Result
+from agon.tournaments.formats.gauntlet import Gauntlet
+from agon.tournaments.formats.knockout import SUDDEN_DEATH_GAMES, TIEBREAK_PAIRS, Knockout
+from agon.tournaments.formats.round_robin import RoundRobin
+from agon.tournaments.formats.swiss import Swiss
+from agon.tournaments.models import Tournament, TournamentGame
+
+Event = RoundRobin | Swiss | Knockout | Gauntlet
+
+MATCH_SEED_MASK = 2**63 - 1
+"""A match's seed is a signed 64-bit column: a game's 64-bit seed loses its top bit."""
+
+
+def swiss_rounds(entrants: int) -> int:
+    """The rounds of a Swiss when none are set: enough to separate the field, plus one."""
+    return math.ceil(math.log2(max(entrants, 2))) + 1
+
+
+def event_for(tournament: Tournament, entrants: int) -> Event:
+    """The tournament's format for `entrants` bots (ValueError if they are too few)."""
+    players, meetings, seed = tournament.players, tournament.meetings, tournament.seed
+    kind = Tournament.Format(tournament.format)
+    if kind is Tournament.Format.ROUND_ROBIN:
+        return RoundRobin(entrants, seed, players, meetings)
+    if kind is Tournament.Format.SWISS:
+        return Swiss(entrants, seed, tournament.rounds or swiss_rounds(entrants), players, meetings)
+    if kind is Tournament.Format.GAUNTLET:
+        return Gauntlet(entrants, seed, meetings)
+    return Knockout(entrants, seed, kind is Tournament.Format.DOUBLE_ELIMINATION, players, meetings)
+
+
+def minimum_entrants(tournament: Tournament) -> int:
+    return max(2, tournament.players)
+
+
+def game_of(row: TournamentGame) -> Game:
+    return Game(row.round, row.tie, row.index, tuple(row.bots), int(row.seed))
+
+
+def results_of(rows: Iterable[TournamentGame]) -> list[Result]:
+    """The decided games as the format's results, in the format's order of games."""
+    return sorted(
+        (Result(game_of(row), tuple(row.ranks)) for row in rows if row.ranks is not None),
+        key=lambda result: result.game,
+    )
+
+
+def game_row(tournament: Tournament, game: Game) -> TournamentGame:
+    """An unsaved row for a game the format asked for."""
+    return TournamentGame(
+        tournament=tournament,
+        round=game.round,
+        tie=game.tie,
+        index=game.index,
+        bots=list(game.bots),
+        seed=Decimal(game.seed),
+    )
+
+
+def slot(game: Game) -> tuple[int, str, int]:
+    return (game.round, game.tie, game.index)
+
+
+def match_seed(game: Game) -> int:
+    return game.seed & MATCH_SEED_MASK
+
+
+def most_games(
+    *, format: str, entrants: int, players: int, meetings: int, rounds: int | None
+) -> int:
+    """An upper bound on the games (byes left out) a tournament of `entrants` bots plays;
+    ValueError when the format cannot be played so (a round robin of too many tables)."""
+    kind = Tournament.Format(format)
+    meeting = players * meetings
+    if kind is Tournament.Format.ROUND_ROBIN:
+        return sum(
+            not game.is_bye for game in RoundRobin(entrants, 0, players, meetings).schedule()
+        )
+    if kind is Tournament.Format.SWISS:
+        return (rounds or swiss_rounds(entrants)) * (entrants // players) * meeting
+    if kind is Tournament.Format.GAUNTLET:
+        return (entrants - 1) * meeting
+    if players > 2:  # heats: the field at least halves each round
+        stages = math.ceil(math.log2(max(entrants, 2))) + 1
+        return (2 * math.ceil(entrants / players) + stages) * meeting
+    ties = entrants - 1 if kind is Tournament.Format.KNOCKOUT else 2 * entrants
+    return ties * (meeting + 2 * TIEBREAK_PAIRS + SUDDEN_DEATH_GAMES)

@@ -1,0 +1,138 @@
+"""Tournaments: an entry window, then rounds of games paired by a format, then standings.
+
+A tournament's games are matches of the kind `tournament`: each `TournamentGame` is one
+game the format asked for (its round, tie, index, entrants and seed, as
+`agon.tournaments.formats.core.Game`), linked to the match that plays it. A game whose
+match failed for the platform's sake is played again by a new match (`replays` counts
+them); its result is the ranks of the match that finished it.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round-robin"
+        SWISS = "swiss"
+        KNOCKOUT = "knockout"
+        DOUBLE_ELIMINATION = "double-elimination"
+        GAUNTLET = "gauntlet"
+
+    class Status(models.TextChoices):
+        ENTRY = "entry"
+        """Bots may enter until `entry_closes`."""
+        RUNNING = "running"
+        """The entrants' versions are frozen; rounds are played."""
+        FINISHED = "finished"
+        CANCELLED = "cancelled"
+
+    name = models.CharField(max_length=100)
+    game = models.CharField(max_length=32)
+    format = models.CharField(max_length=24, choices=Format.choices)
+    players = models.PositiveSmallIntegerField(default=2)
+    """Bots at each table."""
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    """Swiss rounds (empty for the other formats)."""
+    meetings = models.PositiveSmallIntegerField(default=1)
+    """Meetings each table plays: a meeting is one game per rotation of the seats."""
+    options = models.JSONField(default=dict, blank=True)
+    """The game's options, as a ladder's."""
+    seed = models.BigIntegerField()
+    public = models.BooleanField(default=False)
+    """Public: made by staff, listed for all, any user enters their own bots. Private: its
+    owner enters bots (theirs or anyone's) and only its owner sees it."""
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournaments"
+    )
+    max_entrants = models.PositiveSmallIntegerField(default=32)
+    entry_opens = models.DateTimeField()
+    entry_closes = models.DateTimeField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ENTRY)
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    """When the entry closed and the versions were frozen."""
+    finished = models.DateTimeField(null=True, blank=True)
+    standings = models.JSONField(default=list, blank=True)
+    """The final standings once finished: one object per entrant, best first."""
+    note = models.TextField(blank=True)
+    """Why it was cancelled, or anything the schedule had to decide (a game voided)."""
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [
+            models.Index(fields=["status", "entry_closes"], name="tournament_status_closes"),
+            models.Index(fields=["public", "-id"], name="tournament_public_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.format}, {self.status})"
+
+
+class Entry(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="entries")
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    version = models.ForeignKey(
+        "bots.BotVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    """The bot's active version when the entry closed: it plays every game."""
+    number = models.PositiveSmallIntegerField(null=True, blank=True)
+    """Its index among the entrants (0 is the first seed), given when the entry closed;
+    empty for an entry dropped then (no active version)."""
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "bot"], name="one_entry_per_bot"),
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_entrant_per_number"),
+        ]
+        ordering = ["tournament_id", "number", "id"]
+        verbose_name_plural = "entries"
+
+    def __str__(self) -> str:
+        return f"{self.bot} in {self.tournament_id}"
+
+
+class TournamentGame(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
+    round = models.PositiveSmallIntegerField()
+    tie = models.CharField(max_length=64)
+    """What the game belongs to: a table of a round ("0-5"), a knockout tie ("W2.1"), a bye."""
+    index = models.PositiveSmallIntegerField()
+    """The game's place within its tie."""
+    bots = models.JSONField()
+    """Entrant numbers in seat order; one for a bye."""
+    seed = models.DecimalField(max_digits=20, decimal_places=0)
+    """The format's seed of the game (64 bits: more than a bigint holds)."""
+    match = models.OneToOneField(
+        "matches.Match",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tournament_game",
+    )
+    """The match playing (or that played) it; empty for a bye."""
+    replays = models.PositiveSmallIntegerField(default=0)
+    """How often a failed match was replaced by a new one."""
+    ranks = models.JSONField(null=True, blank=True)
+    """Per seat, 1 is best, once the game is decided; empty while it is played."""
+    void = models.BooleanField(default=False)
+    """Decided as a tie of all its seats: its match and every replay of it failed
+    (AGON_TOURNAMENT_MAX_REPLAYS replays)."""
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "round", "tie", "index"], name="one_game_per_slot"
+            )
+        ]
+        ordering = ["tournament_id", "round", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} round {self.round} {self.tie}#{self.index}"

@@ -1,0 +1,190 @@
+"""Tournament writes from users: making a tournament, entering a bot.
+
+Staff make public tournaments, which any user enters with their own bots. Any user makes
+private ones (AGON_PRIVATE_TOURNAMENTS_PER_USER not yet finished at a time), into which
+only they enter bots: their own or anyone's, as bots are public. Every tournament is
+bounded before it is made: at most AGON_TOURNAMENT_MAX_ENTRANTS entrants, and at most
+AGON_TOURNAMENT_MAX_GAMES games (staff: AGON_TOURNAMENT_MAX_GAMES_PUBLIC) with a full field.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.http import Http404
+from django.utils import timezone
+
+from agon.bots.models import Bot, BotVersion
+from agon.tournaments.events import most_games
+from agon.tournaments.models import Entry, Tournament
+from engine.core import InvalidOptions
+from engine.registry import UnknownGame, get_game
+from engine.setup_checks import checked_options
+
+MAX_ROUNDS = 50
+MAX_MEETINGS = 20
+LONGEST_ENTRY_WINDOW_DAYS = 90
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    owner: User,
+    name: str,
+    game: str,
+    format: str,
+    entry_closes: datetime,
+    entry_opens: datetime | None = None,
+    players: int = 2,
+    rounds: int | None = None,
+    meetings: int = 1,
+    options: dict[str, object] | None = None,
+    max_entrants: int = 32,
+    public: bool = False,
+    seed: int | None = None,
+) -> Tournament:
+    """A tournament open for entries from `entry_opens` (now if not given) until
+    `entry_closes`, when its entrants' active versions are frozen and it starts."""
+    if public and not owner.is_staff:
+        raise PermissionDenied("only staff make public tournaments; make a private one")
+    try:
+        spec = get_game(game)
+    except UnknownGame:
+        raise ValidationError(f"there is no game {game!r}") from None
+    if format not in Tournament.Format.values:
+        raise ValidationError(f"the format is one of {', '.join(Tournament.Format.values)}")
+    try:
+        checked = checked_options(spec, 0, players, dict(options or {}))
+    except InvalidOptions as error:
+        raise ValidationError(str(error)) from None
+    if players != 2 and format in (
+        Tournament.Format.GAUNTLET,
+        Tournament.Format.DOUBLE_ELIMINATION,
+    ):
+        raise ValidationError(f"a {format} is played by two bots a game: players must be 2")
+    if rounds is not None and format != Tournament.Format.SWISS:
+        raise ValidationError("only a Swiss has a number of rounds")
+    if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
+        raise ValidationError(f"a Swiss has 1 to {MAX_ROUNDS} rounds")
+    if not 1 <= meetings <= MAX_MEETINGS:
+        raise ValidationError(f"a table plays 1 to {MAX_MEETINGS} meetings")
+    _check_window(entry_opens, entry_closes)
+    _check_size(owner, public, format, players, meetings, rounds, max_entrants)
+    if not public and not owner.is_staff:
+        _check_quota(owner)
+    now = timezone.now()
+    return Tournament.objects.create(
+        name=name,
+        game=game,
+        format=format,
+        players=players,
+        rounds=rounds,
+        meetings=meetings,
+        options={key: value for key, value in checked.items() if key in (options or {})},
+        seed=secrets.randbits(63) if seed is None else seed,
+        public=public,
+        owner=owner,
+        max_entrants=max_entrants,
+        entry_opens=entry_opens or now,
+        entry_closes=entry_closes,
+    )
+
+
+def _check_window(opens: datetime | None, closes: datetime) -> None:
+    now = timezone.now()
+    if closes <= now:
+        raise ValidationError("the entry must close in the future")
+    if opens is not None and opens >= closes:
+        raise ValidationError("the entry must open before it closes")
+    if (closes - now).days > LONGEST_ENTRY_WINDOW_DAYS:
+        raise ValidationError(f"the entry closes within {LONGEST_ENTRY_WINDOW_DAYS} days")
+
+
+def _check_size(
+    owner: User,
+    public: bool,
+    format: str,
+    players: int,
+    meetings: int,
+    rounds: int | None,
+    max_entrants: int,
+) -> None:
+    limit = settings.AGON_TOURNAMENT_MAX_ENTRANTS
+    if not max(2, players) <= max_entrants <= limit:
+        raise ValidationError(f"a tournament takes {max(2, players)} to {limit} entrants")
+    try:
+        games = most_games(
+            format=format, entrants=max_entrants, players=players, meetings=meetings, rounds=rounds
+        )
+    except ValueError as error:
+        raise ValidationError(str(error)) from None
+    most = (
+        settings.AGON_TOURNAMENT_MAX_GAMES_PUBLIC
+        if public or owner.is_staff
+        else settings.AGON_TOURNAMENT_MAX_GAMES
+    )
+    if games > most:
+        raise ValidationError(
+            f"with {max_entrants} entrants this tournament could play {games} games, "
+            f"more than the {most} allowed: take fewer entrants, rounds or meetings"
+        )
+
+
+def _check_quota(owner: User) -> None:
+    # The owner's row is locked so that two requests at once cannot both pass the count.
+    User.objects.select_for_update().filter(id=owner.id).first()
+    unfinished = Tournament.objects.filter(
+        owner=owner,
+        public=False,
+        status__in=[Tournament.Status.ENTRY, Tournament.Status.RUNNING],
+    ).count()
+    quota = settings.AGON_PRIVATE_TOURNAMENTS_PER_USER
+    if unfinished >= quota:
+        raise ValidationError(
+            f"you have {unfinished} private tournaments not finished yet, the most allowed "
+            f"(AGON_PRIVATE_TOURNAMENTS_PER_USER = {quota})"
+        )
+
+
+def tournament_visible(tournament: Tournament, user: User | None) -> bool:
+    """Public tournaments are everyone's to see; a private one its owner's (and staff's)."""
+    if tournament.public:
+        return True
+    return user is not None and (user.id == tournament.owner_id or user.is_staff)
+
+
+@transaction.atomic
+def entry_create(*, user: User, tournament_id: int, bot_id: int) -> Entry:
+    """Enter a bot while the entry is open. Its version is taken when the entry closes: the
+    bot must have an active version by then (it needs one now too)."""
+    tournament = Tournament.objects.select_for_update().filter(id=tournament_id).first()
+    if tournament is None or not tournament_visible(tournament, user):
+        raise Http404(f"there is no tournament {tournament_id}")
+    now = timezone.now()
+    if tournament.status != Tournament.Status.ENTRY or now >= tournament.entry_closes:
+        raise ValidationError("the entry of this tournament is closed")
+    if now < tournament.entry_opens:
+        raise ValidationError("the entry of this tournament is not open yet")
+    if not tournament.public and user.id != tournament.owner_id:
+        raise PermissionDenied("only the owner of a private tournament enters bots into it")
+    bot = Bot.objects.filter(id=bot_id).first()
+    if bot is None:
+        raise ValidationError(f"there is no bot with id {bot_id}")
+    if tournament.public and bot.owner_id != user.id:
+        raise PermissionDenied("you enter your own bots into a public tournament")
+    if bot.game != tournament.game:
+        raise ValidationError(f"the bot {bot.name!r} plays {bot.game}, not {tournament.game}")
+    if not bot.versions.filter(status=BotVersion.Status.ACTIVE).exists():
+        raise ValidationError(f"the bot {bot.name!r} has no active version yet")
+    if tournament.entries.count() >= tournament.max_entrants:
+        raise ValidationError(f"the tournament is full ({tournament.max_entrants} entrants)")
+    try:
+        with transaction.atomic():
+            return Entry.objects.create(tournament=tournament, bot=bot, entered_by=user)
+    except IntegrityError:
+        raise ValidationError(f"the bot {bot.name!r} is already entered") from None

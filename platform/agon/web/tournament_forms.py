@@ -1,0 +1,102 @@
+"""The tournament pages' forms: a new tournament, and entering a bot into one.
+
+They offer what the user may pick; `agon.tournaments.services` checks everything again
+(and its refusals are shown on the form)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any, cast
+
+from django import forms
+from django.contrib.auth.models import User
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from agon.bots.models import Bot, BotVersion
+from agon.tournaments.models import Tournament
+from agon.tournaments.services import MAX_MEETINGS, MAX_ROUNDS
+from agon.web.games import games
+
+MOST_BOTS_OFFERED = 200
+"""A private tournament's owner may enter anyone's bot: the list offers this many at most
+(the user's own first)."""
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(max_length=100, widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    game = forms.ChoiceField(choices=lambda: [(g.id, g.name) for g in games()])
+    format = forms.ChoiceField(choices=Tournament.Format.choices)
+    players = forms.IntegerField(
+        min_value=2,
+        max_value=6,
+        initial=2,
+        label="Bots at each table",
+        help_text="Gauntlets and double eliminations are played two at a table.",
+    )
+    rounds = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        label="Swiss rounds",
+        help_text="A Swiss only; by default log2 of the field, plus one.",
+    )
+    meetings = forms.IntegerField(
+        min_value=1,
+        max_value=MAX_MEETINGS,
+        initial=1,
+        help_text="Games each table plays: one per rotation of the seats, each time.",
+    )
+    max_entrants = forms.IntegerField(min_value=2, max_value=65535, initial=16, label="Most bots")
+    entry_closes = forms.DateTimeField(
+        label="Entry closes (UTC)",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text="Then each entrant's active version is frozen and the first round starts.",
+    )
+    public = forms.BooleanField(
+        required=False, help_text="Staff only: listed for everyone, entered by anyone."
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        kwargs.setdefault(
+            "initial", {"entry_closes": timezone.now() + timedelta(hours=1), "format": "swiss"}
+        )
+        super().__init__(*args, **kwargs)
+        if not user.is_staff:
+            del self.fields["public"]  # a private tournament: the only kind a user makes
+
+    def service_arguments(self) -> dict[str, Any]:
+        """The cleaned fields as `tournament_create` takes them."""
+        data = dict(self.cleaned_data)
+        data["public"] = data.get("public", False)
+        if data["format"] != Tournament.Format.SWISS:
+            data["rounds"] = None  # only a Swiss has rounds: ignore a stray number
+        return data
+
+
+class EntryForm(forms.Form):
+    bot = forms.TypedChoiceField(coerce=int, label="Bot")
+
+    def __init__(self, *args: Any, user: User, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = cast(forms.TypedChoiceField, self.fields["bot"])
+        field.choices = [("", "Choose a bot"), *entry_choices(user, tournament)]
+        self.has_choices = len(field.choices) > 1
+
+
+def entry_choices(user: User, tournament: Tournament) -> list[tuple[int, str]]:
+    """The bots `user` may enter: their own bots of the tournament's game with an active
+    version, not entered yet, and in their own private tournament anyone's as well."""
+    active = BotVersion.objects.filter(bot=OuterRef("pk"), status=BotVersion.Status.ACTIVE)
+    bots = (
+        Bot.objects.filter(game=tournament.game)
+        .filter(Exists(active))
+        .exclude(entries__tournament=tournament)
+        .select_related("owner")
+    )
+    own = [(bot.id, bot.name) for bot in bots.filter(owner=user).order_by("name", "id")]
+    if tournament.public:
+        return own
+    others = bots.exclude(owner=user).order_by("owner__username", "name", "id")
+    room = MOST_BOTS_OFFERED - len(own)
+    return own + [(bot.id, f"{bot.owner.username}/{bot.name}") for bot in others[: max(room, 0)]]

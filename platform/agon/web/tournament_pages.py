@@ -1,0 +1,395 @@
+"""What the tournament pages show, read from the tournament's rows and its pure format.
+
+A tournament's standings, cross-table, bracket and progress are computed from the games
+decided so far (`agon.tournaments.events.results_of`), so a running tournament shows them
+as they stand and a finished one its final state. Everything is read in a few queries:
+the entries with their bots and owners, the games with their matches.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.db.models import Count, Q, Sum
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+
+from agon.matches.models import Match
+from agon.tournaments.events import Event, event_for, minimum_entrants, most_games, results_of
+from agon.tournaments.formats.core import Result, game_points
+from agon.tournaments.formats.gauntlet import Gauntlet
+from agon.tournaments.formats.knockout import Knockout
+from agon.tournaments.formats.round_robin import RoundRobin
+from agon.tournaments.formats.standings import Standing
+from agon.tournaments.formats.swiss import Swiss
+from agon.tournaments.models import Entry, Tournament, TournamentGame
+from agon.tournaments.selectors import tournament_list
+from agon.web.bracket import bracket_svg, points_text, stage_titles
+from agon.web.cross_table import CrossRow, cross_table
+
+FINISHED_LISTED = 50
+CROSS_TABLE_LIMIT = 24
+"""Past this many entrants a cross-table is wider than it is useful."""
+BRACKET_LIMIT = 64
+
+TIEBREAK_LABELS = {
+    "buchholz_cut1": ("BH-C1", "Buchholz cut 1 (the opponents' points, the lowest round left out)"),
+    "buchholz": ("BH", "Buchholz (the opponents' points)"),
+    "sonneborn_berger": ("SB", "Sonneborn-Berger (each opponent's points times the score on it)"),
+    "direct_encounter": ("DE", "direct encounter (points against the bots level on points)"),
+    "wins": ("Wins", "games won outright"),
+}
+LIVE_CACHE_SECONDS = 60
+"""How long a rendered live part is kept: it is keyed by what it shows (`live_version`),
+so this bounds only how late an edit the key does not see (a note, a new name) shows."""
+
+
+# --- the list ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Listed:
+    tournament: Tournament
+    entrants: int
+    games: int
+    decided: int
+
+    @property
+    def in_play(self) -> int:
+        return self.games - self.decided
+
+
+@dataclass(frozen=True)
+class Group:
+    title: str
+    slug: str
+    rows: list[Listed]
+    empty: str
+
+
+def tournament_groups(user: User | None) -> list[Group]:
+    """The tournaments a user may see: running, open for entry, and the latest finished."""
+    shown = tournament_list(user=user)
+    running = list(shown.filter(status=Tournament.Status.RUNNING).order_by("-started", "-id"))
+    upcoming = list(shown.filter(status=Tournament.Status.ENTRY).order_by("entry_closes", "id"))
+    over = (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
+    finished = list(shown.filter(status__in=over).order_by("-finished", "-id")[:FINISHED_LISTED])
+    counts = _counts([t.id for t in (*running, *upcoming, *finished)])
+
+    def listed(tournaments: list[Tournament]) -> list[Listed]:
+        return [Listed(t, *counts.get(t.id, (0, 0, 0))) for t in tournaments]
+
+    return [
+        Group("Running", "running", listed(running), "No tournament is being played."),
+        Group("Open for entry", "upcoming", listed(upcoming), "No tournament takes entries."),
+        Group("Finished", "finished", listed(finished), "No tournament has finished yet."),
+    ]
+
+
+def _counts(ids: Sequence[int]) -> dict[int, tuple[int, int, int]]:
+    """Per tournament: entrants, games (byes left out) and games decided."""
+    entrants = dict(
+        Entry.objects.filter(tournament_id__in=ids)
+        .values_list("tournament_id")
+        .annotate(count=Count("id"))
+        .values_list("tournament_id", "count")
+    )
+    games = {
+        row["tournament_id"]: (row["total"], row["decided"])
+        for row in TournamentGame.objects.filter(tournament_id__in=ids, match__isnull=False)
+        .values("tournament_id")
+        .annotate(total=Count("id"), decided=Count("id", filter=Q(ranks__isnull=False)))
+    }
+    return {tid: (entrants.get(tid, 0), *games.get(tid, (0, 0))) for tid in ids}
+
+
+# --- one tournament: its live part, cached by what it shows -----------------------------------
+
+
+def live_version(tournament: Tournament) -> str:
+    """Changes whenever the live part of the page would: the status, the entries, a game
+    queued, started, decided or replayed. Two small queries, where the part takes more."""
+    games = TournamentGame.objects.filter(tournament=tournament).aggregate(
+        rows=Count("id"),
+        decided=Count("id", filter=Q(ranks__isnull=False)),
+        running=Count("id", filter=Q(ranks__isnull=True, match__status=Match.Status.RUNNING)),
+        replays=Sum("replays"),
+    )
+    entries = Entry.objects.filter(tournament=tournament)
+    if tournament.status != Tournament.Status.ENTRY:
+        entries = entries.filter(number__isnull=False)  # the entrants, once it started
+    counts = (games["rows"], games["decided"], games["running"], games["replays"] or 0)
+    return "-".join(str(part) for part in (tournament.status, entries.count(), *counts))
+
+
+def live_part(tournament: Tournament) -> SafeString:
+    """The part of a tournament's page that moves while it runs (all of it but the title),
+    rendered once for everyone per state of the tournament, in the shared cache."""
+    version = live_version(tournament)
+    key = f"web:tournament-live:{tournament.id}:{version}"
+    cached = cache.get(key)
+    if isinstance(cached, str):
+        return SafeString(cached)
+    context = {"page": tournament_page(tournament), "version": version}
+    rendered = render_to_string("web/_tournament_live.html", context)
+    cache.set(key, rendered, LIVE_CACHE_SECONDS)
+    return SafeString(rendered)  # our own template's output, escaped as it was rendered
+
+
+# --- one tournament: what it shows ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entrant:
+    number: int | None
+    bot_id: int
+    label: str
+    """owner/name, as the ladders show a bot."""
+    version: str
+    """The frozen version's number ("v3"), empty while the entry is open."""
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    standing: Standing
+    entrant: Entrant
+    points: str
+    tiebreaks: list[str]
+
+
+@dataclass(frozen=True)
+class Seat:
+    entrant: Entrant
+    rank: int | None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    index: int
+    seats: list[Seat]
+    match: Match | None
+    """None for a bye."""
+    void: bool
+    replays: int
+
+
+@dataclass(frozen=True)
+class TieGames:
+    name: str
+    anchor: str
+    entrants: list[tuple[Entrant, str]]
+    """The bots at the table with their points in it so far."""
+    games: list[GameRow]
+
+    @property
+    def bye(self) -> bool:
+        return all(len(game.seats) == 1 for game in self.games)
+
+
+@dataclass(frozen=True)
+class RoundGames:
+    number: int
+    title: str
+    ties: list[TieGames]
+    done: bool
+
+
+@dataclass(frozen=True)
+class Progress:
+    decided: int
+    total: int | None
+    unit: str
+    """games, or ties for a knockout (whose games depend on tie-breaks)."""
+    playing: int
+    queued: int
+
+    @property
+    def percent(self) -> int | None:
+        if not self.total:
+            return None
+        return round(100 * self.decided / self.total)
+
+
+@dataclass(frozen=True)
+class GauntletRow:
+    entrant: Entrant | None
+    """None for the field as a whole."""
+    pairs: int
+    elo: str
+    interval: str
+
+
+@dataclass
+class TournamentPage:
+    tournament: Tournament
+    entrants: list[Entrant]
+    standings: list[StandingRow] = field(default_factory=list)
+    tiebreaks: list[tuple[str, str]] = field(default_factory=list)
+    cross_table: list[tuple[Entrant, CrossRow]] | None = None
+    bracket: SafeString | None = None
+    gauntlet: list[GauntletRow] | None = None
+    rounds: list[RoundGames] = field(default_factory=list)
+    progress: Progress | None = None
+
+
+def tournament_page(tournament: Tournament) -> TournamentPage:
+    running = tournament.status != Tournament.Status.ENTRY
+    entries = Entry.objects.filter(tournament=tournament).select_related("bot__owner", "version")
+    if running:
+        entries = entries.filter(number__isnull=False).order_by("number")
+    else:
+        entries = entries.order_by("created", "id")
+    entrants = [
+        Entrant(
+            entry.number,
+            entry.bot_id,
+            f"{entry.bot.owner.username}/{entry.bot.name}",
+            f"v{entry.version.number}" if entry.version is not None else "",
+        )
+        for entry in entries
+    ]
+    page = TournamentPage(tournament, entrants)
+    if not running or len(entrants) < minimum_entrants(tournament):
+        return page
+    event = event_for(tournament, len(entrants))
+    rows = list(
+        TournamentGame.objects.filter(tournament=tournament)
+        .select_related("match")
+        .order_by("round", "id")
+    )
+    results = results_of(rows)
+    standings = event.standings(results)
+    names = [entrant.label for entrant in entrants]
+    page.tiebreaks = [
+        TIEBREAK_LABELS.get(n, (n, n)) for n in (standings[0].tiebreaks if standings else {})
+    ]
+    page.standings = [
+        StandingRow(
+            standing,
+            entrants[standing.bot],
+            points_text(standing.points),
+            [points_text(value) for value in standing.tiebreaks.values()],
+        )
+        for standing in standings
+    ]
+    if isinstance(event, RoundRobin) and len(entrants) <= CROSS_TABLE_LIMIT:
+        page.cross_table = [
+            (entrants[row.standing.bot], row) for row in cross_table(standings, results)
+        ]
+    if isinstance(event, Knockout) and len(entrants) <= BRACKET_LIMIT:
+        links = {row.tie: f"#tie-{row.tie}" for row in rows}
+        page.bracket = bracket_svg(event, results, names, links=links)
+    if isinstance(event, Gauntlet):
+        page.gauntlet = _gauntlet_rows(event, results, entrants)
+    page.rounds = _rounds(event, rows, results, entrants)
+    page.progress = _progress(tournament, event, rows, results, len(entrants))
+    return page
+
+
+def _titles(event: Event, results: Sequence[Result], entrants: Sequence[Entrant]) -> dict[int, str]:
+    if isinstance(event, Knockout):
+        return stage_titles(event, results)
+    if isinstance(event, Gauntlet):
+        return {n: f"Against {entrants[n].label}" for n in range(1, len(entrants))}
+    return {}
+
+
+def _rounds(
+    event: Event,
+    rows: Sequence[TournamentGame],
+    results: Sequence[Result],
+    entrants: Sequence[Entrant],
+) -> list[RoundGames]:
+    titles = _titles(event, results, entrants)
+    by_round: dict[int, dict[str, list[TournamentGame]]] = defaultdict(lambda: defaultdict(list))
+    for row in rows:
+        by_round[row.round][row.tie].append(row)
+    rounds = []
+    for number in sorted(by_round):
+        ties = [_tie(name, games, entrants) for name, games in by_round[number].items()]
+        done = all(game.ranks is not None for games in by_round[number].values() for game in games)
+        rounds.append(RoundGames(number, titles.get(number, f"Round {number}"), ties, done))
+    return rounds
+
+
+def _tie(name: str, rows: list[TournamentGame], entrants: Sequence[Entrant]) -> TieGames:
+    rows = sorted(rows, key=lambda row: row.index)
+    points: dict[int, float] = dict.fromkeys(sorted(rows[0].bots), 0.0)
+    for row in rows:
+        if row.ranks is not None:
+            for bot, scored in zip(row.bots, game_points(row.ranks), strict=True):
+                points[bot] = points.get(bot, 0.0) + scored
+    games = [
+        GameRow(
+            row.index,
+            [
+                Seat(entrants[bot], row.ranks[seat] if row.ranks is not None else None)
+                for seat, bot in enumerate(row.bots)
+            ],
+            row.match,
+            row.void,
+            row.replays,
+        )
+        for row in rows
+    ]
+    table = [(entrants[bot], points_text(scored)) for bot, scored in points.items()]
+    return TieGames(name, f"tie-{name}", table, games)
+
+
+def _progress(
+    tournament: Tournament,
+    event: Event,
+    rows: Sequence[TournamentGame],
+    results: Sequence[Result],
+    entrants: int,
+) -> Progress:
+    played = [row for row in rows if row.match_id is not None]
+    statuses = [row.match.status for row in played if row.ranks is None and row.match]
+    playing = statuses.count(Match.Status.RUNNING)
+    queued = statuses.count(Match.Status.QUEUED)
+    if isinstance(event, Knockout):
+        ties = event.run(results).ties
+        total = max(len(event.outline().ties), len(ties))
+        decided = sum(tie.advancing is not None for tie in ties)
+        return Progress(decided, total, "ties", playing, queued)
+    decided = sum(row.ranks is not None for row in played)
+    if isinstance(event, RoundRobin | Gauntlet):
+        total = sum(not game.is_bye for game in event.schedule())
+    elif isinstance(event, Swiss):
+        total = most_games(
+            format=tournament.format,
+            entrants=entrants,
+            players=tournament.players,
+            meetings=tournament.meetings,
+            rounds=event.rounds,
+        )
+    return Progress(decided, total, "games", playing, queued)
+
+
+def _gauntlet_rows(
+    event: Gauntlet, results: Sequence[Result], entrants: Sequence[Entrant]
+) -> list[GauntletRow]:
+    pentanomials = event.pentanomials(results)
+    rows = [
+        GauntletRow(
+            entrants[opponent],
+            sum(pentanomials[opponent]),
+            f"{estimate.elo:+.0f}",
+            f"{estimate.low:+.0f} to {estimate.high:+.0f}",
+        )
+        for opponent, estimate in event.elo_by_opponent(results).items()
+    ]
+    field_estimate = event.performance(results)
+    rows.append(
+        GauntletRow(
+            None,
+            sum(sum(counts) for counts in pentanomials.values()),
+            f"{field_estimate.elo:+.0f}",
+            f"{field_estimate.low:+.0f} to {field_estimate.high:+.0f}",
+        )
+    )
+    return rows

@@ -1,0 +1,125 @@
+"""The tournament list with its "New tournament" form, and one tournament: standings,
+cross-table or bracket, its games round by round, live while it runs
+(static/web/tournament.js reloads the live part), and its entry form while it takes
+entries. Both forms go through `agon.tournaments.services`, as the API does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from agon.tournaments.models import Tournament
+from agon.tournaments.selectors import tournament_get
+from agon.tournaments.services import entry_create, tournament_create
+from agon.web.tournament_forms import EntryForm, TournamentForm
+from agon.web.tournament_pages import live_part, tournament_groups
+from agon.web.views.common import signed_in
+
+
+def _viewer(request: HttpRequest) -> User | None:
+    return request.user if isinstance(request.user, User) else None
+
+
+def _refusal(error: ValidationError | PermissionDenied) -> str:
+    if isinstance(error, ValidationError):
+        return "; ".join(error.messages)
+    return str(error)
+
+
+def _list_page(request: HttpRequest, form: TournamentForm | None) -> HttpResponse:
+    groups = tournament_groups(_viewer(request))
+    return render(request, "web/tournaments.html", {"groups": groups, "form": form})
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    viewer = _viewer(request)
+    return _list_page(request, TournamentForm(user=viewer) if viewer else None)
+
+
+@login_required
+@require_POST
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    user = signed_in(request)
+    form = TournamentForm(request.POST, user=user)
+    if form.is_valid():
+        try:
+            tournament = tournament_create(owner=user, **form.service_arguments())
+        except (ValidationError, PermissionDenied) as refusal:
+            form.add_error(None, f"The tournament was not made: {_refusal(refusal)}.")
+        else:
+            messages.success(request, "Your tournament takes entries now.")
+            return redirect("web:tournament", tournament_id=tournament.id)
+    return _list_page(request, form)
+
+
+def _visible_or_404(request: HttpRequest, tournament_id: int) -> Tournament:
+    tournament = tournament_get(tournament_id=tournament_id, user=_viewer(request))
+    if tournament is None:
+        # A private tournament is not there for anyone but its owner (and staff).
+        raise Http404(f"there is no tournament {tournament_id}")
+    return tournament
+
+
+def _taking_entries(tournament: Tournament) -> bool:
+    now = timezone.now()
+    return (
+        tournament.status == Tournament.Status.ENTRY
+        and tournament.entry_opens <= now < tournament.entry_closes
+    )
+
+
+def _entry_form(request: HttpRequest, tournament: Tournament, data: Any = None) -> EntryForm | None:
+    """The viewer's entry form, while the entry is open and the viewer may enter bots
+    (anyone signed in a public tournament, its owner a private one)."""
+    viewer = _viewer(request)
+    if viewer is None or not _taking_entries(tournament):
+        return None
+    if not tournament.public and viewer.id != tournament.owner_id:
+        return None
+    return EntryForm(data, user=viewer, tournament=tournament)
+
+
+def _detail_page(
+    request: HttpRequest, tournament: Tournament, form: EntryForm | None
+) -> HttpResponse:
+    context = {
+        "tournament": tournament,
+        "live": live_part(tournament),
+        "entry_form": form,
+        "taking_entries": _taking_entries(tournament),
+    }
+    return render(request, "web/tournament.html", context)
+
+
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _visible_or_404(request, tournament_id)
+    return _detail_page(request, tournament, _entry_form(request, tournament))
+
+
+@login_required
+@require_POST
+def tournament_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    user = signed_in(request)
+    tournament = _visible_or_404(request, tournament_id)
+    form = _entry_form(request, tournament, request.POST) or EntryForm(
+        request.POST, user=user, tournament=tournament
+    )
+    if form.is_valid():
+        try:
+            entry = entry_create(
+                user=user, tournament_id=tournament.id, bot_id=form.cleaned_data["bot"]
+            )
+        except (ValidationError, PermissionDenied) as refusal:
+            form.add_error(None, f"The bot was not entered: {_refusal(refusal)}.")
+        else:
+            messages.success(request, f"{entry.bot.name} is entered.")
+            return redirect("web:tournament", tournament_id=tournament.id)
+    return _detail_page(request, tournament, form)

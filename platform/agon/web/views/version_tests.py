@@ -1,0 +1,91 @@
+"""Version tests: each test's page (public, like the bot's), and starting one from the
+owner's page of the bot."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.text import capfirst
+from django.views.decorators.http import require_POST
+
+from agon.tournaments.formats.sprt import Sprt
+from agon.version_tests.selectors import version_test_get
+from agon.version_tests.services import Baseline, BudgetExceeded, version_test_create
+from agon.web import selectors
+from agon.web.charts import llr_chart
+from agon.web.forms import VersionTestForm
+from agon.web.views.bots import my_bot_page
+from agon.web.views.common import signed_in
+
+PAIR_POINTS = ("0", "½", "1", "1½", "2")
+"""The candidate's points in a pair, as the page's table heads them."""
+
+
+def version_test_page(request: HttpRequest, bot_id: int, test_id: int) -> HttpResponse:
+    test = version_test_get(bot_id=bot_id, test_id=test_id)
+    if test is None:
+        raise Http404(f"bot {bot_id} has no version test {test_id}")
+    sprt = Sprt(elo0=test.elo0, elo1=test.elo1, alpha=test.alpha, beta=test.beta)
+    chart = llr_chart(
+        test.llr_history,
+        lower=sprt.lower,
+        upper=sprt.upper,
+        title=f"LLR of {test.candidate.label} against {test.baseline_label}",
+        chart_id="llr",
+    )
+    return render(
+        request,
+        "web/version_test.html",
+        {
+            "test": test,
+            "bot": test.bot,
+            "chart": chart,
+            "bounds": (sprt.lower, sprt.upper),
+            "pentanomial": list(zip(PAIR_POINTS, test.pentanomial, strict=True)),
+            "games": selectors.version_test_game_rows(test=test),
+            "is_owner": request.user.is_authenticated and request.user.id == test.bot.owner_id,
+        },
+    )
+
+
+@login_required
+@require_POST
+def version_test_start(request: HttpRequest, bot_id: int) -> HttpResponse:
+    owner = signed_in(request)
+    bot = selectors.bot_of_owner(owner=owner, bot_id=bot_id)
+    if bot is None:
+        raise Http404(f"you have no bot {bot_id}")
+    form = VersionTestForm(request.POST, bot=bot)
+    if form.is_valid():
+        version, builtin = form.baseline_choice()
+        try:
+            test = version_test_create(
+                user=owner,
+                bot=bot,
+                candidate=form.cleaned_data["candidate"],
+                baseline=Baseline(version=version, builtin=builtin),
+                players=form.cleaned_data["players"],
+                elo0=form.cleaned_data["elo0"],
+                elo1=form.cleaned_data["elo1"],
+                alpha=form.cleaned_data["alpha"],
+                beta=form.cleaned_data["beta"],
+                max_games=form.cleaned_data["max_games"],
+            )
+        except ValidationError as error:
+            form.add_error(None, f"The test was not started: {'; '.join(error.messages)}")
+        except BudgetExceeded as refused:
+            response = my_bot_page(
+                request, bot, test_form=form, test_refusal=f"{capfirst(str(refused))}.", status=429
+            )
+            response["Retry-After"] = str(refused.retry_after)
+            return response
+        else:
+            messages.success(
+                request,
+                f"Version test {test.id} started: its games play when no other match waits.",
+            )
+            return redirect("web:version-test", bot_id=bot.id, test_id=test.id)
+    return my_bot_page(request, bot, test_form=form, status=400)

@@ -1,0 +1,199 @@
+"""/api/tournaments/: making one (staff public, users private within a quota), entering
+bots during the window, and a tournament's detail as it is played."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+from pytest_django import Settings
+from rest_framework.test import APIClient
+
+from agon.tournaments.models import Tournament
+from agon.tournaments.scheduling import tournament_close_entry
+from tests.platform.conftest import MakeBot, client_for
+from tests.platform.tournaments.support import after_entry, open_tournament, play_out
+
+pytestmark = pytest.mark.django_db
+
+
+def soon() -> str:
+    return (timezone.now() + timedelta(hours=1)).isoformat()
+
+
+def made(client: APIClient, **given: Any) -> Any:
+    body = {"name": "cup", "game": "akropolis", "format": "swiss", "entry_closes": soon()}
+    return client.post("/api/tournaments/", {**body, **given}, format="json")
+
+
+@pytest.fixture
+def staff_client(db: None) -> APIClient:
+    return client_for(User.objects.create_user("root", is_staff=True))
+
+
+def test_a_user_makes_a_private_tournament(alice_client: APIClient, alice: User) -> None:
+    response = made(alice_client, format="round-robin", meetings=2)
+
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert (body["owner"], body["public"], body["status"]) == ("alice", False, "entry")
+    assert (body["format"], body["meetings"], body["entries"]) == ("round-robin", 2, [])
+    assert Tournament.objects.get(id=body["id"]).owner == alice
+
+
+def test_only_staff_make_public_tournaments(
+    alice_client: APIClient, staff_client: APIClient
+) -> None:
+    refused = made(alice_client, public=True)
+    assert refused.status_code == 403
+    assert "only staff" in refused.json()["error"]
+    assert made(staff_client, public=True).status_code == 201
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"game": "chess"}, "game"),
+        ({"format": "ladder"}, "format"),
+        ({"players": 3, "format": "gauntlet"}, "players must be 2"),
+        ({"players": 7}, "players"),
+        ({"rounds": 3, "format": "knockout"}, "only a Swiss"),
+        ({"options": {"no_such_option": True}}, "unknown option"),
+        ({"entry_closes": "2001-01-01T00:00:00Z"}, "in the future"),
+        ({"max_entrants": 1}, "max_entrants"),
+        ({"max_entrants": 200, "format": "round-robin", "meetings": 5}, "could play"),
+    ],
+)
+def test_a_tournament_that_cannot_be_made_is_a_clear_400(
+    alice_client: APIClient, given: dict[str, Any], message: str
+) -> None:
+    response = made(alice_client, **given)
+    assert response.status_code == 400
+    assert message in response.json()["error"]
+
+
+def test_private_tournaments_are_bounded_by_a_quota(
+    alice_client: APIClient, settings: Settings
+) -> None:
+    settings.AGON_PRIVATE_TOURNAMENTS_PER_USER = 2
+    assert [made(alice_client).status_code for _ in range(2)] == [201, 201]
+    refused = made(alice_client)
+    assert refused.status_code == 400
+    assert "AGON_PRIVATE_TOURNAMENTS_PER_USER = 2" in refused.json()["error"]
+
+
+def test_anonymous_users_read_but_do_not_make(anonymous: APIClient) -> None:
+    assert anonymous.get("/api/tournaments/").status_code == 200
+    assert made(anonymous).status_code == 401
+
+
+def test_a_private_tournament_is_its_owners_alone(
+    alice: User, alice_client: APIClient, bob_client: APIClient, anonymous: APIClient
+) -> None:
+    private = open_tournament(alice)
+    url = f"/api/tournaments/{private.id}/"
+
+    assert alice_client.get(url).status_code == 200
+    assert bob_client.get(url).status_code == 404
+    assert anonymous.get(url).status_code == 404
+    assert [t["id"] for t in alice_client.get("/api/tournaments/").json()["results"]] == [
+        private.id
+    ]
+    assert bob_client.get("/api/tournaments/").json()["results"] == []
+
+
+def test_users_enter_their_own_bots_into_a_public_tournament(
+    make_bot: MakeBot, alice: User, bob: User, alice_client: APIClient
+) -> None:
+    cup = open_tournament(User.objects.create_user("root", is_staff=True), public=True)
+    mine, theirs = make_bot(alice, "ant"), make_bot(bob, "bee")
+    url = f"/api/tournaments/{cup.id}/entries/"
+
+    entered = alice_client.post(url, {"bot": mine.id}, format="json")
+    assert entered.status_code == 201, entered.json()
+    assert entered.json()["bot_name"] == "ant"
+    again = alice_client.post(url, {"bot": mine.id}, format="json")
+    assert (again.status_code, again.json()["error"]) == (400, "the bot 'ant' is already entered")
+    refused = alice_client.post(url, {"bot": theirs.id}, format="json")
+    assert refused.status_code == 403
+
+
+def test_the_owner_of_a_private_tournament_enters_anyones_bots(
+    make_bot: MakeBot, alice: User, bob: User, alice_client: APIClient, bob_client: APIClient
+) -> None:
+    private = open_tournament(alice)
+    theirs = make_bot(bob, "bee")
+    url = f"/api/tournaments/{private.id}/entries/"
+
+    assert alice_client.post(url, {"bot": theirs.id}, format="json").status_code == 201
+    assert bob_client.post(url, {"bot": theirs.id}, format="json").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [
+        ("other game", "plays architekton, not akropolis"),
+        ("no active version", "has no active version yet"),
+        ("closed", "the entry of this tournament is closed"),
+        ("full", "the tournament is full (2 entrants)"),
+    ],
+)
+def test_an_entry_refused_says_why(
+    make_bot: MakeBot, alice: User, alice_client: APIClient, case: str, message: str
+) -> None:
+    tournament = open_tournament(alice, max_entrants=2)
+    bot = make_bot(alice, "ant", game="architekton" if case == "other game" else "akropolis")
+    if case == "no active version":
+        bot = make_bot(alice, "new", active=False)
+    if case == "closed":
+        Tournament.objects.filter(id=tournament.id).update(entry_closes=timezone.now())
+    if case == "full":
+        for name in ("one", "two"):
+            other = make_bot(alice, name)
+            url = f"/api/tournaments/{tournament.id}/entries/"
+            assert alice_client.post(url, {"bot": other.id}, format="json").status_code == 201
+    response = alice_client.post(
+        f"/api/tournaments/{tournament.id}/entries/", {"bot": bot.id}, format="json"
+    )
+    assert response.status_code == 400
+    assert message in response.json()["error"]
+
+
+def test_a_tournaments_detail_shows_rounds_games_standings_and_progress(
+    make_bot: MakeBot, alice: User, alice_client: APIClient
+) -> None:
+    tournament = open_tournament(alice, rounds=2)
+    for name in ("ant", "bee", "cat"):
+        bot = make_bot(alice, name)
+        url = f"/api/tournaments/{tournament.id}/entries/"
+        assert alice_client.post(url, {"bot": bot.id}, format="json").status_code == 201
+    tournament_close_entry(tournament_id=tournament.id, now=after_entry(tournament))
+    url = f"/api/tournaments/{tournament.id}/"
+
+    running = alice_client.get(url).json()
+    assert running["status"] == "running"
+    assert [entry["entrant"] for entry in running["entries"]] == [0, 1, 2]
+    (first,) = running["rounds_played"]
+    assert first["round"] == 1
+    assert sorted(game["status"] for game in first["games"]) == ["bye", "bye", "queued", "queued"]
+    played = [game for game in first["games"] if game["status"] == "queued"]
+    assert all(game["match"] and game["replay"] is None for game in played)
+    assert running["progress"] == {"games": 2, "decided": 0, "round": 1, "rounds": 2}
+    assert len(running["standings"]) == 3  # live: the bye already counts
+
+    play_out(tournament)
+    finished = alice_client.get(url).json()
+    assert finished["status"] == "finished"
+    assert finished["progress"] == {"games": 4, "decided": 4, "round": 2, "rounds": 2}
+    games = [game for round_ in finished["rounds_played"] for game in round_["games"]]
+    replays = [game["replay"] for game in games if game["status"] == "finished"]
+    assert len(replays) == 4
+    assert all(link.endswith(f"/api/matches/{link.split('/')[-3]}/replay/") for link in replays)
+    assert alice_client.get(replays[0]).status_code == 200
+    ranks = [row["rank"] for row in finished["standings"]]
+    assert ranks == sorted(ranks)
+    assert {"buchholz_cut1", "buchholz", "wins"} <= set(finished["standings"][0]["tiebreaks"])
+    assert finished["standings"][0]["version"].startswith("alice/")

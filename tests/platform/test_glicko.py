@@ -1,0 +1,99 @@
+"""The platform's rating system, `agon.ratings.glicko`, through the seam: plain numbers,
+then the ageing of idle ratings in the database."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from random import Random
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from agon import ratings
+from agon.ladders.models import Ladder, Rating
+from agon.ladders.services import ratings_age
+from agon.ratings import Rating as Value
+from agon.ratings.glicko import (
+    MIN_DEVIATION,
+    NEW_VERSION_DEVIATION,
+    PROVISIONAL_DEVIATION,
+    START_DEVIATION,
+)
+from tests.platform.conftest import MakeBot
+from tests.platform.support import play_ranked
+
+DAY = 86_400.0
+
+
+def test_a_bot_starts_unsure_and_provisional() -> None:
+    start = ratings.initial()
+    assert start == Value(1500.0, START_DEVIATION)
+    assert ratings.is_provisional(start, 0)
+    assert ratings.display(start) == "1500 ± 686"
+
+
+def test_a_result_moves_the_unsure_more_and_makes_everyone_surer() -> None:
+    sure, unsure = Value(1500.0, 60.0), Value(1500.0, 300.0)
+    after_sure, after_unsure = ratings.update([sure, unsure], [2, 1], [50, 0])
+    assert after_unsure.value - 1500.0 > 1500.0 - after_sure.value > 0
+    assert after_sure.deviation is not None and after_unsure.deviation is not None
+    assert after_sure.deviation < 60.0 and after_unsure.deviation < 300.0
+
+
+def test_a_tie_is_half_a_point_in_every_pair() -> None:
+    equal = [Value(1600.0, 120.0)] * 4
+    tied = ratings.update(equal, [1, 1, 3, 3], [9] * 4)
+    assert tied[0].value == tied[1].value > 1600.0 > tied[2].value == tied[3].value
+    draw = ratings.update([Value(1600.0, 120.0)] * 2, [1, 1], [9, 9])
+    assert [r.value for r in draw] == pytest.approx([1600.0, 1600.0])
+    favourite = ratings.update([Value(1800.0, 80.0), Value(1500.0, 80.0)], [1, 1], [9, 9])
+    assert favourite[0].value < 1800.0 < favourite[1].value + 300.0
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_deviations_only_shrink_with_results_never_below_the_floor(seed: int) -> None:
+    rng = Random(seed)
+    seats = rng.randint(2, 6)
+    rated = [Value(rng.uniform(1000, 2000), rng.uniform(20, 350)) for _ in range(seats)]
+    after = ratings.update(rated, [rng.randint(1, seats) for _ in range(seats)], [0] * seats)
+    for before, now in zip(rated, after, strict=True):
+        assert now.deviation is not None and before.deviation is not None
+        assert MIN_DEVIATION <= now.deviation <= max(before.deviation, MIN_DEVIATION)
+
+
+def test_an_idle_rating_grows_unsure_up_to_the_start() -> None:
+    settled = Value(1700.0, 50.0)
+    assert ratings.aged(settled, 0.0) == settled
+    month = ratings.aged(settled, 30 * DAY)
+    assert month.value == 1700.0
+    assert month.deviation is not None and 50.0 < month.deviation < PROVISIONAL_DEVIATION
+    half_year = ratings.aged(settled, 182 * DAY)
+    assert half_year.deviation is not None and half_year.deviation > PROVISIONAL_DEVIATION
+    assert ratings.aged(settled, 6 * 365 * DAY).deviation == START_DEVIATION
+
+
+def test_a_new_version_keeps_the_value_and_is_unsure_again() -> None:
+    assert ratings.new_version(Value(1800.0, 60.0)) == Value(1800.0, NEW_VERSION_DEVIATION)
+    assert ratings.new_version(Value(1800.0, 300.0)) == Value(1800.0, 300.0)
+    assert ratings.is_provisional(ratings.new_version(Value(1800.0, 60.0)), 0)
+
+
+@pytest.mark.django_db
+def test_beat_ages_the_idle_ratings_and_unranks_those_grown_unsure(
+    ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User
+) -> None:
+    idle, busy = make_bot(alice, "idle"), make_bot(bob, "busy")
+    play_ranked(ladder_2p, [idle, busy], scores=[2, 1])
+    now = timezone.now()
+    Rating.objects.filter(ladder=ladder_2p, bot=idle).update(
+        deviation=100.0, rankable=True, deviation_at=now - timedelta(days=60)
+    )
+    Rating.objects.filter(bot=busy).update(deviation=100.0, rankable=True, deviation_at=now)
+
+    assert ratings_age(now=now) == 1
+
+    aged, kept = (Rating.objects.get(ladder=ladder_2p, bot=bot) for bot in (idle, busy))
+    assert aged.deviation is not None and aged.deviation > PROVISIONAL_DEVIATION
+    assert (aged.rankable, aged.deviation_at) == (False, now)
+    assert (kept.deviation, kept.rankable) == (100.0, True)

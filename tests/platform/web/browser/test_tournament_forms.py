@@ -1,0 +1,67 @@
+"""A tournament made and entered from the pages in Chromium: the "New tournament" form
+of the list, a refusal said above it, the tournament's page and its entry form, on a
+desktop and on a phone."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from playwright.sync_api import Page, expect
+from pytest_django import Settings
+
+from agon.ladders.models import Ladder
+from agon.tournaments.models import Tournament
+from tests.platform.conftest import PASSWORD, MakeBot
+from tests.platform.web.browser.checks import accessibility_problems, horizontal_overflow
+from tests.platform.web.browser.conftest import PHONE, Site
+
+
+def sign_in(site: Site, page: Page, next_path: str) -> None:
+    page.goto(f"{site.url}/signin/?next={next_path}")
+    page.get_by_label("Username").fill("alice")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"**{next_path}")
+
+
+def test_make_a_tournament_and_enter_a_bot_on_a_desktop_and_a_phone(
+    site: Site, ladders: list[Ladder], make_bot: MakeBot, alice: User, settings: Settings
+) -> None:
+    settings.AGON_PRIVATE_TOURNAMENTS_PER_USER = 1
+    ant = make_bot(alice, "ant")
+    make_bot(alice, "bee")
+    sign_in(site, site.page, "/tournaments/")
+    phone = site.new_page(PHONE)  # the same browser: signed in too
+    for width, page, name in (("desktop", site.page, "spring cup"), ("phone", phone, "dup")):
+        page.goto(f"{site.url}/tournaments/")
+        page.get_by_text("New tournament").click()
+        form = page.locator("form.tournament-form")
+        form.get_by_label("Name").fill(name)
+        form.get_by_label("Game").select_option(label="Akropolis")
+        form.get_by_label("Format").select_option("round-robin")
+        form.get_by_label("Most bots").fill("4")
+        assert accessibility_problems(page) == []
+        assert horizontal_overflow(page) == 0
+        site.screenshot(f"tournament-forms/{width}-01-new", page)
+        form.get_by_role("button", name="Make the tournament").click()
+        if width == "phone":
+            # The quota (one private tournament at a time) is said above the form.
+            expect(page.get_by_role("alert")).to_contain_text(
+                "The tournament was not made: you have 1 private tournaments not finished"
+            )
+            expect(page.locator("form.tournament-form").get_by_label("Name")).to_have_value("dup")
+            site.screenshot(f"tournament-forms/{width}-02-refused", page)
+            assert horizontal_overflow(page) == 0
+        tournament = Tournament.objects.get()
+        page.goto(f"{site.url}/tournaments/{tournament.id}/")
+        expect(page.locator("h1")).to_contain_text("spring cup")
+
+        entry = page.locator("form.entry-form")
+        bot = "ant" if width == "desktop" else "bee"
+        entry.get_by_label("Bot").select_option(label=bot)
+        entry.get_by_role("button", name="Enter the bot").click()
+        expect(page.get_by_role("status").first).to_contain_text(f"{bot} is entered.")
+        assert accessibility_problems(page) == []
+        assert horizontal_overflow(page) == 0
+        site.screenshot(f"tournament-forms/{width}-03-entered", page)
+    assert sorted(e.bot.name for e in Tournament.objects.get().entries.all()) == ["ant", "bee"]
+    assert ant.entries.count() == 1

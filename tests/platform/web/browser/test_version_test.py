@@ -1,0 +1,89 @@
+"""A version test in the browser: started from the owner's bot page, followed on its own
+page to a verdict (the LLR chart between its bounds, W/D/L, Elo and its interval, the
+games), on a desktop and on a phone."""
+
+from __future__ import annotations
+
+from itertools import cycle
+
+from django.contrib.auth.models import User
+from playwright.sync_api import expect
+
+from agon.version_tests.models import VersionTest
+from tests.platform.conftest import PASSWORD, MakeBot
+from tests.platform.version_tests.support import (
+    bot_with_two_versions,
+    finish_for_candidate,
+    queued_games,
+)
+from tests.platform.web.browser.checks import accessibility_problems, horizontal_overflow
+from tests.platform.web.browser.conftest import PHONE, SCREENSHOTS, Site
+
+PAIRS = [("win", "win"), ("win", "draw"), ("loss", "win"), ("draw", "draw"), ("win", "loss")]
+"""How the candidate does in each pair, in turn: stronger, not always."""
+
+
+def test_start_a_version_test_and_follow_it_to_its_verdict(
+    site: Site, make_bot: MakeBot, alice: User
+) -> None:
+    bot = bot_with_two_versions(make_bot, alice)
+    page = site.open("/signin/")
+    page.get_by_label("Username").fill("alice")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/my/bots/")
+
+    page = site.open(f"/my/bots/{bot.id}/")
+    form = page.locator("form", has=page.get_by_role("button", name="Start the test"))
+    form.get_by_label("Version under test").select_option("2")
+    form.get_by_label("Against").select_option("version:1")
+    form.get_by_label("elo1 (H1)").fill("100")
+    form.get_by_label("Game limit").fill("300")
+    site.screenshot("version-test-form")
+    form.get_by_role("button", name="Start the test").click()
+    page.wait_for_url(f"**/bots/{bot.id}/tests/*/")
+    expect(page.get_by_role("status").last).to_contain_text("Running: 0 of at most 300 games")
+
+    test = VersionTest.objects.get()
+    outcomes = cycle(PAIRS)
+    while test.status == VersionTest.Status.RUNNING:
+        first, second, *_ = queued_games(test)
+        pair = next(outcomes)
+        finish_for_candidate(first, test, pair[0])
+        finish_for_candidate(second, test, pair[1])
+        test.refresh_from_db()
+    assert test.verdict == VersionTest.Verdict.H1
+
+    phone = site.new_page(PHONE)
+    for shown, suffix in ((page, ""), (phone, "-phone")):
+        shown.goto(f"{site.url}/bots/{bot.id}/tests/{test.id}/")
+        expect(shown.locator(".verdict")).to_contain_text("H1 accepted: v2 is stronger")
+        expect(shown.locator(".stats")).to_contain_text(
+            f"{test.wins} / {test.draws} / {test.losses}"
+        )
+        expect(shown.locator("svg.llr-chart")).to_be_visible()
+        assert shown.locator("svg.llr-chart .bound").count() == 2
+        problems = accessibility_problems(shown)
+        assert not problems, "; ".join(problems)
+        if suffix:
+            assert horizontal_overflow(shown) <= 0, "the test's page is wider than a phone"
+        site.screenshot(f"version-test{suffix}", shown)
+
+    page.get_by_role("link", name=f"#{first_match_id(test)}", exact=True).click()
+    page.wait_for_url(f"**/matches/{first_match_id(test)}/")
+    expect(page.locator("#viewer-status")).to_contain_text("Finished")
+
+    page = site.open(f"/my/bots/{bot.id}/")
+    expect(page.locator("table.version-tests")).to_contain_text("H1")
+    site.screenshot("version-test-listed")
+    phone.goto(f"{site.url}/my/bots/{bot.id}/")
+    assert horizontal_overflow(phone) <= 0, "the bot's page is wider than a phone"
+    site.screenshot("version-test-listed-phone", phone)
+    # The long page of matches below makes the whole page hard to look at on a phone.
+    tests_part = phone.locator("section", has=phone.locator("#tests-title")).locator("..")
+    tests_part.screenshot(path=str(SCREENSHOTS / "version-test-listed-phone-part.png"))
+
+
+def first_match_id(test: VersionTest) -> int:
+    """The match of the test's first game (the page lists the games in order)."""
+    return test.games.order_by("pair", "leg", "side").values_list("match_id", flat=True)[0]

@@ -1,0 +1,104 @@
+"""The bot kit's wheel (`make kit`): built the same from the same files, installed with
+`pip install --no-index` into a fresh virtual environment (no Django, nothing else), it
+plays a file bot against a builtin one, writes the offline viewer and verifies replays."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from agon import kit_wheel
+
+REPO_DIR = Path(__file__).resolve().parents[1]
+MAKE = shutil.which("make") or "make"
+
+
+def run(*argv: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    # Nothing of this checkout on the path: the kit must stand alone.
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("PYTHON", "MAKE", "VIRTUAL_ENV"))
+    }
+    return subprocess.run(  # noqa: S603 - our own argv
+        [str(arg) for arg in argv],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A fresh virtual environment with only the kit installed: its bin folder."""
+    folder = tmp_path_factory.mktemp("kit")
+    made = run(MAKE, "--no-print-directory", "-C", REPO_DIR, "-o", "venv", "kit", cwd=folder)
+    assert made.returncode == 0, made.stderr
+    wheel = REPO_DIR / made.stdout.strip().splitlines()[-1]
+    assert wheel.name == kit_wheel.kit_wheel().filename
+    venv = folder / "venv"
+    created = run(sys.executable, "-m", "venv", venv, cwd=folder)
+    assert created.returncode == 0, created.stderr
+    installed = run(venv / "bin" / "pip", "install", "--no-index", wheel, cwd=folder)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    yield venv / "bin"
+
+
+def test_the_same_files_make_the_same_wheel_with_a_digest_in_its_version() -> None:
+    kit_wheel._build.cache_clear()
+    first = kit_wheel.kit_wheel()
+    kit_wheel._build.cache_clear()
+    again = kit_wheel.kit_wheel()
+    assert first.content == again.content and first is not again
+    assert again.filename == f"agon_kit-{again.version}-py3-none-any.whl"
+    assert again.version.startswith("0.1.0+kit.")
+
+
+def test_the_wheel_holds_the_library_the_engine_and_the_kit_commands_only(
+    tmp_path: Path,
+) -> None:
+    assert kit_wheel.main([str(tmp_path)]) == 0
+    with zipfile.ZipFile(tmp_path / kit_wheel.kit_wheel().filename) as wheel:
+        names = wheel.namelist()
+        metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
+        assert "Requires-Dist" not in wheel.read(metadata).decode()
+        entry_points = wheel.read(metadata.replace("METADATA", "entry_points.txt")).decode()
+    tops = {name.split("/")[0] for name in names}
+    assert tops == {"agon", "agon_bot", "engine", "sandbox", metadata.split("/")[0]}
+    assert "agon-kit = agon.cli.kit:main" in entry_points
+    assert "agon/cli/view.py" in names and "agon/web/static/web/viewer.js" in names
+    assert not [n for n in names if n.startswith("agon/") and "up" in n.split("/")[-1]]
+    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
+
+
+def test_the_kit_plays_views_and_verifies_without_the_platform(kit: Path, tmp_path: Path) -> None:
+    assert run(kit / "python", "-c", "import django", cwd=tmp_path).returncode == 1
+    bot = tmp_path / "main.py"
+    shutil.copy(REPO_DIR / "examples" / "bots" / "random_bot.py", bot)
+    played = run(
+        kit / "agon-kit", "play", "--game", "akropolis", "--seed", "1", "--sandbox", "none",
+        "--replay", "m.json", "main.py", "builtin:greedy",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert played.returncode == 0, played.stdout + played.stderr
+    result = json.loads(played.stdout.strip().splitlines()[-1])
+    assert result["faults"] == [] and result["replay"] == "m.json"
+    viewed = run(kit / "agon-kit", "view", "m.json", cwd=tmp_path)
+    assert viewed.returncode == 0, viewed.stderr
+    assert "agon-timeline" in (tmp_path / "m.html").read_text()
+    verified = run(kit / "agon-kit", "replay", "verify", "m.json", cwd=tmp_path)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "OK: akropolis, 2 players, seed 1" in verified.stdout
+    helped = run(kit / "agon-kit", "--help", cwd=tmp_path)
+    assert "play" in helped.stdout and " up " not in helped.stdout

@@ -57,17 +57,18 @@ def test_a_frozen_box_whose_referee_was_killed_is_reaped(cgroups: None) -> None:
     box = json.loads(referee.stdout.readline())
     referee.send_signal(signal.SIGKILL)
     referee.wait()
+    folders = BoxCgroup._existing(box["name"]).folders.values()
     try:
-        time.sleep(0.2)
-        assert alive(box["pid"]), "a frozen box outlives its referee"
-
-        assert box["name"] in reap_orphans()
-
+        # A box made by another test on this host meanwhile may reap the orphan first,
+        # with the same code: what matters is that it is gone, processes and cgroups.
         deadline = time.monotonic() + 10
+        while any(f.exists() for f in folders) and time.monotonic() < deadline:
+            reap_orphans()
+            time.sleep(0.05)
         while alive(box["pid"]) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not alive(box["pid"])
-        assert not any(f.exists() for f in BoxCgroup._existing(box["name"]).folders.values())
+        assert not alive(box["pid"]), "a frozen box outlives its referee"
+        assert not any(f.exists() for f in folders)
     finally:
         BoxCgroup._existing(box["name"]).remove()
 

@@ -48,9 +48,11 @@ def test_settled_ratings_rank_and_new_versions_stay_provisional(
 
     migration.give_deviations(apps, None)
 
-    veteran.refresh_from_db(), newcomer.refresh_from_db(), rewritten.refresh_from_db()
+    for rating in (veteran, newcomer, rewritten):
+        rating.refresh_from_db()
     assert veteran.rating == 1612.0, "the value is kept"
-    assert veteran.deviation < glicko.PROVISIONAL_DEVIATION and veteran.rankable
-    assert newcomer.deviation > glicko.PROVISIONAL_DEVIATION and not newcomer.rankable
-    assert rewritten.deviation >= glicko.NEW_VERSION_DEVIATION and not rewritten.rankable
+    deviations = [r.deviation or 0.0 for r in (veteran, newcomer, rewritten)]
+    assert deviations[0] < glicko.PROVISIONAL_DEVIATION and veteran.rankable
+    assert deviations[1] > glicko.PROVISIONAL_DEVIATION and not newcomer.rankable
+    assert deviations[2] >= glicko.NEW_VERSION_DEVIATION and not rewritten.rankable
     assert veteran.deviation_at == veteran.updated

@@ -25,6 +25,7 @@ cities); and the ratios to the peer.
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import re
 import sys
@@ -82,7 +83,7 @@ def load_peer(checkout: Path, players: int, cache: Path) -> ModuleType:
     if not constants_path.exists() or not logic_path.exists():
         raise PeerUnavailable(f"no akropolis/AkropolisLogicNumba.py in {checkout}\n\n{NEEDED}")
     try:
-        import numba
+        numba = importlib.import_module("numba")
     except ImportError as missing:
         raise PeerUnavailable(f"this Python has no numba ({missing})\n\n{NEEDED}") from None
     package = f"_peer_akropolis_{players}p"
@@ -109,9 +110,7 @@ class Peer:
     """The peer's game for one player count, played through its Board API."""
 
     def __init__(self, logic: ModuleType, players: int) -> None:
-        import numpy
-
-        self.numpy = numpy
+        self.numpy = importlib.import_module("numpy")
         self.players = players
         self.board = logic.Board(players)
 
@@ -273,9 +272,8 @@ def main(argv: list[str] | None = None) -> int:
                 core = build_core(Path(scratch) / "core")
             except NoCompiler as missing:
                 print(f"C prototype skipped: {missing}")
-        import numba
-        import numpy
-
+        numba = importlib.import_module("numba")
+        numpy = importlib.import_module("numpy")
         print(
             f"Issue 17 side by side, CPU time, one process (Python {sys.version.split()[0]}, "
             f"numba {numba.__version__}, numpy {numpy.__version__}); "

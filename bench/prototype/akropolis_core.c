@@ -2,7 +2,8 @@
  * engine/akropolis/city.py's City as a turn uses it: place a tile, the legal triangles
  * (kept up to date placement by placement, as City._update_legal does), whether a
  * triangle may be covered, a copy, and the city's points (the rules' scoring without the
- * variants; the stones are the state's).
+ * variants, the stones being the state's: a full rescoring of the city's bounding box,
+ * kept until the next placement).
  *
  * Not part of the engine: bench/prototype/build.py compiles it for the benchmark and the
  * oracle test, after writing "tables.h" from the engine's own geometry and components,
@@ -39,6 +40,8 @@ typedef struct {
     int stars[COLORS];
     int tiles;
     int q_low, q_high, r_low, r_high; /* bounding box, local coordinates */
+    long points;                      /* the score, while points_known */
+    int points_known;
 } City;
 
 typedef struct {
@@ -193,6 +196,7 @@ static int place(City *c, int triangle, const int cells[3], const int codes[3], 
         set_hex(c, cell, level, codes[i], uid);
     }
     c->tiles++;
+    c->points_known = 0;
     if (update_legal(c, triangle, level) < 0) return -1;
     return quarries;
 }
@@ -242,29 +246,39 @@ static int houses_value(const City *c) {
     return best_value;
 }
 
-/* Marks (seen == seen_mark) the empty cells of the bounding box plus one that reach its
- * border through empty cells: scoring.outside_empty_cells. */
-static void mark_outside(const City *c) {
-    int q0 = c->q_low - 1, q1 = c->q_high + 1, r0 = c->r_low - 1, r1 = c->r_high + 1, top = 0;
-    next_mark();
-    for (int q = q0; q <= q1; q++)
-        for (int r = r0; r <= r1; r++)
-            if (q == q0 || q == q1 || r == r0 || r == r1) {
-                int cell = q * SIDE + r;
-                seen[cell] = seen_mark;
-                stack_cells[top++] = cell;
-            }
-    while (top) {
-        int cell = stack_cells[--top];
-        for (int s = 0; s < 6; s++) {
-            int near = cell + STEPS[s], q = near / SIDE, r = near % SIDE;
-            if (q <= q0 || q >= q1 || r <= r0 || r >= r1) continue;
-            if (!c->level[near] && seen[near] != seen_mark) {
-                seen[near] = seen_mark;
-                stack_cells[top++] = near;
+/* The empty cells of the bounding box plus one that reach its border through empty
+ * cells (scoring.outside_empty_cells), as bits: bit r - r0 of outside[q - q0]. The flood
+ * grows every row at once; a neighbour is the next bit or the row above or below. */
+static void find_outside(const City *c, uint64_t outside[SIDE]) {
+    int q0 = c->q_low - 1, rows = c->q_high + 2 - q0, r0 = c->r_low - 1;
+    int width = c->r_high + 2 - r0;
+    uint64_t full = (width == 64) ? ~0ULL : ((1ULL << width) - 1), empty[SIDE];
+    for (int i = 0; i < rows; i++) {
+        uint64_t bits = 0;
+        const uint8_t *level = &c->level[(q0 + i) * SIDE + r0];
+        for (int j = 0; j < width; j++)
+            if (!level[j]) bits |= 1ULL << j;
+        empty[i] = bits;
+        outside[i] = (i == 0 || i == rows - 1) ? full : (1ULL | 1ULL << (width - 1));
+    }
+    for (int grown = 1; grown;) {
+        grown = 0;
+        for (int i = 1; i < rows - 1; i++) {
+            /* (q, r) borders (q, r +- 1), (q + 1, r), (q + 1, r - 1), (q - 1, r), (q - 1, r + 1). */
+            uint64_t reach = outside[i] << 1 | outside[i] >> 1 | outside[i + 1] |
+                             outside[i + 1] << 1 | outside[i - 1] | outside[i - 1] >> 1;
+            uint64_t next = outside[i] | (reach & empty[i] & full);
+            if (next != outside[i]) {
+                outside[i] = next;
+                grown = 1;
             }
         }
     }
+}
+
+static inline int is_outside(const City *c, const uint64_t outside[SIDE], int cell) {
+    int i = cell / SIDE - (c->q_low - 1), j = cell % SIDE - (c->r_low - 1);
+    return (int)(outside[i] >> j & 1);
 }
 
 /* scoring.score_surface(...).total less the stones, without variants. */
@@ -295,13 +309,14 @@ static long points(const City *c) {
             }
         }
     if (barracks) {
-        mark_outside(c);
+        uint64_t outside[SIDE];
+        find_outside(c, outside);
         for (int q = c->q_low; q <= c->q_high; q++)
             for (int r = c->r_low; r <= c->r_high; r++) {
                 int cell = q * SIDE + r;
                 if (!c->level[cell] || c->code[cell] != BARRACKS_CODE) continue;
                 for (int s = 0; s < 6; s++)
-                    if (seen[cell + STEPS[s]] == seen_mark) {
+                    if (is_outside(c, outside, cell + STEPS[s])) {
                         values[COLOR_OF_CODE[BARRACKS_CODE]] += c->level[cell];
                         break;
                     }
@@ -416,7 +431,12 @@ static PyObject *ccity_can_cover(CCity *self, PyObject *arg) {
 }
 
 static PyObject *ccity_points(CCity *self, PyObject *unused) {
-    return PyLong_FromLong(points(&self->city));
+    City *c = &self->city;
+    if (!c->points_known) {
+        c->points = points(c);
+        c->points_known = 1;
+    }
+    return PyLong_FromLong(c->points);
 }
 
 static PyObject *ccity_get_tiles(CCity *self, void *closure) {
@@ -476,6 +496,7 @@ static PyMethodDef core_methods[] = {
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT, "akropolis_core",
     "Prototype of the Akropolis placement step in C (benchmark only).", -1, core_methods,
+    NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit_akropolis_core(void) {

@@ -8,9 +8,10 @@ figure "per kcal" is per thousand runs of the calibration workload.
 
 from __future__ import annotations
 
+import functools
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine import get_game
@@ -78,6 +79,11 @@ def random_playout(game_id: str, players: int, seed: int) -> None:
         legal = game.legal_actions(state)
         game.apply(state, legal[rng.below(len(legal))])
     game.result(state)
+
+
+def next_playout(game_id: str, players: int, seeds: Iterator[int]) -> None:
+    """`random_playout` with the next seed."""
+    random_playout(game_id, players, next(seeds))
 
 
 def midgame_positions(game_id: str, players: int, count: int) -> list[Any]:
@@ -197,9 +203,7 @@ def print_table(seconds: float) -> None:
     for game_id, counts in PLAYER_COUNTS.items():
         for players in counts:
             seeds = iter(range(10**9))
-            playouts = cpu_rate(
-                lambda g=game_id, p=players, s=seeds: random_playout(g, p, next(s)), seconds
-            )
+            playouts = cpu_rate(functools.partial(next_playout, game_id, players, seeds), seconds)
             evals = evaluation_rate(game_id, players, seconds, rescoring=False)
             rescored = (
                 evaluation_rate(game_id, players, seconds, rescoring=True)

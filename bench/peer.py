@@ -1,0 +1,303 @@
+"""Issue 17, side by side: Agon's Akropolis engine against the peer's, in one process,
+in CPU time.
+
+The peer is cestpasphoto/alpha-zero-general's Akropolis (numba), driven through its
+Python `Board` API as its own `AkropolisGame` drives it. Nothing of it is in this
+repository: bring a checkout and a Python that has numba and numpy, then
+
+    git clone https://github.com/cestpasphoto/alpha-zero-general /tmp/peer
+    python -m venv /tmp/peer-venv && /tmp/peer-venv/bin/pip install numba numpy
+    /tmp/peer-venv/bin/python bench/peer.py --peer /tmp/peer
+
+(Agon's engine needs only the standard library, so that Python runs it from this
+checkout as it is.) The peer fixes its player count in a module constant
+(`AkropolisConstants.N_PLAYERS`); its modules are loaded once per player count, that
+line changed in memory, the files untouched.
+
+Per player count, after the peer's JIT warm-up (timed, printed): random playouts per
+CPU-second and turns per game of the peer, of Agon, and of Agon's turns on the C
+prototype's cities (`bench/prototype`, built here when a C compiler is found); the
+evaluation rate of a lookahead (the peer: copy + `make_move` + `get_score`; Agon:
+copy + apply + `Akropolis.scores`, as `agon_bot.Lookahead`; the prototype: the same on C
+cities); and the ratios to the peer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
+
+from bench.cpu_table import (  # noqa: E402
+    calibration_rate,
+    cpu_rate,
+    evaluation_rate,
+    random_playout,
+)
+from bench.prototype import c_cities  # noqa: E402
+from bench.prototype.build import NoCompiler, build_core  # noqa: E402
+from engine import get_game  # noqa: E402
+from engine.rng import SplitMix64  # noqa: E402
+
+NEEDED = """bench/peer.py needs the peer to compare with:
+  --peer DIR   a checkout of https://github.com/cestpasphoto/alpha-zero-general
+               (its akropolis/ folder: AkropolisLogicNumba.py, AkropolisConstants.py)
+and a Python with numba and numpy to run it, e.g.
+  python -m venv /tmp/peer-venv && /tmp/peer-venv/bin/pip install numba numpy
+  /tmp/peer-venv/bin/python bench/peer.py --peer /tmp/alpha-zero-general
+No peer code is shipped with Agon."""
+
+
+class PeerUnavailable(RuntimeError):
+    pass
+
+
+# --- the peer ---------------------------------------------------------------------------
+
+
+def _module_from_source(name: str, path: Path, text: str) -> ModuleType:
+    module = ModuleType(name)
+    module.__file__ = str(path)
+    module.__package__ = name.rpartition(".")[0]
+    sys.modules[name] = module
+    exec(compile(text, str(path), "exec"), module.__dict__)  # noqa: S102  (the peer's own code)
+    return module
+
+
+def load_peer(checkout: Path, players: int, cache: Path) -> ModuleType:
+    """The peer's AkropolisLogicNumba for `players` (a package of its own per count)."""
+    source = checkout / "akropolis"
+    constants_path = source / "AkropolisConstants.py"
+    logic_path = source / "AkropolisLogicNumba.py"
+    if not constants_path.exists() or not logic_path.exists():
+        raise PeerUnavailable(f"no akropolis/AkropolisLogicNumba.py in {checkout}\n\n{NEEDED}")
+    try:
+        numba = importlib.import_module("numba")
+    except ImportError as missing:
+        raise PeerUnavailable(f"this Python has no numba ({missing})\n\n{NEEDED}") from None
+    package = f"_peer_akropolis_{players}p"
+    holder = ModuleType(package)
+    holder.__path__ = [str(source)]
+    sys.modules[package] = holder
+    constants, count = re.subn(
+        r"^N_PLAYERS\s*=\s*\d+",
+        f"N_PLAYERS = {players}",
+        constants_path.read_text("utf-8"),
+        flags=re.MULTILINE,
+    )
+    if count != 1:
+        raise PeerUnavailable(f"{constants_path} sets no N_PLAYERS at the start of a line")
+    _module_from_source(f"{package}.AkropolisConstants", constants_path, constants)
+    # The JIT caches of each player count apart: a cached function keeps the constants.
+    numba.config.CACHE_DIR = str(cache / package)
+    return _module_from_source(
+        f"{package}.AkropolisLogicNumba", logic_path, logic_path.read_text("utf-8")
+    )
+
+
+class Peer:
+    """The peer's game for one player count, played through its Board API."""
+
+    def __init__(self, logic: ModuleType, players: int) -> None:
+        self.numpy = importlib.import_module("numpy")
+        self.players = players
+        self.board = logic.Board(players)
+
+    def playout(self, rng: random.Random) -> int:
+        """A random game (uniform over the valid moves); its turns."""
+        board, flatnonzero = self.board, self.numpy.flatnonzero
+        board.init_game()
+        player, turns = 0, 0
+        while True:
+            moves = flatnonzero(board.valid_moves(player))
+            player = board.make_move(int(moves[rng.randrange(len(moves))]), player, 0)
+            turns += 1
+            if board.check_end_game(player).any():
+                return turns
+
+    def tries(self, per_position: int = 24) -> list[tuple[Any, int, int]]:
+        """(state, move, player): moves spread over the valid ones of 8 positions a third
+        of the way into random games, as `cpu_table.tries` for Agon."""
+        board = self.board
+        length = self.playout(random.Random(0))
+        found = []
+        for seed in range(8):
+            rng = random.Random(seed)
+            board.init_game()
+            player = 0
+            for _ in range(length // 3):
+                moves = self.numpy.flatnonzero(board.valid_moves(player))
+                player = board.make_move(int(moves[rng.randrange(len(moves))]), player, 0)
+            moves = self.numpy.flatnonzero(board.valid_moves(player))
+            stride = max(1, len(moves) // per_position)
+            state = board.get_state().copy()
+            found += [(state, int(move), player) for move in moves[::stride]]
+        return found
+
+    def evaluation_work(self) -> tuple[Callable[[], None], int]:
+        board, pairs = self.board, self.tries()
+
+        def work() -> None:
+            for state, move, player in pairs:
+                board.copy_state(state, True)
+                board.make_move(move, player, 0)
+                board.get_score(player)
+
+        return work, len(pairs)
+
+
+# --- Agon on C cities -------------------------------------------------------------------
+
+
+def c_evaluation_work(core: ModuleType, players: int) -> tuple[Callable[[], None], int]:
+    """Copy + apply + every seat's score on C cities, over `cpu_table.tries`' actions."""
+    game = get_game("akropolis")
+    pairs = []
+    for seed in range(8):
+        trial = c_cities.c_state(core, seed, players)
+        rng = SplitMix64(seed)
+        length = 0
+        while not game.is_over(trial):
+            legal = game.legal_actions(trial)
+            game.apply(trial, legal[rng.below(len(legal))])
+            length += 1
+        state = c_cities.c_state(core, seed, players)
+        rng = SplitMix64(seed)
+        for _ in range(length // 3):
+            legal = game.legal_actions(state)
+            game.apply(state, legal[rng.below(len(legal))])
+        legal = game.legal_actions(state)
+        stride = max(1, len(legal) // 24)
+        pairs += [(state, legal[i]) for i in range(0, len(legal), stride)]
+
+    def work() -> None:
+        for state, action in pairs:
+            after = game.copy_state(state)
+            game.apply(after, action)
+            c_cities.c_scores(after)
+
+    return work, len(pairs)
+
+
+# --- the table --------------------------------------------------------------------------
+
+
+def agon_turns(players: int) -> float:
+    game = get_game("akropolis")
+    lengths = []
+    for seed in range(20):
+        state = game.new_state(seed, players, {})
+        rng = SplitMix64(seed)
+        turns = 0
+        while not game.is_over(state):
+            legal = game.legal_actions(state)
+            game.apply(state, legal[rng.below(len(legal))])
+            turns += 1
+        lengths.append(turns)
+    return sum(lengths) / len(lengths)
+
+
+def measure(
+    players: int, seconds: float, peer_logic: ModuleType, core: ModuleType | None
+) -> list[tuple[str, float, float, float]]:
+    """(engine, playouts/CPU-s, turns/game, evaluations/CPU-s) rows."""
+    start = time.process_time()
+    peer = Peer(peer_logic, players)
+    peer.playout(random.Random(1))
+    evaluate, tries = peer.evaluation_work()
+    evaluate()
+    print(f"  peer JIT warm-up ({players} players): {time.process_time() - start:.1f} CPU-s")
+    rng = random.Random(2)
+    lengths = [peer.playout(rng) for _ in range(20)]
+    rows = [
+        (
+            "peer",
+            cpu_rate(lambda: peer.playout(rng), seconds),
+            sum(lengths) / len(lengths),
+            cpu_rate(evaluate, seconds) * tries,
+        )
+    ]
+    seeds = iter(range(10**9))
+    rows.append(
+        (
+            "agon",
+            cpu_rate(lambda: random_playout("akropolis", players, next(seeds)), seconds),
+            agon_turns(players),
+            evaluation_rate("akropolis", players, seconds, rescoring=False),
+        )
+    )
+    if core is not None:
+        c_evaluate, c_tries = c_evaluation_work(core, players)
+        rows.append(
+            (
+                "agon, C cities",
+                cpu_rate(lambda: c_cities.random_playout(core, players, next(seeds)), seconds),
+                agon_turns(players),
+                cpu_rate(c_evaluate, seconds) * c_tries,
+            )
+        )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--peer", type=Path, help="a checkout of cestpasphoto/alpha-zero-general")
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per figure")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4], choices=(2, 3, 4))
+    parser.add_argument("--no-prototype", action="store_true", help="skip the C cities")
+    args = parser.parse_args(argv)
+    if args.peer is None:
+        print(NEEDED, file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="agon-peer-") as scratch:
+        try:
+            logics = {n: load_peer(args.peer, n, Path(scratch)) for n in args.players}
+        except PeerUnavailable as unavailable:
+            print(unavailable, file=sys.stderr)
+            return 2
+        core = None
+        if not args.no_prototype:
+            try:
+                core = build_core(Path(scratch) / "core")
+            except NoCompiler as missing:
+                print(f"C prototype skipped: {missing}")
+        numba = importlib.import_module("numba")
+        numpy = importlib.import_module("numpy")
+        print(
+            f"Issue 17 side by side, CPU time, one process (Python {sys.version.split()[0]}, "
+            f"numba {numba.__version__}, numpy {numpy.__version__}); "
+            f"calibration {calibration_rate():.0f} runs/CPU-s"
+        )
+        table = {n: measure(n, args.seconds, logics[n], core) for n in args.players}
+    print("players  engine          playouts/s  turns/game    turns/s     evals/s")
+    for players, rows in table.items():
+        for name, playouts, turns, evals in rows:
+            print(
+                f"{players:>7}  {name:<14} {playouts:11.1f} {turns:11.1f} "
+                f"{playouts * turns:10.0f} {evals:11.0f}"
+            )
+    print("ratios to the peer: playouts (games/s) | turns/s | evaluations/s")
+    for players, rows in table.items():
+        _, peer_playouts, peer_turns, peer_evals = rows[0]
+        for name, playouts, turns, evals in rows[1:]:
+            print(
+                f"{players:>7}  {name:<14} {playouts / peer_playouts:6.2f}x"
+                f" | {playouts * turns / (peer_playouts * peer_turns):6.2f}x"
+                f" | {evals / peer_evals:6.2f}x"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

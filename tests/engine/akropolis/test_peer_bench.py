@@ -1,0 +1,33 @@
+"""bench/peer.py without what it needs says so (it never needs numba to say it)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench import peer
+
+
+def test_without_a_peer_it_says_what_is_needed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert peer.main([]) == 2
+    said = capsys.readouterr().err
+    assert "--peer DIR" in said
+    assert "numba" in said
+    assert "cestpasphoto/alpha-zero-general" in said
+
+
+def test_a_folder_that_is_not_the_peer_is_named(tmp_path: Path) -> None:
+    with pytest.raises(peer.PeerUnavailable, match=r"no akropolis/AkropolisLogicNumba\.py"):
+        peer.load_peer(tmp_path, 2, tmp_path / "cache")
+
+
+def test_a_python_without_numba_is_told(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "akropolis"
+    folder.mkdir()
+    (folder / "AkropolisConstants.py").write_text("N_PLAYERS = 2\n")
+    (folder / "AkropolisLogicNumba.py").write_text("")
+    monkeypatch.setitem(sys.modules, "numba", None)
+    with pytest.raises(peer.PeerUnavailable, match="this Python has no numba"):
+        peer.load_peer(tmp_path, 4, tmp_path / "cache")

@@ -5,9 +5,9 @@ The peer is cestpasphoto/alpha-zero-general's Akropolis (numba), driven through 
 Python `Board` API as its own `AkropolisGame` drives it. Nothing of it is in this
 repository: bring a checkout and a Python that has numba and numpy, then
 
-    git clone https://github.com/cestpasphoto/alpha-zero-general /tmp/peer
-    python -m venv /tmp/peer-venv && /tmp/peer-venv/bin/pip install numba numpy
-    /tmp/peer-venv/bin/python bench/peer.py --peer /tmp/peer
+    git clone https://github.com/cestpasphoto/alpha-zero-general ../alpha-zero-general
+    python -m venv ../peer-venv && ../peer-venv/bin/pip install numba numpy
+    ../peer-venv/bin/python bench/peer.py --peer ../alpha-zero-general
 
 (Agon's engine needs only the standard library, so that Python runs it from this
 checkout as it is.) The peer fixes its player count in a module constant
@@ -54,8 +54,8 @@ NEEDED = """bench/peer.py needs the peer to compare with:
   --peer DIR   a checkout of https://github.com/cestpasphoto/alpha-zero-general
                (its akropolis/ folder: AkropolisLogicNumba.py, AkropolisConstants.py)
 and a Python with numba and numpy to run it, e.g.
-  python -m venv /tmp/peer-venv && /tmp/peer-venv/bin/pip install numba numpy
-  /tmp/peer-venv/bin/python bench/peer.py --peer /tmp/alpha-zero-general
+  python -m venv ../peer-venv && ../peer-venv/bin/pip install numba numpy
+  ../peer-venv/bin/python bench/peer.py --peer ../alpha-zero-general
 No peer code is shipped with Agon."""
 
 

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import legal
 from engine.akropolis.geometry import TRIANGLE_ACTIONS
 from engine.core import EncodedJSON, IllegalAction
 from engine.hexgrid import decode
+
+if TYPE_CHECKING:
+    from engine.akropolis.city import City
 
 ACTION_KEYS = frozenset(("tile", "q", "r", "rotation"))
 
@@ -89,11 +92,17 @@ def placement_of(triangle: int, which: int) -> tuple[int, int, int]:
 class LegalActions(legal.LegalActions):
     """The legal actions as a lazy product: affordable positions x legal placements."""
 
-    __slots__ = ("tiles", "triangles")
+    __slots__ = ("city", "city_tiles", "tiles", "triangles")
 
-    def __init__(self, tiles: Sequence[int], triangles: Sequence[int]) -> None:
+    def __init__(
+        self, tiles: Sequence[int], triangles: Sequence[int], city: City | None = None
+    ) -> None:
         self.tiles = tuple(tiles)
         self.triangles = tuple(triangles)
+        self.city = city
+        """The city whose legal triangles these are, which keeps their text: read while
+        it has as many tiles as now (a city changes only by a tile placed)."""
+        self.city_tiles = -1 if city is None else city.tiles
 
     def __len__(self) -> int:
         return len(self.tiles) * len(self.triangles) * 3
@@ -128,8 +137,13 @@ class LegalActions(legal.LegalActions):
         return EncodedJSON(data, self.compact_text())
 
     def compact_text(self) -> str:
-        """`compact()` as JSON text only, from each triangle's placements encoded once."""
-        placements = ",".join(map(PLACEMENT_TEXTS.__getitem__, self.triangles))
+        """`compact()` as JSON text only, from each triangle's placements encoded once
+        (and kept in their order by the city, see `City.legal_placements_text`)."""
+        city = self.city
+        if city is not None and city.tiles == self.city_tiles:
+            placements = city.legal_placements_text()
+        else:
+            placements = ",".join(map(PLACEMENT_TEXTS.__getitem__, self.triangles))
         return f'{{"tiles":[{",".join(map(str, self.tiles))}],"placements":[{placements}]}}'
 
 

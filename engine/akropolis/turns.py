@@ -30,7 +30,8 @@ def legal_actions(state: AkropolisState) -> LegalActions:
         return LegalActions((), ())
     player = current_player(state)
     affordable = range(min(len(state.site), state.stones[player] + 1))
-    return LegalActions(affordable, state.cities[player].legal_triangles())
+    city = state.cities[player]
+    return LegalActions(affordable, city.legal_triangles(), city)
 
 
 def apply_action(state: AkropolisState, action: JSON) -> None:

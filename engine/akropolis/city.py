@@ -19,6 +19,7 @@ after each placement costs no rescoring of the city.
 
 from __future__ import annotations
 
+import functools
 from bisect import bisect_left, insort
 
 from engine.akropolis.actions import PLACEMENT_TEXTS
@@ -86,6 +87,16 @@ class City:
 
     @classmethod
     def starting(cls) -> City:
+        """A city of the starting tile alone, its legal triangles known (the same in
+        every game, scanned once)."""
+        city = cls.bare_starting()
+        city._legal = list(_starting_legal_triangles())
+        city._legal_set = set(city._legal)
+        return city
+
+    @classmethod
+    def bare_starting(cls) -> City:
+        """A city of the starting tile alone, nothing else known."""
         city = cls()
         centre = encode(0, 0)
         plaza = PLAZA["house"]
@@ -244,6 +255,11 @@ class City:
                     at = bisect_left(legal, other)
                     legal.insert(at, other)
                     texts.insert(at, PLACEMENT_TEXTS[other])
+
+
+@functools.cache
+def _starting_legal_triangles() -> tuple[int, ...]:
+    return tuple(scan_legal_triangles(City.bare_starting()))
 
 
 def scan_legal_triangles(city: City) -> list[int]:

@@ -72,7 +72,9 @@ class RunningScore:
         self.worth: dict[int, int] = {}
         """What each market, barracks, temple and garden adds to its colour's value."""
         self.lakes: set[int] = set()
-        self.bounds: Bounds = bounds_of(())
+        self.bounds: Bounds | None = bounds_of(())
+        """The bounds of the occupied cells; None: not known yet (`of` leaves them to the
+        first level-1 tile, as a final score never needs them)."""
         self.house_value: int | None = None
         """The largest house group's value (doubled as the variant says); None: not known."""
         self.house_best: tuple[int, int] | None = None
@@ -85,7 +87,7 @@ class RunningScore:
         """Score a city from scratch."""
         running = cls(variants)
         running.lakes = lakes_of(top)
-        running.bounds = bounds_of(top)
+        running.bounds = None
         for cell, (level, code, stars) in top.items():
             if IS_PLAZA[code]:
                 running.stars[COLOR_INDEX_OF[code]] += stars
@@ -209,7 +211,11 @@ class RunningScore:
         if cells[0] in lakes:
             lakes.difference_update(cells)
             return False
-        q_low, q_high, r_low, r_high = bounds = self.bounds
+        bounds = self.bounds
+        if bounds is None:
+            # `top` shows the tile already: extending these by its cells changes nothing.
+            bounds = bounds_of(top)
+        q_low, q_high, r_low, r_high = bounds
         for q, r in map(decode, cells):
             q_low, q_high = min(q_low, q), max(q_high, q)
             r_low, r_high = min(r_low, r), max(r_high, r)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.akropolis.actions import ExpandedActions, LegalActions
+from engine.akropolis.actions import ExpandedActions
 from engine.akropolis.city import City
 from engine.akropolis.city_json import score_json
 from engine.akropolis.components import STARTING_STONES, TILES
@@ -75,20 +75,15 @@ class Akropolis:
 
     # --- turns -----------------------------------------------------------------------
 
-    def current_player(self, state: AkropolisState) -> int:
-        return current_player(state)
-
-    def is_over(self, state: AkropolisState) -> bool:
-        return is_over(state)
+    # The turn functions themselves, not methods calling them: a playout calls three a
+    # turn, each without a method's extra call.
+    current_player = staticmethod(current_player)
+    is_over = staticmethod(is_over)
+    legal_actions = staticmethod(legal_actions)
+    apply = staticmethod(apply_action)
 
     def turn_number(self, state: AkropolisState) -> int:
         return state.turn
-
-    def legal_actions(self, state: AkropolisState) -> LegalActions:
-        return legal_actions(state)
-
-    def apply(self, state: AkropolisState, action: JSON) -> None:
-        apply_action(state, action)
 
     # --- the end ---------------------------------------------------------------------
 

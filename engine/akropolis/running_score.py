@@ -88,11 +88,18 @@ class RunningScore:
         running = cls(variants)
         running.lakes = lakes_of(top)
         running.bounds = None
-        for cell, (level, code, stars) in top.items():
+        stars, values, worth = running.stars, running.values, running.worth
+        worth_of, houses = running.worth_of, running.new_houses
+        for cell, (level, code, hex_stars) in top.items():
             if IS_PLAZA[code]:
-                running.stars[COLOR_INDEX_OF[code]] += stars
+                stars[COLOR_INDEX_OF[code]] += hex_stars
+            elif code == HOUSE:
+                houses.append(cell)
             elif code in _RESCORED_IN_RING:
-                running.rescore(top, cell, level, code)
+                value = worth[cell] = worth_of(top, cell, level, code)
+                values[COLOR_INDEX_OF[code]] += value
+        # Every house is new to a largest group of none: `houses` floods them all.
+        running.house_best = (0, 0)
         return running
 
     def copy(self) -> RunningScore:

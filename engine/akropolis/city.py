@@ -89,9 +89,13 @@ class City:
     def starting(cls) -> City:
         """A city of the starting tile alone, its legal triangles known (the same in
         every game, scanned once)."""
-        city = cls.bare_starting()
-        city._legal = list(_starting_legal_triangles())
-        city._legal_set = set(city._legal)
+        start = _starting_city()
+        city = cls()
+        city.top = dict(start.top)
+        city.tile_at = dict(start.tile_at)
+        city.tiles = start.tiles
+        city._legal = list(start.legal_triangles())
+        city._legal_set = set(start._legal_set)
         return city
 
     @classmethod
@@ -258,8 +262,9 @@ class City:
 
 
 @functools.cache
-def _starting_legal_triangles() -> tuple[int, ...]:
-    return tuple(scan_legal_triangles(City.bare_starting()))
+def _starting_city() -> City:
+    """The starting city, read only: `City.starting` copies it."""
+    return City.bare_starting()
 
 
 def scan_legal_triangles(city: City) -> list[int]:

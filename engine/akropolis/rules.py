@@ -6,6 +6,7 @@ rule it carries out.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -55,7 +56,7 @@ class Akropolis:
     def new_state(self, seed: int, players: int, options: Mapping[str, JSON]) -> AkropolisState:
         normalized = checked_options(self, seed, players, options)
         all_tiles = normalized["all_tiles"]
-        tiles = sorted(t.id for t in TILES.values() if all_tiles or t.min_players <= players)
+        tiles = list(tiles_in_play(players, all_tiles))
         SplitMix64(seed).shuffle(tiles)
         stack_size = players + 1
         stacks_count = ALL_TILES_STACKS[players] if all_tiles else STANDARD_STACKS
@@ -146,6 +147,12 @@ class Akropolis:
     def score_json(self, data: JSON) -> JSON:
         """`agon score`: one city (or a list) in the rules file's JSON form, scored."""
         return score_json(data)
+
+
+@functools.cache
+def tiles_in_play(players: int, all_tiles: bool) -> tuple[int, ...]:
+    """The ids of the tiles a game deals, sorted (before the shuffle)."""
+    return tuple(sorted(t.id for t in TILES.values() if all_tiles or t.min_players <= players))
 
 
 def variants_of(state: AkropolisState) -> tuple[str, ...]:

@@ -124,7 +124,7 @@ class City:
             twin._pending = list(self._pending)
             twin._legal_owned = self._legal_owned = False
         if self._score is not None:
-            twin._score = self._score.copy()
+            twin._score = self._score.copy(self.top)
         return twin
 
     def _set(self, cell: int, hex_: Hex, tile_uid: int) -> None:

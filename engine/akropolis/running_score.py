@@ -74,7 +74,7 @@ class RunningScore:
         self.lakes: set[int] = set()
         self.bounds: Bounds | None = bounds_of(())
         """The bounds of the occupied cells; None: not known yet (`of` leaves them to the
-        first level-1 tile, as a final score never needs them)."""
+        first copy or level-1 tile, as a final score never needs them)."""
         self.house_value: int | None = None
         """The largest house group's value (doubled as the variant says); None: not known."""
         self.house_best: tuple[int, int] | None = None
@@ -102,7 +102,11 @@ class RunningScore:
         running.house_best = (0, 0)
         return running
 
-    def copy(self) -> RunningScore:
+    def copy(self, top: Mapping[int, Hex]) -> RunningScore:
+        """A copy, to be played on: the bounds are found first if they are not known
+        (once for this score and all its copies, not once per copy)."""
+        if self.bounds is None:
+            self.bounds = bounds_of(top)
         twin = RunningScore.__new__(RunningScore)
         twin.variants = self.variants
         twin.double = self.double

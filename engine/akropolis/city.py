@@ -5,7 +5,10 @@ The legal triangles are cached as a sorted list and updated around each placemen
 the triangles sharing a cell with the new tile can lose or gain their legality on a higher
 level, and they need only the level of the cells they do not share (the tile's own cells
 are one tile, so never all of theirs); a level-1 tile also makes the empty triangles of
-its ring legal. `scan_legal_triangles` is the plain full scan, kept as the oracle for tests.
+its ring legal. `scan_legal_triangles` is the plain full scan, kept as the oracle for tests;
+it runs once per process, for the starting city that every new city copies. Once the
+compact legal actions are written for a bot, each legal triangle's placements text is
+kept in a second list, changed at the same index as the first.
 
 A copy shares the cached list with its original, and both put off their updates
 (`_pending`) until the list is next asked for: a lookahead that only scores the move

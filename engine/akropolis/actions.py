@@ -8,14 +8,16 @@ three anchors (see `geometry`).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import legal
 from engine.akropolis.geometry import TRIANGLE_ACTIONS
 from engine.core import EncodedJSON, IllegalAction
 from engine.hexgrid import decode
+
+if TYPE_CHECKING:
+    from engine.akropolis.city import City
 
 ACTION_KEYS = frozenset(("tile", "q", "r", "rotation"))
 
@@ -53,11 +55,10 @@ def parse_action(action: object) -> tuple[int, int, int, int]:
     return tile, q, r, rotation
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def placements_of(triangle: int) -> tuple[tuple[int, int, int], ...]:
-    """The three (q, r, rotation) actions covering a triangle, in action order (cached:
+    """The three (q, r, rotation) actions covering a triangle, in action order (kept:
     the compact legal actions list them all every turn)."""
-    return tuple(placement_of(triangle, which) for which in range(3))
+    return PLACEMENTS[triangle]
 
 
 def placements_text(triangle: int) -> str:
@@ -65,10 +66,21 @@ def placements_text(triangle: int) -> str:
     return ",".join(f"[{q},{r},{rotation}]" for q, r, rotation in placements_of(triangle))
 
 
+class _Placements(dict[int, tuple[tuple[int, int, int], ...]]):
+    """The three placements of each triangle met, kept: read by plain indexing, a third
+    of the cost of a cached function's call. Triangles are cells of the bounded grid that
+    legal placements reach."""
+
+    def __missing__(self, triangle: int) -> tuple[tuple[int, int, int], ...]:
+        placements = self[triangle] = tuple(placement_of(triangle, which) for which in range(3))
+        return placements
+
+
+PLACEMENTS = _Placements()
+
+
 class _PlacementTexts(dict[int, str]):
-    """`placements_text` of each triangle met, kept: read by plain indexing, a third of
-    the cost of a cached function's call (the compact legal actions read a hundred a
-    turn). Triangles are cells of the bounded grid that legal placements reach."""
+    """`placements_text` of each triangle met, kept, as `PLACEMENTS` are."""
 
     def __missing__(self, triangle: int) -> str:
         text = self[triangle] = placements_text(triangle)
@@ -89,19 +101,34 @@ def placement_of(triangle: int, which: int) -> tuple[int, int, int]:
 class LegalActions(legal.LegalActions):
     """The legal actions as a lazy product: affordable positions x legal placements."""
 
-    __slots__ = ("tiles", "triangles")
+    __slots__ = ("city", "city_tiles", "size", "tiles", "triangles")
 
-    def __init__(self, tiles: Sequence[int], triangles: Sequence[int]) -> None:
+    def __init__(
+        self, tiles: Sequence[int], triangles: Sequence[int], city: City | None = None
+    ) -> None:
         self.tiles = tuple(tiles)
         self.triangles = tuple(triangles)
+        self.size = len(self.tiles) * len(self.triangles) * 3
+        self.city = city
+        """The city whose legal triangles these are, which keeps their text: read while
+        it has as many tiles as now (a city changes only by a tile placed)."""
+        self.city_tiles = -1 if city is None else city.tiles
 
     def __len__(self) -> int:
-        return len(self.tiles) * len(self.triangles) * 3
+        return self.size
+
+    def __getitem__(self, index: Any) -> Any:
+        # The base class's indexing, with the common case (a plain index in range, as a
+        # random playout reads one a turn) first and without its extra calls.
+        if type(index) is int and 0 <= index < self.size:
+            tile, rest = divmod(index, 3 * len(self.triangles))
+            q, r, rotation = PLACEMENTS[self.triangles[rest // 3]][rest % 3]
+            return {"tile": self.tiles[tile], "q": q, "r": r, "rotation": rotation}
+        return super().__getitem__(index)
 
     def action(self, index: int) -> dict[str, Any]:
         tile, rest = divmod(index, 3 * len(self.triangles))
-        triangle, which = divmod(rest, 3)
-        q, r, rotation = placement_of(self.triangles[triangle], which)
+        q, r, rotation = PLACEMENTS[self.triangles[rest // 3]][rest % 3]
         return {"tile": self.tiles[tile], "q": q, "r": r, "rotation": rotation}
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
@@ -128,8 +155,13 @@ class LegalActions(legal.LegalActions):
         return EncodedJSON(data, self.compact_text())
 
     def compact_text(self) -> str:
-        """`compact()` as JSON text only, from each triangle's placements encoded once."""
-        placements = ",".join(map(PLACEMENT_TEXTS.__getitem__, self.triangles))
+        """`compact()` as JSON text only, from each triangle's placements encoded once
+        (and kept in their order by the city, see `City.legal_placements_text`)."""
+        city = self.city
+        if city is not None and city.tiles == self.city_tiles:
+            placements = city.legal_placements_text()
+        else:
+            placements = ",".join(map(PLACEMENT_TEXTS.__getitem__, self.triangles))
         return f'{{"tiles":[{",".join(map(str, self.tiles))}],"placements":[{placements}]}}'
 
 

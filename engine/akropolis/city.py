@@ -5,7 +5,10 @@ The legal triangles are cached as a sorted list and updated around each placemen
 the triangles sharing a cell with the new tile can lose or gain their legality on a higher
 level, and they need only the level of the cells they do not share (the tile's own cells
 are one tile, so never all of theirs); a level-1 tile also makes the empty triangles of
-its ring legal. `scan_legal_triangles` is the plain full scan, kept as the oracle for tests.
+its ring legal. `scan_legal_triangles` is the plain full scan, kept as the oracle for tests;
+it runs once per process, for the starting city that every new city copies. Once the
+compact legal actions are written for a bot, each legal triangle's placements text is
+kept in a second list, changed at the same index as the first.
 
 A copy shares the cached list with its original, and both put off their updates
 (`_pending`) until the list is next asked for: a lookahead that only scores the move
@@ -19,8 +22,10 @@ after each placement costs no rescoring of the city.
 
 from __future__ import annotations
 
+import functools
 from bisect import bisect_left, insort
 
+from engine.akropolis.actions import PLACEMENT_TEXTS
 from engine.akropolis.components import PLAZA, QUARRY, STARS_OF_CODE
 from engine.akropolis.geometry import (
     CORNER_TRIANGLES,
@@ -45,6 +50,7 @@ class City:
         "_legal",
         "_legal_owned",
         "_legal_set",
+        "_legal_texts",
         "_pending",
         "_score",
         "changed_cells",
@@ -65,6 +71,10 @@ class City:
         self._legal_set: set[int] = set()
         self._legal_owned = True
         """Whether `_legal` and `_legal_set` are this city's alone (else shared with copies)."""
+        self._legal_texts: list[str] | None = None
+        """Each legal triangle's placements as JSON text, in `_legal`'s order: kept, as
+        `_legal` is, once the compact legal actions are first written
+        (`legal_placements_text`), so that writing them again is one join."""
         self._pending: list[tuple[int, int]] = []
         """(triangle, level) of the placements not yet followed in the shared list."""
         self._score: RunningScore | None = None
@@ -80,6 +90,20 @@ class City:
 
     @classmethod
     def starting(cls) -> City:
+        """A city of the starting tile alone, its legal triangles known (the same in
+        every game, scanned once)."""
+        start = _starting_city()
+        city = cls()
+        city.top = dict(start.top)
+        city.tile_at = dict(start.tile_at)
+        city.tiles = start.tiles
+        city._legal = list(start.legal_triangles())
+        city._legal_set = set(start._legal_set)
+        return city
+
+    @classmethod
+    def bare_starting(cls) -> City:
+        """A city of the starting tile alone, nothing else known."""
         city = cls()
         centre = encode(0, 0)
         plaza = PLAZA["house"]
@@ -99,10 +123,11 @@ class City:
         twin.changed_cells = list(self.changed_cells)
         if self._legal is not None:
             twin._legal, twin._legal_set = self._legal, self._legal_set
+            twin._legal_texts = self._legal_texts
             twin._pending = list(self._pending)
             twin._legal_owned = self._legal_owned = False
         if self._score is not None:
-            twin._score = self._score.copy()
+            twin._score = self._score.copy(self.top)
         return twin
 
     def _set(self, cell: int, hex_: Hex, tile_uid: int) -> None:
@@ -172,15 +197,27 @@ class City:
         if self._legal is None:
             self._legal = scan_legal_triangles(self)
             self._legal_set = set(self._legal)
+            self._legal_texts = None
             self._legal_owned = True
         elif not self._legal_owned:
             self._legal = list(self._legal)
             self._legal_set = set(self._legal_set)
+            if self._legal_texts is not None:
+                self._legal_texts = list(self._legal_texts)
             self._legal_owned = True
             for triangle, level in self._pending:
                 self._update_legal(triangle, level)
             self._pending.clear()
         return self._legal
+
+    def legal_placements_text(self) -> str:
+        """The placements of `legal_triangles()` as JSON text, without the brackets: the
+        compact legal actions' list (see `actions.LegalActions.compact_text`)."""
+        legal = self.legal_triangles()
+        texts = self._legal_texts
+        if texts is None:
+            texts = self._legal_texts = [PLACEMENT_TEXTS[triangle] for triangle in legal]
+        return ",".join(texts)
 
     def _update_legal(self, triangle: int, level: int) -> None:
         top, legal, legal_set = self.top, self._legal, self._legal_set
@@ -208,14 +245,29 @@ class City:
             for relative, oa, ob, oc in RING_TRIANGLES[kind]:
                 if y + oa not in top and y + ob not in top and y + oc not in top:
                     gained.append(y2 + relative)
+        texts = self._legal_texts
         for other in lost:
             if other in legal_set:
                 legal_set.discard(other)
-                del legal[bisect_left(legal, other)]
+                at = bisect_left(legal, other)
+                del legal[at]
+                if texts is not None:
+                    del texts[at]
         for other in gained:
             if other not in legal_set:
                 legal_set.add(other)
-                insort(legal, other)
+                if texts is None:
+                    insort(legal, other)
+                else:
+                    at = bisect_left(legal, other)
+                    legal.insert(at, other)
+                    texts.insert(at, PLACEMENT_TEXTS[other])
+
+
+@functools.cache
+def _starting_city() -> City:
+    """The starting city, read only: `City.starting` copies it."""
+    return City.bare_starting()
 
 
 def scan_legal_triangles(city: City) -> list[int]:

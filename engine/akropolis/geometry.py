@@ -33,6 +33,15 @@ def triangle_of(anchor: int, rotation: int) -> int:
     return 2 * (anchor + offset) + kind
 
 
+TRIANGLE_FROM_ANCHOR: tuple[int, ...] = tuple(triangle_of(0, rotation) for rotation in range(6))
+"""`triangle_of(anchor, rotation) == 2 * anchor + TRIANGLE_FROM_ANCHOR[rotation]`."""
+
+TILE_STEPS: tuple[tuple[int, int], ...] = tuple(
+    (STEP[rotation], STEP[(rotation + 1) % 6]) for rotation in range(6)
+)
+"""For rotation o, the steps from the anchor to a tile's second and third cells."""
+
+
 def _ring_offsets(kind: int) -> tuple[int, ...]:
     cells = set(TRIANGLE_CELLS[kind])
     return tuple(sorted({c + s for c in cells for s in STEP} - cells))

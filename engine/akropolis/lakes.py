@@ -18,6 +18,7 @@ _R_BITS = 12
 if encode(0, 1) - encode(0, 0) != 1 or encode(1, 0) - encode(0, 0) != 1 << _R_BITS:
     raise AssertionError("`lakes_of` reads a cell code as q << 12 | r (both offset)")
 _R_MASK = (1 << _R_BITS) - 1
+_R_OFFSET = encode(0, 0) & _R_MASK
 
 
 def lakes_of(occupied: Collection[int]) -> set[int]:
@@ -73,13 +74,16 @@ def lakes_of(occupied: Collection[int]) -> set[int]:
 
 
 def bounds_of(cells: Collection[int]) -> Bounds:
-    """The bounds of these cells ((0, 0) alone if there are none)."""
-    coords = [decode(cell) for cell in cells] or [(0, 0)]
+    """The bounds of these cells ((0, 0) alone if there are none). A code orders cells
+    by q first, so the lowest and highest codes hold the q bounds."""
+    if not cells:
+        return (0, 0, 0, 0)
+    rs = [cell & _R_MASK for cell in cells]
     return (
-        min(q for q, _ in coords),
-        max(q for q, _ in coords),
-        min(r for _, r in coords),
-        max(r for _, r in coords),
+        decode(min(cells))[0],
+        decode(max(cells))[0],
+        min(rs) - _R_OFFSET,
+        max(rs) - _R_OFFSET,
     )
 
 

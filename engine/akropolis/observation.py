@@ -47,12 +47,10 @@ def observation(state: AkropolisState, player: int) -> EncodedJSON:
 
 def observation_text(state: AkropolisState, player: int) -> str:
     """`observation(state, player)` as JSON text only, written without building it: what
-    a boxed bot is sent. A city's hexes are written once per change of the city, each
+    a boxed bot is sent. A city's entry is written once per change of the city, each
     hex's text once per hex placed; the rest is small."""
-    cities = ",".join(
-        f'{{"tiles":{city.tiles},"hexes":{city_text(city)}}}' for city in state.cities
-    )
-    site = ",".join(site_entry_text(k, tile_id) for k, tile_id in enumerate(state.site))
+    site = ",".join(map(SITE_ENTRY_TEXTS.__getitem__, enumerate(state.site)))
+    cities = ",".join(map(city_entry_text, state.cities))
     return (
         f'{{"game":"akropolis","player":{player},"players":{state.players},'
         f'"turn":{state.turn},"current_player":{current_player(state)},'
@@ -79,10 +77,11 @@ def stack_tiles_text(state: AkropolisState) -> str:
     return kept[1]
 
 
-def city_text(city: City) -> str:
-    """The JSON text of `city_hexes_to_json(city)`, kept in the city until it changes,
-    then written again from the hex texts of its last writing and the cells placed on
-    since (a city changes three hexes at a time)."""
+def city_entry_text(city: City) -> str:
+    """The JSON text of the city's entry in the observation, `{"tiles": n, "hexes":
+    city_hexes_to_json(city)}`, kept in the city until it changes, then written again
+    from the hex texts of its last writing and the cells placed on since (a city changes
+    three hexes at a time)."""
     if city.encoded is None:
         top, tile_at = city.top, city.tile_at
         if city.hex_texts is None or len(city.changed_cells) > MAX_CHANGED_CELLS:
@@ -100,7 +99,7 @@ def city_text(city: City) -> str:
                     texts.insert(at, text)
         city.hex_texts = (cells, texts)
         city.changed_cells = []
-        city.encoded = f"[{','.join(texts)}]"
+        city.encoded = f'{{"tiles":{city.tiles},"hexes":[{",".join(texts)}]}}'
     return city.encoded
 
 
@@ -110,11 +109,31 @@ MAX_CHANGED_CELLS = 30
 
 def hex_text(cell: int, hex_: Hex, tile: int) -> str:
     """One visible hex as `city_hexes_to_json` gives it, as JSON text."""
-    level, code, stars = hex_
-    q, r = decode(cell)
-    plaza = f',"stars":{stars}' if IS_PLAZA[code] else ""
-    return f'{{"q":{q},"r":{r},"level":{level},{KIND_AND_COLOR_TEXT[code]}{plaza},"tile":{tile}}}'
+    return f'{CELL_TEXTS[cell]}{HEX_BODY_TEXTS[hex_]},"tile":{tile}}}'
 
+
+class _CellTexts(dict[int, str]):
+    """The opening of a hex's text at each cell met, `{"q":q,"r":r,`, kept."""
+
+    def __missing__(self, cell: int) -> str:
+        q, r = decode(cell)
+        text = self[cell] = f'{{"q":{q},"r":{r},'
+        return text
+
+
+class _HexBodyTexts(dict[Hex, str]):
+    """The middle of a hex's text for each (level, code, stars) met:
+    `"level":l,"kind":...,"color":...` and the stars of a plaza, kept."""
+
+    def __missing__(self, hex_: Hex) -> str:
+        level, code, stars = hex_
+        plaza = f',"stars":{stars}' if IS_PLAZA[code] else ""
+        text = self[hex_] = f'"level":{level},{KIND_AND_COLOR_TEXT[code]}{plaza}'
+        return text
+
+
+CELL_TEXTS = _CellTexts()
+HEX_BODY_TEXTS = _HexBodyTexts()
 
 KIND_AND_COLOR_TEXT = tuple(
     compact_json({"kind": kind} if color is None else {"kind": kind, "color": color})[1:-1]
@@ -123,11 +142,22 @@ KIND_AND_COLOR_TEXT = tuple(
 """Each hex code's `"kind":...,"color":...` as `city_hexes_to_json` writes them."""
 
 
-@functools.lru_cache(maxsize=1024)
+class _SiteEntryTexts(dict[tuple[int, int], str]):
+    """One entry of the observation's site as JSON text for each (position, tile) met
+    (a few hundred in all), kept: read by plain indexing."""
+
+    def __missing__(self, entry: tuple[int, int]) -> str:
+        text = self[entry] = site_entry_text(*entry)
+        return text
+
+
 def site_entry_text(position: int, tile_id: int) -> str:
-    """One entry of the observation's site as JSON text (a few hundred kinds in all)."""
+    """One entry of the observation's site as JSON text."""
     entry = {"position": position, "cost": position, "tile": tile_id}
     return f'{compact_json(entry)[:-1]},"hexes":{compact_json(tile_hexes_json(tile_id))}}}'
+
+
+SITE_ENTRY_TEXTS = _SiteEntryTexts()
 
 
 def tile_hexes_json(tile_id: int) -> list[dict[str, Any]]:

@@ -6,10 +6,11 @@ rule it carries out.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
-from engine.akropolis.actions import ExpandedActions, LegalActions
+from engine.akropolis.actions import ExpandedActions
 from engine.akropolis.city import City
 from engine.akropolis.city_json import score_json
 from engine.akropolis.components import STARTING_STONES, TILES
@@ -55,7 +56,7 @@ class Akropolis:
     def new_state(self, seed: int, players: int, options: Mapping[str, JSON]) -> AkropolisState:
         normalized = checked_options(self, seed, players, options)
         all_tiles = normalized["all_tiles"]
-        tiles = sorted(t.id for t in TILES.values() if all_tiles or t.min_players <= players)
+        tiles = list(tiles_in_play(players, all_tiles))
         SplitMix64(seed).shuffle(tiles)
         stack_size = players + 1
         stacks_count = ALL_TILES_STACKS[players] if all_tiles else STANDARD_STACKS
@@ -75,20 +76,15 @@ class Akropolis:
 
     # --- turns -----------------------------------------------------------------------
 
-    def current_player(self, state: AkropolisState) -> int:
-        return current_player(state)
-
-    def is_over(self, state: AkropolisState) -> bool:
-        return is_over(state)
+    # The turn functions themselves, not methods calling them: a playout calls three a
+    # turn, each without a method's extra call.
+    current_player = staticmethod(current_player)
+    is_over = staticmethod(is_over)
+    legal_actions = staticmethod(legal_actions)
+    apply = staticmethod(apply_action)
 
     def turn_number(self, state: AkropolisState) -> int:
         return state.turn
-
-    def legal_actions(self, state: AkropolisState) -> LegalActions:
-        return legal_actions(state)
-
-    def apply(self, state: AkropolisState, action: JSON) -> None:
-        apply_action(state, action)
 
     # --- the end ---------------------------------------------------------------------
 
@@ -151,6 +147,12 @@ class Akropolis:
     def score_json(self, data: JSON) -> JSON:
         """`agon score`: one city (or a list) in the rules file's JSON form, scored."""
         return score_json(data)
+
+
+@functools.cache
+def tiles_in_play(players: int, all_tiles: bool) -> tuple[int, ...]:
+    """The ids of the tiles a game deals, sorted (before the shuffle)."""
+    return tuple(sorted(t.id for t in TILES.values() if all_tiles or t.min_players <= players))
 
 
 def variants_of(state: AkropolisState) -> tuple[str, ...]:

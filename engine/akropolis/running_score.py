@@ -72,7 +72,9 @@ class RunningScore:
         self.worth: dict[int, int] = {}
         """What each market, barracks, temple and garden adds to its colour's value."""
         self.lakes: set[int] = set()
-        self.bounds: Bounds = bounds_of(())
+        self.bounds: Bounds | None = bounds_of(())
+        """The bounds of the occupied cells; None: not known yet (`of` leaves them to the
+        first copy or level-1 tile, as a final score never needs them)."""
         self.house_value: int | None = None
         """The largest house group's value (doubled as the variant says); None: not known."""
         self.house_best: tuple[int, int] | None = None
@@ -85,15 +87,26 @@ class RunningScore:
         """Score a city from scratch."""
         running = cls(variants)
         running.lakes = lakes_of(top)
-        running.bounds = bounds_of(top)
-        for cell, (level, code, stars) in top.items():
+        running.bounds = None
+        stars, values, worth = running.stars, running.values, running.worth
+        worth_of, houses = running.worth_of, running.new_houses
+        for cell, (level, code, hex_stars) in top.items():
             if IS_PLAZA[code]:
-                running.stars[COLOR_INDEX_OF[code]] += stars
+                stars[COLOR_INDEX_OF[code]] += hex_stars
+            elif code == HOUSE:
+                houses.append(cell)
             elif code in _RESCORED_IN_RING:
-                running.rescore(top, cell, level, code)
+                value = worth[cell] = worth_of(top, cell, level, code)
+                values[COLOR_INDEX_OF[code]] += value
+        # Every house is new to a largest group of none: `houses` floods them all.
+        running.house_best = (0, 0)
         return running
 
-    def copy(self) -> RunningScore:
+    def copy(self, top: Mapping[int, Hex]) -> RunningScore:
+        """A copy, to be played on: the bounds are found first if they are not known
+        (once for this score and all its copies, not once per copy)."""
+        if self.bounds is None:
+            self.bounds = bounds_of(top)
         twin = RunningScore.__new__(RunningScore)
         twin.variants = self.variants
         twin.double = self.double
@@ -209,7 +222,11 @@ class RunningScore:
         if cells[0] in lakes:
             lakes.difference_update(cells)
             return False
-        q_low, q_high, r_low, r_high = bounds = self.bounds
+        bounds = self.bounds
+        if bounds is None:
+            # `top` shows the tile already: extending these by its cells changes nothing.
+            bounds = bounds_of(top)
+        q_low, q_high, r_low, r_high = bounds
         for q, r in map(decode, cells):
             q_low, q_high = min(q_low, q), max(q_high, q)
             r_low, r_high = min(r_low, r), max(r_high, r)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.akropolis.actions import LegalActions, parse_action
 from engine.akropolis.city import City
 from engine.akropolis.components import TILES
-from engine.akropolis.geometry import STEP, triangle_of
+from engine.akropolis.geometry import STEP, TILE_STEPS, TRIANGLE_FROM_ANCHOR
 from engine.akropolis.state import AkropolisState
 from engine.core import JSON, IllegalAction
 from engine.hexgrid import COORD_LIMIT, encode
@@ -30,7 +30,8 @@ def legal_actions(state: AkropolisState) -> LegalActions:
         return LegalActions((), ())
     player = current_player(state)
     affordable = range(min(len(state.site), state.stones[player] + 1))
-    return LegalActions(affordable, state.cities[player].legal_triangles())
+    city = state.cities[player]
+    return LegalActions(affordable, city.legal_triangles(), city)
 
 
 def apply_action(state: AkropolisState, action: JSON) -> None:
@@ -38,33 +39,42 @@ def apply_action(state: AkropolisState, action: JSON) -> None:
         raise IllegalAction("the game is over")
     position, q, r, rotation = parse_action(action)
     player = current_player(state)
-    if not 0 <= position < len(state.site):
+    site, stones = state.site, state.stones
+    if not 0 <= position < len(site):
         raise IllegalAction(
-            f"tile {position} is not in the Construction Site (positions 0..{len(state.site) - 1})"
+            f"tile {position} is not in the Construction Site (positions 0..{len(site) - 1})"
         )
-    if position > state.stones[player]:
+    if position > stones[player]:
         raise IllegalAction(
-            f"tile {position} costs {position} stones "
-            f"but player {player} has {state.stones[player]}"
+            f"tile {position} costs {position} stones but player {player} has {stones[player]}"
         )
-    if not (abs(q) < COORD_LIMIT - 2 and abs(r) < COORD_LIMIT - 2):
+    if not (-FAR < q < FAR and -FAR < r < FAR):
         raise IllegalAction(f"({q}, {r}) is far outside any city")
-    city = state.cities[player]
-    anchor = encode(q, r)
-    triangle = triangle_of(anchor, rotation)
-    if not city.can_cover(triangle):
+    anchor = ORIGIN + q * Q_STEP + r * R_STEP
+    triangle = 2 * anchor + TRIANGLE_FROM_ANCHOR[rotation]
+    if not state.cities[player].can_cover(triangle):
         raise IllegalAction(
             f"tile cannot be placed at ({q}, {r}) rotation {rotation}: "
-            + explain_illegal(city, anchor, rotation)
+            + explain_illegal(state.cities[player], anchor, rotation)
         )
-    cells = (anchor, anchor + STEP[rotation], anchor + STEP[(rotation + 1) % 6])
-    tile_id = state.site.pop(position)
-    state.stones[player] -= position
+    second, third = TILE_STEPS[rotation]
+    tile_id = site.pop(position)
     city = state.city_to_change(player)
-    state.stones[player] += city.place(triangle, cells, TILES[tile_id].hexes, tile_id)
+    quarries = city.place(
+        triangle, (anchor, anchor + second, anchor + third), TILE_HEXES[tile_id], tile_id
+    )
+    stones[player] += quarries - position
     state.turn += 1
-    if len(state.site) == 1 and state.stacks:
-        state.site.extend(state.stacks.pop(0))
+    if len(site) == 1 and state.stacks:
+        site.extend(state.stacks.pop(0))
+
+
+FAR = COORD_LIMIT - 2
+"""Coordinates this far out are refused before they are coded (no city comes near)."""
+ORIGIN = encode(0, 0)
+Q_STEP = encode(1, 0) - ORIGIN
+R_STEP = encode(0, 1) - ORIGIN
+TILE_HEXES = {tile_id: tile.hexes for tile_id, tile in TILES.items()}
 
 
 def explain_illegal(city: City, anchor: int, rotation: int) -> str:

@@ -20,6 +20,7 @@ from engine.akropolis.components import (
     TEMPLE,
 )
 from engine.akropolis.geometry import RING, STEP, TRIANGLE_CELLS
+from engine.akropolis.lakes import bounds_of
 from engine.akropolis.rules import variants_of
 from engine.akropolis.scoring import VARIANTS, score_surface
 from engine.akropolis.state import AkropolisState
@@ -201,3 +202,33 @@ def test_copies_that_put_off_their_legal_placements_catch_up_exactly(
             for city in follower.cities:
                 assert city.legal_triangles() == scan_legal_triangles(city)
     assert GAME.state_to_json(follower) == GAME.state_to_json(leader)
+
+
+@property_settings(20)
+@given(setups(), st.integers(min_value=0, max_value=30))
+def test_a_score_started_late_learns_its_bounds_at_the_next_level_1_tile(
+    setup: Setup, start: int
+) -> None:
+    """A score started from scratch (`RunningScore.of`, as `result` does) leaves the
+    city's bounds to the first tile that may close a lake: lakes closed after that must
+    still be found."""
+    seed, players, options = setup
+    for state in tight_game(seed, players, options):
+        if state.turn == start:
+            state = GAME.state_from_json(GAME.state_to_json(state))
+            break
+    while not GAME.is_over(state):
+        legal = GAME.legal_actions(state)
+        GAME.apply(state, legal[(state.turn * 7919) % len(legal)])
+        assert_equals_a_full_rescoring(state)
+
+
+@given(st.sets(st.tuples(st.integers(-30, 30), st.integers(-30, 30)), max_size=40))
+def test_bounds_are_the_lowest_and_highest_coordinates(cells: set[tuple[int, int]]) -> None:
+    coordinates = cells or {(0, 0)}
+    assert bounds_of({encode(q, r) for q, r in cells}) == (
+        min(q for q, _ in coordinates),
+        max(q for q, _ in coordinates),
+        min(r for _, r in coordinates),
+        max(r for _, r in coordinates),
+    )

@@ -22,7 +22,7 @@ from typing import Any, overload
 from engine import legal
 from engine.attika.builds import BuildOptions
 from engine.attika.components import BUILDING_INDEX, BUILDINGS, LANDSCAPES
-from engine.core import IllegalAction
+from engine.core import IllegalAction, compact_json
 from engine.hexgrid import COORD_LIMIT, decode, encode
 
 Parsed = tuple[Any, ...]
@@ -100,6 +100,17 @@ def extend_action(centre: int, rotation: int) -> dict[str, Any]:
     q, r = decode(centre)
     return {"type": "extend", "q": q, "r": r, "rotation": rotation}
 
+
+class _CellTexts(dict[int, str]):
+    """Cell code -> its `[q,r]` JSON text, written the first time it is asked for."""
+
+    def __missing__(self, cell: int) -> str:
+        text = self[cell] = "[{},{}]".format(*decode(cell))
+        return text
+
+
+CELL_TEXT = _CellTexts()
+BUILDING_TEXT = tuple(compact_json(building.id) for building in BUILDINGS)
 
 DRAW_ACTIONS = tuple({"type": "draw", "stack": k} for k in range(4))
 KEEP = {"type": "keep"}
@@ -189,6 +200,15 @@ class LegalActions(legal.LegalActions):
                 for b, cells in self.builds
             ],
         }
+
+    def compact_text(self) -> str:
+        """`compact_json(self.compact())`, written from each building's and cell's text."""
+        cell_text = CELL_TEXT.__getitem__
+        builds = ",".join(
+            f'{{"building":{BUILDING_TEXT[b]},"cells":[{",".join(map(cell_text, cells))}]}}'
+            for b, cells in self.builds
+        )
+        return f'{{"actions":{compact_json(list(self.others))},"builds":[{builds}]}}'
 
     @classmethod
     def from_json(cls, data: Any) -> LegalActions:

@@ -8,13 +8,17 @@ hand a Temple plays from.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import Any
 
+from engine.core import compact_json
+from engine.megalopolis.actions import KIND_TEXT
 from engine.megalopolis.components import ALL_TILES, KIND_NAMES, TEMPLE
 from engine.megalopolis.state import Frame, MegalopolisState, known
 from engine.megalopolis.state_json import board_to_json, state_from_json
 from engine.rng import SplitMix64
+from engine.squaregrid import decode
 
 DETERMINIZE_SEED = 0x4D45_4741_4C4F
 """Seed of the fixed shuffle that deals the unseen tiles in `state_from_observation`."""
@@ -75,6 +79,88 @@ def observation(state: MegalopolisState, player: int) -> dict[str, Any]:
         "over": state.over,
         "end_reason": state.end_reason,
     }
+
+
+def observation_text(state: MegalopolisState, player: int) -> str:
+    """`observation(state, player)` as JSON text only, written without building it: what
+    a boxed bot is sent. Each board tile's text is written once per look of the tile
+    (`tile_text`); the rest is small and written field by field."""
+    unseen = unseen_counts(state, player)
+    unseen_text = ",".join([f"{KIND_TEXT[k]}:{n}" for k, n in enumerate(unseen) if n])
+    board = state.board
+    tiles = ",".join(
+        [
+            tile_text(code, tile.serial, tile.face_up, tile.kind, *tile.tokens)
+            for code, tile in sorted(board.items())
+        ]
+    )
+    if state.stack:
+        stack = compact_json([frame_view(state, frame, player) for frame in state.stack])
+    else:
+        stack = "[]"
+    return (
+        f'{{"game":"megalopolis","player":{player},"players":{state.players},'
+        f'"turn":{state.turn},"turns_played":{state.turns_played},'
+        f'"current_player":{state.turn_player},"turn_player":{state.turn_player},'
+        f'"first_player":{state.first_player},'
+        f'"options":{options_text(tuple(state.options.items()))},'
+        f'"tokens_in_supply":[{",".join(map(str, state.supply))}],'
+        f'"hand":[{",".join([KIND_TEXT[k] for k in state.hands[player]])}],'
+        f'"hand_sizes":[{",".join([str(len(hand)) for hand in state.hands])}],'
+        f'"deck_size":{len(state.deck)},"board":[{tiles}],"next_serial":{state.next_serial},'
+        f'"unseen":{{{unseen_text}}},"stack":{stack},"resolving":{_FLAG[state.resolving]},'
+        f'"factory_draws":{state.factory_draws},"last_token_by":{_or_null(state.last_token_by)},'
+        f'"final_round":{"null" if state.final_round is None else compact_json(state.final_round)},'
+        f'"passes":{state.passes},"over":{_FLAG[state.over]},'
+        f'"end_reason":{"null" if state.end_reason is None else compact_json(state.end_reason)}}}'
+    )
+
+
+_ALL_COUNTS = tuple(ALL_TILES.count(kind) for kind in range(len(KIND_NAMES)))
+
+
+def unseen_counts(state: MegalopolisState, player: int) -> list[int]:
+    """Per kind, the tiles the player has not seen: the observation's "unseen" (as
+    `seen_kinds` counts them), without building Counters."""
+    unseen = list(_ALL_COUNTS)
+    for tile in state.board.values():
+        if tile.face_up:
+            unseen[tile.kind] -= 1
+    for kind in state.hands[player]:
+        unseen[kind] -= 1
+    if state.stack and player == state.turn_player:
+        for frame in state.stack:
+            for kind in frame.looked:
+                unseen[kind] -= 1
+            if temple_hand_shown(state, frame, player):
+                for kind in state.hands[known(frame.player, "player")]:
+                    unseen[kind] -= 1
+    return unseen
+
+
+_FLAG = {False: "false", True: "true"}
+
+
+def _or_null(value: int | None) -> str:
+    return "null" if value is None else str(value)
+
+
+@functools.lru_cache(maxsize=8192)
+def tile_text(code: int, serial: int, face_up: bool, kind: int, *tokens: int) -> str:
+    """A board tile as an observation shows it (`tile_to_json`, the kind of a face-down
+    tile hidden), as JSON text. Tiles are played and change seldom: most are written once."""
+    x, y = decode(code)
+    shown = f',"kind":{KIND_TEXT[kind]}' if face_up else ""
+    return (
+        f'{{"x":{x},"y":{y},"serial":{serial},"face_up":{_FLAG[face_up]}{shown},'
+        f'"tokens":[{",".join(map(str, tokens))}]}}'
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def options_text(options: tuple[tuple[str, bool], ...]) -> str:
+    """The match's options as JSON text (a handful of combinations in all)."""
+    return compact_json(dict(options))
 
 
 def state_from_observation(observation: dict[str, Any]) -> MegalopolisState:

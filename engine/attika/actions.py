@@ -61,7 +61,7 @@ def parse_action(action: object) -> Parsed:
             f"not {action!r}"
         )
     kind = action["type"]
-    if set(action) != _FIELDS[kind]:
+    if action.keys() != _FIELDS[kind]:
         raise IllegalAction(
             f"a {kind} action has exactly the fields {', '.join(sorted(_FIELDS[kind]))}"
         )
@@ -145,20 +145,21 @@ class TilePlacements(Sequence[dict[str, Any]]):
 class LegalActions(legal.LegalActions):
     """The non-build actions, then the builds; builds are made into objects on demand."""
 
-    __slots__ = ("_ends", "builds", "others")
+    __slots__ = ("_ends", "_size", "builds", "others")
 
     def __init__(self, others: Sequence[dict[str, Any]], builds: BuildOptions) -> None:
         self.others = others
         self.builds = builds
         ends = []
-        total = len(self.others)
+        total = len(others)
         for _, cells in builds:
             total += len(cells)
             ends.append(total)
         self._ends = ends
+        self._size = total
 
     def __len__(self) -> int:
-        return self._ends[-1] if self._ends else len(self.others)
+        return self._size
 
     def action(self, index: int) -> dict[str, Any]:
         if index < len(self.others):

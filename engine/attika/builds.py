@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine.attika.components import BUILDING_COUNT, COST, IS_ROAD, ROAD_COST
-from engine.attika.costs import build_cost, can_pay, free_cells
+from engine.attika.components import BUILDING_COUNT, COST, IS_MAIN, IS_ROAD, ROAD_COST, UPSTREAM
+from engine.attika.costs import build_cost, can_pay
 from engine.attika.index import Discount
 from engine.attika.state import AttikaState
+from engine.hexgrid import NEIGHBOUR_STEPS
 
 BuildOptions = list[tuple[int, Sequence[int]]]
 """(building index, the sorted cell codes it may be built on), buildings in the order asked."""
@@ -69,33 +70,60 @@ def discount_groups(
     index = state.index
     cached = index.groups_cache
     if cached is None:
-        groups = [(due_row(key), members) for key, members in index.by_discount.items()]
+        rows = _DUE_ROWS
+        groups = [
+            (rows.get(key) or due_row(key), members) for key, members in index.by_discount.items()
+        ]
         cached = index.groups_cache = (tuple(index.free_sorted), groups, {})
     return cached  # type: ignore[no-any-return]
 
 
 def legal_builds(state: AttikaState, player: int, buildings: Iterable[int]) -> BuildOptions:
-    hand = state.seats[player].hand
-    total = sum(hand)
-    colonies = state.index.colonies[player]
-    cells, groups, touching_of = discount_groups(state)
-    touching = touching_of.get(player)
-    slack_of: dict[int, int] = {}
+    seat = state.seats[player]
+    hand = seat.hand
+    total = hand[0] + hand[1] + hand[2] + hand[3]
+    index = state.index
+    colonies = index.colonies[player]
+    cached = index.groups_cache
+    cells, groups, touching_of = cached if cached is not None else discount_groups(state)
+    touching = None
+    slack_of = _slacks_of_hand(hand)
+    placed = seat.placed
+    discount = index.discount
+    roads: list[int] | None = None
     options: BuildOptions = []
     for building in buildings:
         if total >= WORST[building] + colonies:
             options.append((building, cells))
             continue
         if touching is None:
-            touching = touching_of[player] = _touching_groups(state, player)
-        chosen = free_cells(state, player, building)
+            touching = touching_of.get(player)
+            if touching is None:
+                touching = touching_of[player] = _touching_groups(state, player)
+        # free builds: next to the building its arrow comes from, or a road next to a road
+        if IS_MAIN[building]:
+            chosen: set[int] = set()
+        else:
+            if IS_ROAD[building]:
+                if roads is None:
+                    roads = [cell for built, cell in placed.items() if IS_ROAD[built]]
+                sources = roads
+            else:
+                upstream = placed.get(UPSTREAM[building])
+                sources = [] if upstream is None else [upstream]
+            chosen = {
+                source + step
+                for source in sources
+                for step in NEIGHBOUR_STEPS
+                if source + step in discount
+            }
         if total >= colonies:  # a new colony might be affordable: price every group
             good = 0
             for row, members in groups:
                 due_id = row[building]
                 slack = slack_of.get(due_id)
                 if slack is None:
-                    slack = _slack(hand, due_id, slack_of)
+                    slack = slack_of[due_id] = _slack(hand, due_id)
                 if slack >= colonies:
                     chosen.update(members)
                     good += 1
@@ -106,7 +134,7 @@ def legal_builds(state: AttikaState, player: int, buildings: Iterable[int]) -> B
             due_id = row[building]
             slack = slack_of.get(due_id)
             if slack is None:
-                slack = _slack(hand, due_id, slack_of)
+                slack = slack_of[due_id] = _slack(hand, due_id)
             if slack >= 0:
                 chosen.update(near_cells)
         if chosen:
@@ -126,26 +154,40 @@ def _touching_groups(state: AttikaState, player: int) -> list[tuple[tuple[int, .
             by_discount[key] = [cell]
         else:
             group.append(cell)
-    return [(due_row(key), members) for key, members in by_discount.items()]
+    rows = _DUE_ROWS
+    return [(rows.get(key) or due_row(key), members) for key, members in by_discount.items()]
 
 
-def _slack(hand: list[int], due_id: int, known: dict[int, int]) -> int:
+_SLACKS: dict[tuple[int, int, int, int], dict[int, int]] = {}
+"""hand -> (due id -> the hand's slack for it): a pure function of the two, remembered
+across calls and games (hands are small, so few); emptied if it ever grows large."""
+_MOST_HANDS = 20_000
+
+
+def _slacks_of_hand(hand: list[int]) -> dict[int, int]:
+    key = (hand[0], hand[1], hand[2], hand[3])
+    known = _SLACKS.get(key)
+    if known is None:
+        if len(_SLACKS) >= _MOST_HANDS:
+            _SLACKS.clear()
+        known = _SLACKS[key] = {}
+    return known
+
+
+def _slack(hand: list[int], due_id: int) -> int:
     """The cards left once a cost is paid without surcharge (matching cards first);
-    negative when the hand cannot pay it. Remembered in `known`."""
+    negative when the hand cannot pay it."""
     m, h, f, w, due_total = _DUES[due_id]
     total = hand[0] + hand[1] + hand[2] + hand[3]
     if m + h + f + w == 0:  # nothing, or only cards of any landscape (a road)
-        slack = total - due_total
-    else:
-        matched = (
-            (m if hand[0] >= m else hand[0])
-            + (h if hand[1] >= h else hand[1])
-            + (f if hand[2] >= f else hand[2])
-            + (w if hand[3] >= w else hand[3])
-        )
-        slack = total + matched - 2 * due_total
-    known[due_id] = slack
-    return slack
+        return total - due_total
+    matched = (
+        (m if hand[0] >= m else hand[0])
+        + (h if hand[1] >= h else hand[1])
+        + (f if hand[2] >= f else hand[2])
+        + (w if hand[3] >= w else hand[3])
+    )
+    return total + matched - 2 * due_total
 
 
 def affordable_cells(state: AttikaState, player: int, building: int) -> list[int]:

@@ -84,6 +84,11 @@ class ArchitektonState:
     """Turns in a row in which nothing could be placed."""
     loser: int | None = None
     """The player who could not pay a loss and lost at once."""
+    frontier: Any = field(default=None, repr=False, compare=False)
+    """Where tiles may go (`frontier.Frontier`), derived from the board when asked and
+    never serialized; never changed, only replaced, so a copy shares it. It follows
+    tiles added to the board; whoever changes the board otherwise (a test painting a
+    position) sets it to None."""
 
     def copy(self) -> ArchitektonState:
         return ArchitektonState(
@@ -110,4 +115,5 @@ class ArchitektonState:
             stage=self.stage,
             idle_turns=self.idle_turns,
             loser=self.loser,
+            frontier=self.frontier,
         )

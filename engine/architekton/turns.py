@@ -25,6 +25,7 @@ from engine.architekton.components import (
     TERRAINS,
     TILES_PER_TURN,
 )
+from engine.architekton.frontier import frontier
 from engine.architekton.state import (
     MOVE_HOUSE,
     OVER,
@@ -95,6 +96,27 @@ def legal_placements(state: ArchitektonState) -> list[Raw]:
     if state.placed_this_turn >= TILES_PER_TURN:
         return []
     placements: list[Raw] = []
+    where = frontier(state)
+    if state.display_buildings:
+        for tile_id in state.display_buildings:
+            edges = BUILDING_BY_ID[tile_id].edges
+            for x, y, sides in where.building_rows:
+                for rotation in fitting_rotations(edges, sides):
+                    placements.append(("building", tile_id, x, y, rotation))
+    if state.display_landscapes:
+        rows = where.landscape_rows
+        for terrain in dict.fromkeys(state.display_landscapes):
+            placements.extend(
+                [("landscape", terrain, x, y) for x, y, shown in rows if terrain in shown]
+            )
+    return placements
+
+
+def slow_legal_placements(state: ArchitektonState) -> list[Raw]:
+    """`legal_placements` from a scan of the whole board: the tests' oracle."""
+    if state.placed_this_turn >= TILES_PER_TURN:
+        return []
+    placements: list[Raw] = []
     if state.display_buildings:
         cells = [(*decode(code), landscape_sides(state, code)) for code in building_cells(state)]
         for tile_id in state.display_buildings:
@@ -113,15 +135,15 @@ def legal_placements(state: ArchitektonState) -> list[Raw]:
 
 def can_place_any(state: ArchitektonState) -> bool:
     """Whether some display tile fits somewhere (stops at the first fit)."""
+    where = frontier(state)
     if state.display_buildings:
         layouts = {BUILDING_BY_ID[t].edges for t in state.display_buildings}
-        for code in building_cells(state):
-            sides = landscape_sides(state, code)
+        for _, _, sides in where.building_rows:
             if any(fitting_rotations(edges, sides) for edges in layouts):
                 return True
     if state.display_landscapes:
         terrains = set(state.display_landscapes)
-        return any(terrains & facing_terrains(state, code) for code in landscape_cells(state))
+        return any(terrains & facing for _, _, facing in where.landscape_rows)
     return False
 
 

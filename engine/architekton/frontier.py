@@ -1,0 +1,91 @@
+"""The empty cells where a tile may go, kept up to date as tiles are placed.
+
+A building may go on an empty cell next to a landscape, and must match the landscapes
+around it (`board.landscape_sides`); a landscape may go on an empty cell next to a
+building, in a terrain one of them shows it (`board.facing_terrains`). Tiles are only
+ever added, and a new tile changes only its own cell and its four neighbours, so the
+frontier is updated from the tiles placed since it was made (the board's dicts keep
+their insertion order). A `Frontier` is never changed once made: a state's copy shares
+it, and an update makes a new one. `board.building_cells` and `board.landscape_cells`,
+which scan the whole board, are the tests' oracle.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from engine.architekton.board import facing_terrains, landscape_sides
+from engine.architekton.state import ArchitektonState
+from engine.squaregrid import NEIGHBOUR_STEPS, decode
+
+Sides = tuple[tuple[int, int], ...]
+
+
+class Frontier:
+    """For a board of `landscapes` and `buildings` tiles: the empty cells next to a
+    landscape with the landscapes' sides, and those next to a building with the terrains
+    the buildings show them; as rows (x, y, sides or terrains) sorted by cell."""
+
+    __slots__ = ("building_rows", "buildings", "facing", "landscape_rows", "landscapes", "sides")
+
+    def __init__(
+        self,
+        landscapes: int,
+        buildings: int,
+        sides: dict[int, Sides],
+        facing: dict[int, frozenset[int]],
+    ) -> None:
+        self.landscapes = landscapes
+        self.buildings = buildings
+        self.sides = sides
+        self.facing = facing
+        self.building_rows = [(*decode(code), sides[code]) for code in sorted(sides)]
+        self.landscape_rows = [(*decode(code), facing[code]) for code in sorted(facing)]
+
+
+def frontier(state: ArchitektonState) -> Frontier:
+    """The state's frontier, brought up to date with the tiles placed since it was made."""
+    kept: Frontier | None = state.frontier
+    landscapes, buildings = len(state.landscapes), len(state.buildings)
+    if kept is not None and kept.landscapes == landscapes and kept.buildings == buildings:
+        return kept
+    if kept is None or kept.landscapes > landscapes or kept.buildings > buildings:
+        kept = _scanned(state)
+    else:
+        kept = _updated(state, kept)
+    state.frontier = kept
+    return kept
+
+
+def _scanned(state: ArchitektonState) -> Frontier:
+    sides = {
+        code + step: landscape_sides(state, code + step)
+        for code in state.landscapes
+        for step in NEIGHBOUR_STEPS
+        if code + step not in state.buildings
+    }
+    facing = {
+        code + step: frozenset(facing_terrains(state, code + step))
+        for code in state.buildings
+        for step in NEIGHBOUR_STEPS
+        if code + step not in state.landscapes
+    }
+    return Frontier(len(state.landscapes), len(state.buildings), sides, facing)
+
+
+def _updated(state: ArchitektonState, kept: Frontier) -> Frontier:
+    landscapes, buildings = state.landscapes, state.buildings
+    sides, facing = dict(kept.sides), dict(kept.facing)
+    for code in itertools.islice(landscapes, kept.landscapes, None):
+        facing.pop(code, None)
+        for step in NEIGHBOUR_STEPS:
+            near = code + step
+            if near not in buildings:
+                sides[near] = landscape_sides(state, near)
+    for code in itertools.islice(buildings, kept.buildings, None):
+        sides.pop(code, None)
+        for step in NEIGHBOUR_STEPS:
+            near = code + step
+            if near not in landscapes:
+                facing[near] = frozenset(facing_terrains(state, near))
+    return Frontier(len(landscapes), len(buildings), sides, facing)

@@ -39,8 +39,20 @@ class Frontier:
         self.buildings = buildings
         self.sides = sides
         self.facing = facing
-        self.building_rows = [(*decode(code), sides[code]) for code in sorted(sides)]
-        self.landscape_rows = [(*decode(code), facing[code]) for code in sorted(facing)]
+        xy = _XY
+        self.building_rows = [(*xy[code], sides[code]) for code in sorted(sides)]
+        self.landscape_rows = [(*xy[code], facing[code]) for code in sorted(facing)]
+
+
+class _Decoded(dict[int, tuple[int, int]]):
+    """Cell code -> (x, y), decoded the first time it is asked for."""
+
+    def __missing__(self, code: int) -> tuple[int, int]:
+        xy = self[code] = decode(code)
+        return xy
+
+
+_XY = _Decoded()
 
 
 def frontier(state: ArchitektonState) -> Frontier:

@@ -134,6 +134,9 @@ class MegalopolisState:
     """Turns in a row in which the player could only pass."""
     over: bool = False
     end_reason: str | None = None
+    open_spaces_kept: Any = field(default=None, repr=False, compare=False)
+    """(the occupied cells, the open spaces, the latter sorted) as last computed
+    (`board.sorted_open_spaces`); never changed, only replaced, so a copy shares it."""
 
     def copy(self) -> MegalopolisState:
         return MegalopolisState(
@@ -157,6 +160,7 @@ class MegalopolisState:
             passes=self.passes,
             over=self.over,
             end_reason=self.end_reason,
+            open_spaces_kept=self.open_spaces_kept,
         )
 
     def serial_cell(self, serial: int | None) -> int | None:

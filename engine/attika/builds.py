@@ -87,7 +87,6 @@ def legal_builds(state: AttikaState, player: int, buildings: Iterable[int]) -> B
     cached = index.groups_cache
     cells, groups, touching_of = cached if cached is not None else discount_groups(state)
     touching = None
-    slack_of = _slacks_of_hand(hand)
     placed = seat.placed
     discount = index.discount
     roads: list[int] | None = None
@@ -100,6 +99,7 @@ def legal_builds(state: AttikaState, player: int, buildings: Iterable[int]) -> B
             touching = touching_of.get(player)
             if touching is None:
                 touching = touching_of[player] = _touching_groups(state, player)
+            slacks = _slacks_of_hand(hand)  # after the rows: they may add due ids
         # free builds: next to the building its arrow comes from, or a road next to a road
         if IS_MAIN[building]:
             chosen: set[int] = set()
@@ -120,22 +120,14 @@ def legal_builds(state: AttikaState, player: int, buildings: Iterable[int]) -> B
         if total >= colonies:  # a new colony might be affordable: price every group
             good = 0
             for row, members in groups:
-                due_id = row[building]
-                slack = slack_of.get(due_id)
-                if slack is None:
-                    slack = slack_of[due_id] = _slack(hand, due_id)
-                if slack >= colonies:
+                if slacks[row[building]] >= colonies:
                     chosen.update(members)
                     good += 1
             if good == len(groups):
                 options.append((building, cells))
                 continue
         for row, near_cells in touching:
-            due_id = row[building]
-            slack = slack_of.get(due_id)
-            if slack is None:
-                slack = slack_of[due_id] = _slack(hand, due_id)
-            if slack >= 0:
+            if slacks[row[building]] >= 0:
                 chosen.update(near_cells)
         if chosen:
             options.append((building, sorted(chosen)))
@@ -158,26 +150,29 @@ def _touching_groups(state: AttikaState, player: int) -> list[tuple[tuple[int, .
     return [(rows.get(key) or due_row(key), members) for key, members in by_discount.items()]
 
 
-_SLACKS: dict[tuple[int, int, int, int], dict[int, int]] = {}
-"""hand -> (due id -> the hand's slack for it): a pure function of the two, remembered
+_SLACKS: dict[tuple[int, int, int, int], list[int]] = {}
+"""hand -> its slack for each due id (`_slack`): a pure function of the two, remembered
 across calls and games (hands are small, so few); emptied if it ever grows large."""
 _MOST_HANDS = 20_000
 
 
-def _slacks_of_hand(hand: list[int]) -> dict[int, int]:
+def _slacks_of_hand(hand: list[int]) -> list[int]:
+    """The hand's slack for every due id known so far."""
     key = (hand[0], hand[1], hand[2], hand[3])
-    known = _SLACKS.get(key)
-    if known is None:
+    slacks = _SLACKS.get(key)
+    if slacks is None:
         if len(_SLACKS) >= _MOST_HANDS:
             _SLACKS.clear()
-        known = _SLACKS[key] = {}
-    return known
+        slacks = _SLACKS[key] = []
+    if len(slacks) < len(_DUES):
+        slacks.extend(_slack(key, due) for due in _DUES[len(slacks) :])
+    return slacks
 
 
-def _slack(hand: list[int], due_id: int) -> int:
+def _slack(hand: tuple[int, int, int, int], due: Due) -> int:
     """The cards left once a cost is paid without surcharge (matching cards first);
     negative when the hand cannot pay it."""
-    m, h, f, w, due_total = _DUES[due_id]
+    m, h, f, w, due_total = due
     total = hand[0] + hand[1] + hand[2] + hand[3]
     if m + h + f + w == 0:  # nothing, or only cards of any landscape (a road)
         return total - due_total

@@ -85,15 +85,9 @@ def observation_text(state: MegalopolisState, player: int) -> str:
     """`observation(state, player)` as JSON text only, written without building it: what
     a boxed bot is sent. Each board tile's text is written once per look of the tile
     (`tile_text`); the rest is small and written field by field."""
-    unseen = unseen_counts(state, player)
-    unseen_text = ",".join([f"{KIND_TEXT[k]}:{n}" for k, n in enumerate(unseen) if n])
-    board = state.board
-    tiles = ",".join(
-        [
-            tile_text(code, tile.serial, tile.face_up, tile.kind, *tile.tokens)
-            for code, tile in sorted(board.items())
-        ]
-    )
+    tiles, unseen = board_text(state)
+    unseen_for_player(state, player, unseen)
+    unseen_text = _unseen_text(tuple(unseen))
     if state.stack:
         stack = compact_json([frame_view(state, frame, player) for frame in state.stack])
     else:
@@ -119,6 +113,12 @@ def observation_text(state: MegalopolisState, player: int) -> str:
 _ALL_COUNTS = tuple(ALL_TILES.count(kind) for kind in range(len(KIND_NAMES)))
 
 
+@functools.lru_cache(maxsize=4096)
+def _unseen_text(unseen: tuple[int, ...]) -> str:
+    """The unseen counts as the observation's JSON object, without its braces."""
+    return ",".join([f"{KIND_TEXT[k]}:{n}" for k, n in enumerate(unseen) if n])
+
+
 def unseen_counts(state: MegalopolisState, player: int) -> list[int]:
     """Per kind, the tiles the player has not seen: the observation's "unseen" (as
     `seen_kinds` counts them), without building Counters."""
@@ -126,6 +126,13 @@ def unseen_counts(state: MegalopolisState, player: int) -> list[int]:
     for tile in state.board.values():
         if tile.face_up:
             unseen[tile.kind] -= 1
+    unseen_for_player(state, player, unseen)
+    return unseen
+
+
+def unseen_for_player(state: MegalopolisState, player: int, unseen: list[int]) -> None:
+    """Take from the counts per kind what the player sees beyond the board: their hand,
+    and while it is their turn the tiles a Library shows or a Temple's hand."""
     for kind in state.hands[player]:
         unseen[kind] -= 1
     if state.stack and player == state.turn_player:
@@ -135,7 +142,40 @@ def unseen_counts(state: MegalopolisState, player: int) -> list[int]:
             if temple_hand_shown(state, frame, player):
                 for kind in state.hands[known(frame.player, "player")]:
                     unseen[kind] -= 1
-    return unseen
+
+
+def board_text(state: MegalopolisState) -> tuple[str, list[int]]:
+    """The board as an observation shows it (`board_to_json`, face-down kinds hidden), as
+    JSON text; and per kind, the tiles not face up on it. In one pass over the board,
+    each tile's text taken from those written before (`_TILE_TEXTS`)."""
+    unseen = list(_ALL_COUNTS)
+    board = state.board
+    for tile in board.values():
+        if tile.face_up:
+            unseen[tile.kind] -= 1
+    known = _TILE_TEXTS.get
+    texts = [
+        known(key) or _kept_tile_text(key)
+        for key in [
+            (code, tile.serial, tile.kind if tile.face_up else -1, *tile.tokens)
+            for code, tile in sorted(board.items())
+        ]
+    ]
+    return ",".join(texts), unseen
+
+
+def _kept_tile_text(key: tuple[int, ...]) -> str:
+    if len(_TILE_TEXTS) >= _MOST_TILE_TEXTS:
+        _TILE_TEXTS.clear()
+    code, serial, kind, *tokens = key
+    text = _TILE_TEXTS[key] = tile_text(code, serial, kind, tokens)
+    return text
+
+
+_TILE_TEXTS: dict[tuple[int, ...], str] = {}
+"""(cell, serial, kind shown or -1, tokens...) -> that tile's text: most tiles are the
+same from one turn to the next. Emptied if it ever grows large."""
+_MOST_TILE_TEXTS = 50_000
 
 
 _FLAG = {False: "false", True: "true"}
@@ -145,14 +185,13 @@ def _or_null(value: int | None) -> str:
     return "null" if value is None else str(value)
 
 
-@functools.lru_cache(maxsize=8192)
-def tile_text(code: int, serial: int, face_up: bool, kind: int, *tokens: int) -> str:
-    """A board tile as an observation shows it (`tile_to_json`, the kind of a face-down
-    tile hidden), as JSON text. Tiles are played and change seldom: most are written once."""
+def tile_text(code: int, serial: int, kind: int, tokens: list[int]) -> str:
+    """A board tile as an observation shows it (`tile_to_json`; `kind` -1 for a face-down
+    tile, whose kind is hidden), as JSON text."""
     x, y = decode(code)
-    shown = f',"kind":{KIND_TEXT[kind]}' if face_up else ""
+    shown = "false" if kind < 0 else f'true,"kind":{KIND_TEXT[kind]}'
     return (
-        f'{{"x":{x},"y":{y},"serial":{serial},"face_up":{_FLAG[face_up]}{shown},'
+        f'{{"x":{x},"y":{y},"serial":{serial},"face_up":{shown},'
         f'"tokens":[{",".join(map(str, tokens))}]}}'
     )
 

@@ -27,7 +27,7 @@ def known(value: int | None, what: str) -> int:
     return value
 
 
-@dataclass
+@dataclass(slots=True)
 class Tile:
     kind: int
     serial: int

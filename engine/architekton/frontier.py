@@ -14,17 +14,40 @@ from __future__ import annotations
 
 import itertools
 
-from engine.architekton.board import facing_terrains, landscape_sides
+from engine.architekton.board import facing_terrains, fitting_rotations, landscape_sides
+from engine.architekton.components import BUILDING_BY_ID
 from engine.architekton.state import ArchitektonState
 from engine.squaregrid import NEIGHBOUR_STEPS, decode
 
 Sides = tuple[tuple[int, int], ...]
 
+_SIDES_ID: dict[Sides, int] = {}
+"""Every `landscape_sides` value met, numbered: a few dozen in all (four sides, five
+terrains), so that a cell's sides are one small int to look up."""
+FITTING: dict[int, tuple[int, ...]] = {}
+"""`sides id * 256 + tile id` -> `fitting_rotations` of the tile for those sides."""
+
+
+def sides_id(sides: Sides) -> int:
+    number = _SIDES_ID.get(sides)
+    if number is None:
+        number = _SIDES_ID[sides] = len(_SIDES_ID)
+        for tile_id, tile in BUILDING_BY_ID.items():
+            FITTING[number * 256 + tile_id] = fitting_rotations(tile.edges, sides)
+    return number
+
+
+def fits(tile_id: int, sides: int) -> tuple[int, ...]:
+    """The rotations in which the building tile fits on a cell with these sides (an id
+    from `sides_id`)."""
+    return FITTING[sides * 256 + tile_id]
+
 
 class Frontier:
     """For a board of `landscapes` and `buildings` tiles: the empty cells next to a
-    landscape with the landscapes' sides, and those next to a building with the terrains
-    the buildings show them; as rows (x, y, sides or terrains) sorted by cell."""
+    landscape with the landscapes' sides (as a `sides_id`), and those next to a building
+    with the terrains the buildings show them; as rows (x, y, sides id or terrains)
+    sorted by cell."""
 
     __slots__ = ("building_rows", "buildings", "facing", "landscape_rows", "landscapes", "sides")
 
@@ -32,7 +55,7 @@ class Frontier:
         self,
         landscapes: int,
         buildings: int,
-        sides: dict[int, Sides],
+        sides: dict[int, int],
         facing: dict[int, frozenset[int]],
     ) -> None:
         self.landscapes = landscapes
@@ -71,7 +94,7 @@ def frontier(state: ArchitektonState) -> Frontier:
 
 def _scanned(state: ArchitektonState) -> Frontier:
     sides = {
-        code + step: landscape_sides(state, code + step)
+        code + step: sides_id(landscape_sides(state, code + step))
         for code in state.landscapes
         for step in NEIGHBOUR_STEPS
         if code + step not in state.buildings
@@ -93,7 +116,7 @@ def _updated(state: ArchitektonState, kept: Frontier) -> Frontier:
         for step in NEIGHBOUR_STEPS:
             near = code + step
             if near not in buildings:
-                sides[near] = landscape_sides(state, near)
+                sides[near] = sides_id(landscape_sides(state, near))
     for code in itertools.islice(buildings, kept.buildings, None):
         sides.pop(code, None)
         for step in NEIGHBOUR_STEPS:

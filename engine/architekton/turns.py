@@ -25,7 +25,7 @@ from engine.architekton.components import (
     TERRAINS,
     TILES_PER_TURN,
 )
-from engine.architekton.frontier import frontier
+from engine.architekton.frontier import FITTING, fits, frontier
 from engine.architekton.state import (
     MOVE_HOUSE,
     OVER,
@@ -99,9 +99,8 @@ def legal_placements(state: ArchitektonState) -> list[Raw]:
     where = frontier(state)
     if state.display_buildings:
         for tile_id in state.display_buildings:
-            edges = BUILDING_BY_ID[tile_id].edges
             for x, y, sides in where.building_rows:
-                for rotation in fitting_rotations(edges, sides):
+                for rotation in FITTING[sides * 256 + tile_id]:
                     placements.append(("building", tile_id, x, y, rotation))
     if state.display_landscapes:
         rows = where.landscape_rows
@@ -137,9 +136,8 @@ def can_place_any(state: ArchitektonState) -> bool:
     """Whether some display tile fits somewhere (stops at the first fit)."""
     where = frontier(state)
     if state.display_buildings:
-        layouts = {BUILDING_BY_ID[t].edges for t in state.display_buildings}
         for _, _, sides in where.building_rows:
-            if any(fitting_rotations(edges, sides) for edges in layouts):
+            if any(fits(tile_id, sides) for tile_id in state.display_buildings):
                 return True
     if state.display_landscapes:
         terrains = set(state.display_landscapes)

@@ -15,7 +15,7 @@ from typing import Any
 from engine.core import compact_json
 from engine.megalopolis.actions import KIND_TEXT
 from engine.megalopolis.components import ALL_TILES, KIND_NAMES, TEMPLE
-from engine.megalopolis.state import Frame, MegalopolisState, known
+from engine.megalopolis.state import FRAME_POWER_NAMES, Frame, MegalopolisState, known
 from engine.megalopolis.state_json import board_to_json, state_from_json
 from engine.rng import SplitMix64
 from engine.squaregrid import decode
@@ -88,10 +88,7 @@ def observation_text(state: MegalopolisState, player: int) -> str:
     tiles, unseen = board_text(state)
     unseen_for_player(state, player, unseen)
     unseen_text = _unseen_text(tuple(unseen))
-    if state.stack:
-        stack = compact_json([frame_view(state, frame, player) for frame in state.stack])
-    else:
-        stack = "[]"
+    stack = ",".join([frame_text(state, frame, player) for frame in state.stack])
     return (
         f'{{"game":"megalopolis","player":{player},"players":{state.players},'
         f'"turn":{state.turn},"turns_played":{state.turns_played},'
@@ -102,9 +99,9 @@ def observation_text(state: MegalopolisState, player: int) -> str:
         f'"hand":[{",".join([KIND_TEXT[k] for k in state.hands[player]])}],'
         f'"hand_sizes":[{",".join([str(len(hand)) for hand in state.hands])}],'
         f'"deck_size":{len(state.deck)},"board":[{tiles}],"next_serial":{state.next_serial},'
-        f'"unseen":{{{unseen_text}}},"stack":{stack},"resolving":{_FLAG[state.resolving]},'
+        f'"unseen":{{{unseen_text}}},"stack":[{stack}],"resolving":{_FLAG[state.resolving]},'
         f'"factory_draws":{state.factory_draws},"last_token_by":{_or_null(state.last_token_by)},'
-        f'"final_round":{"null" if state.final_round is None else compact_json(state.final_round)},'
+        f'"final_round":{"null" if state.final_round is None else _ints(state.final_round)},'
         f'"passes":{state.passes},"over":{_FLAG[state.over]},'
         f'"end_reason":{"null" if state.end_reason is None else compact_json(state.end_reason)}}}'
     )
@@ -142,6 +139,29 @@ def unseen_for_player(state: MegalopolisState, player: int, unseen: list[int]) -
             if temple_hand_shown(state, frame, player):
                 for kind in state.hands[known(frame.player, "player")]:
                     unseen[kind] -= 1
+
+
+def frame_text(state: MegalopolisState, frame: Frame, player: int) -> str:
+    """`frame_view(state, frame, player)` as JSON text."""
+    if player != state.turn_player:
+        looked, more = "", f',"looked_count":{len(frame.looked)}'
+    else:
+        looked = ",".join([KIND_TEXT[k] for k in frame.looked])
+        if temple_hand_shown(state, frame, player):
+            hand = state.hands[known(frame.player, "player")]
+            more = f',"hand":[{",".join([KIND_TEXT[k] for k in hand])}]'
+        else:
+            more = ""
+    return (
+        f'{{"power":"{FRAME_POWER_NAMES[frame.power]}","source":{_or_null(frame.source)},'
+        f'"step":{frame.step},"count":{frame.count},"chosen":{_or_null(frame.chosen)},'
+        f'"done":{_ints(frame.done)},"looked":[{looked}],"player":{_or_null(frame.player)}'
+        f"{more}}}"
+    )
+
+
+def _ints(values: list[int]) -> str:
+    return f"[{','.join(map(str, values))}]"
 
 
 def board_text(state: MegalopolisState) -> tuple[str, list[int]]:

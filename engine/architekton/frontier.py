@@ -46,10 +46,10 @@ def fits(tile_id: int, sides: int) -> tuple[int, ...]:
 class Frontier:
     """For a board of `landscapes` and `buildings` tiles: the empty cells next to a
     landscape with the landscapes' sides (as a `sides_id`), and those next to a building
-    with the terrains the buildings show them; as rows (x, y, sides id or terrains)
-    sorted by cell."""
+    with the terrains the buildings show them. `building_rows` and `landscape_rows` give
+    them as (x, y, sides id or terrains) sorted by cell, made when first asked for."""
 
-    __slots__ = ("building_rows", "buildings", "facing", "landscape_rows", "landscapes", "sides")
+    __slots__ = ("_building_rows", "_landscape_rows", "buildings", "facing", "landscapes", "sides")
 
     def __init__(
         self,
@@ -62,9 +62,22 @@ class Frontier:
         self.buildings = buildings
         self.sides = sides
         self.facing = facing
-        xy = _XY
-        self.building_rows = [(*xy[code], sides[code]) for code in sorted(sides)]
-        self.landscape_rows = [(*xy[code], facing[code]) for code in sorted(facing)]
+        self._building_rows: list[tuple[int, int, int]] | None = None
+        self._landscape_rows: list[tuple[int, int, frozenset[int]]] | None = None
+
+    @property
+    def building_rows(self) -> list[tuple[int, int, int]]:
+        if self._building_rows is None:
+            xy, sides = _XY, self.sides
+            self._building_rows = [(*xy[code], sides[code]) for code in sorted(sides)]
+        return self._building_rows
+
+    @property
+    def landscape_rows(self) -> list[tuple[int, int, frozenset[int]]]:
+        if self._landscape_rows is None:
+            xy, facing = _XY, self.facing
+            self._landscape_rows = [(*xy[code], facing[code]) for code in sorted(facing)]
+        return self._landscape_rows
 
 
 class _Decoded(dict[int, tuple[int, int]]):
@@ -76,6 +89,18 @@ class _Decoded(dict[int, tuple[int, int]]):
 
 
 _XY = _Decoded()
+
+
+def current_frontier(state: ArchitektonState) -> Frontier | None:
+    """The state's frontier if it is up to date, else None (nothing is computed)."""
+    kept: Frontier | None = state.frontier
+    if (
+        kept is not None
+        and kept.landscapes == len(state.landscapes)
+        and kept.buildings == len(state.buildings)
+    ):
+        return kept
+    return None
 
 
 def frontier(state: ArchitektonState) -> Frontier:

@@ -25,7 +25,7 @@ from engine.architekton.components import (
     TERRAINS,
     TILES_PER_TURN,
 )
-from engine.architekton.frontier import FITTING, fits, frontier
+from engine.architekton.frontier import FITTING, current_frontier, fits, frontier
 from engine.architekton.state import (
     MOVE_HOUSE,
     OVER,
@@ -133,15 +133,26 @@ def slow_legal_placements(state: ArchitektonState) -> list[Raw]:
 
 
 def can_place_any(state: ArchitektonState) -> bool:
-    """Whether some display tile fits somewhere (stops at the first fit)."""
-    where = frontier(state)
+    """Whether some display tile fits somewhere (stops at the first fit). From the
+    frontier when it is up to date; else from a scan of the board, which usually stops
+    early (cheaper than bringing the frontier up to date for one question)."""
+    where = current_frontier(state)
     if state.display_buildings:
-        for _, _, sides in where.building_rows:
-            if any(fits(tile_id, sides) for tile_id in state.display_buildings):
-                return True
+        if where is not None:
+            for sides in where.sides.values():
+                if any(fits(tile_id, sides) for tile_id in state.display_buildings):
+                    return True
+        else:
+            layouts = {BUILDING_BY_ID[t].edges for t in state.display_buildings}
+            for code in building_cells(state):
+                found = landscape_sides(state, code)
+                if any(fitting_rotations(edges, found) for edges in layouts):
+                    return True
     if state.display_landscapes:
         terrains = set(state.display_landscapes)
-        return any(terrains & facing for _, _, facing in where.landscape_rows)
+        if where is not None:
+            return any(terrains & facing for facing in where.facing.values())
+        return any(terrains & facing_terrains(state, code) for code in landscape_cells(state))
     return False
 
 

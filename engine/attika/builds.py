@@ -153,7 +153,7 @@ def _touching_groups(state: AttikaState, player: int) -> list[tuple[tuple[int, .
 _SLACKS: dict[tuple[int, int, int, int], list[int]] = {}
 """hand -> its slack for each due id (`_slack`): a pure function of the two, remembered
 across calls and games (hands are small, so few); emptied if it ever grows large."""
-_MOST_HANDS = 20_000
+_MOST_HANDS = 2_000
 
 
 def _slacks_of_hand(hand: list[int]) -> list[int]:

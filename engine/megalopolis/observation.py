@@ -195,7 +195,7 @@ def _kept_tile_text(key: tuple[int, ...]) -> str:
 _TILE_TEXTS: dict[tuple[int, ...], str] = {}
 """(cell, serial, kind shown or -1, tokens...) -> that tile's text: most tiles are the
 same from one turn to the next. Emptied if it ever grows large."""
-_MOST_TILE_TEXTS = 50_000
+_MOST_TILE_TEXTS = 20_000
 
 
 _FLAG = {False: "false", True: "true"}

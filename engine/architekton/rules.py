@@ -21,7 +21,11 @@ from engine.architekton.components import (
     STARTING_POINTS,
 )
 from engine.architekton.greedy import GreedyBot
-from engine.architekton.observation import observation, state_from_observation
+from engine.architekton.observation import (
+    observation,
+    observation_text,
+    state_from_observation,
+)
 from engine.architekton.render import render_state
 from engine.architekton.state import ArchitektonState
 from engine.architekton.state_json import state_from_json, state_to_json
@@ -130,6 +134,11 @@ class Architekton:
 
     def observation(self, state: ArchitektonState, player: int) -> dict[str, Any]:
         return observation(state, player)
+
+    def observation_text(self, state: ArchitektonState, player: int) -> str:
+        """`observation(state, player)` as JSON text, written from parts kept between
+        turns (`engine.match.observation_for`)."""
+        return observation_text(state, player)
 
     def state_to_json(self, state: ArchitektonState) -> dict[str, Any]:
         return state_to_json(state)

@@ -84,30 +84,37 @@ class ArchitektonState:
     """Turns in a row in which nothing could be placed."""
     loser: int | None = None
     """The player who could not pay a loss and lost at once."""
+    frontier: Any = field(default=None, repr=False, compare=False)
+    """Where tiles may go (`frontier.Frontier`), derived from the board when asked and
+    never serialized; never changed, only replaced, so a copy shares it. It follows
+    tiles added to the board; whoever changes the board otherwise (a test painting a
+    position) sets it to None."""
 
     def copy(self) -> ArchitektonState:
-        return ArchitektonState(
-            seed=self.seed,
-            players=self.players,
-            options=dict(self.options),
-            landscapes=dict(self.landscapes),
-            buildings=dict(self.buildings),
-            houses=dict(self.houses),
-            building_pile=list(self.building_pile),
-            landscape_pile=list(self.landscape_pile),
-            reserve_buildings=list(self.reserve_buildings),
-            reserve_landscapes=list(self.reserve_landscapes),
-            display_buildings=list(self.display_buildings),
-            display_landscapes=list(self.display_landscapes),
-            points=list(self.points),
-            supply=list(self.supply),
-            removed=list(self.removed),
-            turn=self.turn,
-            turn_player=self.turn_player,
-            turns_taken=list(self.turns_taken),
-            placed_this_turn=self.placed_this_turn,
-            pending=[Decision(d.kind, d.player, d.cell, d.loss) for d in self.pending],
-            stage=self.stage,
-            idle_turns=self.idle_turns,
-            loser=self.loser,
-        )
+        # Field by field rather than through __init__ (a lookahead copies often).
+        twin = ArchitektonState.__new__(ArchitektonState)
+        twin.seed = self.seed
+        twin.players = self.players
+        twin.options = dict(self.options)
+        twin.landscapes = dict(self.landscapes)
+        twin.buildings = dict(self.buildings)
+        twin.houses = dict(self.houses)
+        twin.building_pile = list(self.building_pile)
+        twin.landscape_pile = list(self.landscape_pile)
+        twin.reserve_buildings = list(self.reserve_buildings)
+        twin.reserve_landscapes = list(self.reserve_landscapes)
+        twin.display_buildings = list(self.display_buildings)
+        twin.display_landscapes = list(self.display_landscapes)
+        twin.points = list(self.points)
+        twin.supply = list(self.supply)
+        twin.removed = list(self.removed)
+        twin.turn = self.turn
+        twin.turn_player = self.turn_player
+        twin.turns_taken = list(self.turns_taken)
+        twin.placed_this_turn = self.placed_this_turn
+        twin.pending = [Decision(d.kind, d.player, d.cell, d.loss) for d in self.pending]
+        twin.stage = self.stage
+        twin.idle_turns = self.idle_turns
+        twin.loser = self.loser
+        twin.frontier = self.frontier
+        return twin

@@ -25,6 +25,7 @@ from engine.architekton.components import (
     TERRAINS,
     TILES_PER_TURN,
 )
+from engine.architekton.frontier import FITTING, current_frontier, fits, frontier
 from engine.architekton.state import (
     MOVE_HOUSE,
     OVER,
@@ -95,6 +96,26 @@ def legal_placements(state: ArchitektonState) -> list[Raw]:
     if state.placed_this_turn >= TILES_PER_TURN:
         return []
     placements: list[Raw] = []
+    where = frontier(state)
+    if state.display_buildings:
+        for tile_id in state.display_buildings:
+            for x, y, sides in where.building_rows:
+                for rotation in FITTING[sides * 256 + tile_id]:
+                    placements.append(("building", tile_id, x, y, rotation))
+    if state.display_landscapes:
+        rows = where.landscape_rows
+        for terrain in dict.fromkeys(state.display_landscapes):
+            placements.extend(
+                [("landscape", terrain, x, y) for x, y, shown in rows if terrain in shown]
+            )
+    return placements
+
+
+def slow_legal_placements(state: ArchitektonState) -> list[Raw]:
+    """`legal_placements` from a scan of the whole board: the tests' oracle."""
+    if state.placed_this_turn >= TILES_PER_TURN:
+        return []
+    placements: list[Raw] = []
     if state.display_buildings:
         cells = [(*decode(code), landscape_sides(state, code)) for code in building_cells(state)]
         for tile_id in state.display_buildings:
@@ -112,15 +133,25 @@ def legal_placements(state: ArchitektonState) -> list[Raw]:
 
 
 def can_place_any(state: ArchitektonState) -> bool:
-    """Whether some display tile fits somewhere (stops at the first fit)."""
+    """Whether some display tile fits somewhere (stops at the first fit). From the
+    frontier when it is up to date; else from a scan of the board, which usually stops
+    early (cheaper than bringing the frontier up to date for one question)."""
+    where = current_frontier(state)
     if state.display_buildings:
-        layouts = {BUILDING_BY_ID[t].edges for t in state.display_buildings}
-        for code in building_cells(state):
-            sides = landscape_sides(state, code)
-            if any(fitting_rotations(edges, sides) for edges in layouts):
-                return True
+        if where is not None:
+            for sides in where.sides.values():
+                if any(fits(tile_id, sides) for tile_id in state.display_buildings):
+                    return True
+        else:
+            layouts = {BUILDING_BY_ID[t].edges for t in state.display_buildings}
+            for code in building_cells(state):
+                found = landscape_sides(state, code)
+                if any(fitting_rotations(edges, found) for edges in layouts):
+                    return True
     if state.display_landscapes:
         terrains = set(state.display_landscapes)
+        if where is not None:
+            return any(terrains & facing for facing in where.facing.values())
         return any(terrains & facing_terrains(state, code) for code in landscape_cells(state))
     return False
 

@@ -22,7 +22,7 @@ from typing import Any, overload
 from engine import legal
 from engine.attika.builds import BuildOptions
 from engine.attika.components import BUILDING_INDEX, BUILDINGS, LANDSCAPES
-from engine.core import IllegalAction
+from engine.core import IllegalAction, compact_json
 from engine.hexgrid import COORD_LIMIT, decode, encode
 
 Parsed = tuple[Any, ...]
@@ -61,7 +61,7 @@ def parse_action(action: object) -> Parsed:
             f"not {action!r}"
         )
     kind = action["type"]
-    if set(action) != _FIELDS[kind]:
+    if action.keys() != _FIELDS[kind]:
         raise IllegalAction(
             f"a {kind} action has exactly the fields {', '.join(sorted(_FIELDS[kind]))}"
         )
@@ -101,6 +101,17 @@ def extend_action(centre: int, rotation: int) -> dict[str, Any]:
     return {"type": "extend", "q": q, "r": r, "rotation": rotation}
 
 
+class _CellTexts(dict[int, str]):
+    """Cell code -> its `[q,r]` JSON text, written the first time it is asked for."""
+
+    def __missing__(self, cell: int) -> str:
+        text = self[cell] = "[{},{}]".format(*decode(cell))
+        return text
+
+
+CELL_TEXT = _CellTexts()
+BUILDING_TEXT = tuple(compact_json(building.id) for building in BUILDINGS)
+
 DRAW_ACTIONS = tuple({"type": "draw", "stack": k} for k in range(4))
 KEEP = {"type": "keep"}
 AMPHORA_ACTION = {"type": "amphora", "use": "action"}
@@ -134,20 +145,21 @@ class TilePlacements(Sequence[dict[str, Any]]):
 class LegalActions(legal.LegalActions):
     """The non-build actions, then the builds; builds are made into objects on demand."""
 
-    __slots__ = ("_ends", "builds", "others")
+    __slots__ = ("_ends", "_size", "builds", "others")
 
     def __init__(self, others: Sequence[dict[str, Any]], builds: BuildOptions) -> None:
         self.others = others
         self.builds = builds
         ends = []
-        total = len(self.others)
+        total = len(others)
         for _, cells in builds:
             total += len(cells)
             ends.append(total)
         self._ends = ends
+        self._size = total
 
     def __len__(self) -> int:
-        return self._ends[-1] if self._ends else len(self.others)
+        return self._size
 
     def action(self, index: int) -> dict[str, Any]:
         if index < len(self.others):
@@ -189,6 +201,15 @@ class LegalActions(legal.LegalActions):
                 for b, cells in self.builds
             ],
         }
+
+    def compact_text(self) -> str:
+        """`compact_json(self.compact())`, written from each building's and cell's text."""
+        cell_text = CELL_TEXT.__getitem__
+        builds = ",".join(
+            f'{{"building":{BUILDING_TEXT[b]},"cells":[{",".join(map(cell_text, cells))}]}}'
+            for b, cells in self.builds
+        )
+        return f'{{"actions":{compact_json(list(self.others))},"builds":[{builds}]}}'
 
     @classmethod
     def from_json(cls, data: Any) -> LegalActions:

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine.attika.components import BUILDING_COUNT, COST, IS_ROAD, ROAD_COST
-from engine.attika.costs import build_cost, can_pay, free_cells
+from engine.attika.components import BUILDING_COUNT, COST, IS_MAIN, IS_ROAD, ROAD_COST, UPSTREAM
+from engine.attika.costs import build_cost, can_pay
 from engine.attika.index import Discount
 from engine.attika.state import AttikaState
+from engine.hexgrid import NEIGHBOUR_STEPS
 
 BuildOptions = list[tuple[int, Sequence[int]]]
 """(building index, the sorted cell codes it may be built on), buildings in the order asked."""
@@ -69,45 +70,64 @@ def discount_groups(
     index = state.index
     cached = index.groups_cache
     if cached is None:
-        groups = [(due_row(key), members) for key, members in index.by_discount.items()]
+        rows = _DUE_ROWS
+        groups = [
+            (rows.get(key) or due_row(key), members) for key, members in index.by_discount.items()
+        ]
         cached = index.groups_cache = (tuple(index.free_sorted), groups, {})
     return cached  # type: ignore[no-any-return]
 
 
 def legal_builds(state: AttikaState, player: int, buildings: Iterable[int]) -> BuildOptions:
-    hand = state.seats[player].hand
-    total = sum(hand)
-    colonies = state.index.colonies[player]
-    cells, groups, touching_of = discount_groups(state)
-    touching = touching_of.get(player)
-    slack_of: dict[int, int] = {}
+    seat = state.seats[player]
+    hand = seat.hand
+    total = hand[0] + hand[1] + hand[2] + hand[3]
+    index = state.index
+    colonies = index.colonies[player]
+    cached = index.groups_cache
+    cells, groups, touching_of = cached if cached is not None else discount_groups(state)
+    touching = None
+    placed = seat.placed
+    discount = index.discount
+    roads: list[int] | None = None
     options: BuildOptions = []
     for building in buildings:
         if total >= WORST[building] + colonies:
             options.append((building, cells))
             continue
         if touching is None:
-            touching = touching_of[player] = _touching_groups(state, player)
-        chosen = free_cells(state, player, building)
+            touching = touching_of.get(player)
+            if touching is None:
+                touching = touching_of[player] = _touching_groups(state, player)
+            slacks = _slacks_of_hand(hand)  # after the rows: they may add due ids
+        # free builds: next to the building its arrow comes from, or a road next to a road
+        if IS_MAIN[building]:
+            chosen: set[int] = set()
+        else:
+            if IS_ROAD[building]:
+                if roads is None:
+                    roads = [cell for built, cell in placed.items() if IS_ROAD[built]]
+                sources = roads
+            else:
+                upstream = placed.get(UPSTREAM[building])
+                sources = [] if upstream is None else [upstream]
+            chosen = {
+                source + step
+                for source in sources
+                for step in NEIGHBOUR_STEPS
+                if source + step in discount
+            }
         if total >= colonies:  # a new colony might be affordable: price every group
             good = 0
             for row, members in groups:
-                due_id = row[building]
-                slack = slack_of.get(due_id)
-                if slack is None:
-                    slack = _slack(hand, due_id, slack_of)
-                if slack >= colonies:
+                if slacks[row[building]] >= colonies:
                     chosen.update(members)
                     good += 1
             if good == len(groups):
                 options.append((building, cells))
                 continue
         for row, near_cells in touching:
-            due_id = row[building]
-            slack = slack_of.get(due_id)
-            if slack is None:
-                slack = _slack(hand, due_id, slack_of)
-            if slack >= 0:
+            if slacks[row[building]] >= 0:
                 chosen.update(near_cells)
         if chosen:
             options.append((building, sorted(chosen)))
@@ -126,26 +146,43 @@ def _touching_groups(state: AttikaState, player: int) -> list[tuple[tuple[int, .
             by_discount[key] = [cell]
         else:
             group.append(cell)
-    return [(due_row(key), members) for key, members in by_discount.items()]
+    rows = _DUE_ROWS
+    return [(rows.get(key) or due_row(key), members) for key, members in by_discount.items()]
 
 
-def _slack(hand: list[int], due_id: int, known: dict[int, int]) -> int:
+_SLACKS: dict[tuple[int, int, int, int], list[int]] = {}
+"""hand -> its slack for each due id (`_slack`): a pure function of the two, remembered
+across calls and games (hands are small, so few); emptied if it ever grows large."""
+_MOST_HANDS = 2_000
+
+
+def _slacks_of_hand(hand: list[int]) -> list[int]:
+    """The hand's slack for every due id known so far."""
+    key = (hand[0], hand[1], hand[2], hand[3])
+    slacks = _SLACKS.get(key)
+    if slacks is None:
+        if len(_SLACKS) >= _MOST_HANDS:
+            _SLACKS.clear()
+        slacks = _SLACKS[key] = []
+    if len(slacks) < len(_DUES):
+        slacks.extend(_slack(key, due) for due in _DUES[len(slacks) :])
+    return slacks
+
+
+def _slack(hand: tuple[int, int, int, int], due: Due) -> int:
     """The cards left once a cost is paid without surcharge (matching cards first);
-    negative when the hand cannot pay it. Remembered in `known`."""
-    m, h, f, w, due_total = _DUES[due_id]
+    negative when the hand cannot pay it."""
+    m, h, f, w, due_total = due
     total = hand[0] + hand[1] + hand[2] + hand[3]
     if m + h + f + w == 0:  # nothing, or only cards of any landscape (a road)
-        slack = total - due_total
-    else:
-        matched = (
-            (m if hand[0] >= m else hand[0])
-            + (h if hand[1] >= h else hand[1])
-            + (f if hand[2] >= f else hand[2])
-            + (w if hand[3] >= w else hand[3])
-        )
-        slack = total + matched - 2 * due_total
-    known[due_id] = slack
-    return slack
+        return total - due_total
+    matched = (
+        (m if hand[0] >= m else hand[0])
+        + (h if hand[1] >= h else hand[1])
+        + (f if hand[2] >= f else hand[2])
+        + (w if hand[3] >= w else hand[3])
+    )
+    return total + matched - 2 * due_total
 
 
 def affordable_cells(state: AttikaState, player: int, building: int) -> list[int]:

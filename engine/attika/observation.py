@@ -9,8 +9,10 @@ tile pile, what any stack holds, the seed and the reshuffle PRNG.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
+from engine.attika.actions import BUILDING_TEXT
 from engine.attika.components import (
     BUILDING_COUNT,
     BUILDINGS,
@@ -20,17 +22,85 @@ from engine.attika.components import (
     LANDSCAPES,
     LETTER_OF_LANDSCAPE,
 )
+from engine.attika.map_text import map_text
 from engine.attika.state import MODE_NAMES, AttikaState
 from engine.attika.state_json import cell_json, pending_json, state_from_json
+from engine.core import compact_json
 from engine.hexgrid import decode
 
 
 def observation(state: AttikaState, player: int) -> dict[str, Any]:
+    head, tail = _observation_parts(state, player)
+    return {**head, "map": map_json(state), **tail}
+
+
+def observation_text(state: AttikaState, player: int) -> str:
+    """`observation(state, player)` as JSON text only, written without building it: what
+    a boxed bot is sent. The map, most of it, comes from the text kept between turns
+    (`map_text`); the rest is small and written field by field."""
+    seat = state.seats[player]
+    pending = state.pending
+    if pending is None:
+        pending_text = "null"
+    else:
+        shown = pending_json(pending)
+        if shown is not None and shown["kind"] == "drawn" and state.current != player:
+            shown["building"] = None
+        pending_text = compact_json(shown)
+    seats = ",".join(
+        f'{{"hand_size":{sum(other.hand)},"board_size":{len(other.board)},'
+        f'"board":[{",".join([BUILDING_TEXT[b] for b in other.board])}],'
+        f'"stack_sizes":[{",".join([str(len(stack)) for stack in other.stacks])}],'
+        f'"amphorae":{other.amphorae},'
+        f'"amphora_groups":[{",".join([_GROUP_TEXT[g] for g in other.amphora_groups])}],'
+        f'"buildings_on_map":{len(other.placed)},"colonies":{colonies}}}'
+        for other, colonies in zip(state.seats, state.index.colonies, strict=True)
+    )
+    return (
+        f'{{"game":"attika","player":{player},"players":{state.players},'
+        f'"turn":{state.turn},"current_player":{state.current},'
+        f'"options":{options_text(tuple(state.options.items()))},'
+        f'"over":{_FLAG[state.over]},"winner":{_or_null(state.winner)},'
+        f'"win_reason":{"null" if state.win_reason is None else compact_json(state.win_reason)},'
+        f'"action":"{MODE_NAMES[state.mode]}","actions_left":{state.actions_left},'
+        f'"took_cards":{_FLAG[state.took_cards]},"acted":{_FLAG[state.acted]},'
+        f'"pending":{pending_text},"passes":{state.passes},"map":{map_text(state)},'
+        f'"unplaced_tiles":[{",".join([str(tile) for tile in sorted(state.tile_pile)])}],'
+        f'"deck_size":{len(state.deck)},"discard":{_cards_text(state.discard)},'
+        f'"amphora_supply":{state.amphora_supply},"hand":{_cards_text(seat.hand)},'
+        f'"board":[{",".join([BUILDING_TEXT[b] for b in seat.board])}],"seats":[{seats}]}}'
+    )
+
+
+_FLAG = {False: "false", True: "true"}
+_GROUP_TEXT = tuple(compact_json(group.id) for group in GROUPS)
+
+
+def _or_null(value: int | None) -> str:
+    return "null" if value is None else str(value)
+
+
+_CARDS_FORMAT = "{{" + ",".join(f'"{name}":{{}}' for name in LANDSCAPES) + "}}"
+
+
+def _cards_text(counts: list[int]) -> str:
+    """Cards counted per landscape, as `cards_json` gives them, as JSON text."""
+    return _CARDS_FORMAT.format(*counts)
+
+
+@functools.lru_cache(maxsize=64)
+def options_text(options: tuple[tuple[str, bool], ...]) -> str:
+    """The match's options as JSON text (a handful of combinations in all)."""
+    return compact_json(dict(options))
+
+
+def _observation_parts(state: AttikaState, player: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The observation's fields before its map, and those after it."""
     seat = state.seats[player]
     pending = pending_json(state.pending)
     if pending is not None and pending["kind"] == "drawn" and state.current != player:
         pending["building"] = None
-    return {
+    head = {
         "game": "attika",
         "player": player,
         "players": state.players,
@@ -46,7 +116,8 @@ def observation(state: AttikaState, player: int) -> dict[str, Any]:
         "acted": state.acted,
         "pending": pending,
         "passes": state.passes,
-        "map": map_json(state),
+    }
+    tail = {
         "unplaced_tiles": sorted(state.tile_pile),
         "deck_size": len(state.deck),
         "discard": dict(zip(LANDSCAPES, state.discard, strict=True)),
@@ -67,6 +138,7 @@ def observation(state: AttikaState, player: int) -> dict[str, Any]:
             for index, other in enumerate(state.seats)
         ],
     }
+    return head, tail
 
 
 def map_json(state: AttikaState) -> dict[str, Any]:

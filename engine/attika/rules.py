@@ -22,7 +22,7 @@ from engine.attika.components import (
 )
 from engine.attika.effects import take_cards
 from engine.attika.greedy import GreedyBot
-from engine.attika.observation import observation, state_from_observation
+from engine.attika.observation import observation, observation_text, state_from_observation
 from engine.attika.render import render_state
 from engine.attika.state import AttikaState, PlayerState
 from engine.attika.state_json import state_from_json, state_to_json
@@ -131,6 +131,11 @@ class Attika:
 
     def observation(self, state: AttikaState, player: int) -> dict[str, Any]:
         return observation(state, player)
+
+    def observation_text(self, state: AttikaState, player: int) -> str:
+        """`observation(state, player)` as JSON text, written from parts kept between
+        turns (`engine.match.observation_for`)."""
+        return observation_text(state, player)
 
     def state_to_json(self, state: AttikaState) -> dict[str, Any]:
         return state_to_json(state)

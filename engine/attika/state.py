@@ -99,6 +99,9 @@ class AttikaState:
     """Tables derived from the map and the buildings on it (never serialized)."""
     legal_cache: Any = field(default=None, repr=False, compare=False)
     """The legal actions of this position once computed; cleared by every change."""
+    map_text: Any = field(default=None, repr=False, compare=False)
+    """The map's JSON text as last written (`map_text.MapText`); never changed, only
+    replaced, so a copy shares it."""
 
     def __post_init__(self) -> None:
         self.index = MapIndex.build(
@@ -131,4 +134,5 @@ class AttikaState:
         twin.over = self.over
         twin.index = self.index.copy()
         twin.legal_cache = self.legal_cache
+        twin.map_text = self.map_text
         return twin

@@ -138,16 +138,19 @@ def settle(state: AttikaState) -> None:
 def _apply(state: AttikaState, parsed: Parsed) -> None:
     kind = parsed[0]
     pending = state.pending
-    expected = {None: None, "drawn": ("build", "keep"), "pay": ("pay",), "tile": ("extend",)}[
-        None if pending is None else pending.kind
-    ]
-    if expected is not None and kind not in expected:
+    if pending is None:
+        if kind in _ANSWERS:
+            raise IllegalAction(f"there is nothing to {kind} now")
+    elif kind not in _EXPECTED[pending.kind]:
         raise IllegalAction(f"player {state.current} must first {_owed(state)}, not {kind}")
-    if expected is None and kind in ("keep", "pay", "extend"):
-        raise IllegalAction(f"there is nothing to {kind} now")
     state.legal_cache = None
     handler = _HANDLERS[kind]
     handler(state, *parsed[1:])
+
+
+_EXPECTED = {"drawn": ("build", "keep"), "pay": ("pay",), "tile": ("extend",)}
+"""The actions that answer each pending decision."""
+_ANSWERS = ("keep", "pay", "extend")
 
 
 def _owed(state: AttikaState) -> str:

@@ -19,11 +19,12 @@ bot protocol as `{"play": {"kinds": [...], "spaces": [[x, y], ...]}, "others": [
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
 from engine import legal
-from engine.core import IllegalAction
+from engine.core import IllegalAction, compact_json
 from engine.megalopolis.components import KIND_NAMES, KIND_OF_NAME
 from engine.megalopolis.powers import ALL_TOKENS, Choice, Options
 from engine.squaregrid import decode, encode, in_range
@@ -47,6 +48,24 @@ def choice_json(choice: Choice) -> dict[str, Any]:
     if kind == "player":
         return {"player": choice[1]}
     return {kind: True}  # pass, done
+
+
+class _CellTexts(dict[int, str]):
+    """Cell code -> its `[x,y]` JSON text, written the first time it is asked for."""
+
+    def __missing__(self, code: int) -> str:
+        text = self[code] = "[{},{}]".format(*decode(code))
+        return text
+
+
+CELL_TEXT = _CellTexts()
+KIND_TEXT = tuple(compact_json(name) for name in KIND_NAMES)
+
+
+@functools.lru_cache(maxsize=4096)
+def choice_text(choice: Choice) -> str:
+    """`compact_json(choice_json(choice))`, once per choice."""
+    return compact_json(choice_json(choice))
 
 
 def _integer(value: object, what: str) -> int:
@@ -140,6 +159,13 @@ class LegalActions(legal.LegalActions):
             },
             "others": [choice_json(choice) for choice in self.others],
         }
+
+    def compact_text(self) -> str:
+        """`compact_json(self.compact())`, written from each kind's and cell's text."""
+        kinds = ",".join([KIND_TEXT[k] for k in self.kinds])
+        spaces = ",".join(map(CELL_TEXT.__getitem__, self.spaces))
+        others = ",".join(map(choice_text, self.others))
+        return f'{{"play":{{"kinds":[{kinds}],"spaces":[{spaces}]}},"others":[{others}]}}'
 
     @classmethod
     def from_json(cls, data: Any) -> LegalActions:

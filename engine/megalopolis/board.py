@@ -45,7 +45,37 @@ def placement_spaces(state: MegalopolisState) -> list[int]:
     }
     if by_plaza:
         return sorted(by_plaza)
-    return sorted(open_spaces(state))
+    return sorted_open_spaces(state)
+
+
+def sorted_open_spaces(state: MegalopolisState) -> list[int]:
+    """`sorted(open_spaces(state))`, kept on the state with the occupied cells it was
+    computed for: when few cells changed since (a tile played, moved or taken), only
+    they and their neighbours are looked at again."""
+    board = state.board
+    cells = frozenset(board)
+    kept = state.open_spaces_kept
+    if kept is not None and kept[0] == cells:
+        return list(kept[2])
+    changed = None if kept is None else kept[0] ^ cells
+    if changed is None or len(changed) > _MOST_CHANGED:
+        spaces = open_spaces(state)
+    else:
+        spaces = set(kept[1])
+        for cell in changed:
+            for near in (cell, *(cell + step for step in NEIGHBOUR_STEPS)):
+                if near not in board and any(near + step in board for step in NEIGHBOUR_STEPS):
+                    spaces.add(near)
+                else:
+                    spaces.discard(near)
+    ordered = tuple(sorted(spaces))
+    state.open_spaces_kept = (cells, frozenset(spaces), ordered)
+    return list(ordered)
+
+
+_MOST_CHANGED = 6
+"""More changed cells than this (a state from elsewhere) and the open spaces are found
+from scratch."""
 
 
 def can_move_somewhere(state: MegalopolisState) -> bool:

@@ -14,7 +14,7 @@ from engine.core import JSON, MatchResult, OptionSpec, competition_ranks
 from engine.megalopolis.actions import LegalActions
 from engine.megalopolis.components import ALL_TILES, HAND_SIZE, TOKENS_PER_PLAYER
 from engine.megalopolis.greedy import GreedyBot
-from engine.megalopolis.observation import observation, state_from_observation
+from engine.megalopolis.observation import observation, observation_text, state_from_observation
 from engine.megalopolis.render import render_state
 from engine.megalopolis.scoring import score_state
 from engine.megalopolis.state import MegalopolisState, Tile
@@ -100,6 +100,11 @@ class Megalopolis:
 
     def observation(self, state: MegalopolisState, player: int) -> dict[str, Any]:
         return observation(state, player)
+
+    def observation_text(self, state: MegalopolisState, player: int) -> str:
+        """`observation(state, player)` as JSON text, written from parts kept between
+        turns (`engine.match.observation_for`)."""
+        return observation_text(state, player)
 
     def state_to_json(self, state: MegalopolisState) -> dict[str, Any]:
         return state_to_json(state)

@@ -27,7 +27,7 @@ def known(value: int | None, what: str) -> int:
     return value
 
 
-@dataclass
+@dataclass(slots=True)
 class Tile:
     kind: int
     serial: int
@@ -134,6 +134,13 @@ class MegalopolisState:
     """Turns in a row in which the player could only pass."""
     over: bool = False
     end_reason: str | None = None
+    legal_kept: Any = field(default=None, repr=False, compare=False)
+    """(turn, the legal actions then) once asked for: `turn` grows with every action
+    applied, so they stay right until the next one. Whoever changes a state otherwise (a
+    test painting a position) sets this to None."""
+    open_spaces_kept: Any = field(default=None, repr=False, compare=False)
+    """(the occupied cells, the open spaces, the latter sorted) as last computed
+    (`board.sorted_open_spaces`); never changed, only replaced, so a copy shares it."""
 
     def copy(self) -> MegalopolisState:
         return MegalopolisState(
@@ -157,6 +164,8 @@ class MegalopolisState:
             passes=self.passes,
             over=self.over,
             end_reason=self.end_reason,
+            legal_kept=self.legal_kept,
+            open_spaces_kept=self.open_spaces_kept,
         )
 
     def serial_cell(self, serial: int | None) -> int | None:

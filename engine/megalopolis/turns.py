@@ -48,7 +48,15 @@ def apply_action(state: MegalopolisState, action: object) -> None:
 
 
 def legal_actions(state: MegalopolisState) -> LegalActions:
-    return LegalActions.of(current_options(state))
+    """The legal actions, kept on the state until the next action is applied (the
+    referee and `apply_action` both ask for them)."""
+    kept = state.legal_kept
+    if kept is not None and kept[0] == state.turn:
+        legal: LegalActions = kept[1]
+        return legal
+    legal = LegalActions.of(current_options(state))
+    state.legal_kept = (state.turn, legal)
+    return legal
 
 
 def main_options(state: MegalopolisState) -> Options:
@@ -99,7 +107,9 @@ def advance(state: MegalopolisState) -> None:
     while not state.over:
         if state.stack:
             top = state.stack[-1]
-            if frame_options(state, top):
+            options = frame_options(state, top)
+            if options:
+                state.legal_kept = (state.turn, LegalActions.of(options))
                 return
             state.stack.pop()
             end = END.get(top.power)

@@ -74,12 +74,14 @@ def empty_city(seed: int = 7) -> ArchitektonState:
 
 def put_landscape(state: ArchitektonState, x: int, y: int, terrain: int) -> None:
     state.landscapes[encode(x, y)] = terrain
+    state.frontier = None  # painted behind the rules' back (a tile may be replaced)
 
 
 def put_building(
     state: ArchitektonState, x: int, y: int, tile_id: int, rotation: int, owner: int | None
 ) -> None:
     state.buildings[encode(x, y)] = (tile_id, rotation)
+    state.frontier = None  # painted behind the rules' back (a tile may be replaced)
     if owner is not None:
         state.houses[encode(x, y)] = owner
 

@@ -1,0 +1,105 @@
+"""The map of an observation (`observation.map_json`) as JSON text, kept between turns.
+
+The map changes only when a tile or a building is added, and then in a few hexes: the
+text of each hex is written once per change of that hex, and the map's text is joined
+again from them. A `MapText` is never changed once made (a state's copy shares it); an
+update makes a new one from the old, so copies that part ways keep their own.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+from collections.abc import Iterable
+
+from engine.attika.components import BUILDINGS, LANDSCAPES
+from engine.attika.state import AttikaState
+from engine.core import compact_json
+from engine.hexgrid import decode
+
+_LANDSCAPE_TEXT = {-1: "null", **{k: f'"{name}"' for k, name in enumerate(LANDSCAPES)}}
+_BUILDING_TEXT = tuple(compact_json(building.id) for building in BUILDINGS)
+
+
+class MapText:
+    """The map's text for a state whose index has `hexes` map hexes and `owned` of them
+    built on, from the hexes' kept texts (`cells` sorted, `texts` by cell)."""
+
+    __slots__ = ("cells", "hexes", "owned", "shrines_text", "text", "texts", "tiles_text")
+
+    def __init__(
+        self,
+        cells: list[int],
+        texts: dict[int, str],
+        owned: int,
+        tiles_text: str,
+        shrines_text: str,
+    ) -> None:
+        self.cells = cells
+        self.texts = texts
+        self.hexes = len(cells)
+        self.owned = owned
+        self.tiles_text = tiles_text
+        self.shrines_text = shrines_text
+        hexes = ",".join([texts[cell] for cell in cells])
+        self.text = f'{{"tiles":{tiles_text},"shrines":{shrines_text},"hexes":[{hexes}]}}'
+
+
+def map_text(state: AttikaState) -> str:
+    """`compact_json(map_json(state))`, from the text kept for the state's last map."""
+    index = state.index
+    kept: MapText | None = state.map_text
+    if kept is None or kept.hexes != len(index.symbol_at) or kept.owned != len(index.owner_at):
+        kept = state.map_text = _updated(state, kept)
+    return kept.text
+
+
+def _updated(state: AttikaState, kept: MapText | None) -> MapText:
+    index = state.index
+    if kept is None:
+        cells = sorted(index.symbol_at)
+        texts = {cell: hex_text(state, cell) for cell in cells}
+        return MapText(cells, texts, len(index.owner_at), _tiles_text(state), _shrines_text(state))
+    if kept.hexes == len(index.symbol_at):  # a building: one hex changes
+        cells, tiles_text = kept.cells, kept.tiles_text
+    else:
+        cells, tiles_text = list(kept.cells), _tiles_text(state)
+    texts = dict(kept.texts)
+    changed: Iterable[int] = itertools.chain(
+        itertools.islice(index.symbol_at, kept.hexes, None),
+        itertools.islice(index.owner_at, kept.owned, None),
+    )
+    for cell in changed:
+        if cell not in texts:
+            bisect.insort(cells, cell)
+        texts[cell] = hex_text(state, cell)
+    return MapText(cells, texts, len(index.owner_at), tiles_text, kept.shrines_text)
+
+
+def hex_text(state: AttikaState, cell: int) -> str:
+    """One entry of the map's hexes as JSON text."""
+    index = state.index
+    q, r = decode(cell)
+    owner = index.owner_at.get(cell)
+    if owner is None:
+        built = 'null,"building":null'
+    else:
+        built = f'{owner},"building":{_BUILDING_TEXT[index.building_at[cell]]}'
+    return (
+        f'{{"q":{q},"r":{r},"landscape":{_LANDSCAPE_TEXT[index.symbol_at[cell]]},"player":{built}}}'
+    )
+
+
+def _tiles_text(state: AttikaState) -> str:
+    return (
+        "["
+        + ",".join(
+            f'{{"tile":{tile},"q":{q},"r":{r},"rotation":{rotation}}}'
+            for tile, q, r, rotation in state.tiles
+        )
+        + "]"
+    )
+
+
+def _shrines_text(state: AttikaState) -> str:
+    return "[" + ",".join("[{},{}]".format(*decode(cell)) for cell in state.shrines) + "]"

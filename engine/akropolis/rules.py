@@ -154,7 +154,12 @@ class Akropolis:
 
 
 def variants_of(state: AkropolisState) -> tuple[str, ...]:
-    return tuple(name for name in VARIANTS if state.options.get(name))
+    """The scoring variants the state's options turn on (kept in the state: its options
+    never change, and its copies share them)."""
+    variants = state.variants
+    if variants is None:
+        variants = state.variants = tuple(name for name in VARIANTS if state.options.get(name))
+    return variants
 
 
 AKROPOLIS = Akropolis()

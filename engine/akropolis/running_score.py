@@ -30,11 +30,11 @@ from engine.akropolis.components import (
     MARKET_PLAZA,
     TEMPLE,
 )
-from engine.akropolis.geometry import RING, STEP
+from engine.akropolis.geometry import RING, STEP, TRIANGLE_CELLS
 from engine.akropolis.lakes import Bounds, bounds_of, lakes_closed_by, lakes_of
 from engine.akropolis.scoring import CityScore, ColorScore
 from engine.akropolis.triangle_ring import RING_CYCLE, run_starts
-from engine.hexgrid import decode
+from engine.hexgrid import decode, encode
 
 Hex = tuple[int, int, int]
 """(level, hex code, plaza stars), as in a `scoring.Surface`."""
@@ -43,6 +43,24 @@ HOUSE_I = COLOR_INDEX_OF[HOUSE]
 
 _RESCORED_IN_RING = (MARKET, BARRACKS, TEMPLE, GARDEN)
 _WATCHING_LAKES = (BARRACKS, GARDEN)
+
+
+def _cell_span(kind: int) -> tuple[int, int, int, int]:
+    """(q low, q high, r low, r high) of a triangle's cells, less its cell y's (q, r)."""
+    origin_q, origin_r = decode(encode(0, 0))
+    coords = [decode(encode(0, 0) + offset) for offset in TRIANGLE_CELLS[kind]]
+    qs = [q - origin_q for q, _ in coords]
+    rs = [r - origin_r for _, r in coords]
+    return min(qs), max(qs), min(rs), max(rs)
+
+
+_CELL_SPAN = (_cell_span(0), _cell_span(1))
+"""For each triangle type, its cells' bounds relative to its cell y."""
+
+_RING_BITS = tuple(
+    tuple((offset, 1 << j) for j, offset in enumerate(RING_CYCLE[kind])) for kind in (0, 1)
+)
+"""For each triangle type, (offset from y, bit) of its ring cells in cyclic order."""
 
 
 class RunningScore:
@@ -55,6 +73,7 @@ class RunningScore:
         "house_value",
         "lakes",
         "new_houses",
+        "points",
         "stars",
         "values",
         "variants",
@@ -79,6 +98,8 @@ class RunningScore:
         """(size, value) of the largest house group before `new_houses`; None: not known."""
         self.new_houses: list[int] = []
         """Houses laid since `house_best`, none covered."""
+        self.points: int | None = None
+        """`total` as last worked out; None: changed since."""
 
     @classmethod
     def of(cls, top: Mapping[int, Hex], variants: tuple[str, ...]) -> RunningScore:
@@ -105,14 +126,19 @@ class RunningScore:
         twin.house_value = self.house_value
         twin.house_best = self.house_best
         twin.new_houses = list(self.new_houses)
+        twin.points = self.points
         return twin
 
     def total(self, top: Mapping[int, Hex]) -> int:
-        """The points of the colours (the stones not included)."""
-        stars, values = self.stars, self.values
-        points = self.houses(top) * stars[HOUSE_I]
-        for colour in range(1, len(COLORS)):
-            points += values[colour] * stars[colour]
+        """The points of the colours (the stones not included), kept until the next
+        placement: a lookahead asks again for the cities a move leaves unchanged."""
+        points = self.points
+        if points is None:
+            stars, values = self.stars, self.values
+            points = self.houses(top) * stars[HOUSE_I]
+            for colour in range(1, len(COLORS)):
+                points += values[colour] * stars[colour]
+            self.points = points
         return points
 
     def city_score(self, top: Mapping[int, Hex], stones: int) -> CityScore:
@@ -151,6 +177,7 @@ class RunningScore:
     ) -> None:
         """Follow a tile just placed (`top` already shows it) on `cells`, which showed
         `covered` before; `level` is the new tile's."""
+        self.points = None
         stars, worth, values = self.stars, self.worth, self.values
         markets_moved = False
         houses_moved = houses_covered = False
@@ -209,17 +236,26 @@ class RunningScore:
         if cells[0] in lakes:
             lakes.difference_update(cells)
             return False
-        q_low, q_high, r_low, r_high = bounds = self.bounds
-        for q, r in map(decode, cells):
-            q_low, q_high = min(q_low, q), max(q_high, q)
-            r_low, r_high = min(r_low, r), max(r_high, r)
-        self.bounds = (q_low, q_high, r_low, r_high)
         y, kind = triangle >> 1, triangle & 1
+        q, r = decode(y)
+        q_min, q_max, r_min, r_max = _CELL_SPAN[kind]
+        q_min += q
+        q_max += q
+        r_min += r
+        r_max += r
+        q_low, q_high, r_low, r_high = bounds = self.bounds
+        if q_min < q_low or q_max > q_high or r_min < r_low or r_max > r_high:
+            self.bounds = (
+                min(q_low, q_min),
+                max(q_high, q_max),
+                min(r_low, r_min),
+                max(r_high, r_max),
+            )
         ring = RING_CYCLE[kind]
         empty = 0
-        for j, offset in enumerate(ring):
+        for offset, bit in _RING_BITS[kind]:
             if y + offset not in top:
-                empty |= 1 << j
+                empty |= bit
         starts = run_starts(empty)
         if starts.bit_count() < 2:
             return False

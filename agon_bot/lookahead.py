@@ -13,6 +13,8 @@
 A game that keeps its scores up to date as moves are applied (Akropolis does) scores
 each try without rescoring the cities, and its copies share what a move does not change;
 for the others the score is the `result` the game would have if it ended there.
+`score_after` (the mover's score alone) is the cheapest try; `lead_after` and
+`scores_after` read every seat's.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ class Lookahead:
         self._scores: Callable[[Any], list[int]] = spec.scores or (
             lambda state: self.game.result(state).scores
         )
+        self._score: Callable[[Any, int], int] = spec.score or (
+            lambda state, seat: self._scores(state)[seat]
+        )
         if spec.scores is not None:
             # Scored once here, the position's scores are kept up to date on every copy.
             spec.scores(self.state)
@@ -54,6 +59,11 @@ class Lookahead:
     def scores_after(self, action: Any) -> list[int]:
         """Every seat's score once the action is played."""
         return self._scores(self.after(action))
+
+    def score_after(self, action: Any) -> int:
+        """The mover's score once the action is played: the cheapest evaluation (the
+        other seats' scores are not worked out)."""
+        return self._score(self.after(action), self.player)
 
     def lead_after(self, action: Any) -> int:
         """The mover's score once the action is played, less the best of the others'."""

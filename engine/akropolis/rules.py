@@ -106,6 +106,11 @@ class Akropolis:
             for city, stones in zip(state.cities, state.stones, strict=True)
         ]
 
+    def score(self, state: AkropolisState, seat: int) -> int:
+        """One seat's score of `scores` (the others' are not worked out)."""
+        city = state.cities[seat]
+        return city.running_score(variants_of(state)).total(city.top) + state.stones[seat]
+
     def result(self, state: AkropolisState) -> MatchResult:
         scores = [self.city_score(state, p) for p in range(state.players)]
         keys = [(s.total, s.stones) for s in scores]

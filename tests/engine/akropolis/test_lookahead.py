@@ -28,6 +28,7 @@ def test_its_scores_after_each_move_are_those_of_the_result() -> None:
         scores = GAME.result(after).scores
         assert position.scores_after(legal[index]) == scores
         me = position.player
+        assert position.score_after(legal[index]) == scores[me]
         assert position.lead_after(legal[index]) == scores[me] - max(
             s for seat, s in enumerate(scores) if seat != me
         )

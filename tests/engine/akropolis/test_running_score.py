@@ -83,6 +83,9 @@ def assert_equals_a_full_rescoring(state: AkropolisState) -> None:
     ]
     assert [GAME.city_score(state, seat) for seat in range(state.players)] == oracle
     assert GAME.scores(state) == [score.total for score in oracle]
+    assert [GAME.score(state, seat) for seat in range(state.players)] == [
+        score.total for score in oracle
+    ]
 
 
 @property_settings(30)
@@ -201,3 +204,25 @@ def test_copies_that_put_off_their_legal_placements_catch_up_exactly(
             for city in follower.cities:
                 assert city.legal_triangles() == scan_legal_triangles(city)
     assert GAME.state_to_json(follower) == GAME.state_to_json(leader)
+
+
+@property_settings(30)
+@given(setups())
+def test_one_seats_score_on_copies_equals_a_full_rescoring(setup: Setup) -> None:
+    """A lookahead reads one seat's score on a copy of each position (`score`, the kept
+    total of the cities the move left alone): it must be the full rescoring's, and
+    reading it must not stale the original's."""
+    seed, players, _ = setup
+    rng = SplitMix64(seed ^ 0x5EED)
+    for state in random_states(setup):
+        if GAME.is_over(state):
+            break
+        variants = variants_of(state)
+        legal = GAME.legal_actions(state)
+        seat = rng.below(players)
+        after = GAME.copy_state(state)
+        GAME.apply(after, legal[rng.below(len(legal))])
+        for position in (after, state):
+            city = position.cities[seat]
+            oracle = score_surface(city.top, position.stones[seat], variants).total
+            assert GAME.score(position, seat) == oracle

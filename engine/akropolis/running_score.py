@@ -43,6 +43,8 @@ HOUSE_I = COLOR_INDEX_OF[HOUSE]
 
 _RESCORED_IN_RING = (MARKET, BARRACKS, TEMPLE, GARDEN)
 _WATCHING_LAKES = (BARRACKS, GARDEN)
+_WATCHING_EMPTY = (TEMPLE, BARRACKS)
+"""What these are worth depends on which of their neighbours are empty."""
 
 
 def _cell_span(kind: int) -> tuple[int, int, int, int]:
@@ -204,21 +206,46 @@ class RunningScore:
             self.house_value = None
             if houses_covered:
                 self.house_best = None
-        lakes_closed = level == 1 and self.follow_lakes(top, triangle, cells)
+        y, kind = triangle >> 1, triangle & 1
+        lakes_closed = False
+        if level == 1:
+            # The ring's hexes are read once: the empty ones for the lakes, the others
+            # for rescoring after the lakes are followed (barracks read them). A ring
+            # market changes only by a market or market plaza of the tile, a garden only
+            # by a lake it touches (filled here; closing lakes rescores them all below).
+            filled_lake = cells[0] in self.lakes
+            gardens_watch = filled_lake and self.double[4]
+            empty = 0
+            again: list[tuple[int, Hex]] = []
+            for offset, bit in _RING_BITS[kind]:
+                cell = y + offset
+                hex_ = top.get(cell)
+                if hex_ is None:
+                    empty |= bit
+                    continue
+                code = hex_[1]
+                if (
+                    code in _WATCHING_EMPTY
+                    or (code == MARKET and markets_moved)
+                    or (code == GARDEN and gardens_watch)
+                ):
+                    again.append((cell, hex_))
+            if filled_lake:
+                self.lakes.difference_update(cells)
+            else:
+                lakes_closed = self.follow_lakes(top, triangle, cells, empty)
+            for cell, (ring_level, code, _) in again:
+                self.rescore(top, cell, ring_level, code)
+        elif markets_moved:
+            for offset in RING[kind]:
+                cell = y + offset
+                hex_ = top.get(cell)
+                if hex_ is not None and hex_[1] == MARKET:
+                    self.rescore(top, cell, hex_[0], MARKET)
         for cell in cells:
             code = top[cell][1]
             if code in _RESCORED_IN_RING:
                 self.rescore(top, cell, level, code)
-        if level == 1 or markets_moved:
-            y = triangle >> 1
-            for offset in RING[triangle & 1]:
-                cell = y + offset
-                hex_ = top.get(cell)
-                if hex_ is None:
-                    continue
-                code = hex_[1]
-                if code == MARKET or (level == 1 and code in _RESCORED_IN_RING):
-                    self.rescore(top, cell, hex_[0], code)
         if lakes_closed:
             for cell in list(worth):
                 _, code, _ = top[cell]
@@ -230,12 +257,11 @@ class RunningScore:
         top: Mapping[int, Hex],
         triangle: int,
         cells: tuple[int, int, int],
+        empty: int,
     ) -> bool:
-        """Update the lakes and bounds for a level-1 tile; whether new lakes closed."""
-        lakes = self.lakes
-        if cells[0] in lakes:
-            lakes.difference_update(cells)
-            return False
+        """Update the lakes and bounds for a level-1 tile placed in the outside, whose
+        ring's empty cells are the bits of `empty` (`_RING_BITS`); whether new lakes
+        closed."""
         y, kind = triangle >> 1, triangle & 1
         q, r = decode(y)
         q_min, q_max, r_min, r_max = _CELL_SPAN[kind]
@@ -251,18 +277,14 @@ class RunningScore:
                 min(r_low, r_min),
                 max(r_high, r_max),
             )
-        ring = RING_CYCLE[kind]
-        empty = 0
-        for offset, bit in _RING_BITS[kind]:
-            if y + offset not in top:
-                empty |= bit
         starts = run_starts(empty)
         if starts.bit_count() < 2:
             return False
+        ring = RING_CYCLE[kind]
         enclosed = lakes_closed_by(
             top, bounds, cells, [y + ring[j] for j in range(9) if starts >> j & 1]
         )
-        lakes |= enclosed
+        self.lakes |= enclosed
         return bool(enclosed)
 
     def rescore(self, top: Mapping[int, Hex], cell: int, level: int, code: int) -> None:

@@ -36,12 +36,13 @@ class AkropolisState:
         one of the two states changes one (`city_to_change`)."""
         everyone = (1 << len(self.cities)) - 1
         self.shared_cities = everyone
+        fields = self.__dict__.copy()
+        fields["stacks"] = list(self.stacks)
+        fields["site"] = list(self.site)
+        fields["stones"] = list(self.stones)
+        fields["cities"] = list(self.cities)
         twin = object.__new__(AkropolisState)
-        twin.__dict__.update(self.__dict__)
-        twin.stacks = list(self.stacks)
-        twin.site = list(self.site)
-        twin.stones = list(self.stones)
-        twin.cities = list(self.cities)
+        twin.__dict__ = fields
         return twin
 
     def city_to_change(self, player: int) -> City:

@@ -23,7 +23,13 @@ from engine.akropolis.render import render_state
 from engine.akropolis.scoring import VARIANTS, CityScore
 from engine.akropolis.state import AkropolisState
 from engine.akropolis.state_json import state_from_json, state_to_json
-from engine.akropolis.turns import apply_action, current_player, is_over, legal_actions
+from engine.akropolis.turns import (
+    apply_action,
+    apply_legal,
+    current_player,
+    is_over,
+    legal_actions,
+)
 from engine.core import JSON, MatchResult, OptionSpec, competition_ranks
 from engine.rng import SplitMix64
 from engine.setup_checks import checked_options
@@ -89,6 +95,12 @@ class Akropolis:
 
     def apply(self, state: AkropolisState, action: JSON) -> None:
         apply_action(state, action)
+
+    def apply_legal(self, state: AkropolisState, legal: LegalActions, index: int) -> None:
+        """`apply(state, legal[index])` without checking the action again: `legal` must
+        be `legal_actions(state)` of this state as it is (for lookahead; the referee
+        checks every bot's action with `apply`)."""
+        apply_legal(state, legal, index)
 
     # --- the end ---------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.akropolis.actions import LegalActions, parse_action
 from engine.akropolis.city import City
 from engine.akropolis.components import TILES
-from engine.akropolis.geometry import STEP, triangle_of
+from engine.akropolis.geometry import STEP, TRIANGLE_ACTIONS, triangle_of
 from engine.akropolis.state import AkropolisState
 from engine.core import JSON, IllegalAction
 from engine.hexgrid import COORD_LIMIT, encode
@@ -58,6 +58,30 @@ def apply_action(state: AkropolisState, action: JSON) -> None:
             + explain_illegal(city, anchor, rotation)
         )
     cells = (anchor, anchor + STEP[rotation], anchor + STEP[(rotation + 1) % 6])
+    place_tile(state, player, position, triangle, cells)
+
+
+def apply_legal(state: AkropolisState, legal: LegalActions, index: int) -> None:
+    """Apply `legal[index]` without checking it again: `legal` must be
+    `legal_actions(state)` of this state as it is now, so the action is legal by
+    construction (a lookahead trying its own position's moves). Nothing untrusted comes
+    this way: the referee applies bots' actions with `apply_action`."""
+    if not 0 <= index < len(legal):
+        raise IndexError("legal action index out of range")
+    triangles = legal.triangles
+    tile, rest = divmod(index, 3 * len(triangles))
+    which, triangle = rest % 3, triangles[rest // 3]
+    offset, rotation = TRIANGLE_ACTIONS[triangle & 1][which]
+    anchor = (triangle >> 1) + offset
+    cells = (anchor, anchor + STEP[rotation], anchor + STEP[(rotation + 1) % 6])
+    place_tile(state, current_player(state), legal.tiles[tile], triangle, cells)
+
+
+def place_tile(
+    state: AkropolisState, player: int, position: int, triangle: int, cells: tuple[int, int, int]
+) -> None:
+    """The rest of a turn once its action is known legal: take the Construction Site's
+    tile at `position`, pay for it, place it on `cells` (covering `triangle`)."""
     tile_id = state.site.pop(position)
     state.stones[player] -= position
     city = state.city_to_change(player)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from agon_bot import Lookahead
 from engine.akropolis.rules import variants_of
 from tests.engine.akropolis.test_running_score import ALL_VARIANTS, random_states
@@ -29,6 +31,12 @@ def test_its_scores_after_each_move_are_those_of_the_result() -> None:
         assert position.scores_after(legal[index]) == scores
         me = position.player
         assert position.score_after(legal[index]) == scores[me]
+        # By index into its own legal actions: the same move, not checked again.
+        assert position.legal[index] == legal[index]
+        assert GAME.state_to_json(position.after(index)) == GAME.state_to_json(after)
+        assert position.scores_after(index) == scores
+        assert position.score_after(index) == scores[me]
+        assert position.lead_after(index) == position.lead_after(legal[index])
         assert position.lead_after(legal[index]) == scores[me] - max(
             s for seat, s in enumerate(scores) if seat != me
         )
@@ -40,3 +48,11 @@ def test_the_example_lookahead_bot_plays_akropolis_to_the_end() -> None:
     replay = example_match("akropolis", 3, seed=2)
     assert replay.faults == []
     assert replay.result is not None
+
+
+def test_an_index_out_of_its_legal_actions_is_refused() -> None:
+    state = GAME.new_state(3, 2, {})
+    position = Lookahead("akropolis", json.loads(json.dumps(GAME.observation(state, 0))))
+    for index in (len(position.legal), -1):
+        with pytest.raises(IndexError):
+            position.after(index)

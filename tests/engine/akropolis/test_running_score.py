@@ -226,3 +226,22 @@ def test_one_seats_score_on_copies_equals_a_full_rescoring(setup: Setup) -> None
             city = position.cities[seat]
             oracle = score_surface(city.top, position.stones[seat], variants).total
             assert GAME.score(position, seat) == oracle
+
+
+@property_settings(30)
+@given(setups(), st.integers(min_value=1, max_value=2**32))
+def test_applying_a_legal_index_is_applying_its_action(setup: Setup, pick: int) -> None:
+    """`apply_legal` (no checks, for lookahead) leaves the same state and scores as
+    `apply` of the same action, on copies of every position of a random game."""
+    for state in random_states(setup):
+        if GAME.is_over(state):
+            break
+        legal = GAME.legal_actions(state)
+        index = pick % len(legal)
+        checked, trusted = GAME.copy_state(state), GAME.copy_state(state)
+        GAME.apply(checked, legal[index])
+        GAME.apply_legal(trusted, legal, index)
+        assert GAME.state_to_json(trusted) == GAME.state_to_json(checked)
+        assert GAME.scores(trusted) == GAME.scores(checked)
+        mover = trusted.cities[state.turn % state.players]
+        assert mover.legal_triangles() == scan_legal_triangles(mover)

@@ -309,13 +309,14 @@ def main(argv: list[str] | None = None) -> int:
                 f"{players:>7}  {name:<14} {playouts / peer_playouts:6.2f}x"
                 f" | {playouts * turns / (peer_playouts * peer_turns):6.2f}x"
                 f" | {evals / peer_evals:6.2f}x"
-                f" | {_figure(None if mover is None else mover / peer_evals, '6.2f')}"
+                f" | {_figure(None if mover is None else mover / peer_evals, '6.2f', 'x')}"
             )
     return 0
 
 
-def _figure(value: float | None, spec: str) -> str:
-    return "-" if value is None else format(value, spec) + ("x" if spec == "6.2f" else "")
+def _figure(value: float | None, spec: str, unit: str = "") -> str:
+    """A figure, or "-" where there is none."""
+    return "-" if value is None else format(value, spec) + unit
 
 
 if __name__ == "__main__":

@@ -330,7 +330,7 @@ class RunningScore:
 def largest_house_group(top: Mapping[int, Hex], starts: Sequence[int]) -> tuple[int, int]:
     """(size, value) of the largest of the groups of edge-connected houses that hold one
     of `starts` ((0, 0) if none), the largest by size, then value, as the scoring has it."""
-    best = (0, 0)
+    best_size = best_value = 0
     seen: set[int] = set()
     for start in starts:
         if start in seen:
@@ -349,5 +349,6 @@ def largest_house_group(top: Mapping[int, Hex], starts: Sequence[int]) -> tuple[
                     if hex_ is not None and hex_[1] == HOUSE:
                         seen.add(near)
                         stack.append(near)
-        best = max(best, (size, value))
-    return best
+        if size > best_size or (size == best_size and value > best_value):
+            best_size, best_value = size, value
+    return best_size, best_value

@@ -66,10 +66,11 @@ def apply_legal(state: AkropolisState, legal: LegalActions, index: int) -> None:
     `legal_actions(state)` of this state as it is now, so the action is legal by
     construction (a lookahead trying its own position's moves). Nothing untrusted comes
     this way: the referee applies bots' actions with `apply_action`."""
-    if not 0 <= index < len(legal):
-        raise IndexError("legal action index out of range")
     triangles = legal.triangles
-    tile, rest = divmod(index, 3 * len(triangles))
+    per_tile = 3 * len(triangles)
+    if not 0 <= index < per_tile * len(legal.tiles):
+        raise IndexError("legal action index out of range")
+    tile, rest = divmod(index, per_tile)
     which, triangle = rest % 3, triangles[rest // 3]
     offset, rotation = TRIANGLE_ACTIONS[triangle & 1][which]
     anchor = (triangle >> 1) + offset

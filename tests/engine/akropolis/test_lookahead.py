@@ -56,3 +56,11 @@ def test_an_index_out_of_its_legal_actions_is_refused() -> None:
     for index in (len(position.legal), -1):
         with pytest.raises(IndexError):
             position.after(index)
+
+
+def test_a_finished_game_has_no_index_to_apply() -> None:
+    state = GAME.new_state(4, 2, {})
+    while not GAME.is_over(state):
+        GAME.apply(state, GAME.legal_actions(state)[0])
+    with pytest.raises(IndexError):
+        GAME.apply_legal(state, GAME.legal_actions(state), 0)

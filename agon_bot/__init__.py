@@ -13,8 +13,8 @@
 machine (`agon play --sandbox none my_bot.py builtin:greedy`) and in Agon's boxes, where
 this library and the `engine` package are installed for you, so bots can look ahead
 with the real rules: `Lookahead(game, observation)` rebuilds the position and scores any
-move on it (`scores_after`, `lead_after`); `engine.get_game(...)` gives the rules
-themselves.
+move on it (`score_after`, `scores_after`, `lead_after`; a move is an action or an index
+into `position.legal`, the cheaper); `engine.get_game(...)` gives the rules themselves.
 """
 
 from agon_bot.lookahead import Lookahead

@@ -153,6 +153,30 @@ def evaluation_rate(game_id: str, players: int, seconds: float, *, rescoring: bo
     return cpu_rate(work, seconds) * len(pairs)
 
 
+def mover_evaluation_rate(game_id: str, players: int, seconds: float) -> float | None:
+    """What the peer's lookahead measures: copy + the move (an index into the
+    position's own legal actions, `apply_legal`) + the mover's score alone (`score`),
+    per CPU-second; None for a game without those."""
+    spec = get_spec(game_id)
+    game: Any = spec.game
+    score = spec.score
+    if score is None or not hasattr(game, "apply_legal"):
+        return None
+    tried = []
+    for state, action in tries(game_id, players):
+        legal = game.legal_actions(state)
+        tried.append((state, legal, list(legal).index(action), game.current_player(state)))
+        score(state, game.current_player(state))
+
+    def work() -> None:
+        for state, legal, index, mover in tried:
+            after = game.copy_state(state)
+            game.apply_legal(after, legal, index)
+            score(after, mover)
+
+    return cpu_rate(work, seconds) * len(tried)
+
+
 class _Boxed(Bot):
     """Stands for a boxed bot: shown what `BoxBot` is shown."""
 
@@ -197,7 +221,7 @@ def print_table(seconds: float) -> None:
         '"/kcal" = per thousand calibration runs)'
     )
     print(
-        "game          n | playouts/s  /kcal | evals/s    /kcal | rescoring/s | "
+        "game          n | playouts/s  /kcal | evals/s    /kcal | mover/s | rescoring/s | "
         "referee turn: engine  message (us)"
     )
     for game_id, counts in PLAYER_COUNTS.items():
@@ -210,9 +234,11 @@ def print_table(seconds: float) -> None:
                 if get_spec(game_id).scores is not None
                 else evals
             )
+            mover = mover_evaluation_rate(game_id, players, seconds)
             engine_cost, message_cost = referee_turn_costs(game_id, players)
             print(
                 f"{game_id:<12} {players} | {playouts:9.1f} {playouts / calibration * 1e3:6.0f}"
-                f" | {evals:8.0f} {evals / calibration * 1e3:7.0f} | {rescored:11.0f} | "
+                f" | {evals:8.0f} {evals / calibration * 1e3:7.0f} | "
+                f"{'-' if mover is None else f'{mover:7.0f}':>7} | {rescored:11.0f} | "
                 f"{engine_cost * 1e6:18.1f} {message_cost * 1e6:8.1f}"
             )

@@ -19,7 +19,9 @@ CPU-second and turns per game of the peer, of Agon, and of Agon's turns on the C
 prototype's cities (`bench/prototype`, built here when a C compiler is found); the
 evaluation rate of a lookahead (the peer: copy + `make_move` + `get_score`; Agon:
 copy + apply + `Akropolis.scores`, as `agon_bot.Lookahead`; the prototype: the same on C
-cities); and the ratios to the peer.
+cities); Agon's evaluation measured as the peer's is ("mover": copy + `apply_legal` of
+an index into the position's legal actions + `Akropolis.score` of the mover, as
+`Lookahead.score_after(index)`); and the ratios to the peer.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from bench.cpu_table import (  # noqa: E402
     calibration_rate,
     cpu_rate,
     evaluation_rate,
+    mover_evaluation_rate,
     random_playout,
 )
 from bench.prototype import c_cities  # noqa: E402
@@ -208,10 +211,14 @@ def agon_turns(players: int) -> float:
     return sum(lengths) / len(lengths)
 
 
+Row = tuple[str, float, float, float, float | None]
+
+
 def measure(
     players: int, seconds: float, peer_logic: ModuleType, core: ModuleType | None
-) -> list[tuple[str, float, float, float]]:
-    """(engine, playouts/CPU-s, turns/game, evaluations/CPU-s) rows."""
+) -> list[Row]:
+    """(engine, playouts/CPU-s, turns/game, evaluations/CPU-s, the mover's evaluations
+    as the peer's by index/CPU-s) rows; the peer's evaluations are the mover's."""
     start = time.process_time()
     peer = Peer(peer_logic, players)
     peer.playout(random.Random(1))
@@ -220,12 +227,14 @@ def measure(
     print(f"  peer JIT warm-up ({players} players): {time.process_time() - start:.1f} CPU-s")
     rng = random.Random(2)
     lengths = [peer.playout(rng) for _ in range(20)]
-    rows = [
+    peer_evaluations = cpu_rate(evaluate, seconds) * tries
+    rows: list[Row] = [
         (
             "peer",
             cpu_rate(lambda: peer.playout(rng), seconds),
             sum(lengths) / len(lengths),
-            cpu_rate(evaluate, seconds) * tries,
+            peer_evaluations,
+            peer_evaluations,
         )
     ]
     seeds = iter(range(10**9))
@@ -235,6 +244,7 @@ def measure(
             cpu_rate(lambda: random_playout("akropolis", players, next(seeds)), seconds),
             agon_turns(players),
             evaluation_rate("akropolis", players, seconds, rescoring=False),
+            mover_evaluation_rate("akropolis", players, seconds),
         )
     )
     if core is not None:
@@ -245,6 +255,7 @@ def measure(
                 cpu_rate(lambda: c_cities.random_playout(core, players, next(seeds)), seconds),
                 agon_turns(players),
                 cpu_rate(c_evaluate, seconds) * c_tries,
+                None,
             )
         )
     return rows
@@ -280,23 +291,32 @@ def main(argv: list[str] | None = None) -> int:
             f"calibration {calibration_rate():.0f} runs/CPU-s"
         )
         table = {n: measure(n, args.seconds, logics[n], core) for n in args.players}
-    print("players  engine          playouts/s  turns/game    turns/s     evals/s")
+    print("players  engine          playouts/s  turns/game    turns/s     evals/s  mover evals/s")
     for players, rows in table.items():
-        for name, playouts, turns, evals in rows:
+        for name, playouts, turns, evals, mover in rows:
             print(
                 f"{players:>7}  {name:<14} {playouts:11.1f} {turns:11.1f} "
-                f"{playouts * turns:10.0f} {evals:11.0f}"
+                f"{playouts * turns:10.0f} {evals:11.0f} {_figure(mover, '.0f'):>14}"
             )
-    print("ratios to the peer: playouts (games/s) | turns/s | evaluations/s")
+    print(
+        "ratios to the peer: playouts (games/s) | turns/s | evaluations/s "
+        "(every seat) | evaluations/s (the mover, by index, as the peer)"
+    )
     for players, rows in table.items():
-        _, peer_playouts, peer_turns, peer_evals = rows[0]
-        for name, playouts, turns, evals in rows[1:]:
+        _, peer_playouts, peer_turns, peer_evals, _ = rows[0]
+        for name, playouts, turns, evals, mover in rows[1:]:
             print(
                 f"{players:>7}  {name:<14} {playouts / peer_playouts:6.2f}x"
                 f" | {playouts * turns / (peer_playouts * peer_turns):6.2f}x"
                 f" | {evals / peer_evals:6.2f}x"
+                f" | {_figure(None if mover is None else mover / peer_evals, '6.2f', 'x')}"
             )
     return 0
+
+
+def _figure(value: float | None, spec: str, unit: str = "") -> str:
+    """A figure, or "-" where there is none."""
+    return "-" if value is None else format(value, spec) + unit
 
 
 if __name__ == "__main__":

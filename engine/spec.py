@@ -69,6 +69,8 @@ class GameSpec(Generic[StateT]):
     scores: Callable[[StateT], list[int]] | None = None
     """Every seat's score now, as `result` would give it if the game ended there, kept up
     to date by `apply`: the cheap evaluation for lookahead (`agon_bot.Lookahead`)."""
+    score: Callable[[StateT, int], int] | None = None
+    """One seat's score of `scores`, without working out the others'."""
 
     @property
     def id(self) -> str:

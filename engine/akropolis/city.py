@@ -114,20 +114,22 @@ class City:
         return city
 
     def copy(self) -> City:
-        twin = City()
+        twin = City.__new__(City)
         twin.top = dict(self.top)
         twin.tile_at = dict(self.tile_at)
         twin.tiles = self.tiles
         twin.encoded = self.encoded
         twin.hex_texts = self.hex_texts
         twin.changed_cells = list(self.changed_cells)
-        if self._legal is not None:
-            twin._legal, twin._legal_set = self._legal, self._legal_set
-            twin._legal_texts = self._legal_texts
-            twin._pending = list(self._pending)
+        twin._legal, twin._legal_set = self._legal, self._legal_set
+        twin._legal_texts = self._legal_texts
+        twin._pending = list(self._pending)
+        if self._legal is None:
+            twin._legal_owned = True
+        else:
             twin._legal_owned = self._legal_owned = False
-        if self._score is not None:
-            twin._score = self._score.copy(self.top)
+        score = self._score
+        twin._score = None if score is None else score.copy(self.top)
         return twin
 
     def _set(self, cell: int, hex_: Hex, tile_uid: int) -> None:

@@ -24,7 +24,13 @@ from engine.akropolis.render import render_state
 from engine.akropolis.scoring import VARIANTS, CityScore
 from engine.akropolis.state import AkropolisState
 from engine.akropolis.state_json import state_from_json, state_to_json
-from engine.akropolis.turns import apply_action, current_player, is_over, legal_actions
+from engine.akropolis.turns import (
+    apply_action,
+    apply_legal,
+    current_player,
+    is_over,
+    legal_actions,
+)
 from engine.core import JSON, MatchResult, OptionSpec, competition_ranks
 from engine.rng import SplitMix64
 from engine.setup_checks import checked_options
@@ -82,6 +88,10 @@ class Akropolis:
     is_over = staticmethod(is_over)
     legal_actions = staticmethod(legal_actions)
     apply = staticmethod(apply_action)
+    apply_legal = staticmethod(apply_legal)
+    """`apply(state, legal[index])` without checking the action again: `legal` must be
+    `legal_actions(state)` of this state as it is (for lookahead; the referee checks every
+    bot's action with `apply`)."""
 
     def turn_number(self, state: AkropolisState) -> int:
         return state.turn
@@ -101,6 +111,11 @@ class Akropolis:
             city.running_score(variants).total(city.top) + stones
             for city, stones in zip(state.cities, state.stones, strict=True)
         ]
+
+    def score(self, state: AkropolisState, seat: int) -> int:
+        """One seat's score of `scores` (the others' are not worked out)."""
+        city = state.cities[seat]
+        return city.running_score(variants_of(state)).total(city.top) + state.stones[seat]
 
     def result(self, state: AkropolisState) -> MatchResult:
         scores = [self.city_score(state, p) for p in range(state.players)]
@@ -156,7 +171,12 @@ def tiles_in_play(players: int, all_tiles: bool) -> tuple[int, ...]:
 
 
 def variants_of(state: AkropolisState) -> tuple[str, ...]:
-    return tuple(name for name in VARIANTS if state.options.get(name))
+    """The scoring variants the state's options turn on (kept in the state: its options
+    never change, and its copies share them)."""
+    variants = state.variants
+    if variants is None:
+        variants = state.variants = tuple(name for name in VARIANTS if state.options.get(name))
+    return variants
 
 
 AKROPOLIS = Akropolis()

@@ -30,11 +30,11 @@ from engine.akropolis.components import (
     MARKET_PLAZA,
     TEMPLE,
 )
-from engine.akropolis.geometry import RING, STEP
+from engine.akropolis.geometry import RING, STEP, TRIANGLE_CELLS
 from engine.akropolis.lakes import Bounds, bounds_of, lakes_closed_by, lakes_of
 from engine.akropolis.scoring import CityScore, ColorScore
 from engine.akropolis.triangle_ring import RING_CYCLE, run_starts
-from engine.hexgrid import decode
+from engine.hexgrid import decode, encode
 
 Hex = tuple[int, int, int]
 """(level, hex code, plaza stars), as in a `scoring.Surface`."""
@@ -43,6 +43,26 @@ HOUSE_I = COLOR_INDEX_OF[HOUSE]
 
 _RESCORED_IN_RING = (MARKET, BARRACKS, TEMPLE, GARDEN)
 _WATCHING_LAKES = (BARRACKS, GARDEN)
+_WATCHING_EMPTY = (TEMPLE, BARRACKS)
+"""What these are worth depends on which of their neighbours are empty."""
+
+
+def _cell_span(kind: int) -> tuple[int, int, int, int]:
+    """(q low, q high, r low, r high) of a triangle's cells, less its cell y's (q, r)."""
+    origin_q, origin_r = decode(encode(0, 0))
+    coords = [decode(encode(0, 0) + offset) for offset in TRIANGLE_CELLS[kind]]
+    qs = [q - origin_q for q, _ in coords]
+    rs = [r - origin_r for _, r in coords]
+    return min(qs), max(qs), min(rs), max(rs)
+
+
+_CELL_SPAN = (_cell_span(0), _cell_span(1))
+"""For each triangle type, its cells' bounds relative to its cell y."""
+
+_RING_BITS = tuple(
+    tuple((offset, 1 << j) for j, offset in enumerate(RING_CYCLE[kind])) for kind in (0, 1)
+)
+"""For each triangle type, (offset from y, bit) of its ring cells in cyclic order."""
 
 
 class RunningScore:
@@ -55,6 +75,7 @@ class RunningScore:
         "house_value",
         "lakes",
         "new_houses",
+        "points",
         "stars",
         "values",
         "variants",
@@ -81,6 +102,8 @@ class RunningScore:
         """(size, value) of the largest house group before `new_houses`; None: not known."""
         self.new_houses: list[int] = []
         """Houses laid since `house_best`, none covered."""
+        self.points: int | None = None
+        """`total` as last worked out; None: changed since."""
 
     @classmethod
     def of(cls, top: Mapping[int, Hex], variants: tuple[str, ...]) -> RunningScore:
@@ -118,14 +141,19 @@ class RunningScore:
         twin.house_value = self.house_value
         twin.house_best = self.house_best
         twin.new_houses = list(self.new_houses)
+        twin.points = self.points
         return twin
 
     def total(self, top: Mapping[int, Hex]) -> int:
-        """The points of the colours (the stones not included)."""
-        stars, values = self.stars, self.values
-        points = self.houses(top) * stars[HOUSE_I]
-        for colour in range(1, len(COLORS)):
-            points += values[colour] * stars[colour]
+        """The points of the colours (the stones not included), kept until the next
+        placement: a lookahead asks again for the cities a move leaves unchanged."""
+        points = self.points
+        if points is None:
+            stars, values = self.stars, self.values
+            points = self.houses(top) * stars[HOUSE_I]
+            for colour in range(1, len(COLORS)):
+                points += values[colour] * stars[colour]
+            self.points = points
         return points
 
     def city_score(self, top: Mapping[int, Hex], stones: int) -> CityScore:
@@ -164,6 +192,7 @@ class RunningScore:
     ) -> None:
         """Follow a tile just placed (`top` already shows it) on `cells`, which showed
         `covered` before; `level` is the new tile's."""
+        self.points = None
         stars, worth, values = self.stars, self.worth, self.values
         markets_moved = False
         houses_moved = houses_covered = False
@@ -190,21 +219,46 @@ class RunningScore:
             self.house_value = None
             if houses_covered:
                 self.house_best = None
-        lakes_closed = level == 1 and self.follow_lakes(top, triangle, cells)
+        y, kind = triangle >> 1, triangle & 1
+        lakes_closed = False
+        if level == 1:
+            # The ring's hexes are read once: the empty ones for the lakes, the others
+            # for rescoring after the lakes are followed (barracks read them). A ring
+            # market changes only by a market or market plaza of the tile, a garden only
+            # by a lake it touches (filled here; closing lakes rescores them all below).
+            filled_lake = cells[0] in self.lakes
+            gardens_watch = filled_lake and self.double[4]
+            empty = 0
+            again: list[tuple[int, Hex]] = []
+            for offset, bit in _RING_BITS[kind]:
+                cell = y + offset
+                hex_ = top.get(cell)
+                if hex_ is None:
+                    empty |= bit
+                    continue
+                code = hex_[1]
+                if (
+                    code in _WATCHING_EMPTY
+                    or (code == MARKET and markets_moved)
+                    or (code == GARDEN and gardens_watch)
+                ):
+                    again.append((cell, hex_))
+            if filled_lake:
+                self.lakes.difference_update(cells)
+            else:
+                lakes_closed = self.follow_lakes(top, triangle, cells, empty)
+            for cell, (ring_level, code, _) in again:
+                self.rescore(top, cell, ring_level, code)
+        elif markets_moved:
+            for offset in RING[kind]:
+                cell = y + offset
+                hex_ = top.get(cell)
+                if hex_ is not None and hex_[1] == MARKET:
+                    self.rescore(top, cell, hex_[0], MARKET)
         for cell in cells:
             code = top[cell][1]
             if code in _RESCORED_IN_RING:
                 self.rescore(top, cell, level, code)
-        if level == 1 or markets_moved:
-            y = triangle >> 1
-            for offset in RING[triangle & 1]:
-                cell = y + offset
-                hex_ = top.get(cell)
-                if hex_ is None:
-                    continue
-                code = hex_[1]
-                if code == MARKET or (level == 1 and code in _RESCORED_IN_RING):
-                    self.rescore(top, cell, hex_[0], code)
         if lakes_closed:
             for cell in list(worth):
                 _, code, _ = top[cell]
@@ -216,34 +270,38 @@ class RunningScore:
         top: Mapping[int, Hex],
         triangle: int,
         cells: tuple[int, int, int],
+        empty: int,
     ) -> bool:
-        """Update the lakes and bounds for a level-1 tile; whether new lakes closed."""
-        lakes = self.lakes
-        if cells[0] in lakes:
-            lakes.difference_update(cells)
-            return False
+        """Update the lakes and bounds for a level-1 tile placed in the outside, whose
+        ring's empty cells are the bits of `empty` (`_RING_BITS`); whether new lakes
+        closed."""
+        y, kind = triangle >> 1, triangle & 1
+        q, r = decode(y)
+        q_min, q_max, r_min, r_max = _CELL_SPAN[kind]
+        q_min += q
+        q_max += q
+        r_min += r
+        r_max += r
         bounds = self.bounds
         if bounds is None:
-            # `top` shows the tile already: extending these by its cells changes nothing.
-            bounds = bounds_of(top)
+            # `top` shows the tile already: these bounds hold its cells.
+            bounds = self.bounds = bounds_of(top)
         q_low, q_high, r_low, r_high = bounds
-        for q, r in map(decode, cells):
-            q_low, q_high = min(q_low, q), max(q_high, q)
-            r_low, r_high = min(r_low, r), max(r_high, r)
-        self.bounds = (q_low, q_high, r_low, r_high)
-        y, kind = triangle >> 1, triangle & 1
-        ring = RING_CYCLE[kind]
-        empty = 0
-        for j, offset in enumerate(ring):
-            if y + offset not in top:
-                empty |= 1 << j
+        if q_min < q_low or q_max > q_high or r_min < r_low or r_max > r_high:
+            self.bounds = (
+                min(q_low, q_min),
+                max(q_high, q_max),
+                min(r_low, r_min),
+                max(r_high, r_max),
+            )
         starts = run_starts(empty)
         if starts.bit_count() < 2:
             return False
+        ring = RING_CYCLE[kind]
         enclosed = lakes_closed_by(
             top, bounds, cells, [y + ring[j] for j in range(9) if starts >> j & 1]
         )
-        lakes |= enclosed
+        self.lakes |= enclosed
         return bool(enclosed)
 
     def rescore(self, top: Mapping[int, Hex], cell: int, level: int, code: int) -> None:
@@ -289,7 +347,7 @@ class RunningScore:
 def largest_house_group(top: Mapping[int, Hex], starts: Sequence[int]) -> tuple[int, int]:
     """(size, value) of the largest of the groups of edge-connected houses that hold one
     of `starts` ((0, 0) if none), the largest by size, then value, as the scoring has it."""
-    best = (0, 0)
+    best_size = best_value = 0
     seen: set[int] = set()
     for start in starts:
         if start in seen:
@@ -308,5 +366,6 @@ def largest_house_group(top: Mapping[int, Hex], starts: Sequence[int]) -> tuple[
                     if hex_ is not None and hex_[1] == HOUSE:
                         seen.add(near)
                         stack.append(near)
-        best = max(best, (size, value))
-    return best
+        if size > best_size or (size == best_size and value > best_value):
+            best_size, best_value = size, value
+    return best_size, best_value

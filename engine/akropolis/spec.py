@@ -45,4 +45,5 @@ SPEC: GameSpec[AkropolisState] = GameSpec(
     state_from_observation=AKROPOLIS.state_from_observation,
     score_json=AKROPOLIS.score_json,
     scores=AKROPOLIS.scores,
+    score=AKROPOLIS.score,
 )

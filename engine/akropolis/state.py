@@ -12,6 +12,7 @@ class AkropolisState:
     seed: int
     players: int
     options: dict[str, bool]
+    """Set up once and never changed afterwards: copies of the state share it."""
     stacks: list[list[int]]
     """Face-down stacks of tile ids, the next one to reveal first. Hidden from players."""
     site: list[int]
@@ -26,22 +27,23 @@ class AkropolisState:
     stack_tiles_text: tuple[int, str] | None = field(default=None, compare=False, repr=False)
     """(stacks left, the tiles in them sorted as JSON text), kept by `observation`: the
     stacks change only by drawing the first one whole."""
+    variants: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
+    """The scoring variants the options turn on, kept by `rules.variants_of`."""
 
     def copy(self) -> AkropolisState:
+        """A copy to change apart from this state. The options and each stack (never
+        changed, a stack is only ever drawn whole) are shared, so are the cities until
+        one of the two states changes one (`city_to_change`)."""
         everyone = (1 << len(self.cities)) - 1
         self.shared_cities = everyone
-        return AkropolisState(
-            seed=self.seed,
-            players=self.players,
-            options=dict(self.options),
-            stacks=[list(stack) for stack in self.stacks],
-            site=list(self.site),
-            stones=list(self.stones),
-            cities=list(self.cities),
-            turn=self.turn,
-            shared_cities=everyone,
-            stack_tiles_text=self.stack_tiles_text,
-        )
+        fields = self.__dict__.copy()
+        fields["stacks"] = list(self.stacks)
+        fields["site"] = list(self.site)
+        fields["stones"] = list(self.stones)
+        fields["cities"] = list(self.cities)
+        twin = object.__new__(AkropolisState)
+        twin.__dict__ = fields
+        return twin
 
     def city_to_change(self, player: int) -> City:
         """The player's city, copied first if another state shares it."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.akropolis.actions import LegalActions, parse_action
 from engine.akropolis.city import City
 from engine.akropolis.components import TILES
-from engine.akropolis.geometry import STEP, TILE_STEPS, TRIANGLE_FROM_ANCHOR
+from engine.akropolis.geometry import STEP, TILE_STEPS, TRIANGLE_ACTIONS, TRIANGLE_FROM_ANCHOR
 from engine.akropolis.state import AkropolisState
 from engine.core import JSON, IllegalAction
 from engine.hexgrid import COORD_LIMIT, encode
@@ -58,12 +58,36 @@ def apply_action(state: AkropolisState, action: JSON) -> None:
             + explain_illegal(state.cities[player], anchor, rotation)
         )
     second, third = TILE_STEPS[rotation]
+    place_tile(state, player, position, triangle, (anchor, anchor + second, anchor + third))
+
+
+def apply_legal(state: AkropolisState, legal: LegalActions, index: int) -> None:
+    """Apply `legal[index]` without checking it again: `legal` must be
+    `legal_actions(state)` of this state as it is now, so the action is legal by
+    construction (a lookahead trying its own position's moves). Nothing untrusted comes
+    this way: the referee applies bots' actions with `apply_action`."""
+    triangles = legal.triangles
+    per_tile = 3 * len(triangles)
+    if not 0 <= index < per_tile * len(legal.tiles):
+        raise IndexError("legal action index out of range")
+    tile, rest = divmod(index, per_tile)
+    which, triangle = rest % 3, triangles[rest // 3]
+    offset, rotation = TRIANGLE_ACTIONS[triangle & 1][which]
+    anchor = (triangle >> 1) + offset
+    second, third = TILE_STEPS[rotation]
+    cells = (anchor, anchor + second, anchor + third)
+    place_tile(state, current_player(state), legal.tiles[tile], triangle, cells)
+
+
+def place_tile(
+    state: AkropolisState, player: int, position: int, triangle: int, cells: tuple[int, int, int]
+) -> None:
+    """The rest of a turn once its action is known legal: take the Construction Site's
+    tile at `position`, pay for it, place it on `cells` (covering `triangle`)."""
+    site, stones = state.site, state.stones
     tile_id = site.pop(position)
     city = state.city_to_change(player)
-    quarries = city.place(
-        triangle, (anchor, anchor + second, anchor + third), TILE_HEXES[tile_id], tile_id
-    )
-    stones[player] += quarries - position
+    stones[player] += city.place(triangle, cells, TILE_HEXES[tile_id], tile_id) - position
     state.turn += 1
     if len(site) == 1 and state.stacks:
         site.extend(state.stacks.pop(0))

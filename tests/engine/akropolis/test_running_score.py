@@ -84,6 +84,9 @@ def assert_equals_a_full_rescoring(state: AkropolisState) -> None:
     ]
     assert [GAME.city_score(state, seat) for seat in range(state.players)] == oracle
     assert GAME.scores(state) == [score.total for score in oracle]
+    assert [GAME.score(state, seat) for seat in range(state.players)] == [
+        score.total for score in oracle
+    ]
 
 
 @property_settings(30)
@@ -232,3 +235,44 @@ def test_bounds_are_the_lowest_and_highest_coordinates(cells: set[tuple[int, int
         min(r for _, r in coordinates),
         max(r for _, r in coordinates),
     )
+
+
+@property_settings(30)
+@given(setups())
+def test_one_seats_score_on_copies_equals_a_full_rescoring(setup: Setup) -> None:
+    """A lookahead reads one seat's score on a copy of each position (`score`, the kept
+    total of the cities the move left alone): it must be the full rescoring's, and
+    reading it must not stale the original's."""
+    seed, players, _ = setup
+    rng = SplitMix64(seed ^ 0x5EED)
+    for state in random_states(setup):
+        if GAME.is_over(state):
+            break
+        variants = variants_of(state)
+        legal = GAME.legal_actions(state)
+        seat = rng.below(players)
+        after = GAME.copy_state(state)
+        GAME.apply(after, legal[rng.below(len(legal))])
+        for position in (after, state):
+            city = position.cities[seat]
+            oracle = score_surface(city.top, position.stones[seat], variants).total
+            assert GAME.score(position, seat) == oracle
+
+
+@property_settings(30)
+@given(setups(), st.integers(min_value=1, max_value=2**32))
+def test_applying_a_legal_index_is_applying_its_action(setup: Setup, pick: int) -> None:
+    """`apply_legal` (no checks, for lookahead) leaves the same state and scores as
+    `apply` of the same action, on copies of every position of a random game."""
+    for state in random_states(setup):
+        if GAME.is_over(state):
+            break
+        legal = GAME.legal_actions(state)
+        index = pick % len(legal)
+        checked, trusted = GAME.copy_state(state), GAME.copy_state(state)
+        GAME.apply(checked, legal[index])
+        GAME.apply_legal(trusted, legal, index)
+        assert GAME.state_to_json(trusted) == GAME.state_to_json(checked)
+        assert GAME.scores(trusted) == GAME.scores(checked)
+        mover = trusted.cities[state.turn % state.players]
+        assert mover.legal_triangles() == scan_legal_triangles(mover)

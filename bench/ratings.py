@@ -10,9 +10,13 @@ each match, with per-bot game counts. 2-player and 4-player tables are separate 
 After 10, 30 and 120 games per bot it prints the Kendall tau between true strength and
 - the ladder's rating ("agon"),
 - an offline Bradley-Terry fit of the same games, 4-player matches decomposed into their
-  pairwise results (MM algorithm, Hunter 2004, with a tiny prior to keep it finite),
+  pairwise results (maximum likelihood by Newton's method, with a tiny prior to keep it
+  finite),
 - plain pairwise Elo with random tables and a constant K, on its own games ("baseline"),
 - the same offline fit of the baseline's games ("bt-random": the fit on plain pairing),
+- an oracle: tables seated by the TRUE strengths (`oracle_tables`), rated by the offline
+  Plackett-Luce fit of their finishing orders, the model's own maximum likelihood
+  ("oracle"): what no real matchmaker and rating can be expected to beat,
 as mean +- standard deviation over independent runs, and the ladder's calibration: the
 share of its 95% intervals (1.96 deviations each side) that hold the true strength, put on
 the Elo scale and shifted to the ratings' mean. Deterministic for a given --seed; the
@@ -21,8 +25,8 @@ same figures for --holdout-seed (2), a seed not used for choosing any constant, 
 
 The default spread of strengths, 1.5 (about 260 Elo), puts the baseline at about 0.78 at
 30 games per bot on 2-player tables, the reference point. Run with
-`.venv/bin/python bench/ratings.py` (both seeds): about 4 minutes on an idle core, 10 to 25 on
-a busy 2-core machine.
+`.venv/bin/python bench/ratings.py` (both seeds): about 6 minutes on an idle core, 15 to 40
+on a busy 2-core machine.
 """
 
 from __future__ import annotations
@@ -413,6 +417,8 @@ def main() -> None:
         "spread": args.spread,
         "runs": args.runs,
         "system": ratings.SYSTEM.SUMMARY,
+        "quality_power": {str(n): p for n, p in matchmaking.QUALITY_POWER.items()},
+        "oracle_jitter": {str(n): j for n, j in ORACLE_JITTER.items()},
         "seconds": round(time.perf_counter() - started),
         "seeds": {
             str(seed): {
@@ -435,7 +441,10 @@ def main() -> None:
         f"{args.bots} bots, strengths ~ N(0, {args.spread:g}) log-odds, {args.runs} runs; "
         "every bot plays one game per round."
     )
-    print(f"agon: {ratings.SYSTEM.SUMMARY}; opponent window {matchmaking.OPPONENT_WINDOW}.")
+    print(
+        f"agon: {ratings.SYSTEM.SUMMARY}; opponents drawn by match quality to the power "
+        f"{matchmaking.QUALITY_POWER}."
+    )
     for seed in seeds:
         role = "tuning seed" if seed == args.seed else "held-out seed"
         for players in table_sizes:

@@ -66,7 +66,8 @@ def test_two_seats_rate_as_glickos_own_update_for_one_game(seed: int) -> None:
         assert after.value == pytest.approx(
             one.value + q / precision * damping * (score - expected)
         )
-        assert after.deviation == pytest.approx(max(math.sqrt(1.0 / precision), MIN_DEVIATION))
+        floor = MIN_DEVIATION[2]
+        assert after.deviation == pytest.approx(max(math.sqrt(1.0 / precision), floor))
 
 
 def test_a_finishing_order_of_equals_says_most_about_the_last() -> None:
@@ -84,7 +85,20 @@ def test_deviations_only_shrink_with_results_never_below_the_floor(seed: int) ->
     after = ratings.update(rated, [rng.randint(1, seats) for _ in range(seats)], [0] * seats)
     for before, now in zip(rated, after, strict=True):
         assert now.deviation is not None and before.deviation is not None
-        assert MIN_DEVIATION <= now.deviation <= max(before.deviation, MIN_DEVIATION)
+        floor = MIN_DEVIATION[seats]
+        assert floor <= now.deviation <= max(before.deviation, floor)
+
+
+def test_a_finishing_order_of_four_settles_a_rating_closer_than_games_of_two() -> None:
+    def settled(seats: int) -> float:
+        rated = [Value(1500.0, START_DEVIATION)] * seats
+        for result in range(200):
+            ranks = [(seat + result) % seats + 1 for seat in range(seats)]
+            rated = ratings.update(rated, ranks, [result] * seats)
+        assert rated[0].deviation is not None
+        return rated[0].deviation
+
+    assert settled(4) == MIN_DEVIATION[4] < settled(2) == MIN_DEVIATION[2]
 
 
 def test_an_idle_rating_grows_unsure_up_to_the_start() -> None:

@@ -25,8 +25,8 @@ same figures for --holdout-seed (2), a seed not used for choosing any constant, 
 
 The default spread of strengths, 1.5 (about 260 Elo), puts the baseline at about 0.78 at
 30 games per bot on 2-player tables, the reference point. Run with
-`.venv/bin/python bench/ratings.py` (both seeds): about 6 minutes on an idle core, 15 to 40
-on a busy 2-core machine.
+`.venv/bin/python bench/ratings.py` (both seeds): about 3 minutes of CPU (232 s on the
+2-core machine at a load average of 2-4; up to half an hour when it is busy).
 """
 
 from __future__ import annotations

@@ -10,9 +10,13 @@ each match, with per-bot game counts. 2-player and 4-player tables are separate 
 After 10, 30 and 120 games per bot it prints the Kendall tau between true strength and
 - the ladder's rating ("agon"),
 - an offline Bradley-Terry fit of the same games, 4-player matches decomposed into their
-  pairwise results (MM algorithm, Hunter 2004, with a tiny prior to keep it finite),
+  pairwise results (maximum likelihood by Newton's method, with a tiny prior to keep it
+  finite),
 - plain pairwise Elo with random tables and a constant K, on its own games ("baseline"),
 - the same offline fit of the baseline's games ("bt-random": the fit on plain pairing),
+- an oracle: tables seated by the TRUE strengths (`oracle_tables`), rated by the offline
+  Plackett-Luce fit of their finishing orders, the model's own maximum likelihood
+  ("oracle"): what no real matchmaker and rating can be expected to beat,
 as mean +- standard deviation over independent runs, and the ladder's calibration: the
 share of its 95% intervals (1.96 deviations each side) that hold the true strength, put on
 the Elo scale and shifted to the ratings' mean. Deterministic for a given --seed; the
@@ -21,8 +25,8 @@ same figures for --holdout-seed (2), a seed not used for choosing any constant, 
 
 The default spread of strengths, 1.5 (about 260 Elo), puts the baseline at about 0.78 at
 30 games per bot on 2-player tables, the reference point. Run with
-`.venv/bin/python bench/ratings.py` (both seeds): about 4 minutes on an idle core, 10 to 25 on
-a busy 2-core machine.
+`.venv/bin/python bench/ratings.py` (both seeds): about 3 minutes of CPU (232 s on the
+2-core machine at a load average of 2-4; up to half an hour when it is busy).
 """
 
 from __future__ import annotations
@@ -58,12 +62,13 @@ BT_PRIOR = 0.1
 """Bradley-Terry prior: each bot wins and loses this many games against a virtual bot of
 log-strength 0, so a bot that won (or lost) every game still gets a finite strength."""
 
-METHODS = ("agon", "bt", "baseline", "bt-random")
+METHODS = ("agon", "bt", "baseline", "bt-random", "oracle")
 LABELS = {
     "agon": "agon rating",
     "bt": "Bradley-Terry",
     "baseline": f"baseline Elo (random, K={BASELINE_K:g})",
     "bt-random": "Bradley-Terry (random)",
+    "oracle": "oracle (true tables, PL fit)",
 }
 ELO_PER_LOG_ODDS = 400.0 / math.log(10.0)
 INTERVAL = 1.96
@@ -123,24 +128,121 @@ class PairwiseResults:
                 self.meetings[loser][winner] = self.meetings[loser].get(winner, 0) + 1
 
 
-def bradley_terry(results: PairwiseResults, tolerance: float = 1e-4) -> list[float]:
-    """Strengths (exp of log-odds) by the MM algorithm (Hunter 2004), updating in place,
-    with BT_PRIOR wins and losses against a virtual bot of strength 1. Stops when no
-    log-strength moves by more than `tolerance`: the ranking is settled long before."""
-    gamma = [1.0] * results.bots
-    for _ in range(100_000):
-        largest_step = 0.0
+def bradley_terry(
+    results: PairwiseResults, start: Sequence[float] | None = None, tolerance: float = 1e-6
+) -> list[float]:
+    """Strengths (exp of log-odds) of the Bradley-Terry model of the pairwise results, by
+    Newton's method on the log-likelihood (wins and meetings are sufficient), with
+    BT_PRIOR wins and losses against a virtual bot of strength 1."""
+
+    def add_games(theta: list[float], gradient: list[float], information: Matrix) -> None:
         for i, opponents in enumerate(results.meetings):
-            g = gamma[i]
-            denominator = 2 * BT_PRIOR / (g + 1.0)
+            gradient[i] += results.wins[i]
             for j, games in opponents.items():
-                denominator += games / (g + gamma[j])
-            new = (results.wins[i] + BT_PRIOR) / denominator
-            largest_step = max(largest_step, abs(math.log(new / g)))
-            gamma[i] = new
-        if largest_step < tolerance:
+                p = 1.0 / (1.0 + math.exp(theta[j] - theta[i]))
+                gradient[i] -= games * p
+                information[i][i] += games * p * (1.0 - p)
+                information[i][j] -= games * p * (1.0 - p)
+
+    return _maximum_likelihood(results.bots, add_games, start, tolerance)
+
+
+def plackett_luce(
+    orders: Sequence[Sequence[int]],
+    bots: int,
+    start: Sequence[float] | None = None,
+    tolerance: float = 1e-6,
+) -> list[float]:
+    """Strengths (exp of log-odds) of the Plackett-Luce model of finishing orders (winner
+    first; Bradley-Terry for orders of two), by Newton's method, with the same prior as
+    `bradley_terry`. A bot at place k was chosen at stage k among those left."""
+
+    def add_games(theta: list[float], gradient: list[float], information: Matrix) -> None:
+        for order in orders:
+            for place in range(len(order) - 1):
+                left = order[place:]
+                weights = [math.exp(theta[b]) for b in left]
+                total = sum(weights)
+                shares = [w / total for w in weights]
+                gradient[order[place]] += 1.0
+                for a, share_a in zip(left, shares, strict=True):
+                    gradient[a] -= share_a
+                    row = information[a]
+                    row[a] += share_a
+                    for b, share_b in zip(left, shares, strict=True):
+                        row[b] -= share_a * share_b
+
+    return _maximum_likelihood(bots, add_games, start, tolerance)
+
+
+Matrix = list[list[float]]
+MAX_NEWTON_STEP = 2.0
+"""No log-strength moves further than this in one Newton step (a first step from even
+strengths can overshoot a bot that won or lost nearly everything)."""
+
+
+def _maximum_likelihood(
+    bots: int,
+    add_games: Callable[[list[float], list[float], Matrix], None],
+    start: Sequence[float] | None,
+    tolerance: float,
+) -> list[float]:
+    """Newton's method on a concave log-likelihood of log-strengths: `add_games` adds the
+    games' gradient and information (minus the Hessian) at `theta` to the prior's. Stops
+    when no log-strength moves by more than `tolerance`. The slower MM algorithm stopped
+    by the same test stalled far from the optimum on sparse designs (neighbours only)."""
+    theta = [math.log(g) for g in start] if start is not None else [0.0] * bots
+    for _ in range(100):
+        gradient, information = [0.0] * bots, [[0.0] * bots for _ in range(bots)]
+        for i, t in enumerate(theta):
+            p = 1.0 / (1.0 + math.exp(-t))
+            gradient[i] += BT_PRIOR * (1.0 - 2.0 * p)
+            information[i][i] += 2.0 * BT_PRIOR * p * (1.0 - p)
+        add_games(theta, gradient, information)
+        step = _solve_positive_definite(information, gradient)
+        largest = max(abs(x) for x in step)
+        scale = min(1.0, MAX_NEWTON_STEP / largest) if largest else 1.0
+        theta = [t + scale * x for t, x in zip(theta, step, strict=True)]
+        if largest < tolerance:
             break
-    return gamma
+    return [math.exp(t) for t in theta]
+
+
+def _solve_positive_definite(matrix: Matrix, vector: list[float]) -> list[float]:
+    """x with matrix @ x = vector, by Cholesky (the matrix is symmetric positive
+    definite: the prior makes every log-likelihood here strictly concave)."""
+    n = len(vector)
+    lower: Matrix = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        row_i = lower[i]
+        for j in range(i + 1):
+            row_j = lower[j]
+            total = matrix[i][j] - sum(row_i[k] * row_j[k] for k in range(j))
+            row_i[j] = math.sqrt(total) if i == j else total / row_j[j]
+    forward = [0.0] * n
+    for i in range(n):
+        row = lower[i]
+        forward[i] = (vector[i] - sum(row[k] * forward[k] for k in range(i))) / row[i]
+    solution = [0.0] * n
+    for i in range(n - 1, -1, -1):
+        tail = sum(lower[k][i] * solution[k] for k in range(i + 1, n))
+        solution[i] = (forward[i] - tail) / lower[i][i]
+    return solution
+
+
+ORACLE_JITTER = {2: 1.0, 4: 0.5}
+"""The oracle seats bots by their true strength plus this much normal noise (log-odds,
+by table size) each round: the best of 0.3 to 2.0 at 30 games per bot (seed 1,
+bench/README.md). Less noise seats truer equals, but the same few neighbours again and
+again: a chain of comparisons that places bots far apart badly."""
+
+
+def oracle_tables(strengths: Sequence[float], players: int, rng: Random) -> list[list[int]]:
+    """A round's tables by a matchmaker that knows the true strengths: bots sorted by
+    strength plus noise (ORACLE_JITTER), consecutive ones seated together."""
+    jitter = ORACLE_JITTER.get(players, ORACLE_JITTER[4])
+    order = sorted(range(len(strengths)), key=lambda b: strengths[b] + rng.gauss(0.0, jitter))
+    return [order[first : first + players] for first in range(0, len(order) - players + 1, players)]
 
 
 def elo_changes(ratings_: Sequence[float], order: Sequence[int], k: float) -> list[float]:
@@ -232,6 +334,18 @@ def run_ladder(
             taus["baseline"][round_] = kendall_tau(strengths, elo)
             taus["bt-random"][round_] = kendall_tau(strengths, bradley_terry(random_results))
         tick()
+
+    # The oracle: tables of true neighbours, rated by the model's own offline fit.
+    pairing_rng, game_rng = Random(f"{seed}:oracle-pairing"), Random(f"{seed}:oracle-games")
+    orders: list[list[int]] = []
+    fit: list[float] | None = None
+    for round_ in range(1, rounds + 1):
+        for table in oracle_tables(strengths, players, pairing_rng):
+            orders.append(finishing_order(table, strengths, game_rng))
+        if round_ in checkpoints:
+            fit = plackett_luce(orders, bots, fit)
+            taus["oracle"][round_] = kendall_tau(strengths, fit)
+        tick()
     return taus
 
 
@@ -277,7 +391,7 @@ def main() -> None:
     with Progress(transient=True, disable=args.json) as progress:
         task = progress.add_task(
             "simulating",
-            total=len(seeds) * 2 * max(checkpoints) * args.runs * len(table_sizes),
+            total=len(seeds) * 3 * max(checkpoints) * args.runs * len(table_sizes),
         )
 
         def tick() -> None:
@@ -303,6 +417,8 @@ def main() -> None:
         "spread": args.spread,
         "runs": args.runs,
         "system": ratings.SYSTEM.SUMMARY,
+        "quality_power": {str(n): p for n, p in matchmaking.QUALITY_POWER.items()},
+        "oracle_jitter": {str(n): j for n, j in ORACLE_JITTER.items()},
         "seconds": round(time.perf_counter() - started),
         "seeds": {
             str(seed): {
@@ -325,7 +441,10 @@ def main() -> None:
         f"{args.bots} bots, strengths ~ N(0, {args.spread:g}) log-odds, {args.runs} runs; "
         "every bot plays one game per round."
     )
-    print(f"agon: {ratings.SYSTEM.SUMMARY}; opponent window {matchmaking.OPPONENT_WINDOW}.")
+    print(
+        f"agon: {ratings.SYSTEM.SUMMARY}; opponents drawn by match quality to the power "
+        f"{matchmaking.QUALITY_POWER}."
+    )
     for seed in seeds:
         role = "tuning seed" if seed == args.seed else "held-out seed"
         for players in table_sizes:

@@ -13,8 +13,10 @@ Each table is seated for what its game will teach (`pick_tables`):
 - the rest of the table are opponents whose result against the table is least
   predictable: TrueSkill's match quality (Herbrich et al. 2007) on the Elo scale, which
   is highest between bots near in rating and, among those, for opponents whose own
-  rating is sure (a result against a well-known opponent places the anchor best), drawn
-  at random among the OPPONENT_WINDOW best so pairings vary;
+  rating is sure (a result against a well-known opponent places the anchor best). Each
+  is drawn among all the allowed bots with odds by its quality (its least against those
+  seated) to a power (QUALITY_POWER, by table size): mostly near, sometimes further,
+  so pairings vary and comparisons reach across the ladder;
 - no pair meets more than MAX_MEETINGS times among the ladder's recent matches that the
   caller counts (`met`, over the last `pair_memory` matches): a bot is not fed the same
   neighbour over and over.
@@ -29,10 +31,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
 
-OPPONENT_WINDOW = 12
-"""Opponents are drawn from this many best candidates per seat to fill: wide enough that
-a bot on a streak does not meet only bots on streaks (their ratings too high alike),
-which made the 2-player ratings over-confident at 4 (`bench/ratings.py`)."""
+QUALITY_POWER = {2: 5.0, 4: 12.0}
+"""How sharply the opponents' odds favour match quality, by table size (3 and more seats
+as 4): at 5, two sure ratings 200 points apart meet about a third as often as equals;
+at 12, 1/17 as often. Drawing among the 12 best only (before) fed a bot on a streak bots
+on streaks, whose ratings are too high alike, and left the 2-player intervals too narrow;
+a matchmaker that knows the true strengths does best with 2-player opponents spread
+about this widely, 4-player tables closer. Chosen among 2-8 (2p) and 3-24 (4p) on
+seed 1 of `bench/ratings.py` (figures in bench/README.md)."""
 MAX_MEETINGS = 3
 """A pair meets at most this many times among a ladder's last `pair_memory` matches."""
 PAIR_MEMORY = 500
@@ -197,9 +203,8 @@ def _seat_opponents(
         ]
         if not allowed:
             return None
-        best = sorted(
-            allowed,
-            key=lambda c: (-min(match_quality(c, s) for s in table), c.bot_id),
-        )[:OPPONENT_WINDOW]
-        table.append(rng.choice(best))
+        allowed.sort(key=lambda c: c.bot_id)
+        power = QUALITY_POWER[2 if players == 2 else 4]
+        odds = [min(match_quality(c, s) for s in table) ** power for c in allowed]
+        table.append(rng.choices(allowed, weights=odds)[0])
     return [c.bot_id for c in table]

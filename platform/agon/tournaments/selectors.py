@@ -1,14 +1,15 @@
-"""Tournament reads: the list a user may see, and one tournament as its pages and the API
-show it (entrants, rounds with each game's match, standings live or final, progress)."""
+"""Tournament reads for the API: the list a user may see, one tournament (entrants,
+standings live or final, progress), and its games, paged apart since a public tournament
+may have 20,000 of them."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
+from agon.matches.models import Match
 from agon.tournaments.events import event_for, results_of
 from agon.tournaments.formats.round_robin import RoundRobin
 from agon.tournaments.models import Entry, Tournament, TournamentGame
@@ -75,36 +76,63 @@ class TournamentShown:
     tournament: Tournament
     entrants: list[Entry]
     """Entered bots: in seed order once the entry closed (dropped ones last)."""
-    rounds: dict[int, list[GameShown]] = field(default_factory=dict)
     standings: list[dict[str, object]] = field(default_factory=list)
     progress: Progress = Progress(0, 0, 0, None)
 
 
-def tournament_shown(tournament: Tournament) -> TournamentShown:
-    """Everything a tournament's page shows, in a fixed number of queries."""
+def tournament_entries(tournament: Tournament) -> list[Entry]:
+    """The entered bots (at most the tournament's `max_entrants`): in seed order once the
+    entry closed, the ones dropped then last."""
     entries = list(
         tournament.entries.select_related("bot__owner", "version__bot__owner").order_by(
             "number", "id"
         )
     )
+    return [entry for entry in entries if entry.number is not None] + [
+        entry for entry in entries if entry.number is None
+    ]
+
+
+def tournament_shown(tournament: Tournament) -> TournamentShown:
+    """A tournament without its games (those are paged: `tournament_games`): entrants,
+    standings and progress, in a fixed number of queries whatever its size. The live
+    standings read each decided game's result, not its match."""
+    entries = tournament_entries(tournament)
     entrants = [entry for entry in entries if entry.number is not None]
-    rows = list(tournament.games.select_related("match").order_by("round", "tie", "index"))
-    rounds: dict[int, list[GameShown]] = defaultdict(list)
-    for row in rows:
-        rounds[row.round].append(GameShown(row, entrants))
     standings = tournament.standings
     if tournament.status == Tournament.Status.RUNNING and entrants:
-        live = event_for(tournament, len(entrants)).standings(results_of(rows))
+        decided = tournament.games.filter(ranks__isnull=False).only(*RESULT_FIELDS)
+        live = event_for(tournament, len(entrants)).standings(results_of(decided))
         standings = standings_rows(live, entrants)
-    played = [row for row in rows if len(row.bots) > 1]
+    counts = tournament.games.aggregate(
+        games=Count("id", filter=Q(match__isnull=False)),
+        decided=Count("id", filter=Q(match__isnull=False, ranks__isnull=False)),
+        round=Max("round"),
+    )
     progress = Progress(
-        games=len(played),
-        decided=sum(row.ranks is not None for row in played),
-        round=max((row.round for row in rows), default=0),
+        games=counts["games"],
+        decided=counts["decided"],
+        round=counts["round"] or 0,
         rounds=_rounds_known(tournament, len(entrants)),
     )
-    shown_entries = entrants + [entry for entry in entries if entry.number is None]
-    return TournamentShown(tournament, shown_entries, dict(rounds), standings, progress)
+    return TournamentShown(tournament, entries, standings, progress)
+
+
+RESULT_FIELDS = ("tournament_id", "round", "tie", "index", "bots", "seed", "ranks")
+"""What a game's result is read from."""
+
+
+def tournament_games(
+    tournament: Tournament, *, round: int | None = None
+) -> QuerySet[TournamentGame]:
+    """The tournament's games in order (round, tie, index), of one round if given, with
+    their matches and earlier failed attempts: page it."""
+    games = (
+        tournament.games.select_related("match")
+        .prefetch_related(Prefetch("attempts", queryset=Match.objects.order_by("id")))
+        .order_by("round", "tie", "index", "id")
+    )
+    return games if round is None else games.filter(round=round)
 
 
 def _rounds_known(tournament: Tournament, entrants: int) -> int | None:

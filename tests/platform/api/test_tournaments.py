@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from pytest_django import Settings
 from rest_framework.test import APIClient
@@ -176,11 +178,16 @@ def test_a_tournaments_detail_shows_rounds_games_standings_and_progress(
     running = alice_client.get(url).json()
     assert running["status"] == "running"
     assert [entry["entrant"] for entry in running["entries"]] == [0, 1, 2]
-    (first,) = running["rounds_played"]
-    assert first["round"] == 1
-    assert sorted(game["status"] for game in first["games"]) == ["bye", "bye", "queued", "queued"]
-    played = [game for game in first["games"] if game["status"] == "queued"]
+    assert "rounds_played" not in running  # the games are paged apart
+    assert running["games"].endswith(f"/api/tournaments/{tournament.id}/games/")
+    first = alice_client.get(running["games"]).json()
+    assert first["count"] == 4
+    assert {game["round"] for game in first["results"]} == {1}
+    statuses = sorted(game["status"] for game in first["results"])
+    assert statuses == ["bye", "bye", "queued", "queued"]
+    played = [game for game in first["results"] if game["status"] == "queued"]
     assert all(game["match"] and game["replay"] is None for game in played)
+    assert all(game["attempts"] == [] for game in played)
     assert running["progress"] == {"games": 2, "decided": 0, "round": 1, "rounds": 2}
     assert len(running["standings"]) == 3  # live: the bye already counts
 
@@ -188,7 +195,7 @@ def test_a_tournaments_detail_shows_rounds_games_standings_and_progress(
     finished = alice_client.get(url).json()
     assert finished["status"] == "finished"
     assert finished["progress"] == {"games": 4, "decided": 4, "round": 2, "rounds": 2}
-    games = [game for round_ in finished["rounds_played"] for game in round_["games"]]
+    games = alice_client.get(finished["games"]).json()["results"]
     replays = [game["replay"] for game in games if game["status"] == "finished"]
     assert len(replays) == 4
     assert all(link.endswith(f"/api/matches/{link.split('/')[-3]}/replay/") for link in replays)
@@ -197,3 +204,51 @@ def test_a_tournaments_detail_shows_rounds_games_standings_and_progress(
     assert ranks == sorted(ranks)
     assert {"buchholz_cut1", "buchholz", "wins"} <= set(finished["standings"][0]["tiebreaks"])
     assert finished["standings"][0]["version"].startswith("alice/")
+
+
+def test_a_tournaments_games_are_paged_and_filtered_by_round(
+    make_bot: MakeBot, alice: User, alice_client: APIClient
+) -> None:
+    tournament = open_tournament(alice, rounds=2)
+    for name in ("ant", "bee", "cat", "dog"):
+        bot = make_bot(alice, name)
+        url = f"/api/tournaments/{tournament.id}/entries/"
+        assert alice_client.post(url, {"bot": bot.id}, format="json").status_code == 201
+    tournament_close_entry(tournament_id=tournament.id, now=after_entry(tournament))
+    play_out(tournament)
+    url = f"/api/tournaments/{tournament.id}/games/"
+
+    everything = alice_client.get(url).json()
+    assert everything["count"] == 8  # 2 rounds of 2 tables of 2 games
+    keys = [(game["round"], game["tie"], game["index"]) for game in everything["results"]]
+    assert keys == sorted(keys)
+    page = alice_client.get(url, {"page_size": 3, "page": 2}).json()
+    assert [(g["round"], g["tie"], g["index"]) for g in page["results"]] == keys[3:6]
+    assert page["next"] and page["previous"]
+    second = alice_client.get(url, {"round": 2}).json()
+    assert second["count"] == 4
+    assert {game["round"] for game in second["results"]} == {2}
+    assert alice_client.get(url, {"round": 0}).status_code == 400
+    assert alice_client.get(url, {"page": 9}).status_code == 404
+
+
+def test_a_big_tournaments_detail_is_bounded_whatever_its_games(
+    make_bot: MakeBot, alice: User, alice_client: APIClient
+) -> None:
+    counted, sizes = [], []
+    for entrants in (3, 8):
+        tournament = open_tournament(alice, format="round-robin", name=f"of {entrants}")
+        for number in range(entrants):
+            bot = make_bot(alice, f"b{entrants}-{number}")
+            url = f"/api/tournaments/{tournament.id}/entries/"
+            assert alice_client.post(url, {"bot": bot.id}, format="json").status_code == 201
+        tournament_close_entry(tournament_id=tournament.id, now=after_entry(tournament))
+        play_out(tournament)
+        with CaptureQueriesContext(connection) as queries:
+            response = alice_client.get(f"/api/tournaments/{tournament.id}/")
+        assert response.status_code == 200
+        counted.append(len(queries))
+        sizes.append(len(response.content) / entrants)
+    assert counted[0] == counted[1]
+    # The body grows with the entrants (entries, standings), not with the 56 games.
+    assert sizes[1] < 1.5 * sizes[0]

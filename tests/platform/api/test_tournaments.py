@@ -17,7 +17,14 @@ from rest_framework.test import APIClient
 from agon.tournaments.models import Tournament
 from agon.tournaments.scheduling import tournament_close_entry
 from tests.platform.conftest import MakeBot, client_for
-from tests.platform.tournaments.support import after_entry, open_tournament, play_out
+from tests.platform.tournaments.support import (
+    after_entry,
+    enter,
+    games_in_play,
+    open_tournament,
+    play_out,
+)
+from tests.platform.tournaments.test_failures import fail
 
 pytestmark = pytest.mark.django_db
 
@@ -252,3 +259,64 @@ def test_a_big_tournaments_detail_is_bounded_whatever_its_games(
     assert counted[0] == counted[1]
     # The body grows with the entrants (entries, standings), not with the 56 games.
     assert sizes[1] < 1.5 * sizes[0]
+
+
+def test_an_entry_is_withdrawn_while_the_entry_is_open(
+    make_bot: MakeBot, alice: User, bob: User, alice_client: APIClient, bob_client: APIClient
+) -> None:
+    cup = open_tournament(User.objects.create_user("root", is_staff=True), public=True)
+    url = f"/api/tournaments/{cup.id}/entries/"
+    entered = alice_client.post(url, {"bot": make_bot(alice, "ant").id}, format="json").json()
+    assert bob_client.post(url, {"bot": make_bot(bob, "bee").id}, format="json").status_code == 201
+    mine = f"{url}{entered['id']}/"
+
+    refused = bob_client.delete(mine)
+    assert (refused.status_code, refused.json()["error"]) == (
+        403,
+        "only the bot's owner withdraws its entry",
+    )
+    assert alice_client.delete(mine).status_code == 204
+    assert alice_client.delete(mine).status_code == 404  # gone: nothing more to do
+    entries = alice_client.get(f"/api/tournaments/{cup.id}/").json()["entries"]
+    assert [entry["bot_name"] for entry in entries] == ["bee"]
+
+    Tournament.objects.filter(id=cup.id).update(entry_closes=timezone.now())
+    theirs = f"{url}{entries[0]['id']}/"
+    closed = bob_client.delete(theirs)
+    assert closed.status_code == 400
+    assert "closed" in closed.json()["error"]
+
+
+def test_a_tournament_is_cancelled_by_its_owner_or_staff_once(
+    make_bot: MakeBot, alice: User, alice_client: APIClient, staff_client: APIClient
+) -> None:
+    private = open_tournament(alice)
+    public = open_tournament(User.objects.get(username="root"), public=True, name="open")
+    assert alice_client.post(f"/api/tournaments/{public.id}/cancel/").status_code == 403
+
+    first = alice_client.post(f"/api/tournaments/{private.id}/cancel/")
+    assert first.status_code == 200
+    assert first.json()["status"] == "cancelled"
+    assert first.json()["note"].startswith("cancelled by alice")
+    again = alice_client.post(f"/api/tournaments/{private.id}/cancel/")
+    assert again.json() == first.json()
+    assert staff_client.post(f"/api/tournaments/{public.id}/cancel/").status_code == 200
+    listed = alice_client.get("/api/tournaments/", {"status": "cancelled"}).json()["results"]
+    assert {t["id"] for t in listed} == {private.id, public.id}
+
+
+def test_a_replayed_game_lists_its_failed_attempts(
+    make_bot: MakeBot, alice: User, alice_client: APIClient
+) -> None:
+    tournament = open_tournament(alice, format="gauntlet")
+    enter(tournament, [make_bot(alice, "one"), make_bot(alice, "two")])
+    tournament_close_entry(tournament_id=tournament.id, now=after_entry(tournament))
+    game = games_in_play(tournament)[0]
+    assert game.match is not None
+    failed = game.match.id
+    fail(game.match)
+
+    games = alice_client.get(f"/api/tournaments/{tournament.id}/games/").json()["results"]
+    replayed = next(g for g in games if g["tie"] == game.tie and g["index"] == game.index)
+    assert (replayed["replays"], replayed["attempts"]) == (1, [failed])
+    assert replayed["match"] != failed

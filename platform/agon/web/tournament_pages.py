@@ -20,7 +20,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from agon.matches.models import Match
-from agon.tournaments.events import Event, event_for, minimum_entrants, most_games, results_of
+from agon.tournaments.events import Event, event_for, minimum_entrants, most_games
 from agon.tournaments.formats.core import Result, game_points
 from agon.tournaments.formats.gauntlet import Gauntlet
 from agon.tournaments.formats.knockout import Knockout
@@ -28,7 +28,7 @@ from agon.tournaments.formats.round_robin import RoundRobin
 from agon.tournaments.formats.standings import Standing
 from agon.tournaments.formats.swiss import Swiss
 from agon.tournaments.models import Entry, Tournament, TournamentGame
-from agon.tournaments.selectors import RESULT_FIELDS, tournament_list
+from agon.tournaments.selectors import GameLine, game_lines, results_of_lines, tournament_list
 from agon.web.bracket import bracket_svg, points_text, stage_titles
 from agon.web.cross_table import CrossRow, cross_table
 
@@ -290,12 +290,8 @@ def tournament_page(tournament: Tournament, shown: RoundChoice | None = None) ->
     if not running or len(entrants) < minimum_entrants(tournament):
         return page
     event = event_for(tournament, len(entrants))
-    rows = list(
-        TournamentGame.objects.filter(tournament=tournament)
-        .only(*RESULT_FIELDS, "match_id")
-        .order_by("round", "id")
-    )
-    results = results_of(rows)
+    rows = game_lines(tournament)
+    results = results_of_lines(rows)
     standings = event.standings(results)
     names = [entrant.label for entrant in entrants]
     page.tiebreaks = [
@@ -338,7 +334,7 @@ def _titles(event: Event, results: Sequence[Result], entrants: Sequence[Entrant]
     return {}
 
 
-def _round_summaries(rows: Sequence[TournamentGame], titles: dict[int, str]) -> list[RoundSummary]:
+def _round_summaries(rows: Sequence[GameLine], titles: dict[int, str]) -> list[RoundSummary]:
     games: dict[int, int] = defaultdict(int)
     done: dict[int, bool] = defaultdict(lambda: True)
     for row in rows:
@@ -413,7 +409,7 @@ def _tie(name: str, rows: list[TournamentGame], entrants: Sequence[Entrant]) -> 
 def _progress(
     tournament: Tournament,
     event: Event,
-    rows: Sequence[TournamentGame],
+    rows: Sequence[GameLine],
     results: Sequence[Result],
     entrants: int,
 ) -> Progress:

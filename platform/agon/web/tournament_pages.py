@@ -271,7 +271,8 @@ class TournamentPage:
 def tournament_page(tournament: Tournament, shown: RoundChoice | None = None) -> TournamentPage:
     """The page's content in a fixed number of queries: the games' results are read
     without their matches; only the round shown reads its matches (a page of tables)."""
-    running = tournament.status != Tournament.Status.ENTRY
+    # Started: its entrants are frozen. One cancelled during its entry never started.
+    running = tournament.started is not None
     entries = Entry.objects.filter(tournament=tournament).select_related("bot__owner", "version")
     if running:
         entries = entries.filter(number__isnull=False).order_by("number")

@@ -148,3 +148,14 @@ def test_a_big_tournaments_page_lists_one_round_in_as_many_queries(
     assert counted[0] == counted[1]
     # One round of the 45 pairs of the big one: 5 tables of 2 games, not 90 games.
     assert listed == [2 * 2, 5 * 2]
+
+
+def test_a_tournament_cancelled_during_its_entry_still_lists_its_bots(
+    make_bot: MakeBot, alice: User
+) -> None:
+    tournament = open_tournament(alice)
+    enter(tournament, [make_bot(alice, "ant")])
+    signed_in(alice).post(f"/tournaments/{tournament.id}/cancel/")
+    html = signed_in(alice).get(f"/tournaments/{tournament.id}/").content.decode()
+    assert "alice/ant</a>" in html and "No bot has entered yet" not in html
+    assert "· cancelled <time" in html and "Withdraw ant" not in html

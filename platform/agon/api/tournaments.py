@@ -3,8 +3,11 @@ window, then played round by round.
 
 GET  /api/tournaments/                 the public ones and your own (?status=)
 POST /api/tournaments/                 a new tournament
-GET  /api/tournaments/{id}/            entrants, rounds and games, standings, progress
+GET  /api/tournaments/{id}/            entrants, standings, progress, its games' URL
+GET  /api/tournaments/{id}/games/      its games, paged (?round=)
 POST /api/tournaments/{id}/entries/    enter a bot while the entry is open
+DELETE /api/tournaments/{id}/entries/{entry_id}/   withdraw it while the entry is open
+POST /api/tournaments/{id}/cancel/     cancel it (its owner if private, or staff)
 """
 
 from __future__ import annotations
@@ -21,16 +24,25 @@ from rest_framework.views import APIView
 
 from agon.api.common import error_responses, query_values, signed_in_user
 from agon.api.pagination import PageNumberPagination, paginate
+from agon.tournaments.cancellation import tournament_cancel
 from agon.tournaments.models import Entry, Tournament
 from agon.tournaments.selectors import (
     GAME_STATUSES,
     GameShown,
     TournamentShown,
+    tournament_entries,
+    tournament_games,
     tournament_get,
     tournament_list,
     tournament_shown,
 )
-from agon.tournaments.services import MAX_MEETINGS, MAX_ROUNDS, entry_create, tournament_create
+from agon.tournaments.services import (
+    MAX_MEETINGS,
+    MAX_ROUNDS,
+    entry_create,
+    entry_withdraw,
+    tournament_create,
+)
 from engine.registry import game_ids
 
 
@@ -120,7 +132,15 @@ class EntrySerializer(serializers.ModelSerializer[Entry]):
 
     class Meta:
         model = Entry
-        fields: tuple[str, ...] = ("bot", "bot_name", "owner", "version", "entrant", "created")
+        fields: tuple[str, ...] = (
+            "id",
+            "bot",
+            "bot_name",
+            "owner",
+            "version",
+            "entrant",
+            "created",
+        )
         read_only_fields = fields
 
     def get_version(self, entry: Entry) -> int | None:
@@ -154,6 +174,7 @@ class TournamentSeatSerializer(serializers.Serializer[Any]):
 
 
 class TournamentGameSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
     tie = serializers.CharField(help_text='A table ("0-5"), a knockout tie ("W2.1"), a bye.')
     index = serializers.IntegerField()
     seats = TournamentSeatSerializer(many=True)
@@ -165,11 +186,14 @@ class TournamentGameSerializer(serializers.Serializer[Any]):
     match = serializers.IntegerField(allow_null=True)
     replay = serializers.URLField(allow_null=True, help_text="The finished match's replay.")
     replays = serializers.IntegerField(help_text="Failed matches replaced by a new one.")
+    attempts = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The ids of the failed matches replaced by a replay, oldest first.",
+    )
 
 
-class RoundSerializer(serializers.Serializer[Any]):
-    round = serializers.IntegerField()
-    games = TournamentGameSerializer(many=True)
+class TournamentGameFilterSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField(required=False, min_value=1, help_text="One round's games.")
 
 
 class ProgressSerializer(serializers.Serializer[Any]):
@@ -188,16 +212,18 @@ class TournamentDetailSerializer(TournamentSerializer):
         read_only=True,
         help_text="Best first; live while it runs, final once finished.",
     )
-    rounds_played = RoundSerializer(many=True, read_only=True)
     progress = ProgressSerializer(read_only=True)
+    games = serializers.URLField(
+        read_only=True, help_text="Its games, paged: /api/tournaments/{id}/games/."
+    )
 
     class Meta(TournamentSerializer.Meta):
         fields: tuple[str, ...] = (
             *TournamentSerializer.Meta.fields,
             "entries",
             "standings",
-            "rounds_played",
             "progress",
+            "games",
         )
         read_only_fields = fields
 
@@ -206,11 +232,8 @@ def tournament_json(shown: TournamentShown, request: Request) -> dict[str, Any]:
     data: dict[str, Any] = dict(TournamentSerializer(shown.tournament).data)
     data["entries"] = EntrySerializer(shown.entrants, many=True).data
     data["standings"] = shown.standings
-    data["rounds_played"] = [
-        {"round": number, "games": [_game_json(game, request) for game in games]}
-        for number, games in sorted(shown.rounds.items())
-    ]
     data["progress"] = ProgressSerializer(shown.progress).data
+    data["games"] = reverse("tournament-games", args=[shown.tournament.id], request=request)
     return data
 
 
@@ -218,6 +241,7 @@ def _game_json(game: GameShown, request: Request) -> dict[str, Any]:
     row, match = game.row, game.row.match
     finished = match is not None and match.status == "finished" and not row.void
     return {
+        "round": row.round,
         "tie": row.tie,
         "index": row.index,
         "seats": [
@@ -235,6 +259,7 @@ def _game_json(game: GameShown, request: Request) -> dict[str, Any]:
         if finished and match is not None
         else None,
         "replays": row.replays,
+        "attempts": [attempt.id for attempt in row.attempts.all()],
     }
 
 
@@ -287,7 +312,8 @@ class TournamentListView(APIView):
 class TournamentDetailView(APIView):
     @extend_schema(
         responses={200: TournamentDetailSerializer, **error_responses(404)},
-        summary="A tournament: entrants, rounds and games, standings, progress",
+        summary="A tournament: entrants, standings, progress and its games' URL",
+        description="Bounded whatever the tournament's size: its games are paged apart (`games`).",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _tournament_or_404(request, tournament_id)
@@ -314,3 +340,56 @@ class EntryListView(APIView):
             bot_id=given.validated_data["bot"],
         )
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentGamesView(APIView):
+    pagination_class = PageNumberPagination
+
+    @extend_schema(
+        parameters=[TournamentGameFilterSerializer],
+        responses={200: TournamentGameSerializer(many=True), **error_responses(400, 404)},
+        summary="A tournament's games, round by round",
+        description="In order of round, tie and index; a replayed game lists its earlier "
+        "failed matches as `attempts`.",
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament_or_404(request, tournament_id)
+        given = TournamentGameFilterSerializer(data=query_values(request))
+        given.is_valid(raise_exception=True)
+        games = tournament_games(tournament, round=given.validated_data.get("round"))
+        paginator, page = paginate(self, games)
+        entrants = [entry for entry in tournament_entries(tournament) if entry.number is not None]
+        return paginator.get_paginated_response(
+            [_game_json(GameShown(row, entrants), request) for row in page]
+        )
+
+
+class EntryDetailView(APIView):
+    permission_classes = (IsAuthenticatedOrReadOnly,)
+
+    @extend_schema(
+        request=None,
+        responses={204: None, **error_responses(400, 401, 403, 404)},
+        summary="Withdraw an entry while the entry is open",
+        description="By the bot's owner, who entered it, or the tournament's owner. Once "
+        "withdrawn the entry is gone: withdrawing it again is a 404.",
+    )
+    def delete(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        entry_withdraw(user=signed_in_user(request), tournament_id=tournament_id, entry_id=entry_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TournamentCancelView(APIView):
+    permission_classes = (IsAuthenticatedOrReadOnly,)
+
+    @extend_schema(
+        request=None,
+        responses={200: TournamentSerializer, **error_responses(400, 401, 403, 404)},
+        summary="Cancel a tournament that has not finished",
+        description="Its owner cancels a private tournament, staff any. Queued games are "
+        "not played; running ones finish and are ignored; the standings are frozen. "
+        "Cancelling it again returns it unchanged.",
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_cancel(user=signed_in_user(request), tournament_id=tournament_id)
+        return Response(TournamentSerializer(tournament).data)

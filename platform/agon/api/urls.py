@@ -66,4 +66,19 @@ urlpatterns = [
         tournaments.EntryListView.as_view(),
         name="tournament-entries",
     ),
+    path(
+        "tournaments/<int:tournament_id>/entries/<int:entry_id>/",
+        tournaments.EntryDetailView.as_view(),
+        name="tournament-entry",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/games/",
+        tournaments.TournamentGamesView.as_view(),
+        name="tournament-games",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/cancel/",
+        tournaments.TournamentCancelView.as_view(),
+        name="tournament-cancel",
+    ),
 ]

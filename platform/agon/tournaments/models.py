@@ -4,7 +4,8 @@ A tournament's games are matches of the kind `tournament`: each `TournamentGame`
 game the format asked for (its round, tie, index, entrants and seed, as
 `agon.tournaments.formats.core.Game`), linked to the match that plays it. A game whose
 match failed for the platform's sake is played again by a new match (`replays` counts
-them); its result is the ranks of the match that finished it.
+them, and keeps the failed ones as its `attempts`); its result is the ranks of the match
+that finished it.
 """
 
 from __future__ import annotations
@@ -119,6 +120,8 @@ class TournamentGame(models.Model):
     """The match playing (or that played) it; empty for a bye."""
     replays = models.PositiveSmallIntegerField(default=0)
     """How often a failed match was replaced by a new one."""
+    attempts = models.ManyToManyField("matches.Match", blank=True, related_name="+")
+    """The failed matches a replay replaced, kept so that the game's history is shown."""
     ranks = models.JSONField(null=True, blank=True)
     """Per seat, 1 is best, once the game is decided; empty while it is played."""
     void = models.BooleanField(default=False)

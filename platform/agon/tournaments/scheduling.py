@@ -13,8 +13,9 @@ A game's match ends through `tournament_game_conclude`, the kind's outcome, insi
 transaction that ends the match (so exactly once): a finished match gives the game its
 ranks (a bot's fault ranks it last: the referee's rule); a failed one (the platform's
 fault: a sandbox error, a lost worker) is replaced by a new match on the same seats and
-seed, up to AGON_TOURNAMENT_MAX_REPLAYS times, after which the game counts as a tie of
-its seats. Ratings never move.
+seed, up to AGON_TOURNAMENT_MAX_REPLAYS times (the failed ones stay linked to the game as
+its attempts), after which the game counts as a tie of its seats. Ratings never move. A
+match ending after its tournament was cancelled changes nothing.
 """
 
 from __future__ import annotations
@@ -240,6 +241,10 @@ def tournament_game_conclude(match: Match) -> None:
     row = TournamentGame.objects.select_for_update().filter(match_id=match.id).first()
     if row is None or row.ranks is not None:
         return
+    if not Tournament.objects.filter(
+        id=row.tournament_id, status=Tournament.Status.RUNNING
+    ).exists():
+        return  # cancelled: a match still running when it was is ignored
     if match.status == Match.Status.FINISHED:
         row.ranks = list(match.ranks)
         row.save(update_fields=["ranks"])
@@ -249,6 +254,7 @@ def tournament_game_conclude(match: Match) -> None:
         row.match = _match_for(tournament, [s for s in seats if s is not None], game_of(row))
         row.replays += 1
         row.save(update_fields=["match", "replays"])
+        row.attempts.add(match)
         log.warning("tournament game %s: match %s failed; replayed by a new match", row, match.id)
         return
     else:

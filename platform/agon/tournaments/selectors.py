@@ -1,15 +1,18 @@
-"""Tournament reads: the list a user may see, and one tournament as its pages and the API
-show it (entrants, rounds with each game's match, standings live or final, progress)."""
+"""Tournament reads for the API: the list a user may see, one tournament (entrants,
+standings live or final, progress), and its games, paged apart since a public tournament
+may have 20,000 of them."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
-from agon.tournaments.events import event_for, results_of
+from agon.matches.models import Match
+from agon.tournaments.events import event_for
+from agon.tournaments.formats.core import Game, Result
 from agon.tournaments.formats.round_robin import RoundRobin
 from agon.tournaments.models import Entry, Tournament, TournamentGame
 from agon.tournaments.scheduling import standings_rows
@@ -75,36 +78,98 @@ class TournamentShown:
     tournament: Tournament
     entrants: list[Entry]
     """Entered bots: in seed order once the entry closed (dropped ones last)."""
-    rounds: dict[int, list[GameShown]] = field(default_factory=dict)
     standings: list[dict[str, object]] = field(default_factory=list)
     progress: Progress = Progress(0, 0, 0, None)
 
 
-def tournament_shown(tournament: Tournament) -> TournamentShown:
-    """Everything a tournament's page shows, in a fixed number of queries."""
+def tournament_entries(tournament: Tournament) -> list[Entry]:
+    """The entered bots (at most the tournament's `max_entrants`): in seed order once the
+    entry closed, the ones dropped then last."""
     entries = list(
         tournament.entries.select_related("bot__owner", "version__bot__owner").order_by(
             "number", "id"
         )
     )
+    return [entry for entry in entries if entry.number is not None] + [
+        entry for entry in entries if entry.number is None
+    ]
+
+
+def tournament_shown(tournament: Tournament) -> TournamentShown:
+    """A tournament without its games (those are paged: `tournament_games`): entrants,
+    standings and progress, in a fixed number of queries whatever its size. The live
+    standings read each decided game's result, not its match."""
+    entries = tournament_entries(tournament)
     entrants = [entry for entry in entries if entry.number is not None]
-    rows = list(tournament.games.select_related("match").order_by("round", "tie", "index"))
-    rounds: dict[int, list[GameShown]] = defaultdict(list)
-    for row in rows:
-        rounds[row.round].append(GameShown(row, entrants))
     standings = tournament.standings
     if tournament.status == Tournament.Status.RUNNING and entrants:
-        live = event_for(tournament, len(entrants)).standings(results_of(rows))
+        decided = results_of_lines(game_lines(tournament, decided=True))
+        live = event_for(tournament, len(entrants)).standings(decided)
         standings = standings_rows(live, entrants)
-    played = [row for row in rows if len(row.bots) > 1]
+    counts = tournament.games.aggregate(
+        games=Count("id", filter=Q(match__isnull=False)),
+        decided=Count("id", filter=Q(match__isnull=False, ranks__isnull=False)),
+        round=Max("round"),
+    )
     progress = Progress(
-        games=len(played),
-        decided=sum(row.ranks is not None for row in played),
-        round=max((row.round for row in rows), default=0),
+        games=counts["games"],
+        decided=counts["decided"],
+        round=counts["round"] or 0,
         rounds=_rounds_known(tournament, len(entrants)),
     )
-    shown_entries = entrants + [entry for entry in entries if entry.number is None]
-    return TournamentShown(tournament, shown_entries, dict(rounds), standings, progress)
+    return TournamentShown(tournament, entries, standings, progress)
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    """A game as the standings and the progress read it: a tuple from the database, not
+    a model (building 20,000 models takes most of a second)."""
+
+    round: int
+    tie: str
+    index: int
+    bots: tuple[int, ...]
+    seed: int
+    ranks: tuple[int, ...] | None
+    match_id: int | None
+
+
+def game_lines(tournament: Tournament, *, decided: bool = False) -> list[GameLine]:
+    """The tournament's games (only the decided ones if `decided`), in order of id."""
+    rows = tournament.games.order_by("id")
+    if decided:
+        rows = rows.filter(ranks__isnull=False)
+    fields = ("round", "tie", "index", "bots", "seed", "ranks", "match_id")
+    return [
+        GameLine(number, tie, index, tuple(bots), int(seed), tuple(ranks) if ranks else None, match)
+        for number, tie, index, bots, seed, ranks, match in rows.values_list(*fields)
+    ]
+
+
+def results_of_lines(lines: Iterable[GameLine]) -> list[Result]:
+    """The decided games as the format's results, in the format's order of games (as
+    `agon.tournaments.events.results_of`)."""
+    return sorted(
+        (
+            Result(Game(line.round, line.tie, line.index, line.bots, line.seed), line.ranks)
+            for line in lines
+            if line.ranks is not None
+        ),
+        key=lambda result: result.game,
+    )
+
+
+def tournament_games(
+    tournament: Tournament, *, round: int | None = None
+) -> QuerySet[TournamentGame]:
+    """The tournament's games in order (round, tie, index), of one round if given, with
+    their matches and earlier failed attempts: page it."""
+    games = (
+        tournament.games.select_related("match")
+        .prefetch_related(Prefetch("attempts", queryset=Match.objects.order_by("id")))
+        .order_by("round", "tie", "index", "id")
+    )
+    return games if round is None else games.filter(round=round)
 
 
 def _rounds_known(tournament: Tournament, entrants: int) -> int | None:

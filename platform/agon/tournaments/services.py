@@ -188,3 +188,32 @@ def entry_create(*, user: User, tournament_id: int, bot_id: int) -> Entry:
             return Entry.objects.create(tournament=tournament, bot=bot, entered_by=user)
     except IntegrityError:
         raise ValidationError(f"the bot {bot.name!r} is already entered") from None
+
+
+def may_withdraw(entry: Entry, user: User | None) -> bool:
+    """The bot's owner withdraws an entry, and so do who entered it and the tournament's
+    owner (a private tournament's owner enters anyone's bots)."""
+    if user is None:
+        return False
+    return user.id in (entry.bot.owner_id, entry.entered_by_id, entry.tournament.owner_id)
+
+
+@transaction.atomic
+def entry_withdraw(*, user: User, tournament_id: int, entry_id: int) -> None:
+    """Take an entry out while the entry is open. An entry that is not there (withdrawn
+    already) or not the user's to see is a 404; one they may not withdraw a 403."""
+    tournament = Tournament.objects.select_for_update().filter(id=tournament_id).first()
+    if tournament is None or not tournament_visible(tournament, user):
+        raise Http404(f"there is no tournament {tournament_id}")
+    entry = (
+        Entry.objects.select_related("bot", "tournament")
+        .filter(id=entry_id, tournament=tournament)
+        .first()
+    )
+    if entry is None:
+        raise Http404(f"there is no entry {entry_id} in this tournament")
+    if not may_withdraw(entry, user):
+        raise PermissionDenied("only the bot's owner withdraws its entry")
+    if tournament.status != Tournament.Status.ENTRY or timezone.now() >= tournament.entry_closes:
+        raise ValidationError("the entry of this tournament is closed: its entrants are frozen")
+    entry.delete()

@@ -48,6 +48,12 @@ class TournamentForm(forms.Form):
         help_text="Games each table plays: one per rotation of the seats, each time.",
     )
     max_entrants = forms.IntegerField(min_value=2, max_value=65535, initial=16, label="Most bots")
+    entry_opens = forms.DateTimeField(
+        required=False,
+        label="Entry opens (UTC)",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text="Empty: now.",
+    )
     entry_closes = forms.DateTimeField(
         label="Entry closes (UTC)",
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),

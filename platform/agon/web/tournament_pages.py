@@ -3,7 +3,8 @@
 A tournament's standings, cross-table, bracket and progress are computed from the games
 decided so far (`agon.tournaments.events.results_of`), so a running tournament shows them
 as they stand and a finished one its final state. Everything is read in a few queries:
-the entries with their bots and owners, the games with their matches.
+the entries with their bots and owners, the games' results (not their matches), and the
+games of one round only, with their matches: a public tournament may play 20,000 games.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Prefetch, Q, Sum
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from agon.matches.models import Match
-from agon.tournaments.events import Event, event_for, minimum_entrants, most_games, results_of
+from agon.tournaments.events import Event, event_for, minimum_entrants, most_games
 from agon.tournaments.formats.core import Result, game_points
 from agon.tournaments.formats.gauntlet import Gauntlet
 from agon.tournaments.formats.knockout import Knockout
@@ -27,7 +28,7 @@ from agon.tournaments.formats.round_robin import RoundRobin
 from agon.tournaments.formats.standings import Standing
 from agon.tournaments.formats.swiss import Swiss
 from agon.tournaments.models import Entry, Tournament, TournamentGame
-from agon.tournaments.selectors import tournament_list
+from agon.tournaments.selectors import GameLine, game_lines, results_of_lines, tournament_list
 from agon.web.bracket import bracket_svg, points_text, stage_titles
 from agon.web.cross_table import CrossRow, cross_table
 
@@ -35,6 +36,8 @@ FINISHED_LISTED = 50
 CROSS_TABLE_LIMIT = 24
 """Past this many entrants a cross-table is wider than it is useful."""
 BRACKET_LIMIT = 64
+TIES_PER_PAGE = 50
+"""The tables of a round listed at a time (a round of a big Swiss has over a hundred)."""
 
 TIEBREAK_LABELS = {
     "buchholz_cut1": ("BH-C1", "Buchholz cut 1 (the opponents' points, the lowest round left out)"),
@@ -126,15 +129,18 @@ def live_version(tournament: Tournament) -> str:
     return "-".join(str(part) for part in (tournament.status, entries.count(), *counts))
 
 
-def live_part(tournament: Tournament) -> SafeString:
+def live_part(tournament: Tournament, shown: RoundChoice | None = None) -> SafeString:
     """The part of a tournament's page that moves while it runs (all of it but the title),
-    rendered once for everyone per state of the tournament, in the shared cache."""
+    rendered once for everyone per state of the tournament and round shown, in the shared
+    cache."""
+    shown = shown or RoundChoice()
     version = live_version(tournament)
-    key = f"web:tournament-live:{tournament.id}:{version}"
+    key = f"web:tournament-live:{tournament.id}:{version}:{shown.round}:{shown.page}"
     cached = cache.get(key)
     if isinstance(cached, str):
         return SafeString(cached)
-    context = {"page": tournament_page(tournament), "version": version}
+    page = tournament_page(tournament, shown)
+    context = {"page": page, "version": version, "choice": shown}
     rendered = render_to_string("web/_tournament_live.html", context)
     cache.set(key, rendered, LIVE_CACHE_SECONDS)
     return SafeString(rendered)  # our own template's output, escaped as it was rendered
@@ -175,6 +181,8 @@ class GameRow:
     """None for a bye."""
     void: bool
     replays: int
+    attempts: list[Match] = field(default_factory=list)
+    """The failed matches its replays replaced, oldest first."""
 
 
 @dataclass(frozen=True)
@@ -191,11 +199,31 @@ class TieGames:
 
 
 @dataclass(frozen=True)
+class RoundChoice:
+    """The round whose games the page shows (None: the one being played, else the last)
+    and the page of its tables."""
+
+    round: int | None = None
+    page: int = 1
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    number: int
+    title: str
+    games: int
+    done: bool
+
+
+@dataclass(frozen=True)
 class RoundGames:
     number: int
     title: str
     ties: list[TieGames]
     done: bool
+    page: int = 1
+    pages: int = 1
+    """The round's tables are shown TIES_PER_PAGE at a time."""
 
 
 @dataclass(frozen=True)
@@ -232,12 +260,19 @@ class TournamentPage:
     cross_table: list[tuple[Entrant, CrossRow]] | None = None
     bracket: SafeString | None = None
     gauntlet: list[GauntletRow] | None = None
-    rounds: list[RoundGames] = field(default_factory=list)
+    rounds: list[RoundSummary] = field(default_factory=list)
+    """Every round, for the links to their games."""
+    round: RoundGames | None = None
+    """The games of one round, the only ones the page lists: a public tournament may
+    play 20,000 games."""
     progress: Progress | None = None
 
 
-def tournament_page(tournament: Tournament) -> TournamentPage:
-    running = tournament.status != Tournament.Status.ENTRY
+def tournament_page(tournament: Tournament, shown: RoundChoice | None = None) -> TournamentPage:
+    """The page's content in a fixed number of queries: the games' results are read
+    without their matches; only the round shown reads its matches (a page of tables)."""
+    # Started: its entrants are frozen. One cancelled during its entry never started.
+    running = tournament.started is not None
     entries = Entry.objects.filter(tournament=tournament).select_related("bot__owner", "version")
     if running:
         entries = entries.filter(number__isnull=False).order_by("number")
@@ -256,12 +291,8 @@ def tournament_page(tournament: Tournament) -> TournamentPage:
     if not running or len(entrants) < minimum_entrants(tournament):
         return page
     event = event_for(tournament, len(entrants))
-    rows = list(
-        TournamentGame.objects.filter(tournament=tournament)
-        .select_related("match")
-        .order_by("round", "id")
-    )
-    results = results_of(rows)
+    rows = game_lines(tournament)
+    results = results_of_lines(rows)
     standings = event.standings(results)
     names = [entrant.label for entrant in entrants]
     page.tiebreaks = [
@@ -281,11 +312,17 @@ def tournament_page(tournament: Tournament) -> TournamentPage:
             (entrants[row.standing.bot], row) for row in cross_table(standings, results)
         ]
     if isinstance(event, Knockout) and len(entrants) <= BRACKET_LIMIT:
-        links = {row.tie: f"#tie-{row.tie}" for row in rows}
+        links = {row.tie: f"?round={row.round}#tie-{row.tie}" for row in rows}
         page.bracket = bracket_svg(event, results, names, links=links)
     if isinstance(event, Gauntlet):
         page.gauntlet = _gauntlet_rows(event, results, entrants)
-    page.rounds = _rounds(event, rows, results, entrants)
+    titles = _titles(event, results, entrants)
+    page.rounds = _round_summaries(rows, titles)
+    if page.rounds:
+        number = _round_shown(page.rounds, (shown or RoundChoice()).round)
+        page.round = _round_games(
+            tournament, number, titles, entrants, (shown or RoundChoice()).page
+        )
     page.progress = _progress(tournament, event, rows, results, len(entrants))
     return page
 
@@ -298,22 +335,51 @@ def _titles(event: Event, results: Sequence[Result], entrants: Sequence[Entrant]
     return {}
 
 
-def _rounds(
-    event: Event,
-    rows: Sequence[TournamentGame],
-    results: Sequence[Result],
-    entrants: Sequence[Entrant],
-) -> list[RoundGames]:
-    titles = _titles(event, results, entrants)
-    by_round: dict[int, dict[str, list[TournamentGame]]] = defaultdict(lambda: defaultdict(list))
+def _round_summaries(rows: Sequence[GameLine], titles: dict[int, str]) -> list[RoundSummary]:
+    games: dict[int, int] = defaultdict(int)
+    done: dict[int, bool] = defaultdict(lambda: True)
     for row in rows:
-        by_round[row.round][row.tie].append(row)
-    rounds = []
-    for number in sorted(by_round):
-        ties = [_tie(name, games, entrants) for name, games in by_round[number].items()]
-        done = all(game.ranks is not None for games in by_round[number].values() for game in games)
-        rounds.append(RoundGames(number, titles.get(number, f"Round {number}"), ties, done))
-    return rounds
+        games[row.round] += 1
+        done[row.round] = done[row.round] and row.ranks is not None
+    return [
+        RoundSummary(number, titles.get(number, f"Round {number}"), games[number], done[number])
+        for number in sorted(games)
+    ]
+
+
+def _round_shown(rounds: Sequence[RoundSummary], asked: int | None) -> int:
+    """The round asked for if there is one, else the first being played, else the last."""
+    numbers = [summary.number for summary in rounds]
+    if asked in numbers:
+        return asked
+    return next((summary.number for summary in rounds if not summary.done), numbers[-1])
+
+
+def _round_games(
+    tournament: Tournament,
+    number: int,
+    titles: dict[int, str],
+    entrants: Sequence[Entrant],
+    page: int,
+) -> RoundGames:
+    """One round's tables, TIES_PER_PAGE of them from `page`, with their matches and
+    their earlier failed attempts."""
+    rows = (
+        TournamentGame.objects.filter(tournament=tournament, round=number)
+        .select_related("match")
+        .prefetch_related(Prefetch("attempts", queryset=Match.objects.order_by("id")))
+        .order_by("id")
+    )
+    by_tie: dict[str, list[TournamentGame]] = defaultdict(list)
+    for row in rows:
+        by_tie[row.tie].append(row)
+    done = all(row.ranks is not None for games in by_tie.values() for row in games)
+    pages = max(1, -(-len(by_tie) // TIES_PER_PAGE))
+    page = min(max(page, 1), pages)
+    names = list(by_tie)[(page - 1) * TIES_PER_PAGE : page * TIES_PER_PAGE]
+    ties = [_tie(name, by_tie[name], entrants) for name in names]
+    title = titles.get(number, f"Round {number}")
+    return RoundGames(number, title, ties, done, page, pages)
 
 
 def _tie(name: str, rows: list[TournamentGame], entrants: Sequence[Entrant]) -> TieGames:
@@ -333,6 +399,7 @@ def _tie(name: str, rows: list[TournamentGame], entrants: Sequence[Entrant]) -> 
             row.match,
             row.void,
             row.replays,
+            list(row.attempts.all()),
         )
         for row in rows
     ]
@@ -343,14 +410,18 @@ def _tie(name: str, rows: list[TournamentGame], entrants: Sequence[Entrant]) -> 
 def _progress(
     tournament: Tournament,
     event: Event,
-    rows: Sequence[TournamentGame],
+    rows: Sequence[GameLine],
     results: Sequence[Result],
     entrants: int,
 ) -> Progress:
     played = [row for row in rows if row.match_id is not None]
-    statuses = [row.match.status for row in played if row.ranks is None and row.match]
-    playing = statuses.count(Match.Status.RUNNING)
-    queued = statuses.count(Match.Status.QUEUED)
+    in_play = Match.objects.filter(
+        tournament_game__tournament=tournament, tournament_game__ranks__isnull=True
+    ).aggregate(
+        playing=Count("id", filter=Q(status=Match.Status.RUNNING)),
+        queued=Count("id", filter=Q(status=Match.Status.QUEUED)),
+    )
+    playing, queued = in_play["playing"], in_play["queued"]
     if isinstance(event, Knockout):
         ties = event.run(results).ties
         total = max(len(event.outline().ties), len(ties))

@@ -50,6 +50,16 @@ urlpatterns = [
         tournaments.tournament_enter,
         name="tournament-enter",
     ),
+    path(
+        "tournaments/<int:tournament_id>/entries/<int:entry_id>/withdraw/",
+        tournaments.tournament_withdraw,
+        name="tournament-withdraw",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/cancel/",
+        tournaments.tournament_cancel_view,
+        name="tournament-cancel",
+    ),
     path("docs/", docs.guide, name="guide"),
     path("docs/starter-kit.zip", docs.starter_kit, name="starter-kit"),
     path("docs/kit/<str:filename>", docs.kit_wheel_file, name="kit-wheel"),

@@ -23,7 +23,8 @@ from agon.bots.models import Bot
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
 from agon.matches.services import match_create
-from agon.tournaments.models import Tournament
+from agon.tournaments.models import Entry, Tournament
+from agon.tournaments.services import entry_create
 from agon.version_tests.models import VersionTest
 from agon.version_tests.services import Baseline, version_test_create
 from tests.platform.conftest import PASSWORD, MakeBot, client_for
@@ -37,7 +38,7 @@ pytestmark = pytest.mark.django_db
 class World:
     """Alice owns `ant` and `ant2`; Bob owns `bee`. `match` is a finished ranked match,
     ant (seat 0) against bee (seat 1), with logs; `tournament` is Alice's private one,
-    open for entries."""
+    open for entries, with ant entered (`entry`)."""
 
     alice: User
     bob: User
@@ -49,6 +50,8 @@ class World:
     test: VersionTest
     """A version test of ant against builtin:greedy."""
     tournament: Tournament
+    entry: Entry
+    """ant's entry in `tournament`."""
 
 
 @pytest.fixture
@@ -66,7 +69,9 @@ def world(make_bot: MakeBot, alice: User, bob: User, ladder_2p: Ladder) -> World
     test = version_test_create(
         user=alice, bot=ant, candidate=1, baseline=Baseline(builtin="greedy"), max_games=10
     )
-    return World(alice, bob, ant, ant2, bee, ladder_2p, match, test, open_tournament(alice))
+    tournament = open_tournament(alice)
+    entry = entry_create(user=alice, tournament_id=tournament.id, bot_id=ant.id)
+    return World(alice, bob, ant, ant2, bee, ladder_2p, match, test, tournament, entry)
 
 
 @dataclass(frozen=True)
@@ -224,6 +229,18 @@ ENDPOINTS: dict[str, tuple[Endpoint, dict[str, int]]] = {
         ),
         {"anonymous": 401, "other": 404, "owner": 201},
     ),
+    "see a private tournament's games": (
+        Endpoint("get", lambda w: f"/api/tournaments/{w.tournament.id}/games/"),
+        {"anonymous": 404, "other": 404, "owner": 200},
+    ),
+    "withdraw an entry from a private tournament": (
+        Endpoint("delete", lambda w: f"/api/tournaments/{w.tournament.id}/entries/{w.entry.id}/"),
+        {"anonymous": 401, "other": 404, "owner": 204},
+    ),
+    "cancel a private tournament": (
+        Endpoint("post", lambda w: f"/api/tournaments/{w.tournament.id}/cancel/"),
+        {"anonymous": 401, "other": 404, "owner": 200},
+    ),
 }
 
 CASES = [
@@ -248,6 +265,8 @@ def test_who_may_call_each_endpoint(
 
     if endpoint.method == "get":
         response = client.get(url)
+    elif endpoint.method == "delete":
+        response = client.delete(url)
     else:
         response = client.post(url, data, format=endpoint.format)
 

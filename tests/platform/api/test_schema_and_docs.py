@@ -53,6 +53,9 @@ def test_the_schema_describes_every_endpoint(anonymous: APIClient) -> None:
         "/api/tournaments/",
         "/api/tournaments/{tournament_id}/",
         "/api/tournaments/{tournament_id}/entries/",
+        "/api/tournaments/{tournament_id}/entries/{entry_id}/",
+        "/api/tournaments/{tournament_id}/games/",
+        "/api/tournaments/{tournament_id}/cancel/",
     }
     upload = paths["/api/bots/"]["post"]["requestBody"]["content"]["multipart/form-data"]
     assert upload["schema"]["$ref"] == "#/components/schemas/BotCreateRequest"

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from pytest_django import Settings
 from rest_framework.test import APIClient
@@ -15,7 +17,14 @@ from rest_framework.test import APIClient
 from agon.tournaments.models import Tournament
 from agon.tournaments.scheduling import tournament_close_entry
 from tests.platform.conftest import MakeBot, client_for
-from tests.platform.tournaments.support import after_entry, open_tournament, play_out
+from tests.platform.tournaments.support import (
+    after_entry,
+    enter,
+    games_in_play,
+    open_tournament,
+    play_out,
+)
+from tests.platform.tournaments.test_failures import fail
 
 pytestmark = pytest.mark.django_db
 
@@ -176,11 +185,16 @@ def test_a_tournaments_detail_shows_rounds_games_standings_and_progress(
     running = alice_client.get(url).json()
     assert running["status"] == "running"
     assert [entry["entrant"] for entry in running["entries"]] == [0, 1, 2]
-    (first,) = running["rounds_played"]
-    assert first["round"] == 1
-    assert sorted(game["status"] for game in first["games"]) == ["bye", "bye", "queued", "queued"]
-    played = [game for game in first["games"] if game["status"] == "queued"]
+    assert "rounds_played" not in running  # the games are paged apart
+    assert running["games"].endswith(f"/api/tournaments/{tournament.id}/games/")
+    first = alice_client.get(running["games"]).json()
+    assert first["count"] == 4
+    assert {game["round"] for game in first["results"]} == {1}
+    statuses = sorted(game["status"] for game in first["results"])
+    assert statuses == ["bye", "bye", "queued", "queued"]
+    played = [game for game in first["results"] if game["status"] == "queued"]
     assert all(game["match"] and game["replay"] is None for game in played)
+    assert all(game["attempts"] == [] for game in played)
     assert running["progress"] == {"games": 2, "decided": 0, "round": 1, "rounds": 2}
     assert len(running["standings"]) == 3  # live: the bye already counts
 
@@ -188,7 +202,7 @@ def test_a_tournaments_detail_shows_rounds_games_standings_and_progress(
     finished = alice_client.get(url).json()
     assert finished["status"] == "finished"
     assert finished["progress"] == {"games": 4, "decided": 4, "round": 2, "rounds": 2}
-    games = [game for round_ in finished["rounds_played"] for game in round_["games"]]
+    games = alice_client.get(finished["games"]).json()["results"]
     replays = [game["replay"] for game in games if game["status"] == "finished"]
     assert len(replays) == 4
     assert all(link.endswith(f"/api/matches/{link.split('/')[-3]}/replay/") for link in replays)
@@ -197,3 +211,112 @@ def test_a_tournaments_detail_shows_rounds_games_standings_and_progress(
     assert ranks == sorted(ranks)
     assert {"buchholz_cut1", "buchholz", "wins"} <= set(finished["standings"][0]["tiebreaks"])
     assert finished["standings"][0]["version"].startswith("alice/")
+
+
+def test_a_tournaments_games_are_paged_and_filtered_by_round(
+    make_bot: MakeBot, alice: User, alice_client: APIClient
+) -> None:
+    tournament = open_tournament(alice, rounds=2)
+    for name in ("ant", "bee", "cat", "dog"):
+        bot = make_bot(alice, name)
+        url = f"/api/tournaments/{tournament.id}/entries/"
+        assert alice_client.post(url, {"bot": bot.id}, format="json").status_code == 201
+    tournament_close_entry(tournament_id=tournament.id, now=after_entry(tournament))
+    play_out(tournament)
+    url = f"/api/tournaments/{tournament.id}/games/"
+
+    everything = alice_client.get(url).json()
+    assert everything["count"] == 8  # 2 rounds of 2 tables of 2 games
+    keys = [(game["round"], game["tie"], game["index"]) for game in everything["results"]]
+    assert keys == sorted(keys)
+    page = alice_client.get(url, {"page_size": 3, "page": 2}).json()
+    assert [(g["round"], g["tie"], g["index"]) for g in page["results"]] == keys[3:6]
+    assert page["next"] and page["previous"]
+    second = alice_client.get(url, {"round": 2}).json()
+    assert second["count"] == 4
+    assert {game["round"] for game in second["results"]} == {2}
+    assert alice_client.get(url, {"round": 0}).status_code == 400
+    assert alice_client.get(url, {"page": 9}).status_code == 404
+
+
+def test_a_big_tournaments_detail_is_bounded_whatever_its_games(
+    make_bot: MakeBot, alice: User, alice_client: APIClient
+) -> None:
+    counted, sizes = [], []
+    for entrants in (3, 8):
+        tournament = open_tournament(alice, format="round-robin", name=f"of {entrants}")
+        for number in range(entrants):
+            bot = make_bot(alice, f"b{entrants}-{number}")
+            url = f"/api/tournaments/{tournament.id}/entries/"
+            assert alice_client.post(url, {"bot": bot.id}, format="json").status_code == 201
+        tournament_close_entry(tournament_id=tournament.id, now=after_entry(tournament))
+        play_out(tournament)
+        with CaptureQueriesContext(connection) as queries:
+            response = alice_client.get(f"/api/tournaments/{tournament.id}/")
+        assert response.status_code == 200
+        counted.append(len(queries))
+        sizes.append(len(response.content) / entrants)
+    assert counted[0] == counted[1]
+    # The body grows with the entrants (entries, standings), not with the 56 games.
+    assert sizes[1] < 1.5 * sizes[0]
+
+
+def test_an_entry_is_withdrawn_while_the_entry_is_open(
+    make_bot: MakeBot, alice: User, bob: User, alice_client: APIClient, bob_client: APIClient
+) -> None:
+    cup = open_tournament(User.objects.create_user("root", is_staff=True), public=True)
+    url = f"/api/tournaments/{cup.id}/entries/"
+    entered = alice_client.post(url, {"bot": make_bot(alice, "ant").id}, format="json").json()
+    assert bob_client.post(url, {"bot": make_bot(bob, "bee").id}, format="json").status_code == 201
+    mine = f"{url}{entered['id']}/"
+
+    refused = bob_client.delete(mine)
+    assert (refused.status_code, refused.json()["error"]) == (
+        403,
+        "only the bot's owner withdraws its entry",
+    )
+    assert alice_client.delete(mine).status_code == 204
+    assert alice_client.delete(mine).status_code == 404  # gone: nothing more to do
+    entries = alice_client.get(f"/api/tournaments/{cup.id}/").json()["entries"]
+    assert [entry["bot_name"] for entry in entries] == ["bee"]
+
+    Tournament.objects.filter(id=cup.id).update(entry_closes=timezone.now())
+    theirs = f"{url}{entries[0]['id']}/"
+    closed = bob_client.delete(theirs)
+    assert closed.status_code == 400
+    assert "closed" in closed.json()["error"]
+
+
+def test_a_tournament_is_cancelled_by_its_owner_or_staff_once(
+    make_bot: MakeBot, alice: User, alice_client: APIClient, staff_client: APIClient
+) -> None:
+    private = open_tournament(alice)
+    public = open_tournament(User.objects.get(username="root"), public=True, name="open")
+    assert alice_client.post(f"/api/tournaments/{public.id}/cancel/").status_code == 403
+
+    first = alice_client.post(f"/api/tournaments/{private.id}/cancel/")
+    assert first.status_code == 200
+    assert first.json()["status"] == "cancelled"
+    assert first.json()["note"].startswith("cancelled by alice")
+    again = alice_client.post(f"/api/tournaments/{private.id}/cancel/")
+    assert again.json() == first.json()
+    assert staff_client.post(f"/api/tournaments/{public.id}/cancel/").status_code == 200
+    listed = alice_client.get("/api/tournaments/", {"status": "cancelled"}).json()["results"]
+    assert {t["id"] for t in listed} == {private.id, public.id}
+
+
+def test_a_replayed_game_lists_its_failed_attempts(
+    make_bot: MakeBot, alice: User, alice_client: APIClient
+) -> None:
+    tournament = open_tournament(alice, format="gauntlet")
+    enter(tournament, [make_bot(alice, "one"), make_bot(alice, "two")])
+    tournament_close_entry(tournament_id=tournament.id, now=after_entry(tournament))
+    game = games_in_play(tournament)[0]
+    assert game.match is not None
+    failed = game.match.id
+    fail(game.match)
+
+    games = alice_client.get(f"/api/tournaments/{tournament.id}/games/").json()["results"]
+    replayed = next(g for g in games if g["tie"] == game.tie and g["index"] == game.index)
+    assert (replayed["replays"], replayed["attempts"]) == (1, [failed])
+    assert replayed["match"] != failed

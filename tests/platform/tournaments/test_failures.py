@@ -92,3 +92,19 @@ def test_a_failed_match_ended_twice_is_replayed_once(started: Tournament) -> Non
     game.refresh_from_db()
     assert game.replays == 1
     assert Match.objects.filter(kind=Match.Kind.TOURNAMENT).count() == 3  # 2 games, 1 replay
+
+
+def test_a_replayed_game_keeps_its_failed_attempts_in_order(
+    started: Tournament, settings: Settings
+) -> None:
+    settings.AGON_TOURNAMENT_MAX_REPLAYS = 2
+    game = games_in_play(started)[0]
+    failed = []
+    for _ in range(2):
+        assert game.match is not None
+        failed.append(game.match.id)
+        fail(game.match)
+        game.refresh_from_db()
+    assert game.replays == 2
+    assert list(game.attempts.order_by("id").values_list("id", flat=True)) == failed
+    assert game.match is not None and game.match.id not in failed

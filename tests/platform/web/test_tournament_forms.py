@@ -207,3 +207,26 @@ def test_no_entry_form_once_the_entry_closed(
         response.content.decode()
     )
     assert not public_cup.entries.exists()
+
+
+def test_the_form_sets_when_the_entry_opens(alice: User) -> None:
+    opens = timezone.now().replace(second=0, microsecond=0) + timedelta(minutes=30)
+    form = signed_in(alice).get("/tournaments/").content.decode()
+    assert 'name="entry_opens"' in form
+    data = new_tournament(entry_opens=opens.strftime("%Y-%m-%dT%H:%M"))
+    assert signed_in(alice).post("/tournaments/new/", data).status_code == 302
+    assert Tournament.objects.get().entry_opens == opens
+
+
+def test_an_entry_that_opens_after_it_closes_is_refused_on_the_form(alice: User) -> None:
+    late = (timezone.now() + timedelta(hours=3)).strftime("%Y-%m-%dT%H:%M")
+    response = signed_in(alice).post("/tournaments/new/", new_tournament(entry_opens=late))
+    assert response.status_code == 200
+    assert "the entry must open before it closes" in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_an_empty_opening_time_opens_the_entry_now(alice: User) -> None:
+    before = timezone.now()
+    signed_in(alice).post("/tournaments/new/", new_tournament(entry_opens=""))
+    assert before <= Tournament.objects.get().entry_opens <= timezone.now()

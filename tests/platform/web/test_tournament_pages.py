@@ -49,15 +49,15 @@ def started(owner: User, bots: list, **settings: object) -> Tournament:  # type:
     return tournament
 
 
-def page_of(client: Client, tournament: Tournament) -> str:
-    response = client.get(f"/tournaments/{tournament.id}/")
+def page_of(client: Client, tournament: Tournament, query: str = "") -> str:
+    response = client.get(f"/tournaments/{tournament.id}/{query}")
     assert response.status_code == 200
     return response.content.decode()
 
 
-def main_of(html: str) -> str:
-    """The page's main part (the header's sign-out form has a fresh CSRF token each time)."""
-    return html[html.index("<main") : html.index("</main>")]
+def live_of(html: str) -> str:
+    """The page's live part (the forms around it have a fresh CSRF token each time)."""
+    return html[html.index('<div id="tournament-live"') : html.index("</main>")]
 
 
 def test_the_list_shows_public_tournaments_and_only_ones_own_private_ones(
@@ -108,8 +108,13 @@ def test_a_round_robin_has_standings_with_tiebreaks_a_cross_table_and_its_games_
         "match_id", flat=True
     )
     assert len(matches) == 6 * 2  # six pairs of bots, a meeting of two games each
+    rounds = sorted(
+        set(TournamentGame.objects.filter(tournament=tournament).values_list("round", flat=True))
+    )
+    assert all(f'<a href="?round={number}"' in html for number in rounds)
+    shown = "".join(page_of(signed_in(alice), tournament, f"?round={number}") for number in rounds)
     for match_id in matches:
-        assert f'href="/matches/{match_id}/"' in html
+        assert f'href="/matches/{match_id}/"' in shown
     assert "12 of 12 games decided" in html
     rows = re.findall(r'<th scope="row" class="bot-name"><a href="/bots/(\d+)/">', html)
     standings = Tournament.objects.get(id=tournament.id).standings
@@ -142,8 +147,10 @@ def test_a_knockout_draws_its_bracket_from_the_first_round_to_the_final(
     play_out(tournament)
     html = page_of(signed_in(alice), tournament)
     assert "4 of 4 ties decided" in html and "to be decided" not in html
-    for tie in TournamentGame.objects.filter(tournament=tournament).values_list("tie", flat=True):
-        assert f'<a href="#tie-{tie}">' in html and f'id="tie-{tie}"' in html
+    games = TournamentGame.objects.filter(tournament=tournament)
+    for number, tie in games.values_list("round", "tie"):
+        assert f'<a href="?round={number}#tie-{tie}">' in html
+        assert f'id="tie-{tie}"' in page_of(signed_in(alice), tournament, f"?round={number}")
 
 
 def test_double_elimination_draws_both_brackets(make_bot: MakeBot, alice: User) -> None:
@@ -203,10 +210,12 @@ def test_the_live_part_is_rendered_once_per_state_of_the_tournament(
     tournament = started(alice, [make_bot(alice, f"bot{i}") for i in range(4)], rounds=2)
     client = signed_in(alice)
     with CaptureQueriesContext(connection) as first:
-        before = main_of(page_of(client, tournament))
+        before = live_of(page_of(client, tournament))
     with CaptureQueriesContext(connection) as again:
-        assert main_of(page_of(client, tournament)) == before
-    assert len(again) == len(first) - 2  # the entrants and the games are not read again
+        assert live_of(page_of(client, tournament)) == before
+    # Not read again: the entrants, the results, the matches in play, the round's games
+    # and their earlier attempts.
+    assert len(again) == len(first) - 5
     game = games_in_play(tournament)[0]
     assert game.match is not None
     finish_match(game.match, scores=lower_seat_wins(game.match))

@@ -1,7 +1,9 @@
 """The tournament list with its "New tournament" form, and one tournament: standings,
 cross-table or bracket, its games round by round, live while it runs
-(static/web/tournament.js reloads the live part), and its entry form while it takes
-entries. Both forms go through `agon.tournaments.services`, as the API does."""
+(static/web/tournament.js reloads the live part), one round's games at a time
+(`?round=`, `&page=`), its entry form and the viewer's entries to withdraw while it takes
+entries, and a cancel button for who may cancel it. The forms go through
+`agon.tournaments.services` and `.cancellation`, as the API does."""
 
 from __future__ import annotations
 
@@ -16,11 +18,17 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from agon.tournaments.models import Tournament
+from agon.tournaments.cancellation import may_cancel, tournament_cancel
+from agon.tournaments.models import Entry, Tournament
 from agon.tournaments.selectors import tournament_get
-from agon.tournaments.services import entry_create, tournament_create
+from agon.tournaments.services import (
+    entry_create,
+    entry_withdraw,
+    may_withdraw,
+    tournament_create,
+)
 from agon.web.tournament_forms import EntryForm, TournamentForm
-from agon.web.tournament_pages import live_part, tournament_groups
+from agon.web.tournament_pages import RoundChoice, live_part, tournament_groups
 from agon.web.views.common import signed_in
 
 
@@ -87,14 +95,36 @@ def _entry_form(request: HttpRequest, tournament: Tournament, data: Any = None) 
     return EntryForm(data, user=viewer, tournament=tournament)
 
 
+def _round_choice(request: HttpRequest) -> RoundChoice:
+    """?round= and &page= as whole numbers; anything else is the default."""
+
+    def number(name: str) -> int | None:
+        text = request.GET.get(name, "")
+        return int(text) if text.isdigit() and 0 < int(text) < 100_000 else None
+
+    return RoundChoice(number("round"), number("page") or 1)
+
+
+def _withdrawable(request: HttpRequest, tournament: Tournament) -> list[Entry]:
+    """The entries the viewer may withdraw, while the entry is open."""
+    viewer = _viewer(request)
+    if viewer is None or not _taking_entries(tournament):
+        return []
+    entries = tournament.entries.select_related("bot__owner", "tournament").order_by("id")
+    return [entry for entry in entries if may_withdraw(entry, viewer)]
+
+
 def _detail_page(
     request: HttpRequest, tournament: Tournament, form: EntryForm | None
 ) -> HttpResponse:
+    over = (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
     context = {
         "tournament": tournament,
-        "live": live_part(tournament),
+        "live": live_part(tournament, _round_choice(request)),
         "entry_form": form,
         "taking_entries": _taking_entries(tournament),
+        "withdrawable": _withdrawable(request, tournament),
+        "may_cancel": tournament.status not in over and may_cancel(tournament, _viewer(request)),
     }
     return render(request, "web/tournament.html", context)
 
@@ -123,3 +153,36 @@ def tournament_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
             messages.success(request, f"{entry.bot.name} is entered.")
             return redirect("web:tournament", tournament_id=tournament.id)
     return _detail_page(request, tournament, form)
+
+
+@login_required
+@require_POST
+def tournament_withdraw(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    """Withdraw an entry; one withdrawn already (a second click) just says so."""
+    user = signed_in(request)
+    tournament = _visible_or_404(request, tournament_id)
+    entry = tournament.entries.select_related("bot").filter(id=entry_id).first()
+    if entry is None:
+        messages.info(request, "That entry is withdrawn already.")
+        return redirect("web:tournament", tournament_id=tournament.id)
+    try:
+        entry_withdraw(user=user, tournament_id=tournament.id, entry_id=entry.id)
+    except ValidationError as refusal:
+        messages.error(request, f"The entry was not withdrawn: {_refusal(refusal)}.")
+    else:
+        messages.success(request, f"{entry.bot.name} is withdrawn.")
+    return redirect("web:tournament", tournament_id=tournament.id)
+
+
+@login_required
+@require_POST
+def tournament_cancel_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    user = signed_in(request)
+    tournament = _visible_or_404(request, tournament_id)
+    try:
+        tournament_cancel(user=user, tournament_id=tournament.id)
+    except ValidationError as refusal:
+        messages.error(request, f"The tournament was not cancelled: {_refusal(refusal)}.")
+    else:
+        messages.success(request, "The tournament is cancelled: no more games are played.")
+    return redirect("web:tournament", tournament_id=tournament.id)

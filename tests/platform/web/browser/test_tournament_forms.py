@@ -11,6 +11,7 @@ from pytest_django import Settings
 from agon.ladders.models import Ladder
 from agon.tournaments.models import Tournament
 from tests.platform.conftest import PASSWORD, MakeBot
+from tests.platform.tournaments.support import enter, open_tournament
 from tests.platform.web.browser.checks import accessibility_problems, horizontal_overflow
 from tests.platform.web.browser.conftest import PHONE, Site
 
@@ -65,3 +66,29 @@ def test_make_a_tournament_and_enter_a_bot_on_a_desktop_and_a_phone(
         site.screenshot(f"tournament-forms/{width}-03-entered", page)
     assert sorted(e.bot.name for e in Tournament.objects.get().entries.all()) == ["ant", "bee"]
     assert ant.entries.count() == 1
+
+
+def test_withdraw_an_entry_and_cancel_the_tournament_on_a_desktop_and_a_phone(
+    site: Site, ladders: list[Ladder], make_bot: MakeBot, alice: User
+) -> None:
+    tournament = open_tournament(alice, name="practice")
+    enter(tournament, [make_bot(alice, "ant"), make_bot(alice, "bee")], alice)
+    sign_in(site, site.page, f"/tournaments/{tournament.id}/")
+    phone = site.new_page(PHONE)
+    phone.goto(f"{site.url}/tournaments/{tournament.id}/")
+    for width, page in (("desktop", site.page), ("phone", phone)):
+        expect(page.get_by_role("button", name="Withdraw ant")).to_be_visible()
+        assert accessibility_problems(page) == []
+        assert horizontal_overflow(page) == 0
+        site.screenshot(f"tournament-forms/{width}-04-withdraw", page)
+    site.page.get_by_role("button", name="Withdraw ant").click()
+    expect(site.page.get_by_role("status").first).to_contain_text("ant is withdrawn.")
+    expect(site.page.get_by_role("button", name="Withdraw ant")).to_have_count(0)
+    phone.reload()
+    phone.get_by_role("button", name="Cancel the tournament").click()
+    expect(phone.get_by_role("status").first).to_contain_text("The tournament is cancelled")
+    expect(phone.locator("#tournament-live")).to_have_attribute("data-status", "cancelled")
+    assert horizontal_overflow(phone) == 0
+    site.screenshot("tournament-forms/phone-05-cancelled", phone)
+    assert Tournament.objects.get(id=tournament.id).status == Tournament.Status.CANCELLED
+    assert [e.bot.name for e in Tournament.objects.get(id=tournament.id).entries.all()] == ["bee"]

@@ -1,7 +1,8 @@
 // A tournament page while it takes entries or runs: ask the server for the page every few
 // seconds (every half minute while it only takes entries) and, when what it shows has moved on (its data-version), put in the new
-// standings, bracket and games, keeping the rounds the reader opened or closed and where
-// the bracket was scrolled. Once the tournament is over, stop asking.
+// standings, bracket and games, keeping where the bracket was scrolled. The page asked
+// for is the round the reader chose (data-page-url carries ?round=), or by default the
+// round being played. Once the tournament is over, stop asking.
 (function () {
   "use strict";
   const POLL_MS = { running: 4000, entry: 30000 };

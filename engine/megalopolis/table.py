@@ -1,4 +1,9 @@
-"""The primitive moves on the Megalopolis table: tokens, hands, the deck, the end."""
+"""The primitive moves on the Megalopolis table: tiles, tokens, hands, the deck, the end.
+
+Every change of a tile on the table (placed, taken, moved, turned face up, its tokens) is
+made here and marks the tile's cell (`mark_changed`), so that the next message rewrites
+only those tiles' texts (`board_text`).
+"""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ per change; its first message writes every tile.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -27,49 +28,50 @@ ALL_COUNTS = tuple(ALL_TILES.count(kind) for kind in range(len(KIND_NAMES)))
 class BoardText:
     """The board's text as last written, and the cells whose tile changed since."""
 
-    texts: dict[int, str]
-    """Cell -> the text of the tile there."""
+    order: list[int]
+    """The occupied cells, sorted."""
+    texts: list[str]
+    """The text of the tile at each cell of `order`."""
     shown: dict[int, int]
     """Cell -> the kind of the tile there if face up, else -1."""
     not_face_up: list[int]
     """Per kind, the tiles not face up on the board."""
-    order: list[int]
-    """The occupied cells, sorted."""
-    joined: str
-    """The tiles' texts in cell order, comma-separated."""
+    joined: str = ""
+    """`texts`, comma-separated."""
     changed: set[int] = field(default_factory=set)
     """Cells whose tile was placed, taken, moved, turned or had its tokens changed since
     `joined` was written (`table.mark_changed`)."""
 
     @classmethod
     def written(cls, board: dict[int, Tile]) -> BoardText:
-        kept = cls({}, {}, list(ALL_COUNTS), [], "")
-        kept.rewrite(board, board)
+        kept = cls([], [], {}, list(ALL_COUNTS))
+        kept.rewrite(board, sorted(board))
         return kept
 
     def rewrite(self, board: dict[int, Tile], cells: Iterable[int]) -> None:
         """Write again the tiles at these cells (dropping those gone), then the whole."""
-        texts, shown, not_face_up = self.texts, self.shown, self.not_face_up
-        placed_or_taken = False
+        order, texts, shown, not_face_up = self.order, self.texts, self.shown, self.not_face_up
         for code in cells:
-            before = shown.pop(code, None)
-            if before is None:
-                placed_or_taken = True
-            elif before >= 0:
-                not_face_up[before] += 1
+            at = bisect.bisect_left(order, code)
+            was_there = at < len(order) and order[at] == code
+            if was_there and shown[code] >= 0:
+                not_face_up[shown[code]] += 1
             tile = board.get(code)
             if tile is None:
-                placed_or_taken = True
-                del texts[code]
+                if was_there:
+                    del order[at], texts[at], shown[code]
                 continue
             kind = tile.kind if tile.face_up else -1
             if kind >= 0:
                 not_face_up[kind] -= 1
             shown[code] = kind
-            texts[code] = tile_text(code, tile.serial, kind, tile.tokens)
-        if placed_or_taken:
-            self.order = sorted(texts)
-        self.joined = ",".join([texts[code] for code in self.order])
+            text = tile_text(code, tile.serial, kind, tile.tokens)
+            if was_there:
+                texts[at] = text
+            else:
+                order.insert(at, code)
+                texts.insert(at, text)
+        self.joined = ",".join(texts)
         self.changed.clear()
 
 

@@ -104,8 +104,9 @@ def test_the_kept_text_is_the_text_written_from_scratch() -> None:
         assert kept is not None
         kept.rewrite(state.board, list(kept.changed))
         fresh = BoardText.written(state.board)
-        assert (kept.joined, kept.not_face_up, kept.order) == (
+        assert (kept.joined, kept.not_face_up, kept.order, kept.shown) == (
             fresh.joined,
             fresh.not_face_up,
             fresh.order,
+            fresh.shown,
         )

@@ -14,11 +14,11 @@ from typing import Any
 
 from engine.core import compact_json
 from engine.megalopolis.actions import KIND_TEXT
+from engine.megalopolis.board_text import ALL_COUNTS, board_text
 from engine.megalopolis.components import ALL_TILES, KIND_NAMES, TEMPLE
 from engine.megalopolis.state import FRAME_POWER_NAMES, Frame, MegalopolisState, known
 from engine.megalopolis.state_json import board_to_json, state_from_json
 from engine.rng import SplitMix64
-from engine.squaregrid import decode
 
 DETERMINIZE_SEED = 0x4D45_4741_4C4F
 """Seed of the fixed shuffle that deals the unseen tiles in `state_from_observation`."""
@@ -83,8 +83,8 @@ def observation(state: MegalopolisState, player: int) -> dict[str, Any]:
 
 def observation_text(state: MegalopolisState, player: int) -> str:
     """`observation(state, player)` as JSON text only, written without building it: what
-    a boxed bot is sent. Each board tile's text is written once per look of the tile
-    (`tile_text`); the rest is small and written field by field."""
+    a boxed bot is sent. The board's text is kept on the state and rewritten where
+    tiles changed (`board_text`); the rest is small and written field by field."""
     tiles, unseen = board_text(state)
     unseen_for_player(state, player, unseen)
     unseen_text = _unseen_text(tuple(unseen))
@@ -107,9 +107,6 @@ def observation_text(state: MegalopolisState, player: int) -> str:
     )
 
 
-_ALL_COUNTS = tuple(ALL_TILES.count(kind) for kind in range(len(KIND_NAMES)))
-
-
 @functools.lru_cache(maxsize=4096)
 def _unseen_text(unseen: tuple[int, ...]) -> str:
     """The unseen counts as the observation's JSON object, without its braces."""
@@ -119,7 +116,7 @@ def _unseen_text(unseen: tuple[int, ...]) -> str:
 def unseen_counts(state: MegalopolisState, player: int) -> list[int]:
     """Per kind, the tiles the player has not seen: the observation's "unseen" (as
     `seen_kinds` counts them), without building Counters."""
-    unseen = list(_ALL_COUNTS)
+    unseen = list(ALL_COUNTS)
     for tile in state.board.values():
         if tile.face_up:
             unseen[tile.kind] -= 1
@@ -164,56 +161,11 @@ def _ints(values: list[int]) -> str:
     return f"[{','.join(map(str, values))}]"
 
 
-def board_text(state: MegalopolisState) -> tuple[str, list[int]]:
-    """The board as an observation shows it (`board_to_json`, face-down kinds hidden), as
-    JSON text; and per kind, the tiles not face up on it. In one pass over the board,
-    each tile's text taken from those written before (`_TILE_TEXTS`)."""
-    unseen = list(_ALL_COUNTS)
-    board = state.board
-    for tile in board.values():
-        if tile.face_up:
-            unseen[tile.kind] -= 1
-    known = _TILE_TEXTS.get
-    texts = [
-        known(key) or _kept_tile_text(key)
-        for key in [
-            (code, tile.serial, tile.kind if tile.face_up else -1, *tile.tokens)
-            for code, tile in sorted(board.items())
-        ]
-    ]
-    return ",".join(texts), unseen
-
-
-def _kept_tile_text(key: tuple[int, ...]) -> str:
-    if len(_TILE_TEXTS) >= _MOST_TILE_TEXTS:
-        _TILE_TEXTS.clear()
-    code, serial, kind, *tokens = key
-    text = _TILE_TEXTS[key] = tile_text(code, serial, kind, tokens)
-    return text
-
-
-_TILE_TEXTS: dict[tuple[int, ...], str] = {}
-"""(cell, serial, kind shown or -1, tokens...) -> that tile's text: most tiles are the
-same from one turn to the next. Emptied if it ever grows large."""
-_MOST_TILE_TEXTS = 20_000
-
-
 _FLAG = {False: "false", True: "true"}
 
 
 def _or_null(value: int | None) -> str:
     return "null" if value is None else str(value)
-
-
-def tile_text(code: int, serial: int, kind: int, tokens: list[int]) -> str:
-    """A board tile as an observation shows it (`tile_to_json`; `kind` -1 for a face-down
-    tile, whose kind is hidden), as JSON text."""
-    x, y = decode(code)
-    shown = "false" if kind < 0 else f'true,"kind":{KIND_TEXT[kind]}'
-    return (
-        f'{{"x":{x},"y":{y},"serial":{serial},"face_up":{shown},'
-        f'"tokens":[{",".join(map(str, tokens))}]}}'
-    )
 
 
 @functools.lru_cache(maxsize=64)

@@ -83,10 +83,15 @@ from engine.megalopolis.table import (
     add_to_hand,
     draw,
     end_if_all_power_stations,
+    move_tokens,
     new_tile,
+    place_tile,
     put_token,
     return_tokens,
+    swap_tiles,
+    take_back_token,
     take_from_hand,
+    take_tile,
 )
 
 Choice = tuple[Any, ...]
@@ -145,7 +150,7 @@ def put_token_and_reveal(state: MegalopolisState, code: int, player: int) -> Non
 def play_tile(state: MegalopolisState, kind: int, code: int) -> None:
     """Play a tile face up, put the acting player's token on it and apply its text."""
     tile = new_tile(state, kind, face_up=True)
-    state.board[code] = tile
+    place_tile(state, code, tile)
     put_token(state, code, acting(state))
     if end_if_all_power_stations(state):
         return
@@ -194,9 +199,7 @@ def arboretum(state: MegalopolisState, frame: Frame, choice: Choice) -> None:
     if choice[0] == "done":
         finish(frame)
         return
-    me = acting(state)
-    state.board[choice[1]].tokens[me] -= 1
-    state.supply[me] += 1
+    take_back_token(state, choice[1], acting(state))
     frame.count += 1
 
 
@@ -222,12 +225,9 @@ def bank(state: MegalopolisState, frame: Frame, choice: Choice) -> None:
     """Swap your token on this tile with a token on a tile you do not control."""
     me = acting(state)
     _, code, owner = choice
-    own = state.board[known(own_cell(state, frame), "tile")]
-    other = state.board[code]
-    own.tokens[me] -= 1
-    other.tokens[me] += 1
-    other.tokens[owner] -= 1
-    own.tokens[owner] += 1
+    own = known(own_cell(state, frame), "tile")
+    move_tokens(state, own, code, me, 1)
+    move_tokens(state, code, own, owner, 1)
     finish(frame)
 
 
@@ -275,7 +275,7 @@ def disaster_site(state: MegalopolisState, frame: Frame, choice: Choice) -> None
     """Put a tile in play at the bottom of the deck, returning its tokens."""
     code = choice[1]
     return_tokens(state, code)
-    state.deck.append(state.board.pop(code).kind)
+    state.deck.append(take_tile(state, code).kind)
     finish(frame)
 
 
@@ -365,7 +365,7 @@ def mausoleum(state: MegalopolisState, frame: Frame, choice: Choice) -> None:
     """Take an adjacent tile into your hand, returning its tokens."""
     code = choice[1]
     return_tokens(state, code)
-    add_to_hand(state, acting(state), state.board.pop(code).kind)
+    add_to_hand(state, acting(state), take_tile(state, code).kind)
     finish(frame)
 
 
@@ -394,7 +394,7 @@ def port_options(state: MegalopolisState, frame: Frame) -> Options:
 
 def port(state: MegalopolisState, frame: Frame, choice: Choice) -> None:
     """Place the top tile of the deck face down next to any tile."""
-    state.board[choice[1]] = new_tile(state, state.deck.pop(0), face_up=False)
+    place_tile(state, choice[1], new_tile(state, state.deck.pop(0), face_up=False))
     finish(frame)
 
 
@@ -416,7 +416,7 @@ def post_office(state: MegalopolisState, frame: Frame, choice: Choice) -> None:
         frame.step = 1
         return
     chosen = known(state.serial_cell(frame.chosen), "chosen tile")
-    state.board[choice[1]] = state.board.pop(chosen)
+    place_tile(state, choice[1], take_tile(state, chosen))
     finish(frame)
 
 
@@ -466,12 +466,12 @@ def stadium_options(state: MegalopolisState, frame: Frame) -> Options:
 def stadium(state: MegalopolisState, frame: Frame, choice: Choice) -> None:
     """Move one or all of the tokens of an adjacent tile onto this one."""
     _, code, owner = choice
-    own = state.board[known(own_cell(state, frame), "tile")]
-    other = state.board[code]
-    for player in range(state.players):
-        moved = other.tokens[player] if owner == ALL_TOKENS else int(player == owner)
-        other.tokens[player] -= moved
-        own.tokens[player] += moved
+    own = known(own_cell(state, frame), "tile")
+    if owner == ALL_TOKENS:
+        for player, count in enumerate(state.board[code].tokens):
+            move_tokens(state, code, own, player, count)
+    else:
+        move_tokens(state, code, own, owner, 1)
     finish(frame)
 
 
@@ -519,7 +519,7 @@ def transit_station(state: MegalopolisState, frame: Frame, choice: Choice) -> No
         return
     first = known(state.serial_cell(frame.chosen), "chosen tile")
     second = choice[1]
-    state.board[first], state.board[second] = state.board[second], state.board[first]
+    swap_tiles(state, first, second)
     finish(frame)
 
 

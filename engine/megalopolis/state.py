@@ -9,9 +9,12 @@ resolved now; their decisions always belong to the player whose turn it is.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.megalopolis.components import KIND_NAMES, KIND_OF_NAME
+
+if TYPE_CHECKING:
+    from engine.megalopolis.board_text import BoardText
 
 DRAW = -1
 """The power of an internal frame: `player` draws one tile (after a Temple's play)."""
@@ -141,6 +144,10 @@ class MegalopolisState:
     open_spaces_kept: Any = field(default=None, repr=False, compare=False)
     """(the occupied cells, the open spaces, the latter sorted) as last computed
     (`board.sorted_open_spaces`); never changed, only replaced, so a copy shares it."""
+    board_text_kept: BoardText | None = field(default=None, repr=False, compare=False)
+    """The board's text in the last message and the cells changed since, once a message
+    was written (`board_text`); a copy starts without. Whoever changes a tile other than
+    through `table` (a test painting a position) sets this to None."""
 
     def copy(self) -> MegalopolisState:
         return MegalopolisState(

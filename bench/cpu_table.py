@@ -86,32 +86,49 @@ def next_playout(game_id: str, players: int, seeds: Iterator[int]) -> None:
     random_playout(game_id, players, next(seeds))
 
 
-def midgame_positions(game_id: str, players: int, count: int) -> list[Any]:
-    """Positions a third of the way into random games."""
+def play_randomly(game: Any, state: Any, seed: int, turns: int | None = None) -> int:
+    """Play `state` on with uniformly random legal actions drawn from `seed`, to the end
+    or for `turns` turns; the turns played."""
+    rng = SplitMix64(seed)
+    played = 0
+    while not game.is_over(state) and (turns is None or played < turns):
+        legal = game.legal_actions(state)
+        game.apply(state, legal[rng.below(len(legal))])
+        played += 1
+    return played
+
+
+def midgame_positions(
+    game_id: str, players: int, count: int, start: Callable[[int], Any] | None = None
+) -> list[Any]:
+    """Positions a third of the way into random games, each begun by `start(seed)` (a
+    new state of the game by default)."""
     game = get_game(game_id)
+    if start is None:
+
+        def start(seed: int) -> Any:
+            return game.new_state(seed, players, {})
+
     positions = []
     for seed in range(count):
-        state = game.new_state(seed, players, {})
-        rng = SplitMix64(seed)
-        length = 0
-        trial = game.copy_state(state)
-        while not game.is_over(trial):
-            legal = game.legal_actions(trial)
-            game.apply(trial, legal[rng.below(len(legal))])
-            length += 1
-        rng = SplitMix64(seed)
-        for _ in range(length // 3):
-            legal = game.legal_actions(state)
-            game.apply(state, legal[rng.below(len(legal))])
+        length = play_randomly(game, start(seed), seed)
+        state = start(seed)
+        play_randomly(game, state, seed, length // 3)
         positions.append(state)
     return positions
 
 
-def tries(game_id: str, players: int, per_position: int = 24) -> list[tuple[Any, Any]]:
-    """(position, action) pairs: actions spread over the legal ones of mid-game positions."""
+def tries(
+    game_id: str,
+    players: int,
+    per_position: int = 24,
+    start: Callable[[int], Any] | None = None,
+) -> list[tuple[Any, Any]]:
+    """(position, action) pairs: actions spread over the legal ones of mid-game positions
+    (begun by `start`, as `midgame_positions` has it)."""
     game = get_game(game_id)
     pairs = []
-    for state in midgame_positions(game_id, players, 8):
+    for state in midgame_positions(game_id, players, 8, start):
         legal = game.legal_actions(state)
         stride = max(1, len(legal) // per_position)
         pairs += [(state, legal[i]) for i in range(0, len(legal), stride)]

@@ -46,12 +46,13 @@ from bench.cpu_table import (  # noqa: E402
     cpu_rate,
     evaluation_rate,
     mover_evaluation_rate,
+    play_randomly,
     random_playout,
+    tries,
 )
 from bench.prototype import c_cities  # noqa: E402
 from bench.prototype.build import NoCompiler, build_core  # noqa: E402
 from engine import get_game  # noqa: E402
-from engine.rng import SplitMix64  # noqa: E402
 
 NEEDED = """bench/peer.py needs the peer to compare with:
   --peer DIR   a checkout of https://github.com/cestpasphoto/alpha-zero-general
@@ -166,23 +167,7 @@ class Peer:
 def c_evaluation_work(core: ModuleType, players: int) -> tuple[Callable[[], None], int]:
     """Copy + apply + every seat's score on C cities, over `cpu_table.tries`' actions."""
     game = get_game("akropolis")
-    pairs = []
-    for seed in range(8):
-        trial = c_cities.c_state(core, seed, players)
-        rng = SplitMix64(seed)
-        length = 0
-        while not game.is_over(trial):
-            legal = game.legal_actions(trial)
-            game.apply(trial, legal[rng.below(len(legal))])
-            length += 1
-        state = c_cities.c_state(core, seed, players)
-        rng = SplitMix64(seed)
-        for _ in range(length // 3):
-            legal = game.legal_actions(state)
-            game.apply(state, legal[rng.below(len(legal))])
-        legal = game.legal_actions(state)
-        stride = max(1, len(legal) // 24)
-        pairs += [(state, legal[i]) for i in range(0, len(legal), stride)]
+    pairs = tries("akropolis", players, start=lambda seed: c_cities.c_state(core, seed, players))
 
     def work() -> None:
         for state, action in pairs:
@@ -198,16 +183,7 @@ def c_evaluation_work(core: ModuleType, players: int) -> tuple[Callable[[], None
 
 def agon_turns(players: int) -> float:
     game = get_game("akropolis")
-    lengths = []
-    for seed in range(20):
-        state = game.new_state(seed, players, {})
-        rng = SplitMix64(seed)
-        turns = 0
-        while not game.is_over(state):
-            legal = game.legal_actions(state)
-            game.apply(state, legal[rng.below(len(legal))])
-            turns += 1
-        lengths.append(turns)
+    lengths = [play_randomly(game, game.new_state(seed, players, {}), seed) for seed in range(20)]
     return sum(lengths) / len(lengths)
 
 

@@ -46,6 +46,25 @@ def test_a_json_body_where_a_form_is_expected_is_415(alice_client: APIClient) ->
     assert response.json()["error"] == 'Unsupported media type "application/json" in request.'
 
 
+def test_every_operation_that_reads_a_body_declares_its_415(anonymous: APIClient) -> None:
+    paths = anonymous.get("/api/schema/?format=json").json()["paths"]
+    with_body = [
+        (path, method, operation)
+        for path, operations in paths.items()
+        for method, operation in operations.items()
+        if "requestBody" in operation
+    ]
+    assert ("/api/bots/", "post") in {(path, method) for path, method, _ in with_body}
+    assert all("415" in operation["responses"] for _, _, operation in with_body)
+
+
+def test_a_body_of_no_media_type_is_415_as_the_schema_says(alice_client: APIClient) -> None:
+    response = alice_client.generic("POST", "/api/bots/", b"--x\r\n:\r\n--x--", content_type="")
+
+    assert response.status_code == 415
+    assert response.json()["error"] == 'Unsupported media type "" in request.'
+
+
 def test_malformed_json_is_400(alice_client: APIClient) -> None:
     response = alice_client.post(
         "/api/challenges/", data=b"{not json", content_type="application/json"

@@ -59,7 +59,7 @@ def test_every_operation_that_reads_a_body_declares_its_415(anonymous: APIClient
 
 
 def test_a_body_of_no_media_type_is_415_as_the_schema_says(alice_client: APIClient) -> None:
-    response = alice_client.generic("POST", "/api/bots/", b"--x\r\n:\r\n--x--", content_type="")
+    response = alice_client.generic("POST", "/api/bots/", "--x\r\n:\r\n--x--", content_type="")
 
     assert response.status_code == 415
     assert response.json()["error"] == 'Unsupported media type "" in request.'

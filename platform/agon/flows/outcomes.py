@@ -44,6 +44,8 @@ def tournament_outcome(match: Match) -> None:
     """A tournament game: its result counts in the tournament, never on a ladder; a
     failed match (the platform's fault) is played again."""
     tournament_game_conclude(match)
+
+
 def version_test_outcome(match: Match) -> None:
     """A version test's game moves its test, never a rating. A game the platform failed
     to play is played again; a bot's fault is in the ranks (the faulting bot is last), so

@@ -296,9 +296,7 @@ TURN_LOGS[5] = b"X" * 200_000  # the referee keeps 256 KiB; the panel shows it i
 def test_the_owner_reads_its_bot_s_log_beside_each_of_its_turns_and_nobody_else_does(
     site: Site, make_bot: MakeBot, alice: User, bob: User
 ) -> None:
-    match = finished_match(
-        make_bot, [alice, bob], game="akropolis", seed=11, logs={0: TURN_LOGS}
-    )
+    match = finished_match(make_bot, [alice, bob], game="akropolis", seed=11, logs={0: TURN_LOGS})
     seats = match_timeline(match)["steps"]
     assert isinstance(seats, list)
     alice_steps = [index for index, step in enumerate(seats) if step["seat"] == 0]

@@ -1,13 +1,18 @@
-"""engine.core: ranks, faults in the ranking, and option checking."""
+"""engine.core: ranks, faults in the ranking, option checking, the protocol's JSON."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.core import (
     InvalidOptions,
     MatchResult,
     OptionSpec,
+    compact_json,
     competition_ranks,
     normalize_options,
     ranks_with_faults,
@@ -82,3 +87,24 @@ def test_it_rejects_an_option_switched_on_for_a_player_count_it_is_not_for() -> 
 
 def test_an_option_for_some_player_counts_may_be_switched_off_for_the_others() -> None:
     assert normalize_options(SPECS, 4, {"long": False})["long"] is False
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(max_size=6) | st.integers(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(JSON_VALUES)
+def test_compact_json_writes_what_json_dumps_writes(value: object) -> None:
+    """`compact_json` calls the C encoder directly: the same text as `json.dumps` with
+    the protocol's settings, and the same refusal of NaN and infinities."""
+    try:
+        expected = json.dumps(value, separators=(",", ":"), allow_nan=False)
+    except ValueError:
+        with pytest.raises(ValueError, match="not JSON compliant"):
+            compact_json(value)
+    else:
+        assert compact_json(value) == expected

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator, Sequence
-from typing import Any, overload
+from typing import Any, cast, overload
 
 from engine import legal
 from engine.attika.builds import BuildOptions
@@ -40,6 +40,8 @@ _FIELDS: dict[str, frozenset[str]] = {
 
 def _integer(action: dict[str, Any], key: str) -> int:
     value = action[key]
+    if type(value) is int:  # the usual case, checked first
+        return value
     if not isinstance(value, int) or isinstance(value, bool):
         raise IllegalAction(f"action field {key} must be an integer, not {value!r}")
     return value
@@ -117,18 +119,28 @@ KEEP = {"type": "keep"}
 AMPHORA_ACTION = {"type": "amphora", "use": "action"}
 AMPHORA_CARD = {"type": "amphora", "use": "card"}
 END_TURN = {"type": "end_turn"}
+_CONSTANT_TEXTS: dict[int, str] = {
+    id(action): compact_json(action)
+    for action in (*DRAW_ACTIONS, KEEP, AMPHORA_ACTION, AMPHORA_CARD, END_TURN)
+}
+"""The JSON text of each action above, by the object's identity: the legal actions list
+these very objects (never changed; callers are given copies), and most turns offer
+nothing else besides the builds."""
 
 
 class TilePlacements(Sequence[dict[str, Any]]):
-    """The extend actions for a list of (centre, rotation), made into objects on demand."""
+    """The extend actions for every sorted centre with every rotation offered, centre by
+    centre (`map.tile_placements`' order), made into objects on demand: a random playout
+    picks one of some hundreds, so the pairs are never listed."""
 
-    __slots__ = ("placements",)
+    __slots__ = ("centres", "rotations")
 
-    def __init__(self, placements: Sequence[tuple[int, int]]) -> None:
-        self.placements = placements
+    def __init__(self, centres: Sequence[int], rotations: Sequence[int]) -> None:
+        self.centres = centres
+        self.rotations = rotations
 
     def __len__(self) -> int:
-        return len(self.placements)
+        return len(self.centres) * len(self.rotations)
 
     @overload
     def __getitem__(self, index: int) -> dict[str, Any]: ...
@@ -139,13 +151,51 @@ class TilePlacements(Sequence[dict[str, Any]]):
     def __getitem__(self, index: int | slice) -> Any:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        return extend_action(*self.placements[index])
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("tile placement index out of range")
+        centre, rotation = divmod(index, len(self.rotations))
+        return extend_action(self.centres[centre], self.rotations[rotation])
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for centre in self.centres:
+            for rotation in self.rotations:
+                yield extend_action(centre, rotation)
+
+    def text(self) -> str:
+        """`compact_json(list(self))`, from each centre's actions' text, kept (the same
+        centres and rotations are offered turn after turn until a tile is placed)."""
+        texts = _EXTEND_TEXTS.get(self.rotations)
+        if texts is None:
+            texts = _EXTEND_TEXTS[self.rotations] = _ExtendTexts(self.rotations)
+        return f"[{','.join(map(texts.__getitem__, self.centres))}]"
+
+
+class _ExtendTexts(dict[int, str]):
+    """Centre -> the JSON text of its extend actions with these rotations, written the
+    first time it is asked for (as `compact_json` writes them)."""
+
+    def __init__(self, rotations: Sequence[int]) -> None:
+        super().__init__()
+        self.rotations = rotations
+
+    def __missing__(self, centre: int) -> str:
+        text = self[centre] = ",".join(
+            compact_json(extend_action(centre, rotation)) for rotation in self.rotations
+        )
+        return text
+
+
+_EXTEND_TEXTS: dict[Sequence[int], _ExtendTexts] = {}
+"""The kept texts per rotations offered (a few tuples in all)."""
 
 
 class LegalActions(legal.LegalActions):
     """The non-build actions, then the builds; builds are made into objects on demand."""
 
-    __slots__ = ("_ends", "_size", "builds", "others")
+    __slots__ = ("_ends", "builds", "others", "size")
 
     def __init__(self, others: Sequence[dict[str, Any]], builds: BuildOptions) -> None:
         self.others = others
@@ -156,10 +206,30 @@ class LegalActions(legal.LegalActions):
             total += len(cells)
             ends.append(total)
         self._ends = ends
-        self._size = total
+        self.size = total
 
     def __len__(self) -> int:
-        return self._size
+        return self.size
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        """The base class's, with a short way for a plain index in range (a playout
+        reads one action per decision)."""
+        if type(index) is int and 0 <= index < self.size:
+            return self.action(index)
+        return super().__getitem__(index)
+
+    def first(self) -> dict[str, Any]:
+        """The first action, not copied (for reading only)."""
+        if self.others:
+            return self.others[0]
+        building, cells = self.builds[0]
+        return build_action(building, cells[0])
 
     def action(self, index: int) -> dict[str, Any]:
         if index < len(self.others):
@@ -209,7 +279,7 @@ class LegalActions(legal.LegalActions):
             f'{{"building":{BUILDING_TEXT[b]},"cells":[{",".join(map(cell_text, cells))}]}}'
             for b, cells in self.builds
         )
-        return f'{{"actions":{compact_json(list(self.others))},"builds":[{builds}]}}'
+        return f'{{"actions":{_others_text(self.others)},"builds":[{builds}]}}'
 
     @classmethod
     def from_json(cls, data: Any) -> LegalActions:
@@ -220,3 +290,14 @@ class LegalActions(legal.LegalActions):
             cells = [encode(int(q), int(r)) for q, r in entry["cells"]]
             builds.append((BUILDING_INDEX[entry["building"]], cells))
         return cls(list(data["actions"]), builds)
+
+
+def _others_text(others: Sequence[dict[str, Any]]) -> str:
+    """The non-build actions as JSON text: a tile's placements from their kept texts,
+    the usual few actions from `_CONSTANT_TEXTS`, anything else encoded."""
+    if type(others) is TilePlacements:
+        return others.text()
+    texts = list(map(_CONSTANT_TEXTS.get, map(id, others)))
+    if None in texts:
+        return compact_json(list(others))
+    return f"[{','.join(cast(list[str], texts))}]"

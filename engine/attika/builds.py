@@ -17,7 +17,7 @@ from engine.attika.components import BUILDING_COUNT, COST, IS_MAIN, IS_ROAD, ROA
 from engine.attika.costs import build_cost, can_pay
 from engine.attika.index import Discount
 from engine.attika.state import AttikaState
-from engine.hexgrid import NEIGHBOUR_STEPS
+from engine.hexgrid import NEIGHBOUR_STEPS as STEPS
 
 BuildOptions = list[tuple[int, Sequence[int]]]
 """(building index, the sorted cell codes it may be built on), buildings in the order asked."""
@@ -62,20 +62,38 @@ def due_row(discount: Discount) -> tuple[int, ...]:
 Groups = list[tuple[tuple[int, ...], set[int]]]
 
 
-def discount_groups(
-    state: AttikaState,
-) -> tuple[tuple[int, ...], Groups, dict[int, list[tuple[tuple[int, ...], list[int]]]]]:
-    """All free cells sorted; per discount its due row and its free cells; and (filled on
-    demand) per player the same for the free cells touching their buildings."""
-    index = state.index
-    cached = index.groups_cache
-    if cached is None:
+class GroupsCache:
+    """What `legal_builds` derives from the free cells, each part made when first needed
+    and kept on the index until the map or a building changes (most calls price only
+    the cells touching the player's buildings, and need neither of the first two)."""
+
+    __slots__ = ("cells", "groups", "touching_of")
+
+    def __init__(self) -> None:
+        self.cells: tuple[int, ...] | None = None
+        """All free cells, sorted."""
+        self.groups: Groups | None = None
+        """Per discount, its due row and its free cells."""
+        self.touching_of: dict[int, Groups] = {}
+        """Per player, the same for the free cells touching their buildings."""
+
+
+def all_free_cells(state: AttikaState, cache: GroupsCache) -> tuple[int, ...]:
+    cells = cache.cells
+    if cells is None:
+        cells = cache.cells = tuple(state.index.free_sorted)
+    return cells
+
+
+def discount_groups(state: AttikaState, cache: GroupsCache) -> Groups:
+    groups = cache.groups
+    if groups is None:
         rows = _DUE_ROWS
-        groups = [
-            (rows.get(key) or due_row(key), members) for key, members in index.by_discount.items()
+        groups = cache.groups = [
+            (rows.get(key) or due_row(key), members)
+            for key, members in state.index.by_discount.items()
         ]
-        cached = index.groups_cache = (tuple(index.free_sorted), groups, {})
-    return cached  # type: ignore[no-any-return]
+    return groups
 
 
 def legal_builds(state: AttikaState, player: int, buildings: Iterable[int]) -> BuildOptions:
@@ -84,39 +102,33 @@ def legal_builds(state: AttikaState, player: int, buildings: Iterable[int]) -> B
     total = hand[0] + hand[1] + hand[2] + hand[3]
     index = state.index
     colonies = index.colonies[player]
-    cached = index.groups_cache
-    cells, groups, touching_of = cached if cached is not None else discount_groups(state)
+    cache = index.groups_cache
+    if cache is None:
+        cache = index.groups_cache = GroupsCache()
     touching = None
+    groups: Groups = []
     placed = seat.placed
-    discount = index.discount
-    roads: list[int] | None = None
+    free = index.discount
     options: BuildOptions = []
     for building in buildings:
         if total >= WORST[building] + colonies:
-            options.append((building, cells))
+            options.append((building, cache.cells or all_free_cells(state, cache)))
             continue
         if touching is None:
-            touching = touching_of.get(player)
+            if total >= colonies:
+                groups = cache.groups or discount_groups(state, cache)
+            touching = cache.touching_of.get(player)
             if touching is None:
-                touching = touching_of[player] = _touching_groups(state, player)
+                touching = cache.touching_of[player] = _touching_groups(state, player)
             slacks = _slacks_of_hand(hand)  # after the rows: they may add due ids
         # free builds: next to the building its arrow comes from, or a road next to a road
         if IS_MAIN[building]:
             chosen: set[int] = set()
+        elif IS_ROAD[building]:
+            chosen = free.keys() & index.road_near[player]
         else:
-            if IS_ROAD[building]:
-                if roads is None:
-                    roads = [cell for built, cell in placed.items() if IS_ROAD[built]]
-                sources = roads
-            else:
-                upstream = placed.get(UPSTREAM[building])
-                sources = [] if upstream is None else [upstream]
-            chosen = {
-                source + step
-                for source in sources
-                for step in NEIGHBOUR_STEPS
-                if source + step in discount
-            }
+            upstream = placed.get(UPSTREAM[building])
+            chosen = set() if upstream is None else free.keys() & map(upstream.__add__, STEPS)
         if total >= colonies:  # a new colony might be affordable: price every group
             good = 0
             for row, members in groups:
@@ -124,7 +136,7 @@ def legal_builds(state: AttikaState, player: int, buildings: Iterable[int]) -> B
                     chosen.update(members)
                     good += 1
             if good == len(groups):
-                options.append((building, cells))
+                options.append((building, cache.cells or all_free_cells(state, cache)))
                 continue
         for row, near_cells in touching:
             if slacks[row[building]] >= 0:
@@ -134,20 +146,35 @@ def legal_builds(state: AttikaState, player: int, buildings: Iterable[int]) -> B
     return options
 
 
-def _touching_groups(state: AttikaState, player: int) -> list[tuple[tuple[int, ...], list[int]]]:
+def _touching_groups(state: AttikaState, player: int) -> Groups:
     """The due row and the cells of each discount among the free cells touching the
-    player's buildings."""
-    discount = state.index.discount
-    by_discount: dict[Discount, list[int]] = {}
-    for cell in state.index.touching[player]:
+    player's buildings: the touching cells grouped by discount, or, when there are
+    fewer discounts than touching cells, each discount's cells among those (a set
+    intersection each)."""
+    index = state.index
+    touching = index.touching[player]
+    if not touching:
+        return []
+    rows = _DUE_ROWS
+    if 2 * len(index.by_discount) <= 3 * len(touching):
+        groups = index.groups_cache.groups
+        if groups is not None:  # their rows are looked up already
+            return [(row, near) for row, members in groups if (near := members & touching)]
+        return [
+            (rows.get(key) or due_row(key), near)
+            for key, members in index.by_discount.items()
+            if (near := members & touching)
+        ]
+    discount = index.discount
+    by_discount: dict[Discount, set[int]] = {}
+    for cell in touching:
         key = discount[cell]
         group = by_discount.get(key)
         if group is None:
-            by_discount[key] = [cell]
+            by_discount[key] = {cell}
         else:
-            group.append(cell)
-    rows = _DUE_ROWS
-    return [(rows.get(key) or due_row(key), members) for key, members in by_discount.items()]
+            group.add(cell)
+    return [(rows.get(key) or due_row(key), near) for key, near in by_discount.items()]
 
 
 _SLACKS: dict[tuple[int, int, int, int], list[int]] = {}

@@ -30,16 +30,19 @@ def chain_of(cells: Iterable[int], start: int) -> set[int]:
 
 def shrines_touched(state: AttikaState, player: int, colony: int) -> int:
     """How many shrines touch the colony with this label (see `index.MapIndex`); 0 when
-    the player's buildings touch fewer than two shrines in all."""
-    colony_of = state.index.colony_of[player]
-    near = state.index.near[player]
-    if sum(1 for shrine in state.shrines if shrine in near) < 2:
+    the player's buildings touch fewer than two shrines in all. (Asked at every build:
+    loops, not generators.)"""
+    near_shrines = state.index.near[player].keys() & state.shrines
+    if len(near_shrines) < 2:
         return 0
-    return sum(
-        1
-        for shrine in state.shrines
-        if any(colony_of.get(shrine + step) == colony for step in NEIGHBOUR_STEPS)
-    )
+    colony_of = state.index.colony_of[player]
+    touched = 0
+    for shrine in near_shrines:
+        for step in NEIGHBOUR_STEPS:
+            if colony_of.get(shrine + step) == colony:
+                touched += 1
+                break
+    return touched
 
 
 def shrines_linked(state: AttikaState, player: int, cell: int) -> int:

@@ -80,14 +80,16 @@ def build_cost(state: AttikaState, player: int, building: int, cell: int) -> Cos
 
 def can_pay(hand: list[int] | Cards, cost: Cost) -> bool:
     required, extra = cost
-    matched = short = 0
-    for held, due in zip(hand, required, strict=True):
-        if held >= due:
-            matched += due
-        else:
-            matched += held
-            short += due - held
-    return sum(hand) - matched >= 2 * short + extra
+    h0, h1, h2, h3 = hand
+    r0, r1, r2, r3 = required
+    matched = (
+        (r0 if h0 >= r0 else h0)
+        + (r1 if h1 >= r1 else h1)
+        + (r2 if h2 >= r2 else h2)
+        + (r3 if h3 >= r3 else h3)
+    )
+    short = r0 + r1 + r2 + r3 - matched
+    return h0 + h1 + h2 + h3 - matched >= 2 * short + extra
 
 
 def fewest_cards(hand: list[int] | Cards, cost: Cost) -> int:
@@ -97,82 +99,94 @@ def fewest_cards(hand: list[int] | Cards, cost: Cost) -> int:
     return matched + 2 * (sum(required) - matched) + extra
 
 
-def payments(hand: list[int] | Cards, cost: Cost, limit: int = 0) -> list[Cards]:
+def payments(hand: list[int] | Cards, cost: Cost) -> list[Cards]:
     """Every exact payment, sorted. For each landscape, `paid_i = matched_i + spare_i`:
     matched_i cards pay required ones one for one; every required card left unmatched
     costs two cards of any landscape, and those and the extra cards are the spare ones,
     which may only be of a landscape whose required cards are all matched (otherwise a
-    spare card would better have matched one). With a `limit`, stop after that many."""
-    required, extra = cost
+    spare card would better have matched one). A payment has one such split (matched_i
+    is min(paid_i, required_i)), so none is found twice. Loops, not recursion: a random
+    playout asks for the payments of every build that has more than one."""
     if cost == FREE:
         return [NOTHING]
+    required, extra = cost
+    h0, h1, h2, h3 = hand
+    r0, r1, r2, r3 = required
+    due = 2 * (r0 + r1 + r2 + r3) + extra
     found: list[Cards] = []
-    limits = [min(held, due) for held, due in zip(hand, required, strict=True)]
-
-    def matchings(index: int, chosen: list[int]) -> None:
-        if index == 4:
-            spare = 2 * sum(due - m for due, m in zip(required, chosen, strict=True)) + extra
-            room = [hand[i] - chosen[i] if chosen[i] == required[i] else 0 for i in range(4)]
-            for spares in _spreads(spare, room):
-                paid = (
-                    chosen[0] + spares[0],
-                    chosen[1] + spares[1],
-                    chosen[2] + spares[2],
-                    chosen[3] + spares[3],
-                )
-                found.append(paid)
-            return
-        for m in range(limits[index] + 1):
-            if limit and len(found) >= limit:
-                return
-            matchings(index + 1, [*chosen, m])
-
-    matchings(0, [])
-    return sorted(found)
+    for m0 in range(min(h0, r0) + 1):
+        room0 = h0 - m0 if m0 == r0 else 0
+        for m1 in range(min(h1, r1) + 1):
+            room1 = h1 - m1 if m1 == r1 else 0
+            for m2 in range(min(h2, r2) + 1):
+                room2 = h2 - m2 if m2 == r2 else 0
+                for m3 in range(min(h3, r3) + 1):
+                    room3 = h3 - m3 if m3 == r3 else 0
+                    spare = due - 2 * (m0 + m1 + m2 + m3)
+                    if spare > room0 + room1 + room2 + room3:
+                        continue
+                    for s0, s1, s2, s3 in _spreads(spare, room0, room1, room2, room3):
+                        found.append((m0 + s0, m1 + s1, m2 + s2, m3 + s3))
+    found.sort()
+    return found
 
 
 def only_payment(hand: list[int] | Cards, cost: Cost) -> Cards | None:
     """The payment when there is exactly one exact payment (None when there are more).
     The cost must be payable. With every matching card used, the spare cards must fill
     the whole room of the landscapes that may take them, or go to a single landscape;
-    and trading any matched card for two spare ones must be impossible."""
+    and trading any matched card for two spare ones must be impossible. (Asked at every
+    build, so written out landscape by landscape.)"""
     if cost == FREE:
         return NOTHING
     required, extra = cost
-    matched = [min(held, due) for held, due in zip(hand, required, strict=True)]
-    spare = 2 * (sum(required) - sum(matched)) + extra
-    room = [hand[i] - matched[i] if matched[i] == required[i] else 0 for i in range(4)]
-    open_rooms = [i for i in range(4) if room[i]]
-    if spare and len(open_rooms) > 1 and spare != sum(room):
+    h0, h1, h2, h3 = hand
+    r0, r1, r2, r3 = required
+    m0 = r0 if h0 >= r0 else h0
+    m1 = r1 if h1 >= r1 else h1
+    m2 = r2 if h2 >= r2 else h2
+    m3 = r3 if h3 >= r3 else h3
+    spare = 2 * (r0 + r1 + r2 + r3 - m0 - m1 - m2 - m3) + extra
+    room = (
+        h0 - m0 if m0 == r0 else 0,
+        h1 - m1 if m1 == r1 else 0,
+        h2 - m2 if m2 == r2 else 0,
+        h3 - m3 if m3 == r3 else 0,
+    )
+    all_room = room[0] + room[1] + room[2] + room[3]
+    open_rooms = 4 - room.count(0)
+    if spare and open_rooms > 1 and spare != all_room:
         return None
-    for i in range(4):
-        if matched[i] and sum(room) - room[i] >= spare + 2:
-            return None
-    paid = list(matched)
-    if spare:
-        if len(open_rooms) == 1:
-            paid[open_rooms[0]] += spare
-        else:
-            paid = [m + extra_room for m, extra_room in zip(matched, room, strict=True)]
-    return (paid[0], paid[1], paid[2], paid[3])
+    enough = spare + 2  # a matched card traded for two spare ones needs this much room
+    if (
+        (m0 and all_room - room[0] >= enough)
+        or (m1 and all_room - room[1] >= enough)
+        or (m2 and all_room - room[2] >= enough)
+        or (m3 and all_room - room[3] >= enough)
+    ):
+        return None
+    if not spare:
+        return (m0, m1, m2, m3)
+    if open_rooms == 1:  # all the spare cards go to the one landscape with room
+        room = (
+            spare if room[0] else 0,
+            spare if room[1] else 0,
+            spare if room[2] else 0,
+            spare if room[3] else 0,
+        )
+    return (m0 + room[0], m1 + room[1], m2 + room[2], m3 + room[3])
 
 
-def _spreads(total: int, room: list[int]) -> list[tuple[int, ...]]:
-    """Every way to put `total` cards into four landscapes with at most room[i] each."""
-    if total > sum(room):
-        return []
-    result: list[tuple[int, ...]] = []
-
-    def place(index: int, left: int, chosen: tuple[int, ...]) -> None:
-        if index == 3:
-            if left <= room[3]:
-                result.append((*chosen, left))
-            return
-        later = sum(room[index + 1 :])
-        for k in range(max(0, left - later), min(room[index], left) + 1):
-            place(index + 1, left - k, (*chosen, k))
-
-    place(0, total, ())
+def _spreads(total: int, a: int, b: int, c: int, d: int) -> list[Cards]:
+    """Every way to put `total` cards into four landscapes with at most a, b, c and d
+    cards (`total` at most their sum)."""
+    result: list[Cards] = []
+    for x in range(max(0, total - b - c - d), min(a, total) + 1):
+        left = total - x
+        for y in range(max(0, left - c - d), min(b, left) + 1):
+            rest = left - y
+            for z in range(max(0, rest - d), min(c, rest) + 1):
+                result.append((x, y, z, rest - z))
     return result
 
 

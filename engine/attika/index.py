@@ -12,8 +12,27 @@ import bisect
 from collections.abc import Iterable
 from typing import Any
 
-from engine.attika.components import TILE_SYMBOLS
+from engine.attika.components import IS_ROAD, TILE_SYMBOLS
 from engine.hexgrid import NEIGHBOUR_STEPS, encode
+
+
+def _steps_at_distance(distance: int) -> tuple[int, ...]:
+    """Code offsets of the cells exactly `distance` steps away, sorted."""
+    return tuple(
+        sorted(
+            encode(dq, dr) - encode(0, 0)
+            for dq in range(-distance, distance + 1)
+            for dr in range(-distance, distance + 1)
+            if max(abs(dq), abs(dr), abs(dq + dr)) == distance
+        )
+    )
+
+
+WITHIN_TWO_STEPS = (0, *_steps_at_distance(1), *_steps_at_distance(2))
+"""Offsets of the 19 cells a new tile blocks (its 7 hexes and their neighbours), which
+are also the cells whose discount it may change."""
+THREE_STEPS = _steps_at_distance(3)
+"""Offsets of the 18 cells just outside those: the only ones that may join the frontier."""
 
 Discount = tuple[int, int, int, int, int]
 """Symbols of each landscape on a free cell and its free neighbours, then their total."""
@@ -24,6 +43,41 @@ def tile_cells(q: int, r: int, rotation: int) -> list[int]:
     tile's data on the neighbour in direction (k + rotation) % 6."""
     centre = encode(q, r)
     return [centre] + [centre + NEIGHBOUR_STEPS[(k + rotation) % 6] for k in range(6)]
+
+
+_GEOMETRIES: dict[frozenset[int], tuple[frozenset[int], frozenset[int]]] = {}
+"""The map hexes -> `_blocked_and_frontier`: a pure function of them, remembered because
+every new game of a player count starts from the same hexes; emptied if it grows large."""
+_MOST_GEOMETRIES = 64
+
+
+def _blocked_and_frontier(taken: frozenset[int]) -> tuple[frozenset[int], frozenset[int]]:
+    """The map hexes and their neighbours (no new tile may cover one), and the cells next
+    to those (where a new tile's centre fits)."""
+    known = _GEOMETRIES.get(taken)
+    if known is None:
+        if len(_GEOMETRIES) >= _MOST_GEOMETRIES:
+            _GEOMETRIES.clear()
+        blocked = frozenset(cell + step for cell in taken for step in (0, *NEIGHBOUR_STEPS))
+        frontier = frozenset(
+            cell + step for cell in blocked for step in NEIGHBOUR_STEPS
+        ).difference(blocked)
+        known = _GEOMETRIES[taken] = (blocked, frontier)
+    return known
+
+
+_LESS: tuple[dict[Discount, Discount], ...] = ({}, {}, {}, {}, {})
+"""Per landscape, discount -> the same with one symbol of that landscape fewer, filled as
+met (discounts are few); a building's neighbours lose its hex's symbol. The fifth, read
+for a blank hex (-1), stays empty."""
+
+
+def _without(value: Discount, symbol: int) -> Discount:
+    counts = list(value)
+    counts[symbol] -= 1
+    counts[4] -= 1
+    less = _LESS[symbol][value] = (counts[0], counts[1], counts[2], counts[3], counts[4])
+    return less
 
 
 class MapIndex:
@@ -39,6 +93,7 @@ class MapIndex:
         "groups_cache",
         "near",
         "owner_at",
+        "road_near",
         "shrine_cells",
         "symbol_at",
         "touching",
@@ -65,6 +120,9 @@ class MapIndex:
         self.colony_of: list[dict[int, int]] = [{} for _ in range(players)]
         """Per player, the cell of each of their buildings -> a label of its colony."""
         self.colonies: list[int] = [0] * players
+        self.road_near: list[frozenset[int]] = [frozenset()] * players
+        """Per player, the cells next to one of their roads, free or not (where another
+        road of theirs is a free build). Replaced, never changed, so copies share it."""
         self.groups_cache: Any = None
         """Free cells grouped by discount (see `builds`); cleared when a cell changes."""
 
@@ -95,11 +153,8 @@ class MapIndex:
         in one sweep rather than move by move (and so a check on the moves' updates)."""
         index = cls(players, shrines)
         index.symbol_at = dict(symbol_at)
-        taken = [*shrines, *symbol_at]
-        index.blocked = {cell + step for cell in taken for step in (0, *NEIGHBOUR_STEPS)}
-        index.frontier = {
-            cell + step for cell in index.blocked for step in NEIGHBOUR_STEPS
-        } - index.blocked
+        blocked, centres = _blocked_and_frontier(frozenset((*shrines, *symbol_at)))
+        index.blocked, index.frontier = set(blocked), set(centres)
         owner_at, building_at = index.owner_at, index.building_at
         for player, buildings in enumerate(placed):
             for building, cell in buildings.items():
@@ -125,6 +180,12 @@ class MapIndex:
                 for step in NEIGHBOUR_STEPS:
                     near[cell + step] = near.get(cell + step, 0) + 1
             index.touching[player] = {cell for cell in near if cell in index.discount}
+            index.road_near[player] = frozenset(
+                cell + step
+                for building, cell in buildings.items()
+                if IS_ROAD[building]
+                for step in NEIGHBOUR_STEPS
+            )
             colony_of = index.colony_of[player]
             cells = set(buildings.values())
             for start in sorted(cells):
@@ -148,27 +209,26 @@ class MapIndex:
         cells = tile_cells(q, r, rotation)
         for cell, symbol in zip(cells, TILE_SYMBOLS[tile], strict=True):
             self.symbol_at[cell] = symbol
-        self._block_around(cells)
-        touched = set(cells)
-        touched.update(cell + step for cell in cells for step in NEIGHBOUR_STEPS)
-        for cell in touched:
-            self._refresh_discount(cell)
+        centre = cells[0]
+        self._block_around(centre)
+        for step in WITHIN_TWO_STEPS:
+            self._refresh_discount(centre + step)
         for near, touching in zip(self.near, self.touching, strict=True):
             touching.update(cell for cell in cells if cell in near)
 
-    def _block_around(self, cells: Iterable[int]) -> None:
+    def _block_around(self, centre: int) -> None:
+        """Block the new tile's hexes and their neighbours (two steps of the centre); the
+        frontier loses those and gains the free cells three steps away. (A cell next to
+        an already blocked one is already on the frontier or blocked.)"""
         blocked, frontier = self.blocked, self.frontier
-        added = []
-        for cell in cells:
-            for other in (cell, *(cell + step for step in NEIGHBOUR_STEPS)):
-                if other not in blocked:
-                    blocked.add(other)
-                    frontier.discard(other)
-                    added.append(other)
-        for cell in added:
-            for step in NEIGHBOUR_STEPS:
-                if cell + step not in blocked:
-                    frontier.add(cell + step)
+        for step in WITHIN_TWO_STEPS:
+            cell = centre + step
+            blocked.add(cell)
+            frontier.discard(cell)
+        for step in THREE_STEPS:
+            cell = centre + step
+            if cell not in blocked:
+                frontier.add(cell)
 
     # --- free cells and their discounts ----------------------------------------------------
 
@@ -180,7 +240,11 @@ class MapIndex:
         if cell in owner_at or cell not in symbol_at:
             return
         counts = [0, 0, 0, 0]
-        for other in (cell, *(cell + step for step in NEIGHBOUR_STEPS)):
+        symbol = symbol_at[cell]
+        if symbol >= 0:
+            counts[symbol] += 1
+        for step in NEIGHBOUR_STEPS:
+            other = cell + step
             symbol = symbol_at.get(other, -1)
             if symbol >= 0 and other not in owner_at:
                 counts[symbol] += 1
@@ -195,6 +259,9 @@ class MapIndex:
             bisect.insort(self.free_sorted, cell)
         else:
             self._leave_group(cell, old)
+        self._join_group(cell, value)
+
+    def _join_group(self, cell: int, value: Discount) -> None:
         self.discount[cell] = value
         group = self.by_discount.get(value)
         if group is None:
@@ -220,10 +287,15 @@ class MapIndex:
         for touching in self.touching:
             touching.discard(cell)
         symbol = self.symbol_at[cell]
+        less = _LESS[symbol]
         discount = self.discount
         near = self.near[player]
         touching = self.touching[player]
         colony_of = self.colony_of[player]
+        if IS_ROAD[building]:
+            self.road_near[player] = self.road_near[player].union(
+                map(cell.__add__, NEIGHBOUR_STEPS)
+            )
         labels = set()
         for step in NEIGHBOUR_STEPS:
             other = cell + step
@@ -235,12 +307,9 @@ class MapIndex:
                 touching.add(other)
                 if symbol >= 0:
                     # the neighbour no longer counts the symbol of the now occupied cell
-                    m, h, f, w, total = discount[other]
-                    counts = [m, h, f, w]
-                    counts[symbol] -= 1
-                    self._set_discount(
-                        other, (counts[0], counts[1], counts[2], counts[3], total - 1)
-                    )
+                    before = discount[other]
+                    self._leave_group(other, before)
+                    self._join_group(other, less.get(before) or _without(before, symbol))
         if not labels:
             colony_of[cell] = cell
             self.colonies[player] += 1
@@ -269,5 +338,6 @@ class MapIndex:
         twin.touching = [set(cells) for cells in self.touching]
         twin.colony_of = [dict(labels) for labels in self.colony_of]
         twin.colonies = list(self.colonies)
+        twin.road_near = list(self.road_near)
         twin.groups_cache = None  # it holds live sets of this index
         return twin

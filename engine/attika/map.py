@@ -68,7 +68,8 @@ def slow_tile_centres(state: AttikaState) -> list[int]:
 
 
 def tile_placements(state: AttikaState, tile: int) -> list[tuple[int, int]]:
-    """(centre code, rotation) of every way to place the tile, in that order."""
+    """(centre code, rotation) of every way to place the tile, in that order (the legal
+    actions' `TilePlacements` index them without listing them; this is its oracle)."""
     return [(centre, rotation) for centre in tile_centres(state) for rotation in ROTATIONS[tile]]
 
 

@@ -41,7 +41,7 @@ class MapText:
         self.owned = owned
         self.tiles_text = tiles_text
         self.shrines_text = shrines_text
-        hexes = ",".join([texts[cell] for cell in cells])
+        hexes = ",".join(map(texts.__getitem__, cells))
         self.text = f'{{"tiles":{tiles_text},"shrines":{shrines_text},"hexes":[{hexes}]}}'
 
 

@@ -23,7 +23,7 @@ from engine.attika.components import (
     LETTER_OF_LANDSCAPE,
 )
 from engine.attika.map_text import map_text
-from engine.attika.state import MODE_NAMES, AttikaState
+from engine.attika.state import MODE_NAMES, AttikaState, PlayerState
 from engine.attika.state_json import cell_json, pending_json, state_from_json
 from engine.core import compact_json
 from engine.hexgrid import decode
@@ -47,15 +47,7 @@ def observation_text(state: AttikaState, player: int) -> str:
         if shown is not None and shown["kind"] == "drawn" and state.current != player:
             shown["building"] = None
         pending_text = compact_json(shown)
-    seats = ",".join(
-        f'{{"hand_size":{sum(other.hand)},"board_size":{len(other.board)},'
-        f'"board":[{",".join([BUILDING_TEXT[b] for b in other.board])}],'
-        f'"stack_sizes":[{",".join([str(len(stack)) for stack in other.stacks])}],'
-        f'"amphorae":{other.amphorae},'
-        f'"amphora_groups":[{",".join([_GROUP_TEXT[g] for g in other.amphora_groups])}],'
-        f'"buildings_on_map":{len(other.placed)},"colonies":{colonies}}}'
-        for other, colonies in zip(state.seats, state.index.colonies, strict=True)
-    )
+    seats = ",".join(map(_seat_text, state.seats, state.index.colonies))
     return (
         f'{{"game":"attika","player":{player},"players":{state.players},'
         f'"turn":{state.turn},"current_player":{state.current},'
@@ -65,15 +57,63 @@ def observation_text(state: AttikaState, player: int) -> str:
         f'"action":"{MODE_NAMES[state.mode]}","actions_left":{state.actions_left},'
         f'"took_cards":{_FLAG[state.took_cards]},"acted":{_FLAG[state.acted]},'
         f'"pending":{pending_text},"passes":{state.passes},"map":{map_text(state)},'
-        f'"unplaced_tiles":[{",".join([str(tile) for tile in sorted(state.tile_pile)])}],'
+        f'"unplaced_tiles":[{_pile_text(state)}],'
         f'"deck_size":{len(state.deck)},"discard":{_cards_text(state.discard)},'
         f'"amphora_supply":{state.amphora_supply},"hand":{_cards_text(seat.hand)},'
-        f'"board":[{",".join([BUILDING_TEXT[b] for b in seat.board])}],"seats":[{seats}]}}'
+        f'"board":[{_board_text(seat)}],"seats":[{seats}]}}'
     )
 
 
 _FLAG = {False: "false", True: "true"}
 _GROUP_TEXT = tuple(compact_json(group.id) for group in GROUPS)
+
+
+def _seat_text(seat: PlayerState, colonies: int) -> str:
+    """What every player sees of a seat, as JSON text: kept on the seat with what tells
+    whether it changed, and written again only then (a seat changes on its own turns,
+    and the message shows every seat every turn). Stacks only lose their first
+    building and amphora groups and buildings on the map only grow, so their totals
+    tell whether they changed, within a seat and its copies."""
+    board_text = _board_text(seat)
+    stacks, groups = seat.stacks, seat.amphora_groups
+    changes = (
+        sum(seat.hand),
+        board_text,
+        sum(map(len, stacks)),
+        seat.amphorae,
+        len(groups),
+        len(seat.placed),
+        colonies,
+    )
+    kept = seat.shown_text
+    if kept is not None and kept[0] == changes:
+        return kept[1]
+    hand_size, _, _, amphorae, _, on_map, _ = changes
+    text = (
+        f'{{"hand_size":{hand_size},"board_size":{len(seat.board)},"board":[{board_text}],'
+        f'"stack_sizes":[{",".join(map(str, map(len, stacks)))}],"amphorae":{amphorae},'
+        f'"amphora_groups":[{",".join(map(_GROUP_TEXT.__getitem__, groups))}],'
+        f'"buildings_on_map":{on_map},"colonies":{colonies}}}'
+    )
+    seat.shown_text = (changes, text)
+    return text
+
+
+def _pile_text(state: AttikaState) -> str:
+    """The face-down tiles' ids, sorted, as JSON text without the brackets (kept)."""
+    left = len(state.tile_pile)
+    kept = state.pile_text
+    if kept is None or kept[0] != left:
+        kept = state.pile_text = (left, ",".join(map(str, sorted(state.tile_pile))))
+    return kept[1]
+
+
+def _board_text(seat: PlayerState) -> str:
+    """The seat's board as JSON text without its brackets, kept on the seat."""
+    text = seat.board_text
+    if text is None:
+        text = seat.board_text = ",".join(map(BUILDING_TEXT.__getitem__, seat.board))
+    return text
 
 
 def _or_null(value: int | None) -> str:

@@ -29,6 +29,15 @@ class PlayerState:
     """Groups this player has earned its one amphora (or card) for, sorted."""
     placed: dict[int, int] = field(default_factory=dict)
     """Building index -> cell code of every building of this player on the map."""
+    board_text: str | None = field(default=None, compare=False, repr=False)
+    """The board's buildings as JSON text (without the brackets), kept by `observation`
+    until the board changes (`board_changed`): every message shows every board."""
+
+    shown_text: tuple[tuple[object, ...], str] | None = field(
+        default=None, compare=False, repr=False
+    )
+    """What `observation` last wrote of this seat for every player, with what it wrote
+    it from (see `observation._seat_text`)."""
 
     def copy(self) -> PlayerState:
         return PlayerState(
@@ -38,7 +47,12 @@ class PlayerState:
             amphorae=self.amphorae,
             amphora_groups=list(self.amphora_groups),
             placed=dict(self.placed),
+            board_text=self.board_text,
+            shown_text=self.shown_text,
         )
+
+    def board_changed(self) -> None:
+        self.board_text = None
 
 
 @dataclass
@@ -102,6 +116,10 @@ class AttikaState:
     map_text: Any = field(default=None, repr=False, compare=False)
     """The map's JSON text as last written (`map_text.MapText`); never changed, only
     replaced, so a copy shares it."""
+    pile_text: tuple[int, str] | None = field(default=None, repr=False, compare=False)
+    """(tiles left, their ids sorted as JSON text) as `observation` last wrote them: the
+    pile only loses its first tile, so within a state and its copies the count tells
+    which tiles are left."""
 
     def __post_init__(self) -> None:
         self.index = MapIndex.build(
@@ -135,4 +153,5 @@ class AttikaState:
         twin.index = self.index.copy()
         twin.legal_cache = self.legal_cache
         twin.map_text = self.map_text
+        twin.pile_text = self.pile_text
         return twin

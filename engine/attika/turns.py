@@ -15,6 +15,7 @@ player who can do nothing but end the turn is never asked.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
 from typing import Any
 
 from engine.attika.actions import (
@@ -40,7 +41,7 @@ from engine.attika.costs import (
     payments,
 )
 from engine.attika.effects import place_building, take_cards
-from engine.attika.map import ROTATIONS, place_tile, tile_fits, tile_placements
+from engine.attika.map import ROTATIONS, place_tile, tile_centres, tile_fits
 from engine.attika.state import (
     BUILD_MODE,
     DRAW_MODE,
@@ -99,11 +100,14 @@ def _legal_actions(state: AttikaState) -> LegalActions:
         if pending.kind == "pay":
             cost = build_cost(state, player, pending.building, pending.cell)
             return LegalActions([pay_action(cards) for cards in payments(seat.hand, cost)], [])
-        return LegalActions(TilePlacements(tile_placements(state, pending.tile)), [])
-    others: list[dict[str, Any]] = []
-    if may_start(state, DRAW_MODE):
-        others.extend(DRAW_ACTIONS[k] for k, stack in enumerate(seat.stacks) if stack)
-    builds = legal_builds(state, player, seat.board) if may_start(state, BUILD_MODE) else []
+        return LegalActions(TilePlacements(tile_centres(state), ROTATIONS[pending.tile]), [])
+    mode = state.mode
+    # may_start(state, DRAW_MODE) and may_start(state, BUILD_MODE), read once
+    may_act = not state.took_cards and (mode == NO_MODE or state.actions_left > 0)
+    others: list[dict[str, Any]] = (
+        list(compress(DRAW_ACTIONS, seat.stacks)) if may_act and mode != BUILD_MODE else []
+    )  # a draw from each non-empty stack
+    builds = legal_builds(state, player, seat.board) if may_act and mode != DRAW_MODE else []
     if seat.amphorae:
         if extra_action_useful(state):
             others.append(AMPHORA_ACTION)
@@ -129,10 +133,12 @@ def apply_action(state: AttikaState, action: JSON) -> None:
 def settle(state: AttikaState) -> None:
     """Take the decisions that have only one legal action."""
     while not state.over:
-        legal = legal_actions(state)
-        if len(legal) != 1:
+        legal = state.legal_cache
+        if legal is None:
+            legal = state.legal_cache = _legal_actions(state)
+        if legal.size != 1:
             return
-        _apply(state, parse_action(legal[0]))
+        _apply(state, parse_action(legal.first()))
 
 
 def _apply(state: AttikaState, parsed: Parsed) -> None:
@@ -206,6 +212,7 @@ def _build(state: AttikaState, building: int, cell: int) -> None:
     if pending is None:
         _begin(state, BUILD_MODE)
         seat.board.remove(building)
+        seat.board_changed()
     state.pending = None
     only = only_payment(seat.hand, cost)
     if only is not None:
@@ -221,6 +228,7 @@ def _keep(state: AttikaState) -> None:
     seat = state.seats[state.current]
     seat.board.append(pending.building)
     seat.board.sort()
+    seat.board_changed()
     state.pending = None
     if pending.extend:
         state.pending = Pending("tile", tile=state.tile_pile.pop(0))
@@ -326,9 +334,12 @@ def _pay_and_place(
     state: AttikaState, building: int, cell: int, cards: Cards, extend: bool
 ) -> None:
     seat = state.seats[state.current]
-    for landscape, n in enumerate(cards):
-        seat.hand[landscape] -= n
-        state.discard[landscape] += n
+    hand, discard = seat.hand, state.discard
+    for landscape in range(4):
+        n = cards[landscape]
+        if n:
+            hand[landscape] -= n
+            discard[landscape] += n
     place_building(state, state.current, building, cell)
     if extend and not state.over:
         state.pending = Pending("tile", tile=state.tile_pile.pop(0))

@@ -11,10 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.attika import AttikaState
+from engine.attika.actions import extend_action
 from engine.attika.builds import affordable_cells, slow_affordable_cells
 from engine.attika.colonies import shrines_linked, shrines_touched
 from engine.attika.index import MapIndex
-from engine.attika.map import slow_tile_centres, tile_centres
+from engine.attika.map import slow_tile_centres, tile_centres, tile_placements
 from tests.engine.attika.support import GAME, random_game
 from tests.engine.support import property_settings
 
@@ -42,7 +43,7 @@ def assert_index_is_fresh(state: AttikaState) -> None:
         assert getattr(kept, name) == getattr(fresh, name), name
     assert kept.by_discount == fresh.by_discount and kept.free_sorted == fresh.free_sorted
     assert kept.near == fresh.near and kept.touching == fresh.touching
-    assert kept.colonies == fresh.colonies
+    assert kept.colonies == fresh.colonies and kept.road_near == fresh.road_near
     for mine, theirs in zip(kept.colony_of, fresh.colony_of, strict=True):
         assert colony_partition(mine) == colony_partition(theirs)
 
@@ -85,6 +86,8 @@ def test_the_kept_tables_and_fast_listings_match_the_slow_oracles(setup: Setup) 
             )
         if state.pending is not None and state.pending.kind == "tile":
             assert tile_centres(state) == slow_tile_centres(state)
+            placements = tile_placements(state, state.pending.tile)
+            assert list(GAME.legal_actions(state)) == [extend_action(*p) for p in placements]
         for seat, labels in enumerate(state.index.colony_of):
             for cell, label in labels.items():
                 linked = shrines_linked(state, seat, cell) >= 2

@@ -25,20 +25,21 @@ ACTION_KEYS = frozenset(("tile", "q", "r", "rotation"))
 def parse_action(action: object) -> tuple[int, int, int, int]:
     """(tile position, q, r, rotation) of a well-formed action; IllegalAction otherwise."""
     if type(action) is dict and len(action) == 4:
-        tile, q, r, rotation = (
-            action.get("tile"),
-            action.get("q"),
-            action.get("r"),
-            action.get("rotation"),
-        )
-        if (
-            type(tile) is int
-            and type(q) is int
-            and type(r) is int
-            and type(rotation) is int
-            and 0 <= rotation <= 5
-        ):
-            return tile, q, r, rotation
+        # Read by subscripts (cheaper than `get` calls): four keys, all found, are the
+        # four expected.
+        try:
+            tile, q, r, rotation = action["tile"], action["q"], action["r"], action["rotation"]
+        except KeyError:
+            pass
+        else:
+            if (
+                type(tile) is int
+                and type(q) is int
+                and type(r) is int
+                and type(rotation) is int
+                and 0 <= rotation <= 5
+            ):
+                return tile, q, r, rotation
     # Not the plain form: the slow checks below name what is wrong.
     if not isinstance(action, dict) or set(action) != ACTION_KEYS:
         raise IllegalAction(

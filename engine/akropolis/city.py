@@ -14,7 +14,10 @@ A copy shares the cached list with its original, and both put off their updates
 (`_pending`) until the list is next asked for: a lookahead that only scores the move
 it tries never pays for them. Replayed in order against the city as it is by then, the
 updates give the same list (a triangle an update got wrong, by a cell a later tile
-covered, contains a cell of that tile, so the later update checks it again).
+covered, contains a cell of that tile, so the later update checks it again). Only an
+update made as the tile is placed, the list exact just before, may leave out the
+triangles that could not have been legal then (`legal_tables.MAYBE_LEGAL_BEFORE`): a
+replay knows the city only as it is later, and tries them all.
 
 The score is kept the same way once asked for (`running_score`), so that reading it
 after each placement costs no rescoring of the city.
@@ -23,20 +26,22 @@ after each placement costs no rescoring of the city.
 from __future__ import annotations
 
 import functools
-from bisect import bisect_left, insort
+from bisect import bisect_left
 
 from engine.akropolis.actions import PLACEMENT_TEXTS
+from engine.akropolis.board_score import colour_values as board_colour_values
 from engine.akropolis.components import PLAZA, QUARRY, STARS_OF_CODE
-from engine.akropolis.geometry import (
-    CORNER_TRIANGLES,
-    EDGE_TRIANGLES,
-    RING,
-    RING_TRIANGLES,
-    STEP,
-    TRIANGLE_CELLS,
-    TRIANGLES_OF_CELL,
+from engine.akropolis.geometry import RING, STEP, TRIANGLE_CELLS, TRIANGLES_OF_CELL
+from engine.akropolis.legal_tables import (
+    MAYBE_LEGAL_BEFORE,
+    OUTER_NEEDED,
+    OUTER_WHOLE,
+    RING_BITS,
+    RING_SECTORS,
+    SPLIT_BY_LEVEL,
 )
 from engine.akropolis.running_score import RunningScore
+from engine.akropolis.scoring import ColorValues
 from engine.hexgrid import encode
 
 Hex = tuple[int, int, int]
@@ -75,8 +80,9 @@ class City:
         """Each legal triangle's placements as JSON text, in `_legal`'s order: kept, as
         `_legal` is, once the compact legal actions are first written
         (`legal_placements_text`), so that writing them again is one join."""
-        self._pending: list[tuple[int, int]] = []
-        """(triangle, level) of the placements not yet followed in the shared list."""
+        self._pending: tuple[tuple[int, int], ...] = ()
+        """(triangle, level) of the placements not yet followed in the shared list (a
+        tuple, shared by a copy as it is)."""
         self._score: RunningScore | None = None
         self.encoded: str | None = None
         """The JSON text of the visible hexes as the observation shows them, kept by
@@ -85,8 +91,9 @@ class City:
         """The occupied cells, sorted, and each one's hex as JSON text, as of the
         placements in `changed_cells` ago: kept by `observation`, which updates them from
         those (shared with copies; never changed, only replaced)."""
-        self.changed_cells: list[int] = []
-        """The cells placed on since `hex_texts` (followed only while there are some)."""
+        self.changed_cells: tuple[int, ...] = ()
+        """The cells placed on since `hex_texts` (followed only while there are some; a
+        tuple, shared by a copy as it is)."""
 
     @classmethod
     def starting(cls) -> City:
@@ -120,16 +127,16 @@ class City:
         twin.tiles = self.tiles
         twin.encoded = self.encoded
         twin.hex_texts = self.hex_texts
-        twin.changed_cells = list(self.changed_cells)
+        twin.changed_cells = self.changed_cells
         twin._legal, twin._legal_set = self._legal, self._legal_set
         twin._legal_texts = self._legal_texts
-        twin._pending = list(self._pending)
+        twin._pending = self._pending
         if self._legal is None:
             twin._legal_owned = True
         else:
             twin._legal_owned = self._legal_owned = False
         score = self._score
-        twin._score = None if score is None else score.copy(self.top)
+        twin._score = None if score is None else score.copy()
         return twin
 
     def _set(self, cell: int, hex_: Hex, tile_uid: int) -> None:
@@ -164,27 +171,36 @@ class City:
     ) -> int:
         """Put a tile's hexes (codes) on the cells of a legal triangle; returns quarries covered."""
         top = self.top
+        first, second, third = cells
+        below = top.get(first)
+        covered: tuple[Hex, Hex, Hex] | None = None
+        if below is None:
+            # Level 1: a legal triangle's three cells are empty alike.
+            level, quarries = 1, 0
+        else:
+            covered = (below, top[second], top[third])
+            level = below[0] + 1
+            quarries = [hex_[1] for hex_ in covered].count(QUARRY)
+        # Three cells, written out: this runs once per move tried by a lookahead.
+        code = codes[0]
+        top[first] = (level, code, STARS_OF_CODE[code])
+        code = codes[1]
+        top[second] = (level, code, STARS_OF_CODE[code])
+        code = codes[2]
+        top[third] = (level, code, STARS_OF_CODE[code])
         tile_at = self.tile_at
-        covered = (top.get(cells[0]), top.get(cells[1]), top.get(cells[2]))
-        below = covered[0]
-        level = 1 if below is None else below[0] + 1
-        quarries = 0
-        for cell, code, old in zip(cells, codes, covered, strict=True):
-            if old is not None and old[1] == QUARRY:
-                quarries += 1
-            top[cell] = (level, code, STARS_OF_CODE[code])
-            tile_at[cell] = uid
+        tile_at[first] = tile_at[second] = tile_at[third] = uid
         self.tiles += 1
         self.encoded = None
         if self.hex_texts is not None:
             self.changed_cells += cells
         if self._legal is not None:
             if self._legal_owned:
-                self._update_legal(triangle, level)
+                self._update_legal(triangle, level, True)
             else:
-                self._pending.append((triangle, level))
+                self._pending += ((triangle, level),)
         if self._score is not None:
-            self._score.placed(top, triangle, cells, covered, level)
+            self._score.placed(top, triangle, cells, codes, covered, level)
         return quarries
 
     def running_score(self, variants: tuple[str, ...]) -> RunningScore:
@@ -193,6 +209,25 @@ class City:
         if score is None or score.variants != variants:
             score = self._score = RunningScore.of(self.top, variants)
         return score
+
+    def points(self, variants: tuple[str, ...]) -> int:
+        """`running_score(variants).total(top)` in one call: a lookahead reads it after
+        every move it tries."""
+        score = self._score
+        if score is None or score.variants != variants:
+            score = self._score = RunningScore.of(self.top, variants)
+        points = score.points
+        return score.total(self.top) if points is None else points
+
+    def colour_values(self, variants: tuple[str, ...]) -> ColorValues:
+        """The (values, stars) of the colours: from the running score if the city keeps
+        one under these variants (a lookahead read its score, so it costs nothing more),
+        else worked out once on boards (`board_score`), without starting a running score
+        that no placement will follow (the end of a random playout)."""
+        score = self._score
+        if score is not None and score.variants == variants:
+            return score.colour_values(self.top)
+        return board_colour_values(self.top, variants)
 
     def legal_triangles(self) -> list[int]:
         """Sorted ids of the triangles a tile may cover now (do not mutate the list)."""
@@ -208,8 +243,8 @@ class City:
                 self._legal_texts = list(self._legal_texts)
             self._legal_owned = True
             for triangle, level in self._pending:
-                self._update_legal(triangle, level)
-            self._pending.clear()
+                self._update_legal(triangle, level, False)
+            self._pending = ()
         return self._legal
 
     def legal_placements_text(self) -> str:
@@ -221,49 +256,75 @@ class City:
             texts = self._legal_texts = [PLACEMENT_TEXTS[triangle] for triangle in legal]
         return ",".join(texts)
 
-    def _update_legal(self, triangle: int, level: int) -> None:
+    def _update_legal(self, triangle: int, level: int, direct: bool) -> None:
+        """Follow a tile placed on `triangle` at `level` in the legal list: `direct`
+        when the list is exact for the city as it was just before (not a replay)."""
         top, legal, legal_set = self.top, self._legal, self._legal_set
         if legal is None:
             return
         y, kind = triangle >> 1, triangle & 1
         y2 = 2 * y
-        gained: list[int] = []
-        lost = [triangle]
-        for relative, offset in EDGE_TRIANGLES[kind]:
+        # The nine ring cells, read once (`legal_tables`): the empty ones and those on
+        # the new tile's level.
+        empty = at_level = 0
+        for offset, bit in RING_BITS[kind]:
             hex_ = top.get(y + offset)
-            if hex_ is not None and hex_[0] == level:
-                gained.append(y2 + relative)
-            else:
-                lost.append(y2 + relative)
-        for relative, first, second in CORNER_TRIANGLES[kind]:
-            a = top.get(y + first)
-            if a is not None and a[0] == level:
-                b = top.get(y + second)
-                if b is not None and b[0] == level:
-                    gained.append(y2 + relative)
-                    continue
-            lost.append(y2 + relative)
+            if hex_ is None:
+                empty |= bit
+            elif hex_[0] == level:
+                at_level |= bit
+        if direct and level == 1:
+            gained, lost = SPLIT_BY_LEVEL[kind][at_level][0], MAYBE_LEGAL_BEFORE[kind][empty]
+        else:
+            gained, lost = SPLIT_BY_LEVEL[kind][at_level]
         if level == 1:
-            for relative, oa, ob, oc in RING_TRIANGLES[kind]:
-                if y + oa not in top and y + ob not in top and y + oc not in top:
-                    gained.append(y2 + relative)
+            # The ring triangles whose cells are all empty are legal (`legal_tables`).
+            outer = OUTER_WHOLE
+            for offset, bit in OUTER_NEEDED[kind][empty]:
+                if y + offset in top:
+                    outer ^= bit
+            ring = empty | empty << 9
+            outer |= outer << 15
+            for ring_start, ring_mask, outer_start, outer_mask, width, table in RING_SECTORS[kind]:
+                gained += table[
+                    (ring >> ring_start & ring_mask) | (outer >> outer_start & outer_mask) << width
+                ]
+        # Relative ids are moved to this triangle one at a time, in the loops (cheaper
+        # than a list of the moved ids built first).
         texts = self._legal_texts
-        for other in lost:
+        if texts is None:
+            for relative in lost:
+                other = y2 + relative
+                if other in legal_set:
+                    legal_set.discard(other)
+                    del legal[bisect_left(legal, other)]
+            # The new ones appended, then sorted in at once: one sort of the list (a
+            # sorted run and a short tail) costs less than an insort each; into the set
+            # at once too (the gained ids are distinct, `legal_tables`).
+            size = len(legal)
+            for relative in gained:
+                other = y2 + relative
+                if other not in legal_set:
+                    legal.append(other)
+            if len(legal) != size:
+                legal_set.update(legal[size:])
+                legal.sort()
+            return
+        # The same, the placements' texts kept in step.
+        for relative in lost:
+            other = y2 + relative
             if other in legal_set:
                 legal_set.discard(other)
                 at = bisect_left(legal, other)
                 del legal[at]
-                if texts is not None:
-                    del texts[at]
-        for other in gained:
+                del texts[at]
+        for relative in gained:
+            other = y2 + relative
             if other not in legal_set:
                 legal_set.add(other)
-                if texts is None:
-                    insort(legal, other)
-                else:
-                    at = bisect_left(legal, other)
-                    legal.insert(at, other)
-                    texts.insert(at, PLACEMENT_TEXTS[other])
+                at = bisect_left(legal, other)
+                legal.insert(at, other)
+                texts.insert(at, PLACEMENT_TEXTS[other])
 
 
 @functools.cache

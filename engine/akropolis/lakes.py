@@ -6,7 +6,8 @@ tile encloses, with work about the size of the new lakes rather than of the outs
 
 from __future__ import annotations
 
-from collections.abc import Collection, Container, Sequence
+import functools
+from collections.abc import Collection, Container, Iterable, Sequence
 
 from engine.akropolis.geometry import STEP
 from engine.hexgrid import decode, encode
@@ -19,6 +20,7 @@ if encode(0, 1) - encode(0, 0) != 1 or encode(1, 0) - encode(0, 0) != 1 << _R_BI
     raise AssertionError("`lakes_of` reads a cell code as q << 12 | r (both offset)")
 _R_MASK = (1 << _R_BITS) - 1
 _R_OFFSET = encode(0, 0) & _R_MASK
+_Q_OFFSET = encode(0, 0) >> _R_BITS
 
 
 def lakes_of(occupied: Collection[int]) -> set[int]:
@@ -34,36 +36,16 @@ def lakes_of(occupied: Collection[int]) -> set[int]:
     size, and the flood takes as many steps as the outside is deep."""
     if not occupied:
         return set()
-    qs = [cell >> _R_BITS for cell in occupied]
-    rs = [cell & _R_MASK for cell in occupied]
-    q_base, r_base = min(qs) - 1, min(rs) - 1
-    rows, width = max(qs) + 2 - q_base, max(rs) + 3 - r_base
-    # Bit (q - q_base) * width + (r - r_base); bit width - 1 of each row is the spare.
+    q_base, rows, r_base, width = box_of(occupied)
+    # Bit (q - q_base) * width + r - r_base of a cell, from its code q << 12 | r.
+    shrink = (1 << _R_BITS) - width
+    base = q_base * width + r_base
     filled = 0
-    for q, r in zip(qs, rs, strict=True):
-        filled |= 1 << ((q - q_base) * width + r - r_base)
-    first_column = ((1 << (rows * width)) - 1) // ((1 << width) - 1)
-    row = (1 << (width - 1)) - 1
-    box = row * first_column
-    border = row | row << ((rows - 1) * width) | first_column | first_column << (width - 2)
-    empty = box & ~filled
-    outside = border
-    step = width - 1
-    while True:
-        grown = (
-            outside
-            | outside << 1
-            | outside >> 1
-            | outside << width
-            | outside >> width
-            | outside << step
-            | outside >> step
-        ) & empty
-        if grown == outside:
-            break
-        outside = grown
+    for cell in occupied:
+        filled |= 1 << (cell - (cell >> _R_BITS) * shrink - base)
+    empty = box_masks(rows, width)[0] & ~filled
+    _, left = outside_and_lakes(empty, rows, width)
     lakes = set()
-    left = empty & ~outside
     while left:
         low = left & -left
         index = low.bit_length() - 1
@@ -73,18 +55,71 @@ def lakes_of(occupied: Collection[int]) -> set[int]:
     return lakes
 
 
+def box_of(cells: Iterable[int]) -> tuple[int, int, int, int]:
+    """(q base, rows, r base, width) of the box of these cells (not none) with a margin
+    of one, a row per q from q base, each `width` bits from r base: the r bounds'
+    and a spare bit so that no shift by 1 wraps into the next row. One loop finds the
+    bounds: cheaper than min and max, which compare generically."""
+    low = high = next(iter(cells))
+    r_low = r_high = low & _R_MASK
+    for cell in cells:
+        if cell < low:
+            low = cell
+        elif cell > high:
+            high = cell
+        r = cell & _R_MASK
+        if r < r_low:
+            r_low = r
+        elif r > r_high:
+            r_high = r
+    q_base = (low >> _R_BITS) - 1
+    return q_base, (high >> _R_BITS) + 2 - q_base, r_low - 1, r_high - r_low + 4
+
+
+@functools.cache
+def box_masks(rows: int, width: int) -> tuple[int, int, int]:
+    """(cells, first column, border) of a box as `box_of` lays it out: its cells (every
+    row's but the spare bit), the first cell of each row, and the cells of its border.
+    Cached: the boxes are few (random games' cities mostly share one, `board_score`'s
+    window)."""
+    row = (1 << (width - 1)) - 1
+    first_column = ((1 << (rows * width)) - 1) // ((1 << width) - 1)
+    border = row | row << ((rows - 1) * width) | first_column | first_column << (width - 2)
+    return row * first_column, first_column, border
+
+
+def plainly_outside(empty: int, rows: int, width: int) -> int:
+    """Empty cells of a box surely outside, a flood's start: the box's border and the
+    runs of empty cells from its left column along each row, found at once by the
+    carry of one addition (the row's spare bit, never empty, stops it)."""
+    _, first_column, border = box_masks(rows, width)
+    return border | ((empty + first_column) ^ empty) & empty
+
+
+def outside_and_lakes(empty: int, rows: int, width: int) -> tuple[int, int]:
+    """The empty cells of a box (as `lakes_of` lays it out) that the outside reaches,
+    and the others (the lakes): flooded from the box's border, every reached cell a
+    step at a time."""
+    outside = plainly_outside(empty, rows, width)
+    step = width - 1
+    while True:
+        # The reached cells and their neighbours: 1 and -1 bits away, and two pairs,
+        # width - 1 and width, -width and 1 - width, each one shift of `pair`.
+        pair = outside | outside << 1
+        grown = (pair | pair >> 1 | pair << step | pair >> width) & empty
+        if grown == outside:
+            return outside, empty & ~outside
+        outside = grown
+
+
 def bounds_of(cells: Collection[int]) -> Bounds:
-    """The bounds of these cells ((0, 0) alone if there are none). A code orders cells
-    by q first, so the lowest and highest codes hold the q bounds."""
+    """The bounds of these cells ((0, 0) alone if there are none), from their box."""
     if not cells:
         return (0, 0, 0, 0)
-    rs = [cell & _R_MASK for cell in cells]
-    return (
-        decode(min(cells))[0],
-        decode(max(cells))[0],
-        min(rs) - _R_OFFSET,
-        max(rs) - _R_OFFSET,
-    )
+    q_base, rows, r_base, width = box_of(cells)
+    q_low = q_base + 1 - _Q_OFFSET
+    r_low = r_base + 1 - _R_OFFSET
+    return (q_low, q_low + rows - 3, r_low, r_low + width - 4)
 
 
 def lakes_closed_by(

@@ -98,7 +98,7 @@ def city_entry_text(city: City) -> str:
                     cells.insert(at, cell)
                     texts.insert(at, text)
         city.hex_texts = (cells, texts)
-        city.changed_cells = []
+        city.changed_cells = ()
         city.encoded = f'{{"tiles":{city.tiles},"hexes":[{",".join(texts)}]}}'
     return city.encoded
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from operator import mul
 from typing import Any
 
 from engine.akropolis.actions import ExpandedActions
 from engine.akropolis.city import City
 from engine.akropolis.city_json import score_json
-from engine.akropolis.components import STARTING_STONES, TILES
+from engine.akropolis.components import COLORS, STARTING_STONES, TILES
 from engine.akropolis.greedy import GreedyBot
 from engine.akropolis.observation import (
     observation,
@@ -21,7 +22,7 @@ from engine.akropolis.observation import (
     state_from_observation,
 )
 from engine.akropolis.render import render_state
-from engine.akropolis.scoring import VARIANTS, CityScore
+from engine.akropolis.scoring import VARIANTS, CityScore, details_json
 from engine.akropolis.state import AkropolisState
 from engine.akropolis.state_json import state_from_json, state_to_json
 from engine.akropolis.turns import (
@@ -108,22 +109,32 @@ class Akropolis:
         up to date by `apply` (no rescoring of the cities), for bots that look ahead."""
         variants = variants_of(state)
         return [
-            city.running_score(variants).total(city.top) + stones
+            city.points(variants) + stones
             for city, stones in zip(state.cities, state.stones, strict=True)
         ]
 
     def score(self, state: AkropolisState, seat: int) -> int:
         """One seat's score of `scores` (the others' are not worked out)."""
-        city = state.cities[seat]
-        return city.running_score(variants_of(state)).total(city.top) + state.stones[seat]
+        variants = state.variants
+        if variants is None:
+            variants = variants_of(state)
+        return state.cities[seat].points(variants) + state.stones[seat]
 
     def result(self, state: AkropolisState) -> MatchResult:
-        scores = [self.city_score(state, p) for p in range(state.players)]
-        keys = [(s.total, s.stones) for s in scores]
+        """The scores as `city_score` has them, but that a city which keeps no running
+        score (a random playout's) is scored on boards and keeps none: the game is over."""
+        variants = variants_of(state)
+        totals: list[int] = []
+        details: list[JSON] = []
+        for city, stones in zip(state.cities, state.stones, strict=True):
+            values, stars = city.colour_values(variants)
+            total = stones + sum(map(mul, values, stars))
+            totals.append(total)
+            details.append(details_json(stones, total, zip(COLORS, values, stars, strict=True)))
         return MatchResult(
-            scores=[s.total for s in scores],
-            ranks=competition_ranks(keys),
-            details=[s.to_json() for s in scores],
+            scores=totals,
+            ranks=competition_ranks(list(zip(totals, state.stones, strict=True))),
+            details=details,
         )
 
     # --- what players see ------------------------------------------------------------

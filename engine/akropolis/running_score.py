@@ -17,7 +17,9 @@ What a placement can change is local, but for two rules:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
+from operator import mul
 
 from engine.akropolis.components import (
     BARRACKS,
@@ -28,13 +30,13 @@ from engine.akropolis.components import (
     IS_PLAZA,
     MARKET,
     MARKET_PLAZA,
+    STARS_OF_CODE,
     TEMPLE,
 )
-from engine.akropolis.geometry import RING, STEP, TRIANGLE_CELLS
-from engine.akropolis.lakes import Bounds, bounds_of, lakes_closed_by, lakes_of
-from engine.akropolis.scoring import CityScore, ColorScore
-from engine.akropolis.triangle_ring import RING_CYCLE, run_starts
-from engine.hexgrid import decode, encode
+from engine.akropolis.geometry import RING, STEP
+from engine.akropolis.lakes import bounds_of, lakes_closed_by, lakes_of
+from engine.akropolis.scoring import CityScore, ColorScore, ColorValues
+from engine.akropolis.triangle_ring import RING_CYCLE, WHOLE_RING
 
 Hex = tuple[int, int, int]
 """(level, hex code, plaza stars), as in a `scoring.Surface`."""
@@ -45,19 +47,34 @@ _RESCORED_IN_RING = (MARKET, BARRACKS, TEMPLE, GARDEN)
 _WATCHING_LAKES = (BARRACKS, GARDEN)
 _WATCHING_EMPTY = (TEMPLE, BARRACKS)
 """What these are worth depends on which of their neighbours are empty."""
+_WATCHING = tuple(
+    tuple(
+        frozenset(
+            _WATCHING_EMPTY + ((MARKET,) if markets_moved else ()) + ((GARDEN,) if lake else ())
+        )
+        for lake in (False, True)
+    )
+    for markets_moved in (False, True)
+)
+"""_WATCHING[markets moved][a garden's lake filled]: the ring hexes a level-1 tile's
+placement rescores."""
+
+TileTraits = tuple[tuple[tuple[int, int], ...], tuple[int, ...], bool, tuple[tuple[int, int], ...]]
 
 
-def _cell_span(kind: int) -> tuple[int, int, int, int]:
-    """(q low, q high, r low, r high) of a triangle's cells, less its cell y's (q, r)."""
-    origin_q, origin_r = decode(encode(0, 0))
-    coords = [decode(encode(0, 0) + offset) for offset in TRIANGLE_CELLS[kind]]
-    qs = [q - origin_q for q, _ in coords]
-    rs = [r - origin_r for _, r in coords]
-    return min(qs), max(qs), min(rs), max(rs)
+@functools.cache
+def tile_traits(codes: tuple[int, ...]) -> TileTraits:
+    """What a tile of these hex codes brings to a score, the same wherever it lies: its
+    plazas ((colour index, stars) each), where its houses are (indices into its cells),
+    whether it holds a market or a market plaza (the ring's markets are rescored), and
+    the indices and codes of its hexes whose worth is worked out where they lie."""
+    return (
+        tuple((COLOR_INDEX_OF[code], STARS_OF_CODE[code]) for code in codes if IS_PLAZA[code]),
+        tuple(j for j, code in enumerate(codes) if code == HOUSE),
+        MARKET in codes or MARKET_PLAZA in codes,
+        tuple((j, code) for j, code in enumerate(codes) if code in _RESCORED_IN_RING),
+    )
 
-
-_CELL_SPAN = (_cell_span(0), _cell_span(1))
-"""For each triangle type, its cells' bounds relative to its cell y."""
 
 _RING_BITS = tuple(
     tuple((offset, 1 << j) for j, offset in enumerate(RING_CYCLE[kind])) for kind in (0, 1)
@@ -69,7 +86,6 @@ class RunningScore:
     """The stars and values per colour of one city, updated by `placed`."""
 
     __slots__ = (
-        "bounds",
         "double",
         "house_best",
         "house_value",
@@ -93,15 +109,12 @@ class RunningScore:
         self.worth: dict[int, int] = {}
         """What each market, barracks, temple and garden adds to its colour's value."""
         self.lakes: set[int] = set()
-        self.bounds: Bounds | None = bounds_of(())
-        """The bounds of the occupied cells; None: not known yet (`of` leaves them to the
-        first copy or level-1 tile, as a final score never needs them)."""
         self.house_value: int | None = None
         """The largest house group's value (doubled as the variant says); None: not known."""
         self.house_best: tuple[int, int] | None = None
         """(size, value) of the largest house group before `new_houses`; None: not known."""
-        self.new_houses: list[int] = []
-        """Houses laid since `house_best`, none covered."""
+        self.new_houses: tuple[int, ...] = ()
+        """Houses laid since `house_best`, none covered (a tuple, shared by a copy)."""
         self.points: int | None = None
         """`total` as last worked out; None: changed since."""
 
@@ -110,9 +123,8 @@ class RunningScore:
         """Score a city from scratch."""
         running = cls(variants)
         running.lakes = lakes_of(top)
-        running.bounds = None
         stars, values, worth = running.stars, running.values, running.worth
-        worth_of, houses = running.worth_of, running.new_houses
+        worth_of, houses = running.worth_of, []
         for cell, (level, code, hex_stars) in top.items():
             if IS_PLAZA[code]:
                 stars[COLOR_INDEX_OF[code]] += hex_stars
@@ -122,14 +134,12 @@ class RunningScore:
                 value = worth[cell] = worth_of(top, cell, level, code)
                 values[COLOR_INDEX_OF[code]] += value
         # Every house is new to a largest group of none: `houses` floods them all.
+        running.new_houses = tuple(houses)
         running.house_best = (0, 0)
         return running
 
-    def copy(self, top: Mapping[int, Hex]) -> RunningScore:
-        """A copy, to be played on: the bounds are found first if they are not known
-        (once for this score and all its copies, not once per copy)."""
-        if self.bounds is None:
-            self.bounds = bounds_of(top)
+    def copy(self) -> RunningScore:
+        """A copy, to be played on."""
         twin = RunningScore.__new__(RunningScore)
         twin.variants = self.variants
         twin.double = self.double
@@ -137,10 +147,9 @@ class RunningScore:
         twin.values = list(self.values)
         twin.worth = dict(self.worth)
         twin.lakes = set(self.lakes)
-        twin.bounds = self.bounds
         twin.house_value = self.house_value
         twin.house_best = self.house_best
-        twin.new_houses = list(self.new_houses)
+        twin.new_houses = self.new_houses
         twin.points = self.points
         return twin
 
@@ -149,20 +158,25 @@ class RunningScore:
         placement: a lookahead asks again for the cities a move leaves unchanged."""
         points = self.points
         if points is None:
-            stars, values = self.stars, self.values
-            points = self.houses(top) * stars[HOUSE_I]
-            for colour in range(1, len(COLORS)):
-                points += values[colour] * stars[colour]
-            self.points = points
+            stars = self.stars
+            # `values` holds no houses' value: it is `houses`.
+            points = self.points = self.houses(top) * stars[HOUSE_I] + sum(
+                map(mul, self.values, stars)
+            )
         return points
 
     def city_score(self, top: Mapping[int, Hex], stones: int) -> CityScore:
-        values = list(self.values)
-        values[HOUSE_I] = self.houses(top)
+        values, stars = self.colour_values(top)
         return CityScore(
             stones=stones,
-            colors={name: ColorScore(values[i], self.stars[i]) for i, name in enumerate(COLORS)},
+            colors={name: ColorScore(values[i], stars[i]) for i, name in enumerate(COLORS)},
         )
+
+    def colour_values(self, top: Mapping[int, Hex]) -> ColorValues:
+        """(values, stars) of the colours, as `scoring.score_surface` gives them."""
+        values = list(self.values)
+        values[HOUSE_I] = self.houses(top)
+        return values, list(self.stars)
 
     def houses(self, top: Mapping[int, Hex]) -> int:
         value = self.house_value
@@ -173,7 +187,7 @@ class RunningScore:
             elif self.new_houses:
                 best = max(best, largest_house_group(top, self.new_houses))
             self.house_best = best
-            self.new_houses = []
+            self.new_houses = ()
             value = best[1]
             if self.double[0] and value >= 10:
                 value *= 2
@@ -187,38 +201,35 @@ class RunningScore:
         top: Mapping[int, Hex],
         triangle: int,
         cells: tuple[int, int, int],
-        covered: Sequence[Hex | None],
+        codes: tuple[int, ...],
+        covered: tuple[Hex, Hex, Hex] | None,
         level: int,
     ) -> None:
-        """Follow a tile just placed (`top` already shows it) on `cells`, which showed
-        `covered` before; `level` is the new tile's."""
+        """Follow a tile of these hex codes just placed (`top` already shows it) on
+        `cells`, which showed `covered` before (None on level 1); `level` is the new
+        tile's."""
         self.points = None
         stars, worth, values = self.stars, self.worth, self.values
-        markets_moved = False
-        houses_moved = houses_covered = False
-        for cell, old in zip(cells, covered, strict=True):
-            if old is not None:
-                code = old[1]
+        plazas, houses, markets_moved, rescored = tile_traits(codes)
+        houses_covered = False
+        if covered is not None:
+            for cell, (_, code, old_stars) in zip(cells, covered, strict=True):
                 if IS_PLAZA[code]:
-                    stars[COLOR_INDEX_OF[code]] -= old[2]
+                    stars[COLOR_INDEX_OF[code]] -= old_stars
                     markets_moved = markets_moved or code == MARKET_PLAZA
                 elif code == HOUSE:
-                    houses_moved = houses_covered = True
+                    houses_covered = True
                 elif cell in worth:
                     values[COLOR_INDEX_OF[code]] -= worth.pop(cell)
                     markets_moved = markets_moved or code == MARKET
-            _, code, new_stars = top[cell]
-            if IS_PLAZA[code]:
-                stars[COLOR_INDEX_OF[code]] += new_stars
-                markets_moved = markets_moved or code == MARKET_PLAZA
-            elif code == HOUSE:
-                houses_moved = True
-                self.new_houses.append(cell)
-            markets_moved = markets_moved or code == MARKET
-        if houses_moved:
+        for colour, plaza_stars in plazas:
+            stars[colour] += plaza_stars
+        if houses or houses_covered:
             self.house_value = None
             if houses_covered:
                 self.house_best = None
+            for j in houses:
+                self.new_houses += (cells[j],)
         y, kind = triangle >> 1, triangle & 1
         lakes_closed = False
         if level == 1:
@@ -228,6 +239,7 @@ class RunningScore:
             # by a lake it touches (filled here; closing lakes rescores them all below).
             filled_lake = cells[0] in self.lakes
             gardens_watch = filled_lake and self.double[4]
+            watching = _WATCHING[markets_moved][gardens_watch]
             empty = 0
             again: list[tuple[int, Hex]] = []
             for offset, bit in _RING_BITS[kind]:
@@ -235,18 +247,17 @@ class RunningScore:
                 hex_ = top.get(cell)
                 if hex_ is None:
                     empty |= bit
-                    continue
-                code = hex_[1]
-                if (
-                    code in _WATCHING_EMPTY
-                    or (code == MARKET and markets_moved)
-                    or (code == GARDEN and gardens_watch)
-                ):
+                elif hex_[1] in watching:
                     again.append((cell, hex_))
             if filled_lake:
                 self.lakes.difference_update(cells)
             else:
-                lakes_closed = self.follow_lakes(top, triangle, cells, empty)
+                # Two runs of empty cells around the tile or more (one tile in nine or
+                # so) may close lakes: the first cell of each run is a set bit whose
+                # cyclic predecessor is clear (`triangle_ring.run_starts`).
+                starts = empty & ~((empty << 1 | empty >> 8) & WHOLE_RING)
+                if starts & (starts - 1):
+                    lakes_closed = self.close_lakes(top, triangle, cells, starts)
             for cell, (ring_level, code, _) in again:
                 self.rescore(top, cell, ring_level, code)
         elif markets_moved:
@@ -255,51 +266,25 @@ class RunningScore:
                 hex_ = top.get(cell)
                 if hex_ is not None and hex_[1] == MARKET:
                     self.rescore(top, cell, hex_[0], MARKET)
-        for cell in cells:
-            code = top[cell][1]
-            if code in _RESCORED_IN_RING:
-                self.rescore(top, cell, level, code)
+        for j, code in rescored:
+            self.rescore(top, cells[j], level, code)
         if lakes_closed:
             for cell in list(worth):
                 _, code, _ = top[cell]
                 if code in _WATCHING_LAKES:
                     self.rescore(top, cell, top[cell][0], code)
 
-    def follow_lakes(
-        self,
-        top: Mapping[int, Hex],
-        triangle: int,
-        cells: tuple[int, int, int],
-        empty: int,
+    def close_lakes(
+        self, top: Mapping[int, Hex], triangle: int, cells: tuple[int, int, int], starts: int
     ) -> bool:
-        """Update the lakes and bounds for a level-1 tile placed in the outside, whose
-        ring's empty cells are the bits of `empty` (`_RING_BITS`); whether new lakes
-        closed."""
-        y, kind = triangle >> 1, triangle & 1
-        q, r = decode(y)
-        q_min, q_max, r_min, r_max = _CELL_SPAN[kind]
-        q_min += q
-        q_max += q
-        r_min += r
-        r_max += r
-        bounds = self.bounds
-        if bounds is None:
-            # `top` shows the tile already: these bounds hold its cells.
-            bounds = self.bounds = bounds_of(top)
-        q_low, q_high, r_low, r_high = bounds
-        if q_min < q_low or q_max > q_high or r_min < r_low or r_max > r_high:
-            self.bounds = (
-                min(q_low, q_min),
-                max(q_high, q_max),
-                min(r_low, r_min),
-                max(r_high, r_max),
-            )
-        starts = run_starts(empty)
-        if starts.bit_count() < 2:
-            return False
-        ring = RING_CYCLE[kind]
+        """Add the lakes a level-1 tile placed in the outside on `cells` closed, `starts`
+        holding the first ring cell of each run of empty cells around it (bits of
+        `RING_CYCLE` order, two at least); whether any did. The city's bounds are found
+        here, not kept up to date: few tiles need them."""
+        y = triangle >> 1
+        ring = RING_CYCLE[triangle & 1]
         enclosed = lakes_closed_by(
-            top, bounds, cells, [y + ring[j] for j in range(9) if starts >> j & 1]
+            top, bounds_of(top), cells, [y + ring[j] for j in range(9) if starts >> j & 1]
         )
         self.lakes |= enclosed
         return bool(enclosed)

@@ -7,7 +7,7 @@ Stones add one point each.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.akropolis.components import (
@@ -24,12 +24,16 @@ from engine.akropolis.components import (
     TEMPLE,
 )
 from engine.akropolis.geometry import STEP
+from engine.core import JSON
 from engine.hexgrid import decode, encode
 
 VARIANTS: tuple[str, ...] = ("houses", "markets", "barracks", "temples", "gardens")
 
 Surface = Mapping[int, tuple[int, int, int]]
 """Visible hexes by cell code: (level, hex code, plaza stars)."""
+
+ColorValues = tuple[list[int], list[int]]
+"""(values, stars) of the colours, in `COLORS` order."""
 
 
 @dataclass(frozen=True)
@@ -51,15 +55,24 @@ class CityScore:
     def total(self) -> int:
         return self.stones + sum(color.points for color in self.colors.values())
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "total": self.total,
-            "stones": self.stones,
-            "colors": {
-                name: {"value": c.value, "stars": c.stars, "points": c.points}
-                for name, c in self.colors.items()
-            },
-        }
+    def to_json(self) -> JSON:
+        return details_json(
+            self.stones, self.total, ((name, c.value, c.stars) for name, c in self.colors.items())
+        )
+
+
+def details_json(stones: int, total: int, colours: Iterable[tuple[str, int, int]]) -> JSON:
+    """A city's score as the result's details show it: `total` (its stones and points),
+    its stones, and each (name, value, stars) of `colours` with its points. A random
+    playout's result writes it from the values and stars alone, without a `CityScore`."""
+    return {
+        "total": total,
+        "stones": stones,
+        "colors": {
+            name: {"value": value, "stars": count, "points": value * count}
+            for name, value, count in colours
+        },
+    }
 
 
 def outside_empty_cells(surface: Surface) -> set[int]:

@@ -26,20 +26,22 @@ def is_over(state: AkropolisState) -> bool:
 
 
 def legal_actions(state: AkropolisState) -> LegalActions:
-    if is_over(state):
+    # `is_over` and `current_player` written out: a playout asks this every turn.
+    site = state.site
+    if len(site) <= 1 and not state.stacks:
         return LegalActions((), ())
-    player = current_player(state)
-    affordable = range(min(len(state.site), state.stones[player] + 1))
+    player = state.turn % state.players
+    affordable = range(min(len(site), state.stones[player] + 1))
     city = state.cities[player]
     return LegalActions(affordable, city.legal_triangles(), city)
 
 
 def apply_action(state: AkropolisState, action: JSON) -> None:
-    if is_over(state):
+    site, stones = state.site, state.stones
+    if len(site) <= 1 and not state.stacks:  # `is_over`, written out as in `legal_actions`
         raise IllegalAction("the game is over")
     position, q, r, rotation = parse_action(action)
-    player = current_player(state)
-    site, stones = state.site, state.stones
+    player = state.turn % state.players
     if not 0 <= position < len(site):
         raise IllegalAction(
             f"tile {position} is not in the Construction Site (positions 0..{len(site) - 1})"
@@ -66,17 +68,15 @@ def apply_legal(state: AkropolisState, legal: LegalActions, index: int) -> None:
     `legal_actions(state)` of this state as it is now, so the action is legal by
     construction (a lookahead trying its own position's moves). Nothing untrusted comes
     this way: the referee applies bots' actions with `apply_action`."""
-    triangles = legal.triangles
-    per_tile = 3 * len(triangles)
-    if not 0 <= index < per_tile * len(legal.tiles):
+    if not 0 <= index < legal.size:
         raise IndexError("legal action index out of range")
-    tile, rest = divmod(index, per_tile)
-    which, triangle = rest % 3, triangles[rest // 3]
-    offset, rotation = TRIANGLE_ACTIONS[triangle & 1][which]
-    anchor = (triangle >> 1) + offset
-    second, third = TILE_STEPS[rotation]
-    cells = (anchor, anchor + second, anchor + third)
-    place_tile(state, current_player(state), legal.tiles[tile], triangle, cells)
+    triangles = legal.triangles
+    tile, rest = divmod(index, 3 * len(triangles))
+    triangle = triangles[rest // 3]
+    first, second, third = ACTION_CELLS[triangle & 1][rest % 3]
+    y = triangle >> 1
+    cells = (y + first, y + second, y + third)
+    place_tile(state, state.turn % state.players, legal.tiles[tile], triangle, cells)
 
 
 def place_tile(
@@ -86,7 +86,10 @@ def place_tile(
     tile at `position`, pay for it, place it on `cells` (covering `triangle`)."""
     site, stones = state.site, state.stones
     tile_id = site.pop(position)
-    city = state.city_to_change(player)
+    # `city_to_change` called only when the city is shared (the check written out).
+    city = (
+        state.city_to_change(player) if state.shared_cities >> player & 1 else state.cities[player]
+    )
     stones[player] += city.place(triangle, cells, TILE_HEXES[tile_id], tile_id) - position
     state.turn += 1
     if len(site) == 1 and state.stacks:
@@ -98,6 +101,15 @@ FAR = COORD_LIMIT - 2
 ORIGIN = encode(0, 0)
 Q_STEP = encode(1, 0) - ORIGIN
 R_STEP = encode(0, 1) - ORIGIN
+ACTION_CELLS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple(
+        (offset, offset + TILE_STEPS[rotation][0], offset + TILE_STEPS[rotation][1])
+        for offset, rotation in actions
+    )
+    for actions in TRIANGLE_ACTIONS
+)
+"""For each triangle type, the offsets from y of the three cells each of its three actions
+covers, in `TRIANGLE_ACTIONS` order (the anchor's first)."""
 TILE_HEXES = {tile_id: tile.hexes for tile_id, tile in TILES.items()}
 
 

@@ -12,6 +12,7 @@ from engine.akropolis.actions import LegalActions
 from engine.akropolis.city import scan_legal_triangles
 from engine.core import IllegalAction
 from engine.hexgrid import DIRECTIONS, decode
+from engine.rng import SplitMix64
 from tests.engine.support import GAME, action, play_to_turn, random_game
 
 
@@ -62,6 +63,33 @@ def test_the_triangle_cache_equals_a_full_scan_after_every_move() -> None:
                 assert city.legal_triangles() == scan_legal_triangles(city), (
                     f"seed {seed}, {players} players, turn {state.turn}, city {player}"
                 )
+
+
+def test_direct_and_replayed_updates_both_match_a_full_scan() -> None:
+    """A city that follows its own placements (the list exact before each: the direct
+    update tries fewer triangles) and a copy that replays the same placements later
+    (against the city as it is by then) agree with the scan, on level 1 and higher: the
+    moves favour tiles placed on top of others."""
+    for seed in range(6):
+        state = GAME.new_state(seed, 3, {})
+        rng = SplitMix64(seed)
+        while not GAME.is_over(state):
+            twin = GAME.copy_state(state)
+            for city in state.cities:
+                city.legal_triangles()  # its own list again: the next updates are direct
+            for _ in range(rng.below(6) + 1):
+                if GAME.is_over(state):
+                    break
+                legal = GAME.legal_actions(state)
+                city = state.cities[GAME.current_player(state)]
+                raised = [i for i, t in enumerate(legal.triangles) if t >> 1 in city.top]
+                at = raised[rng.below(len(raised))] if raised else rng.below(len(legal.triangles))
+                index = rng.below(len(legal.tiles)) * len(legal.triangles) * 3 + at * 3
+                GAME.apply_legal(twin, legal, index)  # equal states: the same actions
+                GAME.apply_legal(state, legal, index)
+            for city, copied in zip(state.cities, twin.cities, strict=True):
+                assert city.legal_triangles() == scan_legal_triangles(city), f"seed {seed}"
+                assert copied.legal_triangles() == scan_legal_triangles(copied), f"seed {seed}"
 
 
 def test_a_copied_city_keeps_its_own_cache(game: Akropolis) -> None:

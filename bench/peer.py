@@ -15,7 +15,9 @@ checkout as it is.) The peer fixes its player count in a module constant
 line changed in memory, the files untouched.
 
 Per player count, after the peer's JIT warm-up (timed, printed): random playouts per
-CPU-second and turns per game of the peer, of Agon, and of Agon's turns on the C
+CPU-second and turns per game of the peer, of Agon (driven by the same generator as the
+peer: each picked action applied as the referee applies a bot's, checked, and "by
+index" as the peer's `make_move` takes a move), and of Agon's turns on the C
 prototype's cities (`bench/prototype`, built here when a C compiler is found); the
 evaluation rate of a lookahead (the peer: copy + `make_move` + `get_score`; Agon:
 copy + apply + `Akropolis.scores`, as `agon_bot.Lookahead`; the prototype: the same on C
@@ -47,12 +49,13 @@ from bench.cpu_table import (  # noqa: E402
     evaluation_rate,
     mover_evaluation_rate,
     play_randomly,
-    random_playout,
     tries,
 )
 from bench.prototype import c_cities  # noqa: E402
 from bench.prototype.build import NoCompiler, build_core  # noqa: E402
 from engine import get_game  # noqa: E402
+from engine.akropolis.rules import AKROPOLIS  # noqa: E402
+from engine.core import MatchResult  # noqa: E402
 
 NEEDED = """bench/peer.py needs the peer to compare with:
   --peer DIR   a checkout of https://github.com/cestpasphoto/alpha-zero-general
@@ -181,13 +184,30 @@ def c_evaluation_work(core: ModuleType, players: int) -> tuple[Callable[[], None
 # --- the table --------------------------------------------------------------------------
 
 
+def agon_playout(players: int, rng: random.Random, *, by_index: bool) -> MatchResult:
+    """A random game of Agon's Akropolis driven as `Peer.playout` drives the peer's (the
+    same generator, a uniform pick among the legal actions): the picked action applied
+    as the referee applies a bot's (`apply`, the JSON action parsed and checked), or,
+    `by_index`, as the peer's `make_move` takes a move (`apply_legal`, an index into the
+    position's own legal actions, as a bot's own playouts would); its result."""
+    game = AKROPOLIS
+    state = game.new_state(rng.randrange(2**63), players, {})
+    while not game.is_over(state):
+        legal = game.legal_actions(state)
+        if by_index:
+            game.apply_legal(state, legal, rng.randrange(len(legal)))
+        else:
+            game.apply(state, legal[rng.randrange(len(legal))])
+    return game.result(state)
+
+
 def agon_turns(players: int) -> float:
     game = get_game("akropolis")
     lengths = [play_randomly(game, game.new_state(seed, players, {}), seed) for seed in range(20)]
     return sum(lengths) / len(lengths)
 
 
-Row = tuple[str, float, float, float, float | None]
+Row = tuple[str, float, float, float | None, float | None]
 
 
 def measure(
@@ -217,10 +237,19 @@ def measure(
     rows.append(
         (
             "agon",
-            cpu_rate(lambda: random_playout("akropolis", players, next(seeds)), seconds),
+            cpu_rate(lambda: agon_playout(players, rng, by_index=False), seconds),
             agon_turns(players),
             evaluation_rate("akropolis", players, seconds, rescoring=False),
             mover_evaluation_rate("akropolis", players, seconds),
+        )
+    )
+    rows.append(
+        (
+            "agon, by index",
+            cpu_rate(lambda: agon_playout(players, rng, by_index=True), seconds),
+            agon_turns(players),
+            None,
+            None,
         )
     )
     if core is not None:
@@ -272,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, playouts, turns, evals, mover in rows:
             print(
                 f"{players:>7}  {name:<14} {playouts:11.1f} {turns:11.1f} "
-                f"{playouts * turns:10.0f} {evals:11.0f} {_figure(mover, '.0f'):>14}"
+                f"{playouts * turns:10.0f} {_figure(evals, '.0f'):>11} {_figure(mover, '.0f'):>14}"
             )
     print(
         "ratios to the peer: playouts (games/s) | turns/s | evaluations/s "
@@ -280,11 +309,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     for players, rows in table.items():
         _, peer_playouts, peer_turns, peer_evals, _ = rows[0]
+        if peer_evals is None:
+            raise AssertionError("the peer's row has its evaluations")
         for name, playouts, turns, evals, mover in rows[1:]:
             print(
                 f"{players:>7}  {name:<14} {playouts / peer_playouts:6.2f}x"
                 f" | {playouts * turns / (peer_playouts * peer_turns):6.2f}x"
-                f" | {evals / peer_evals:6.2f}x"
+                f" | {_figure(None if evals is None else evals / peer_evals, '6.2f', 'x')}"
                 f" | {_figure(None if mover is None else mover / peer_evals, '6.2f', 'x')}"
             )
     return 0

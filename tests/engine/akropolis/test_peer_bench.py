@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 
@@ -31,3 +32,12 @@ def test_a_python_without_numba_is_told(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setitem(sys.modules, "numba", None)
     with pytest.raises(peer.PeerUnavailable, match="this Python has no numba"):
         peer.load_peer(tmp_path, 4, tmp_path / "cache")
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_agon_plays_the_same_games_by_index_as_by_checked_action(players: int) -> None:
+    for seed in range(3):
+        checked = peer.agon_playout(players, random.Random(seed), by_index=False)
+        by_index = peer.agon_playout(players, random.Random(seed), by_index=True)
+        assert by_index == checked
+        assert max(checked.scores) > 0

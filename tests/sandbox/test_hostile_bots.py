@@ -267,6 +267,7 @@ def test_a_child_left_behind_does_not_outlive_the_match(boxed_arena: Arena) -> N
 
     record = boxed_arena.play(boxed_arena.hostile("orphan_child"), RANDOM, watch=watch)
     assert_no_fault(record)
+    assert only_report(record.seats[0].log) == {"left": "a sleeper", "up": True}
     assert sleepers, "the sleeper never ran, so its absence proves nothing"
     # Arena.play has checked that no process with the marker is left
 

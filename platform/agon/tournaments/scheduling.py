@@ -237,20 +237,29 @@ def standings_rows(
 
 
 def tournament_game_conclude(match: Match) -> None:
-    """The outcome of a tournament match (inside the transaction that ends it)."""
-    row = TournamentGame.objects.select_for_update().filter(match_id=match.id).first()
+    """The outcome of a tournament match (inside the transaction that ends it).
+
+    It locks the tournament's row first, as every step and a cancel do: a cancel
+    committed while it waited is seen, and its match is ignored."""
+    games = TournamentGame.objects.filter(match_id=match.id)
+    tournament_id = games.values_list("tournament_id", flat=True).first()
+    if tournament_id is None:
+        return
+    tournament = (
+        Tournament.objects.select_for_update()
+        .filter(id=tournament_id, status=Tournament.Status.RUNNING)
+        .first()
+    )
+    if tournament is None:
+        return  # cancelled: a match still running when it was is ignored
+    row = games.select_for_update().first()
     if row is None or row.ranks is not None:
         return
-    if not Tournament.objects.filter(
-        id=row.tournament_id, status=Tournament.Status.RUNNING
-    ).exists():
-        return  # cancelled: a match still running when it was is ignored
     if match.status == Match.Status.FINISHED:
         row.ranks = list(match.ranks)
         row.save(update_fields=["ranks"])
     elif row.replays < settings.AGON_TOURNAMENT_MAX_REPLAYS:
         seats = [seat.version for seat in match.seats.select_related("version__bot__owner")]
-        tournament = Tournament.objects.get(id=row.tournament_id)
         row.match = _match_for(tournament, [s for s in seats if s is not None], game_of(row))
         row.replays += 1
         row.save(update_fields=["match", "replays"])

@@ -85,10 +85,18 @@ def test_withdraw_an_entry_and_cancel_the_tournament_on_a_desktop_and_a_phone(
     expect(site.page.get_by_role("status").first).to_contain_text("ant is withdrawn.")
     expect(site.page.get_by_role("button", name="Withdraw ant")).to_have_count(0)
     phone.reload()
-    phone.get_by_role("button", name="Cancel the tournament").click()
+    phone.get_by_text("Cancel the tournament…").click()
+    confirm = phone.get_by_role("button", name="Yes, cancel the tournament")
+    expect(confirm).to_be_visible()
+    expect(phone.locator(".confirm-card")).to_contain_text("It will not start")
+    assert accessibility_problems(phone) == []
+    assert horizontal_overflow(phone) == 0
+    site.screenshot("tournament-forms/phone-05-confirm-cancel", phone)
+    assert Tournament.objects.get(id=tournament.id).status == Tournament.Status.ENTRY
+    confirm.click()
     expect(phone.get_by_role("status").first).to_contain_text("The tournament is cancelled")
     expect(phone.locator("#tournament-live")).to_have_attribute("data-status", "cancelled")
     assert horizontal_overflow(phone) == 0
-    site.screenshot("tournament-forms/phone-05-cancelled", phone)
+    site.screenshot("tournament-forms/phone-06-cancelled", phone)
     assert Tournament.objects.get(id=tournament.id).status == Tournament.Status.CANCELLED
     assert [e.bot.name for e in Tournament.objects.get(id=tournament.id).entries.all()] == ["bee"]

@@ -6,6 +6,7 @@ from datetime import datetime
 
 from django.db import models
 
+from agon.matches.fields import SeedField
 from agon.matches.logs import log_display, turn_logs
 
 
@@ -30,7 +31,8 @@ class Match(models.Model):
     game = models.CharField(max_length=32)
     players = models.PositiveSmallIntegerField()
     options = models.JSONField(default=dict)
-    seed = models.BigIntegerField()
+    seed = SeedField()
+    """From 0 to 2**64 - 1, as the engine takes it."""
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     attempts = models.PositiveSmallIntegerField(default=0)
     claimed_by = models.CharField(max_length=64, blank=True)

@@ -20,10 +20,6 @@ from agon.tournaments.models import Tournament, TournamentGame
 
 Event = RoundRobin | Swiss | Knockout | Gauntlet
 
-MATCH_SEED_MASK = 2**63 - 1
-"""A match's seed is a signed 64-bit column: a game's 64-bit seed loses its top bit."""
-
-
 def swiss_rounds(entrants: int) -> int:
     """The rounds of a Swiss when none are set: enough to separate the field, plus one."""
     return math.ceil(math.log2(max(entrants, 2))) + 1
@@ -75,7 +71,8 @@ def slot(game: Game) -> tuple[int, str, int]:
 
 
 def match_seed(game: Game) -> int:
-    return game.seed & MATCH_SEED_MASK
+    """The game's own 64-bit seed, as `agon tournament` plays it."""
+    return game.seed
 
 
 def most_games(

@@ -39,7 +39,7 @@ BUDGET_PERIOD = timedelta(days=1)
 ELO_BOUND = 1000.0
 """elo0 and elo1 lie within +-ELO_BOUND (the estimate is clamped there too)."""
 SEED_BITS = 63
-"""Match seeds are signed 64-bit columns: a pair's derived seed is cut to this."""
+"""A test's own seed (a signed 64-bit column); its pairs' seeds are 64-bit, as in `agon match`."""
 PLAYED_VERSIONS = (BotVersion.Status.ACTIVE, BotVersion.Status.RETIRED)
 """The versions that passed validation: the only ones a test may play."""
 NOT_NEEDED = "not needed: its version test was over before it was played"
@@ -245,7 +245,7 @@ def _match_for(test: VersionTest, game: Game) -> Match:
         options=test.options,
         seats=[entrants[entrant] for entrant in game.bots],
         created_by=test.created_by,
-        seed=game.seed % (1 << SEED_BITS),
+        seed=game.seed,
     )
 
 

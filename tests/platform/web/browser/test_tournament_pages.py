@@ -96,6 +96,14 @@ def test_each_formats_page_on_a_desktop_and_a_phone(
     phone = site.new_page(PHONE)
     look_at(site, phone, tournament, f"tournament-{format}-phone")
     assert horizontal_overflow(phone) <= 0, f"the {format} page is wider than a phone"
+    standings = phone.locator("table.standings").locator("..")
+    if standings.count():
+        sizes = standings.evaluate("(el) => [el.scrollWidth, el.clientWidth]")
+        assert sizes[0] <= sizes[1], "the standings fit a phone, tie-breaks under the names"
+        if format == "swiss":
+            first = phone.locator("table.standings tbody tr").first
+            expect(first.locator(".tiebreaks-inline")).to_contain_text("BH-C1")
+            expect(first.locator("td.tiebreak").first).to_be_hidden()
     if "elimination" in format or format == "knockout":
         bracket = phone.locator("#bracket-scroll")
         sizes = bracket.evaluate("(el) => [el.scrollWidth, el.clientWidth]")

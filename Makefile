@@ -40,6 +40,7 @@ run: prepare-run venv
 
 lint: venv
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy $(MYPY_TARGETS)
 	$(BIN)/lint-imports
 

@@ -91,8 +91,10 @@ def test_an_option_for_some_player_counts_may_be_switched_off_for_the_others() -
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(max_size=6) | st.integers(), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(max_size=6) | st.integers(), inner, max_size=4)
+    ),
     max_leaves=20,
 )
 

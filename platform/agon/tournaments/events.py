@@ -20,6 +20,7 @@ from agon.tournaments.models import Tournament, TournamentGame
 
 Event = RoundRobin | Swiss | Knockout | Gauntlet
 
+
 def swiss_rounds(entrants: int) -> int:
     """The rounds of a Swiss when none are set: enough to separate the field, plus one."""
     return math.ceil(math.log2(max(entrants, 2))) + 1

@@ -2,7 +2,7 @@
 
 The map changes only when a tile or a building is added, and then in a few hexes: the
 text of each hex is written once per change of that hex, and the map's text is joined
-again from them. A `MapText` is never changed once made (a state's copy shares it); an
+again from chunks of them (a building rewrites one chunk; a tile, all of them). A `MapText` is never changed once made (a state's copy shares it); an
 update makes a new one from the old, so copies that part ways keep their own.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Iterable
 
 from engine.attika.components import BUILDINGS, LANDSCAPES
 from engine.attika.state import AttikaState
@@ -21,27 +20,35 @@ _LANDSCAPE_TEXT = {-1: "null", **{k: f'"{name}"' for k, name in enumerate(LANDSC
 _BUILDING_TEXT = tuple(compact_json(building.id) for building in BUILDINGS)
 
 
+CHUNK = 16
+"""Hexes a chunk: a building rewrites its hex's chunk and joins the chunks, not every
+hex (a map holds up to a few hundred)."""
+
+
 class MapText:
     """The map's text for a state whose index has `hexes` map hexes and `owned` of them
-    built on, from the hexes' kept texts (`cells` sorted, `texts` by cell)."""
+    built on, from the hexes' kept texts (`texts`, in the order of `cells`, sorted),
+    joined CHUNK at a time (`chunks`)."""
 
-    __slots__ = ("cells", "hexes", "owned", "shrines_text", "text", "texts", "tiles_text")
+    __slots__ = ("cells", "chunks", "hexes", "owned", "shrines_text", "text", "texts", "tiles_text")
 
     def __init__(
         self,
         cells: list[int],
-        texts: dict[int, str],
+        texts: list[str],
+        chunks: list[str],
         owned: int,
         tiles_text: str,
         shrines_text: str,
     ) -> None:
         self.cells = cells
         self.texts = texts
+        self.chunks = chunks
         self.hexes = len(cells)
         self.owned = owned
         self.tiles_text = tiles_text
         self.shrines_text = shrines_text
-        hexes = ",".join(map(texts.__getitem__, cells))
+        hexes = ",".join(chunks)
         self.text = f'{{"tiles":{tiles_text},"shrines":{shrines_text},"hexes":[{hexes}]}}'
 
 
@@ -54,26 +61,31 @@ def map_text(state: AttikaState) -> str:
     return kept.text
 
 
+def _chunked(texts: list[str]) -> list[str]:
+    return [",".join(texts[start : start + CHUNK]) for start in range(0, len(texts), CHUNK)]
+
+
 def _updated(state: AttikaState, kept: MapText | None) -> MapText:
     index = state.index
-    if kept is None:
+    owned = len(index.owner_at)
+    if kept is None or kept.hexes != len(index.symbol_at):  # new tiles: written afresh
         cells = sorted(index.symbol_at)
-        texts = {cell: hex_text(state, cell) for cell in cells}
-        return MapText(cells, texts, len(index.owner_at), _tiles_text(state), _shrines_text(state))
-    if kept.hexes == len(index.symbol_at):  # a building: one hex changes
-        cells, tiles_text = kept.cells, kept.tiles_text
-    else:
-        cells, tiles_text = list(kept.cells), _tiles_text(state)
-    texts = dict(kept.texts)
-    changed: Iterable[int] = itertools.chain(
-        itertools.islice(index.symbol_at, kept.hexes, None),
-        itertools.islice(index.owner_at, kept.owned, None),
-    )
-    for cell in changed:
-        if cell not in texts:
-            bisect.insort(cells, cell)
-        texts[cell] = hex_text(state, cell)
-    return MapText(cells, texts, len(index.owner_at), tiles_text, kept.shrines_text)
+        known = {} if kept is None else dict(zip(kept.cells, kept.texts, strict=True))
+        for cell in itertools.islice(index.owner_at, 0 if kept is None else kept.owned, None):
+            known.pop(cell, None)
+        texts = [known.get(cell) or hex_text(state, cell) for cell in cells]
+        shrines = _shrines_text(state) if kept is None else kept.shrines_text
+        return MapText(cells, texts, _chunked(texts), owned, _tiles_text(state), shrines)
+    # Buildings only: their hexes and chunks are written again.
+    cells, texts, chunks = kept.cells, list(kept.texts), list(kept.chunks)
+    dirty = set()
+    for cell in itertools.islice(index.owner_at, kept.owned, None):
+        at = bisect.bisect_left(cells, cell)
+        texts[at] = hex_text(state, cell)
+        dirty.add(at // CHUNK)
+    for chunk in dirty:
+        chunks[chunk] = ",".join(texts[chunk * CHUNK : chunk * CHUNK + CHUNK])
+    return MapText(cells, texts, chunks, owned, kept.tiles_text, kept.shrines_text)
 
 
 def hex_text(state: AttikaState, cell: int) -> str:

@@ -2,8 +2,9 @@
 
 The map changes only when a tile or a building is added, and then in a few hexes: the
 text of each hex is written once per change of that hex, and the map's text is joined
-again from chunks of them (a building rewrites one chunk; a tile, all of them). A `MapText` is never changed once made (a state's copy shares it); an
-update makes a new one from the old, so copies that part ways keep their own.
+again from chunks of them (a building rewrites one chunk; a tile, all of them). A
+`MapText` is never changed once made (a state's copy shares it); an update makes a new
+one from the old, so copies that part ways keep their own.
 """
 
 from __future__ import annotations

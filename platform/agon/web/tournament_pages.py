@@ -164,10 +164,9 @@ class StandingRow:
     standing: Standing
     entrant: Entrant
     points: str
-    tiebreaks: list[str]
-    labelled_tiebreaks: list[tuple[str, str, str]]
-    """(short name, long name, value) of each tie-break: a phone shows them under the
-    bot's name rather than in columns wider than its screen."""
+    tiebreaks: list[tuple[str, str, str]]
+    """(short name, long name, value) of each tie-break, in order: a desktop shows them
+    in columns, a phone under the bot's name (the columns would be wider than it)."""
 
 
 @dataclass(frozen=True)
@@ -301,17 +300,20 @@ def tournament_page(tournament: Tournament, shown: RoundChoice | None = None) ->
     page.tiebreaks = [
         TIEBREAK_LABELS.get(n, (n, n)) for n in (standings[0].tiebreaks if standings else {})
     ]
-    page.standings = []
-    for standing in standings:
-        values = [points_text(value) for value in standing.tiebreaks.values()]
-        labelled = [
-            (short, long, value)
-            for (short, long), value in zip(page.tiebreaks, values, strict=True)
-        ]
-        row = StandingRow(
-            standing, entrants[standing.bot], points_text(standing.points), values, labelled
+    page.standings = [
+        StandingRow(
+            standing,
+            entrants[standing.bot],
+            points_text(standing.points),
+            [
+                (short, long, points_text(value))
+                for (short, long), value in zip(
+                    page.tiebreaks, standing.tiebreaks.values(), strict=True
+                )
+            ],
         )
-        page.standings.append(row)
+        for standing in standings
+    ]
     if isinstance(event, RoundRobin) and len(entrants) <= CROSS_TABLE_LIMIT:
         page.cross_table = [
             (entrants[row.standing.bot], row) for row in cross_table(standings, results)

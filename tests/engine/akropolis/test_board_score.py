@@ -24,10 +24,8 @@ from engine.akropolis.state import AkropolisState
 from engine.core import JSON
 from engine.hexgrid import decode, encode
 from tests.engine.akropolis.test_properties import Setup, setups
-from tests.engine.akropolis.test_running_score import random_states, tight_game
+from tests.engine.akropolis.test_running_score import ALL_VARIANTS, random_states, tight_game
 from tests.engine.support import GAME, property_settings
-
-ALL_VARIANTS = dict.fromkeys(VARIANTS, True)
 
 
 def oracle_values(top: Surface, variants: tuple[str, ...]) -> tuple[list[int], list[int]]:

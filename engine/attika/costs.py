@@ -35,22 +35,6 @@ def is_free_build(state: AttikaState, player: int, building: int, cell: int) -> 
     return any(cell - source in NEIGHBOUR_STEPS for source in sources)
 
 
-def free_cells(state: AttikaState, player: int, building: int) -> set[int]:
-    """The free map cells where the building would be a free build."""
-    if IS_MAIN[building]:
-        return set()
-    placed = state.seats[player].placed
-    if IS_ROAD[building]:
-        sources = [placed[b] for b in placed if IS_ROAD[b]]
-    else:
-        upstream = UPSTREAM[building]
-        sources = [placed[upstream]] if upstream in placed else []
-    discount = state.index.discount
-    return {
-        source + step for source in sources for step in NEIGHBOUR_STEPS if source + step in discount
-    }
-
-
 def surcharge(state: AttikaState, player: int, cell: int) -> int:
     """One card per colony the player has when the building founds a new colony."""
     return 0 if state.index.near[player].get(cell) else state.index.colonies[player]

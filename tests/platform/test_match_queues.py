@@ -1,7 +1,8 @@
 """Matches someone waits for (a validation, a challenge) are sent to the queue a worker
-reads first; tournament games to the next; ranked matches after them, and the games of
-version tests last. The embedded default broker is the first-in-first-out transport,
-every other broker kombu's own."""
+reads first; public tournaments' games to the next; then the background share (private
+tournaments' and version tests' games, capped: agon.matches.background), and the ranked
+matches last. The embedded default broker is the first-in-first-out transport, every
+other broker kombu's own."""
 
 from __future__ import annotations
 
@@ -76,22 +77,32 @@ def test_validations_and_challenges_are_read_before_tournament_games_then_ranked
     assert sent[validation.id] == settings.AGON_PRIORITY_QUEUE
 
 
-def test_the_games_of_version_tests_are_read_after_every_other_match(
+def test_the_background_share_is_read_before_the_ranked_matches(
     make_bot: MakeBot, alice: User, ladder_2p: Ladder, sent: dict[int, str]
 ) -> None:
+    """Capped, it cannot crowd the ladders out; read first, the ladders cannot starve it."""
     one, two = make_bot(alice, "one"), make_bot(alice, "two")
     ranked = ranked_match(ladder_2p, [latest_version(one), latest_version(two)])
     test = version_test_create(
         user=alice, bot=one, candidate=1, baseline=Baseline(builtin="greedy"), max_games=2
     )
     game = Match.objects.get(version_test_game__test=test, version_test_game__leg=0)
-    for match in (ranked, game):
+    private = services.match_create(
+        kind=Match.Kind.TOURNAMENT,
+        game="akropolis",
+        players=2,
+        options={},
+        seats=[latest_version(one), latest_version(two)],
+        created_by=alice,
+        background=True,
+    )
+    for match in (ranked, game, private):
         services._enqueue(match.id)
 
-    assert sent[game.id] == settings.AGON_BACKGROUND_QUEUE
+    assert sent[game.id] == sent[private.id] == settings.AGON_BACKGROUND_QUEUE
     for queues in (settings.AGON_WORKER_QUEUES, settings.AGON_MATCH_WORKER_QUEUES):
-        assert queues[-1] == settings.AGON_BACKGROUND_QUEUE
-        assert queues.index(sent[ranked.id]) < queues.index(sent[game.id])
+        assert queues[-1] == settings.AGON_MATCH_QUEUE
+        assert queues.index(sent[game.id]) < queues.index(sent[ranked.id])
 
 
 @pytest.mark.parametrize(
@@ -108,7 +119,7 @@ def test_the_embedded_default_broker_is_first_in_first_out(
     assert done.stdout.strip() == transport
 
 
-def test_agon_ups_worker_reads_the_waited_for_matches_first_and_version_tests_last() -> None:
+def test_agon_ups_worker_reads_the_waited_for_matches_first_and_the_ranked_ones_last() -> None:
     args = argparse.Namespace(concurrency=2, host="127.0.0.1", port=8000)
     (worker,) = [child for child in child_commands(args, settings) if child.name == "worker"]
     queues = worker.argv[worker.argv.index("--queues") + 1].split(",")
@@ -116,6 +127,6 @@ def test_agon_ups_worker_reads_the_waited_for_matches_first_and_version_tests_la
         settings.AGON_PRIORITY_QUEUE,
         settings.CELERY_TASK_DEFAULT_QUEUE,
         settings.AGON_TOURNAMENT_QUEUE,
-        settings.AGON_MATCH_QUEUE,
         settings.AGON_BACKGROUND_QUEUE,
+        settings.AGON_MATCH_QUEUE,
     ]

@@ -4,12 +4,10 @@ many ladders there are, and the ladders share the workers by need, as the status
 
 from __future__ import annotations
 
-from datetime import timedelta
 from random import Random
 
 import pytest
 from django.contrib.auth.models import User
-from django.utils import timezone
 from pytest_django import Settings
 
 from agon.bots.models import Bot
@@ -18,7 +16,6 @@ from agon.ladders.models import Ladder
 from agon.ladders.services import matchmaking_round
 from agon.matches import services
 from agon.matches.models import Match
-from agon.matches.services import match_create
 from tests.platform.conftest import MakeBot
 from tests.platform.support import play_ranked
 
@@ -84,38 +81,3 @@ def test_the_status_line_of_agon_up_shows_each_ladders_matches_lately(
     two, three, four = akropolis.removeprefix("  Akropolis: ").split(" | ")
     assert two.startswith("2p 3: bot-")
     assert (three, four) == ("3p 0: -", "4p 0: -")
-
-
-def _version_test_game(alice: User, waited: timedelta) -> Match:
-    """A version test's game (the background queue) queued `waited` ago."""
-    version = Bot.objects.filter(owner=alice).order_by("id").first().versions.get()  # type: ignore[union-attr]
-    match = match_create(
-        kind=Match.Kind.VERSION_TEST,
-        game="akropolis",
-        players=2,
-        options={},
-        seats=[version, "random"],
-        created_by=alice,
-    )
-    Match.objects.filter(id=match.id).update(enqueued=timezone.now() - waited)
-    return match
-
-
-def test_a_background_game_waiting_too_long_holds_the_ranked_top_up_back(
-    akropolis_ladders: list[Ladder], alice: User, settings: Settings
-) -> None:
-    """Workers read the ranked queue before the background one: while matchmaking keeps
-    the ranked queue full, a version test's game would wait for ever. Past
-    AGON_BACKGROUND_MAX_WAIT_SECONDS matchmaking stops topping up, the ranked queue
-    drains, and a worker reaches the waiting game."""
-    settings.AGON_QUEUE_TARGET = 3
-    settings.AGON_BACKGROUND_MAX_WAIT_SECONDS = 60
-    matchmaking_round(rng=Random(1))
-    Match.objects.filter(kind=Match.Kind.RANKED).update(status=Match.Status.FINISHED)
-    waiting = _version_test_game(alice, timedelta(seconds=30))
-    assert len(matchmaking_round(rng=Random(2))) == 3, "a short wait holds nothing back"
-    Match.objects.filter(kind=Match.Kind.RANKED).update(status=Match.Status.FINISHED)
-    Match.objects.filter(id=waiting.id).update(enqueued=timezone.now() - timedelta(seconds=61))
-    assert matchmaking_round(rng=Random(3)) == []
-    Match.objects.filter(id=waiting.id).update(status=Match.Status.RUNNING)
-    assert len(matchmaking_round(rng=Random(4))) == 3, "once a worker took it, the top-up resumes"

@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 from agon.api.bots import bot_or_404
 from agon.api.common import IsOwner, error_responses, signed_in_user
 from agon.api.pagination import PageNumberPagination, paginate
+from agon.matches.models import Match
 from agon.tournaments.formats.sprt import Sprt
 from agon.version_tests.models import VersionTest, VersionTestGame
 from agon.version_tests.selectors import version_test_get, version_tests_of
@@ -154,8 +155,17 @@ class VersionTestSerializer(serializers.ModelSerializer[VersionTest]):
         return [test.elo_low, test.elo_high]
 
 
+GAME_STATUSES = ("waiting", *Match.Status.values)
+"""A game's status: waiting for room in the background share (no match yet), or its
+match's."""
+
+
 class VersionTestGameSerializer(serializers.ModelSerializer[VersionTestGame]):
-    status = serializers.CharField(source="match.status", read_only=True)
+    status = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.ChoiceField(choices=GAME_STATUSES))
+    def get_status(self, game: VersionTestGame) -> str:
+        return game.match.status if game.match is not None else "waiting"
 
     class Meta:
         model = VersionTestGame
@@ -205,8 +215,9 @@ class VersionTestListView(APIView):
         summary="Test a version of your bot",
         description="Pairs of games (one seed, seats swapped) between the candidate and the "
         "baseline, stopped by a sequential probability ratio test of H0 (elo0) against H1 "
-        "(elo1) in fishtest's pentanomial model, or at max_games. The games run when no "
-        "other match waits. A test takes max_games from your budget of "
+        "(elo1) in fishtest's pentanomial model, or at max_games. Its games share the "
+        "background part of the workers (AGON_BACKGROUND_SHARE) with private tournaments, "
+        "whatever the ladders queue. A test takes max_games from your budget of "
         "AGON_VERSION_TEST_GAMES_PER_DAY games over 24 hours and gives back the games it "
         "did not need once it ends: 429 with Retry-After when there is no room.",
     )

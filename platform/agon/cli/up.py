@@ -192,6 +192,8 @@ def child_env(args: argparse.Namespace) -> dict[str, str]:
         paths.append(env["PYTHONPATH"])
     env["PYTHONPATH"] = os.pathsep.join(paths)
     env["PYTHONUNBUFFERED"] = "1"
+    # The only worker plays this many matches at once: the background share is part of it.
+    env["AGON_MATCH_SLOTS"] = str(args.concurrency)
     if args.host not in LOOPBACK_HOSTS and not env.get("AGON_ALLOWED_HOSTS"):
         wildcard = args.host in {"0.0.0.0", "::", ""}  # noqa: S104
         env["AGON_ALLOWED_HOSTS"] = ",".join(

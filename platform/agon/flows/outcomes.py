@@ -6,10 +6,19 @@ from agon.bots.models import BotVersion
 from agon.bots.pausing import version_judge_faults
 from agon.bots.services import validation_conclude
 from agon.ladders.services import ratings_apply, ratings_enter
+from agon.matches.background import Source, background_sources_install
 from agon.matches.models import Match
 from agon.matches.outcomes import outcomes_install
-from agon.tournaments.scheduling import tournament_game_conclude
-from agon.version_tests.services import version_test_game_ended
+from agon.tournaments.scheduling import (
+    tournament_dispatch,
+    tournament_game_conclude,
+    tournaments_waiting,
+)
+from agon.version_tests.services import (
+    version_test_dispatch,
+    version_test_game_ended,
+    version_tests_waiting,
+)
 
 
 def validation_outcome(match: Match) -> None:
@@ -51,6 +60,16 @@ def version_test_outcome(match: Match) -> None:
     to play is played again; a bot's fault is in the ranks (the faulting bot is last), so
     it loses the game like any other loss."""
     version_test_game_ended(match=match)
+
+
+def background_sources_install_all() -> None:
+    """The work that waits for the background share of the workers."""
+    background_sources_install(
+        {
+            "tournaments": Source(waiting=tournaments_waiting, dispatch=tournament_dispatch),
+            "version_tests": Source(waiting=version_tests_waiting, dispatch=version_test_dispatch),
+        }
+    )
 
 
 def outcomes_install_all() -> None:

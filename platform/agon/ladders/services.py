@@ -13,7 +13,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Max, Q, QuerySet
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from agon import ratings
@@ -142,10 +142,9 @@ def ratings_age(*, now: datetime | None = None) -> int:
 
 def matchmaking_round(*, rng: Random | None = None) -> list[Match]:
     """Top the queue of ranked matches up to AGON_QUEUE_TARGET waiting for a worker,
-    shared between the active ladders by need (agon.ladders.matchmaking.share_out);
-    nothing while a game of a lower priority has waited too long (`background_overdue`)."""
-    if background_overdue():
-        return []
+    shared between the active ladders by need (agon.ladders.matchmaking.share_out).
+    Workers read the background share's queue first: a full ranked queue holds no
+    tournament or version test back (agon.matches.background)."""
     rng = rng or Random(secrets.randbits(64))
     pending = Match.objects.filter(
         kind=Match.Kind.RANKED,
@@ -193,24 +192,6 @@ def matchmaking_round(*, rng: Random | None = None) -> list[Match]:
                 )
             )
     return created
-
-
-def background_overdue(*, now: datetime | None = None) -> bool:
-    """Whether a match of a kind whose queue workers read after the ranked one (a version
-    test's game) has waited for a worker longer than AGON_BACKGROUND_MAX_WAIT_SECONDS.
-    Workers take the queues in order, so while matchmaking keeps ranked matches waiting,
-    such a game is never reached: matchmaking holds back until it has been taken."""
-    order = settings.AGON_MATCH_WORKER_QUEUES
-    after_ranked = order[order.index(settings.AGON_MATCH_QUEUE) + 1 :]
-    kinds = [
-        kind for kind, queue in settings.AGON_MATCH_QUEUE_BY_KIND.items() if queue in after_ranked
-    ]
-    since = (now or timezone.now()) - timedelta(seconds=settings.AGON_BACKGROUND_MAX_WAIT_SECONDS)
-    return (
-        Match.objects.filter(kind__in=kinds, status=Match.Status.QUEUED)
-        .filter(Q(enqueued__lt=since) | Q(enqueued__isnull=True, created__lt=since))
-        .exists()
-    )
 
 
 def _candidates(

@@ -33,6 +33,9 @@ class Match(models.Model):
     options = models.JSONField(default=dict)
     seed = SeedField()
     """From 0 to 2**64 - 1, as the engine takes it."""
+    background = models.BooleanField(default=False)
+    """Played in the background share of the workers (a private tournament's or a version
+    test's game: agon.matches.background), on the background queue."""
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     attempts = models.PositiveSmallIntegerField(default=0)
     claimed_by = models.CharField(max_length=64, blank=True)

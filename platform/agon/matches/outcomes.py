@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from agon.matches.background import background_dispatch_soon
 from agon.matches.models import Match
 
 Outcome = Callable[[Match], None]
@@ -37,7 +38,9 @@ def installed() -> Mapping[str, Outcome]:
 
 
 def outcome_conclude(match: Match) -> None:
-    """Apply the outcome of a match that has just ended (call inside its transaction)."""
+    """Apply the outcome of a match that has just ended (call inside its transaction).
+    A background match's end frees room in the background share: it is given out once
+    the transaction commits."""
     try:
         outcome = _outcomes[match.kind]
     except KeyError:
@@ -46,3 +49,5 @@ def outcome_conclude(match: Match) -> None:
             "(agon.flows installs them: is it in INSTALLED_APPS?)"
         ) from None
     outcome(match)
+    if match.background:
+        background_dispatch_soon()

@@ -50,10 +50,14 @@ RUN_MATCH_TASK = "agon.matches.tasks.run_match"
 
 def _enqueue(match_id: int) -> None:
     """Send the match's task, to its kind's queue (AGON_MATCH_QUEUE_BY_KIND: the matches
-    someone waits for go before the ranked ones)."""
+    someone waits for go before the ranked ones), or to the background queue for a game
+    of the background share (agon.matches.background)."""
     matches = Match.objects.filter(id=match_id)
     matches.update(enqueued=timezone.now())
-    queue = settings.AGON_MATCH_QUEUE_BY_KIND[matches.values_list("kind", flat=True).get()]
+    kind, background = matches.values_list("kind", "background").get()
+    queue = (
+        settings.AGON_BACKGROUND_QUEUE if background else settings.AGON_MATCH_QUEUE_BY_KIND[kind]
+    )
     celery_app.send_task(RUN_MATCH_TASK, args=(match_id,), queue=queue)
 
 
@@ -68,11 +72,14 @@ def match_create(
     ladder: Ladder | None = None,
     created_by: User | None = None,
     seed: int | None = None,
+    background: bool = False,
 ) -> Match:
     """A queued match; its task is sent once the transaction commits. A seat is a bot
-    version or the name of a builtin bot."""
+    version or the name of a builtin bot. A `background` match counts in the background
+    share of its creator (agon.matches.background)."""
     match = Match.objects.create(
         kind=kind,
+        background=background,
         ladder=ladder,
         game=game,
         players=players,

@@ -8,7 +8,7 @@ from celery import Task, shared_task
 from django.conf import settings
 
 from agon.logs import log_context
-from agon.matches import services
+from agon.matches import background, services
 from sandbox.backends import SandboxError
 
 log = logging.getLogger(__name__)
@@ -47,3 +47,9 @@ def run_match(self: Task[[int], bool], match_id: int) -> bool:
 @shared_task
 def requeue_stuck_matches() -> list[int]:
     return services.requeue_stuck_matches()
+
+
+@shared_task
+def background_dispatch() -> int:
+    """Beat's: turn waiting background games into matches while the share has room."""
+    return background.background_dispatch()

@@ -265,11 +265,12 @@ AGON_PRIORITY_QUEUE = env_str("AGON_PRIORITY_QUEUE", "matches-priority")
 """The queue of the matches someone is waiting for (a new version's validation, a
 challenge): a match worker takes them before any ranked match."""
 AGON_TOURNAMENT_QUEUE = env_str("AGON_TOURNAMENT_QUEUE", "matches-tournament")
-"""The queue of tournament games: after the matches someone waits for, before the ranked
-ones, so a round is not held up by the ladders."""
+"""The queue of public tournaments' games (staff's): after the matches someone waits
+for, before everything else, so a round is not held up by the ladders."""
 AGON_BACKGROUND_QUEUE = env_str("AGON_BACKGROUND_QUEUE", "matches-background")
-"""The queue of the games of version tests: a match worker takes them only when no other
-match waits."""
+"""The queue of the background share (agon.matches.background): private tournaments' and
+version tests' games. Read before the ranked queue; the share's cap keeps it from taking
+more than AGON_BACKGROUND_SHARE of the workers while the ladders have matches waiting."""
 AGON_MATCH_QUEUE_BY_KIND = {
     "validation": AGON_PRIORITY_QUEUE,
     "challenge": AGON_PRIORITY_QUEUE,
@@ -277,9 +278,10 @@ AGON_MATCH_QUEUE_BY_KIND = {
     "ranked": AGON_MATCH_QUEUE,
     "version_test": AGON_BACKGROUND_QUEUE,
 }
+"""Each kind's queue; a match of the background share goes to AGON_BACKGROUND_QUEUE."""
 AGON_MATCH_WORKER_QUEUES = list(
     dict.fromkeys(
-        [AGON_PRIORITY_QUEUE, AGON_TOURNAMENT_QUEUE, AGON_MATCH_QUEUE, AGON_BACKGROUND_QUEUE]
+        [AGON_PRIORITY_QUEUE, AGON_TOURNAMENT_QUEUE, AGON_BACKGROUND_QUEUE, AGON_MATCH_QUEUE]
     )
 )
 """What a match worker consumes, first things first (`--queues`)."""
@@ -289,14 +291,20 @@ AGON_WORKER_QUEUES = list(
             AGON_PRIORITY_QUEUE,
             CELERY_TASK_DEFAULT_QUEUE,
             AGON_TOURNAMENT_QUEUE,
-            AGON_MATCH_QUEUE,
             AGON_BACKGROUND_QUEUE,
+            AGON_MATCH_QUEUE,
         ]
     )
 )
 """What a worker for everything consumes (`agon up`'s), in order: the matches someone
-waits for, the short tasks (matchmaking, the sweep, tournament rounds), tournament games,
-the ranked matches, then the games of version tests."""
+waits for, the short tasks (matchmaking, the sweep, tournament rounds), public
+tournaments' games, the background share (capped), then the ranked matches."""
+AGON_MATCH_SLOTS = env_int("AGON_MATCH_SLOTS", 2)
+"""How many matches all the match workers play at once (their concurrency, summed):
+the background share is a part of it. `agon up` sets it to its --concurrency."""
+AGON_BACKGROUND_SHARE = env_float("AGON_BACKGROUND_SHARE", 0.5)
+"""The part of AGON_MATCH_SLOTS (at least one slot) that private tournaments' and version
+tests' games may hold while ranked matches wait; all of them while none does."""
 CELERY_TASK_ROUTES = {
     "agon.matches.tasks.run_match": {"queue": AGON_MATCH_QUEUE},
 }
@@ -316,14 +324,19 @@ CELERY_BEAT_SCHEDULE = {
         "task": "agon.ladders.tasks.age_ratings",
         "schedule": env_float("AGON_RATING_AGE_SECONDS", 3600.0),
     },
-    # Often enough that a match whose whole worker died (its heartbeat stale after
-    # AGON_MATCH_STALE_SECONDS) is queued again within about half a minute; an unread
-    # sweep expires rather than piling up behind busy workers.
     "tournament-rounds": {
         "task": "agon.tournaments.tasks.tournaments_advance",
         "schedule": env_float("AGON_TOURNAMENT_SECONDS", 5.0),
         "options": {"expires": env_float("AGON_TOURNAMENT_SECONDS", 5.0)},
     },
+    "background-dispatch": {
+        "task": "agon.matches.tasks.background_dispatch",
+        "schedule": env_float("AGON_TOURNAMENT_SECONDS", 5.0),
+        "options": {"expires": env_float("AGON_TOURNAMENT_SECONDS", 5.0)},
+    },
+    # Often enough that a match whose whole worker died (its heartbeat stale after
+    # AGON_MATCH_STALE_SECONDS) is queued again within about half a minute; an unread
+    # sweep expires rather than piling up behind busy workers.
     "requeue-stuck-matches": {
         "task": "agon.matches.tasks.requeue_stuck_matches",
         "schedule": env_float("AGON_REQUEUE_SECONDS", 15.0),
@@ -377,11 +390,6 @@ AGON_QUEUE_TARGET = env_int("AGON_QUEUE_TARGET", 8)
 """Matchmaking keeps about this many ranked matches waiting for a worker, all ladders
 together: enough for the workers to have the next match at hand until the next round,
 few enough that a new version plays its first ranked match soon."""
-AGON_BACKGROUND_MAX_WAIT_SECONDS = env_int("AGON_BACKGROUND_MAX_WAIT_SECONDS", 60)
-"""Workers read the ranked queue before the background one (version tests), and
-matchmaking keeps the ranked queue full: once a background game has waited this long,
-matchmaking holds its top-up back until a worker has taken it (the ranked queue drains,
-a worker reaches the game). Lowest priority, but a bounded wait."""
 AGON_FAIR_SHARE_SECONDS = env_int("AGON_FAIR_SHARE_SECONDS", 600)
 """Matchmaking gives the next match to the ladder whose bots played the fewest games
 over this period (the status line of `agon up` shows each ladder's matches in it)."""

@@ -58,6 +58,9 @@ class Tournament(models.Model):
     finished = models.DateTimeField(null=True, blank=True)
     standings = models.JSONField(default=list, blank=True)
     """The final standings once finished: one object per entrant, best first."""
+    results_seen = models.PositiveIntegerField(default=0)
+    """How many of its games were decided when its format was last asked for more: the
+    format is asked again only once another is (agon.tournaments.scheduling)."""
     note = models.TextField(blank=True)
     """Why it was cancelled, or anything the schedule had to decide (a game voided)."""
 
@@ -117,7 +120,8 @@ class TournamentGame(models.Model):
         on_delete=models.PROTECT,
         related_name="tournament_game",
     )
-    """The match playing (or that played) it; empty for a bye."""
+    """The match playing (or that played) it; empty for a bye, and for a game of a private
+    tournament waiting for room in the background share (agon.matches.background)."""
     replays = models.PositiveSmallIntegerField(default=0)
     """How often a failed match was replaced by a new one."""
     attempts = models.ManyToManyField("matches.Match", blank=True, related_name="+")
@@ -139,3 +143,7 @@ class TournamentGame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id} round {self.round} {self.tie}#{self.index}"
+
+    @property
+    def is_bye(self) -> bool:
+        return len(self.bots) == 1

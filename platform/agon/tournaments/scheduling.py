@@ -2,20 +2,28 @@
 concluding each game, and the final standings.
 
 Beat runs `tournaments_advance` (AGON_TOURNAMENT_SECONDS): it closes the entries whose
-window is over and asks every running tournament's format for its next games, which are
-queued as matches of the kind `tournament`. Each step locks its tournament's row, so two
-beats or workers racing over one tournament take turns and the second finds the work
-done; the unique slot of a game (round, tie, index) backs that up. The games of a round
-are paired only from the results before it, so nothing depends on the order in which
-matches finish.
+window is over and moves every running tournament on. A tournament's format is asked
+for its next games only when a game was decided since it was last asked
+(`Tournament.results_seen`): a beat with nothing new costs one count a tournament. The
+asking (pairing a Swiss round, say) reads the results and runs outside any lock; the
+games it returns are then stored as rows under the tournament's row lock, after a check
+that nobody stored them meanwhile (the unique slot of a game, round, tie and index,
+backs that up). The games of a round are paired only from the results before it, so
+nothing depends on the order in which matches finish.
+
+A stored game is played by a match. A public tournament's games (staff's) get theirs at
+once, on the tournament queue; a private tournament's games wait as rows until the
+background share of the workers has room (agon.matches.background, which calls
+`tournament_dispatch`), so a user's 255-bot Swiss neither stops the ladders nor other
+users' work.
 
 A game's match ends through `tournament_game_conclude`, the kind's outcome, inside the
 transaction that ends the match (so exactly once): a finished match gives the game its
 ranks (a bot's fault ranks it last: the referee's rule); a failed one (the platform's
-fault: a sandbox error, a lost worker) is replaced by a new match on the same seats and
-seed, up to AGON_TOURNAMENT_MAX_REPLAYS times (the failed ones stay linked to the game as
-its attempts), after which the game counts as a tie of its seats. Ratings never move. A
-match ending after its tournament was cancelled changes nothing.
+fault: a sandbox error, a lost worker) is played again by a new match on the same seats
+and seed, up to AGON_TOURNAMENT_MAX_REPLAYS times (the failed ones stay linked to the
+game as its attempts), after which the game counts as a tie of its seats. Ratings never
+move. A match ending after its tournament was cancelled changes nothing.
 """
 
 from __future__ import annotations
@@ -26,20 +34,24 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from agon.bots.models import BotVersion
 from agon.celery import app as celery_app
 from agon.ladders.models import LEADERBOARD_ORDER, Rating
+from agon.matches.background import Waiting, background_dispatch
 from agon.matches.models import Match
 from agon.matches.services import match_create
 from agon.tournaments.events import (
+    Event,
     event_for,
+    game_lines,
     game_of,
     game_row,
     match_seed,
     minimum_entrants,
-    results_of,
+    results_of_lines,
     slot,
     swiss_rounds,
 )
@@ -68,20 +80,27 @@ def tournaments_advance(*, now: datetime | None = None) -> list[int]:
     return changed
 
 
-@transaction.atomic
 def tournament_close_entry(*, tournament_id: int, now: datetime | None = None) -> bool:
     """Freeze the entrants: each entered bot plays with its active version now, or drops
     out if it has none. Seeds follow the bots' ratings on the ladder of the same game,
     players and options, then the order of entry. Too few entrants cancel it; otherwise
-    it starts and its first games are queued. False if it was not due (or done already)."""
-    now = timezone.now() if now is None else now
+    it starts and its first games are stored. False if it was not due (or done already)."""
+    started = _close_entry(tournament_id, timezone.now() if now is None else now)
+    if started:
+        tournament_advance(tournament_id=tournament_id)
+    return started is not None
+
+
+@transaction.atomic
+def _close_entry(tournament_id: int, now: datetime) -> bool | None:
+    """None if not due; True if it started, False if it was cancelled for too few."""
     tournament = Tournament.objects.select_for_update().filter(id=tournament_id).first()
     if (
         tournament is None
         or tournament.status != Tournament.Status.ENTRY
         or tournament.entry_closes > now
     ):
-        return False
+        return None
     entries = list(tournament.entries.select_related("bot").order_by("id"))
     active = {
         version.bot_id: version
@@ -103,7 +122,7 @@ def tournament_close_entry(*, tournament_id: int, now: datetime | None = None) -
             f"closed, fewer than the {minimum_entrants(tournament)} it needs"
         )
         tournament.save(update_fields=["status", "finished", "note"])
-        return True
+        return False
     tournament.status = Tournament.Status.RUNNING
     tournament.started = now
     if tournament.format == Tournament.Format.SWISS and tournament.rounds is None:
@@ -111,7 +130,6 @@ def tournament_close_entry(*, tournament_id: int, now: datetime | None = None) -
     if dropped:
         tournament.note = f"{dropped} entered bots had no active version and did not play"
     tournament.save(update_fields=["status", "started", "rounds", "note"])
-    _advance_locked(tournament)
     return True
 
 
@@ -132,66 +150,121 @@ def _seeded(entries: Sequence[Entry], tournament: Tournament) -> list[Entry]:
     return sorted(entries, key=lambda entry: (place.get(entry.bot_id, len(place)), entry.id))
 
 
-@transaction.atomic
 def tournament_advance(*, tournament_id: int) -> bool:
-    """Queue the games the format asks for next and not yet queued, or finish the
-    tournament once it asks for none and none is being played. False if nothing changed."""
-    tournament = Tournament.objects.select_for_update().filter(id=tournament_id).first()
-    if tournament is None or tournament.status != Tournament.Status.RUNNING:
-        return False
-    return _advance_locked(tournament)
-
-
-def _advance_locked(tournament: Tournament) -> bool:
-    """tournament_advance with the tournament's row locked by the caller."""
-    rows = list(tournament.games.all())
-    entrants = list(
-        tournament.entries.filter(number__isnull=False)
-        .select_related("version__bot__owner")
-        .order_by("number")
-    )
-    event = event_for(tournament, len(entrants))
-    queued = {slot(game_of(row)) for row in rows}
-    playing = any(row.ranks is None for row in rows)
-    results = results_of(rows)
+    """Store the games the format asks for next, or finish the tournament once it asks
+    for none and none is being played. False if nothing changed."""
     changed = False
-    while True:
-        wanted = [game for game in event.next_games(results) if slot(game) not in queued]
-        if not wanted:
-            break
-        byes = [game for game in wanted if game.is_bye]
-        for game in wanted:
-            queued.add(slot(game))
-            if game.is_bye:
-                _bye_create(tournament, game)
-            else:
-                _game_queue(tournament, game, [entrants[bot].version for bot in game.bots])
-                playing = True
+    # A bye is decided as it is stored: the format may then ask for more at once.
+    while _advance_step(tournament_id):
         changed = True
-        if not byes:
-            break
-        # A bye is decided at once: the format may now ask for more.
-        results = sorted([*results, *(Result(game, (1,)) for game in byes)], key=_by_game)
-    if not playing and not event.next_games(results):
-        _finish(tournament, event.standings(results), entrants)
-        return True
+    if changed:
+        background_dispatch()  # a private tournament's new games wait for room there
     return changed
 
 
-def _by_game(result: Result) -> Game:
-    return result.game
+def _advance_step(tournament_id: int) -> bool:
+    tournament = Tournament.objects.filter(id=tournament_id, status=Tournament.Status.RUNNING)
+    seen = tournament.values_list("results_seen", flat=True).first()
+    if seen is None:
+        return False
+    games = TournamentGame.objects.filter(tournament_id=tournament_id)
+    counts = games.aggregate(stored=Count("id"), decided=Count("id", filter=Q(ranks__isnull=False)))
+    if counts["stored"] and counts["decided"] == seen:
+        return False  # nothing decided since the format was last asked
+    # Unlocked: the pairing may take a while, and workers must meanwhile record results.
+    results = results_of_lines(game_lines(tournament_id, decided=True))
+    running = tournament.get()
+    entrants = _entrants(running)
+    event = event_for(running, len(entrants))
+    wanted = event.next_games(results)
+    return _store(tournament_id, seen, len(results), wanted, event, results, entrants)
 
 
-def _bye_create(tournament: Tournament, game: Game) -> None:
-    row = game_row(tournament, game)
-    row.ranks = [1]
-    row.save()
+@transaction.atomic
+def _store(
+    tournament_id: int,
+    seen: int,
+    decided: int,
+    wanted: Sequence[Game],
+    event: Event,
+    results: Sequence[Result],
+    entrants: Sequence[Entry],
+) -> bool:
+    """Under the tournament's row lock: store the `wanted` games not stored yet, or
+    finish the tournament when none is wanted and none is undecided."""
+    tournament = Tournament.objects.select_for_update().filter(id=tournament_id).first()
+    if (
+        tournament is None
+        or tournament.status != Tournament.Status.RUNNING
+        or tournament.results_seen != seen
+    ):
+        return False  # cancelled, or another step got here first
+    rounds = {game.round for game in wanted}
+    stored = set(tournament.games.filter(round__in=rounds).values_list("round", "tie", "index"))
+    new = [game for game in wanted if slot(game) not in stored]
+    tournament.results_seen = decided
+    tournament.save(update_fields=["results_seen"])
+    if new:
+        rows = TournamentGame.objects.bulk_create(game_row(tournament, game) for game in new)
+        if tournament.public:
+            for row in rows:
+                if not row.is_bye:
+                    _match_attach(tournament, row, entrants)
+        return True
+    if not wanted and not tournament.games.filter(ranks__isnull=True).exists():
+        _finish(tournament, event.standings(results), entrants)
+        return False
+    return False
 
 
-def _game_queue(tournament: Tournament, game: Game, seats: Sequence[BotVersion | None]) -> None:
-    row = game_row(tournament, game)
-    row.match = _match_for(tournament, [seat for seat in seats if seat is not None], game)
-    row.save()
+def _match_attach(tournament: Tournament, row: TournamentGame, entrants: Sequence[Entry]) -> None:
+    """Give the stored game `row` a new match on its seats and seed (the caller holds
+    the tournament's row)."""
+    seats = [entrants[bot].version for bot in row.bots]
+    row.match = _match_for(tournament, [seat for seat in seats if seat is not None], game_of(row))
+    row.save(update_fields=["match"])
+
+
+def tournaments_waiting() -> list[Waiting]:
+    """The private tournaments with stored games waiting for a match: the background
+    share's source (agon.matches.background)."""
+    held = (
+        TournamentGame.objects.filter(
+            tournament__status=Tournament.Status.RUNNING,
+            tournament__public=False,
+            match__isnull=True,
+            ranks__isnull=True,
+        )
+        .values_list("tournament_id", "tournament__owner_id", "tournament__created")
+        .distinct()
+        .order_by()
+    )
+    return [
+        Waiting(source="tournaments", key=key, owner_id=owner, since=since)
+        for key, owner, since in held
+    ]
+
+
+@transaction.atomic
+def tournament_dispatch(tournament_id: int, limit: int) -> int:
+    """Give at most `limit` of the tournament's waiting games their matches, in the
+    order the format asked for them; how many it gave."""
+    tournament = (
+        Tournament.objects.select_for_update()
+        .filter(id=tournament_id, status=Tournament.Status.RUNNING)
+        .first()
+    )
+    if tournament is None:
+        return 0
+    rows = list(
+        tournament.games.filter(match__isnull=True, ranks__isnull=True).order_by("id")[:limit]
+    )
+    if not rows:
+        return 0
+    entrants = _entrants(tournament)
+    for row in rows:
+        _match_attach(tournament, row, entrants)
+    return len(rows)
 
 
 def _match_for(tournament: Tournament, seats: Sequence[BotVersion], game: Game) -> Match:
@@ -202,6 +275,8 @@ def _match_for(tournament: Tournament, seats: Sequence[BotVersion], game: Game) 
         options=dict(tournament.options),
         seats=seats,
         seed=match_seed(game),
+        created_by=tournament.owner,
+        background=not tournament.public,
     )
 
 
@@ -259,12 +334,13 @@ def tournament_game_conclude(match: Match) -> None:
         row.ranks = list(match.ranks)
         row.save(update_fields=["ranks"])
     elif row.replays < settings.AGON_TOURNAMENT_MAX_REPLAYS:
-        seats = [seat.version for seat in match.seats.select_related("version__bot__owner")]
-        row.match = _match_for(tournament, [s for s in seats if s is not None], game_of(row))
+        row.match = None
         row.replays += 1
         row.save(update_fields=["match", "replays"])
         row.attempts.add(match)
-        log.warning("tournament game %s: match %s failed; replayed by a new match", row, match.id)
+        log.warning("tournament game %s: match %s failed; a new match replays it", row, match.id)
+        if tournament.public:
+            _match_attach(tournament, row, _entrants(tournament))
         return
     else:
         row.ranks = [1] * len(row.bots)
@@ -277,3 +353,12 @@ def tournament_game_conclude(match: Match) -> None:
         # The last game being played: move on now rather than at the next beat.
         tournament_id = row.tournament_id
         transaction.on_commit(lambda: celery_app.send_task(ADVANCE_TASK, args=(tournament_id,)))
+
+
+def _entrants(tournament: Tournament) -> list[Entry]:
+    """The entrants in number order, with the versions they play."""
+    return list(
+        tournament.entries.filter(number__isnull=False)
+        .select_related("version__bot__owner")
+        .order_by("number")
+    )

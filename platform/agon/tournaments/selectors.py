@@ -4,15 +4,13 @@ may have 20,000 of them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from agon.matches.models import Match
-from agon.tournaments.events import event_for
-from agon.tournaments.formats.core import Game, Result
+from agon.tournaments.events import NOT_A_BYE, event_for, game_lines, results_of_lines
 from agon.tournaments.formats.round_robin import RoundRobin
 from agon.tournaments.models import Entry, Tournament, TournamentGame
 from agon.tournaments.scheduling import standings_rows
@@ -64,7 +62,7 @@ class GameShown:
 @dataclass(frozen=True)
 class Progress:
     games: int
-    """Games queued so far (byes left out): the format pairs a round once the one before
+    """Games stored so far (byes left out): the format pairs a round once the one before
     it is over, so this grows as the tournament goes."""
     decided: int
     round: int
@@ -103,12 +101,12 @@ def tournament_shown(tournament: Tournament) -> TournamentShown:
     entrants = [entry for entry in entries if entry.number is not None]
     standings = tournament.standings
     if tournament.status == Tournament.Status.RUNNING and entrants:
-        decided = results_of_lines(game_lines(tournament, decided=True))
+        decided = results_of_lines(game_lines(tournament.id, decided=True))
         live = event_for(tournament, len(entrants)).standings(decided)
         standings = standings_rows(live, entrants)
     counts = tournament.games.aggregate(
-        games=Count("id", filter=Q(match__isnull=False)),
-        decided=Count("id", filter=Q(match__isnull=False, ranks__isnull=False)),
+        games=Count("id", filter=NOT_A_BYE),
+        decided=Count("id", filter=NOT_A_BYE & Q(ranks__isnull=False)),
         round=Max("round"),
     )
     progress = Progress(
@@ -118,45 +116,6 @@ def tournament_shown(tournament: Tournament) -> TournamentShown:
         rounds=_rounds_known(tournament, len(entrants)),
     )
     return TournamentShown(tournament, entries, standings, progress)
-
-
-@dataclass(frozen=True, slots=True)
-class GameLine:
-    """A game as the standings and the progress read it: a tuple from the database, not
-    a model (building 20,000 models takes most of a second)."""
-
-    round: int
-    tie: str
-    index: int
-    bots: tuple[int, ...]
-    seed: int
-    ranks: tuple[int, ...] | None
-    match_id: int | None
-
-
-def game_lines(tournament: Tournament, *, decided: bool = False) -> list[GameLine]:
-    """The tournament's games (only the decided ones if `decided`), in order of id."""
-    rows = tournament.games.order_by("id")
-    if decided:
-        rows = rows.filter(ranks__isnull=False)
-    fields = ("round", "tie", "index", "bots", "seed", "ranks", "match_id")
-    return [
-        GameLine(number, tie, index, tuple(bots), int(seed), tuple(ranks) if ranks else None, match)
-        for number, tie, index, bots, seed, ranks, match in rows.values_list(*fields)
-    ]
-
-
-def results_of_lines(lines: Iterable[GameLine]) -> list[Result]:
-    """The decided games as the format's results, in the format's order of games (as
-    `agon.tournaments.events.results_of`)."""
-    return sorted(
-        (
-            Result(Game(line.round, line.tie, line.index, line.bots, line.seed), line.ranks)
-            for line in lines
-            if line.ranks is not None
-        ),
-        key=lambda result: result.game,
-    )
 
 
 def tournament_games(

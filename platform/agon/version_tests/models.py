@@ -100,14 +100,20 @@ class VersionTest(models.Model):
 class VersionTestGame(models.Model):
     """One game of a pair: leg 0 or 1, and its place in the leg (`side`: 0 at two
     players; at mirrored tables 0 is the candidate's table and 1 the baseline's). `match`
-    is the match that plays it now: a new one when the last failed for the platform."""
+    is the match that plays it now: a new one when the last failed for the platform;
+    empty while the game waits for room in the background share of the workers
+    (agon.matches.background)."""
 
     test = models.ForeignKey(VersionTest, on_delete=models.CASCADE, related_name="games")
     pair = models.PositiveIntegerField()
     leg = models.PositiveSmallIntegerField()
     side = models.PositiveSmallIntegerField()
     match = models.OneToOneField(
-        "matches.Match", on_delete=models.CASCADE, related_name="version_test_game"
+        "matches.Match",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="version_test_game",
     )
     replays = models.PositiveSmallIntegerField(default=0)
 

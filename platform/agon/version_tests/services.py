@@ -3,11 +3,14 @@ games' ends into account exactly once.
 
 `version_test_create` checks the request, reserves the test's game limit from its owner's
 budget (under a lock on the owner's row, so concurrent starts cannot both slip in) and
-queues the first pairs. Every end of one of its matches comes to `version_test_game_ended`,
-inside the transaction that ends the match (the matches app calls the kind's outcome
-there): a finished game may complete the next pair to count; a game the platform failed
-to play is played again; the test, locked, counts its pairs in order, stops at the SPRT's
-verdict or the game limit, and queues more pairs while it runs.
+stores the first pairs. A stored game waits for room in the background share of the
+workers (agon.matches.background), which gives it a match through
+`version_test_dispatch`. Every end of one of its matches comes to
+`version_test_game_ended`, inside the transaction that ends the match (the matches app
+calls the kind's outcome there): a finished game may complete the next pair to count; a
+game the platform failed to play is played again; the test, locked, counts its pairs in
+order, stops at the SPRT's verdict or the game limit, and stores more pairs while it
+runs.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from agon.bots.models import Bot, BotVersion
+from agon.matches.background import Waiting, dispatching_after
 from agon.matches.models import Match
 from agon.matches.services import match_create
 from agon.tournaments.formats.core import Game, Result
@@ -169,6 +173,7 @@ def _reserve_budget(user: User, games: int) -> None:
     )
 
 
+@dispatching_after
 @transaction.atomic
 def version_test_create(
     *,
@@ -186,7 +191,8 @@ def version_test_create(
     seed: int | None = None,
 ) -> VersionTest:
     """Start a test of the user's bot's version `candidate` against `baseline`; its first
-    pairs are queued once the transaction commits. Raises ValidationError for a request
+    games get their matches as the background share has room, from the moment it is
+    stored. Raises ValidationError for a request
     that cannot be played, PermissionDenied for somebody else's bot, BudgetExceeded when
     the owner's budget of games has no room for `max_games` yet."""
     if bot.owner_id != user.id:
@@ -246,25 +252,63 @@ def _match_for(test: VersionTest, game: Game) -> Match:
         seats=[entrants[entrant] for entrant in game.bots],
         created_by=test.created_by,
         seed=game.seed,
+        background=True,
     )
 
 
 def _schedule(test: VersionTest) -> None:
-    """Queue pairs while fewer than AGON_VERSION_TEST_PAIRS_IN_FLIGHT are uncounted and
-    the game limit allows (the test's row is the caller's, locked or new)."""
+    """Store pairs while fewer than AGON_VERSION_TEST_PAIRS_IN_FLIGHT are uncounted and
+    the game limit allows (the test's row is the caller's, locked or new); their games
+    wait for the background share to give them matches (when the caller's transaction
+    ends: `version_test_create`'s, or the one ending a background match)."""
     while (
         test.status == VersionTest.Status.RUNNING
         and test.pairs_created < test.pair_limit
         and test.pairs_created - test.pairs_counted < settings.AGON_VERSION_TEST_PAIRS_IN_FLIGHT
     ):
         number = test.pairs_created
-        for leg, games in enumerate(pair_legs(number, test.seed, test.players)):
-            for side, game in enumerate(games):
-                VersionTestGame.objects.create(
-                    test=test, pair=number, leg=leg, side=side, match=_match_for(test, game)
-                )
+        VersionTestGame.objects.bulk_create(
+            VersionTestGame(test=test, pair=number, leg=leg, side=side)
+            for leg, games in enumerate(pair_legs(number, test.seed, test.players))
+            for side in range(len(games))
+        )
         test.pairs_created += 1
     test.save(update_fields=["pairs_created"])
+
+
+def version_tests_waiting() -> list[Waiting]:
+    """The running tests with games waiting for a match: the background share's source
+    (agon.matches.background)."""
+    held = (
+        VersionTestGame.objects.filter(test__status=VersionTest.Status.RUNNING, match__isnull=True)
+        .values_list("test_id", "test__created_by_id", "test__created")
+        .distinct()
+        .order_by()
+    )
+    return [
+        Waiting(source="version_tests", key=key, owner_id=owner, since=since)
+        for key, owner, since in held
+    ]
+
+
+@transaction.atomic
+def version_test_dispatch(test_id: int, limit: int) -> int:
+    """Give at most `limit` of the test's waiting games their matches, pair by pair;
+    how many it gave."""
+    test = (
+        VersionTest.objects.select_for_update(of=("self",))
+        .select_related("candidate__bot__owner", "baseline__bot__owner", "created_by")
+        .filter(id=test_id, status=VersionTest.Status.RUNNING)
+        .first()
+    )
+    if test is None:
+        return 0
+    rows = list(test.games.filter(match__isnull=True).order_by("pair", "leg", "side")[:limit])
+    for row in rows:
+        game = pair_legs(row.pair, test.seed, test.players)[row.leg][row.side]
+        row.match = _match_for(test, game)
+        row.save(update_fields=["match"])
+    return len(rows)
 
 
 def version_test_game_ended(*, match: Match) -> None:
@@ -292,16 +336,7 @@ def _replay_or_stop(test: VersionTest, game: VersionTestGame, failed: Match) -> 
             error=f"match {failed.id} failed {game.replays + 1} times: {failed.error}"[:4000],
         )
         return
-    seats = list(failed.seats.order_by("seat"))
-    game.match = match_create(
-        kind=Match.Kind.VERSION_TEST,
-        game=failed.game,
-        players=failed.players,
-        options=failed.options,
-        seats=[seat.version if seat.version is not None else seat.builtin for seat in seats],
-        created_by=test.created_by,
-        seed=failed.seed,
-    )
+    game.match = None  # the background share gives it a new one, on the same seed and seats
     game.replays += 1
     game.save(update_fields=["match", "replays"])
 
@@ -313,7 +348,7 @@ def _pair_results(test: VersionTest, number: int) -> list[list[Result]] | None:
     results: list[list[Result]] = [[] for _ in legs]
     rows = test.games.filter(pair=number).select_related("match").order_by("leg", "side")
     for row in rows:
-        if row.match.status != Match.Status.FINISHED:
+        if row.match is None or row.match.status != Match.Status.FINISHED:
             return None
         game = legs[row.leg][row.side]
         results[row.leg].append(Result(game, tuple(row.match.ranks)))

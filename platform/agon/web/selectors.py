@@ -217,13 +217,16 @@ def version_test_game_rows(*, test: VersionTest) -> list[VersionTestGameRow]:
     legs_of: dict[int, list[list[Game]]] = {}
     rows = []
     for game in games:
+        match = game.match
+        if match is None:
+            continue  # waiting for room in the background share: not shown yet
         legs = legs_of.setdefault(game.pair, pair_legs(game.pair, test.seed, test.players))
         entrants = legs[game.leg][game.side].bots
-        ranks = {seat.seat: seat.rank for seat in game.match.seats.all()}
+        ranks = {seat.seat: seat.rank for seat in match.seats.all()}
         candidate, baseline = (
             ranks.get(entrants.index(entrant)) if entrant in entrants else None
             for entrant in (CANDIDATE, BASELINE)
         )
         table = "" if test.players == 2 else ("candidate's" if game.side == 0 else "baseline's")
-        rows.append(VersionTestGameRow(game.pair, game.leg, table, game.match, candidate, baseline))
+        rows.append(VersionTestGameRow(game.pair, game.leg, table, match, candidate, baseline))
     return rows

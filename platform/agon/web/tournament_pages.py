@@ -20,7 +20,16 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from agon.matches.models import Match
-from agon.tournaments.events import Event, event_for, minimum_entrants, most_games
+from agon.tournaments.events import (
+    NOT_A_BYE,
+    Event,
+    GameLine,
+    event_for,
+    game_lines,
+    minimum_entrants,
+    most_games,
+    results_of_lines,
+)
 from agon.tournaments.formats.core import Result, game_points
 from agon.tournaments.formats.gauntlet import Gauntlet
 from agon.tournaments.formats.knockout import Knockout
@@ -28,7 +37,7 @@ from agon.tournaments.formats.round_robin import RoundRobin
 from agon.tournaments.formats.standings import Standing
 from agon.tournaments.formats.swiss import Swiss
 from agon.tournaments.models import Entry, Tournament, TournamentGame
-from agon.tournaments.selectors import GameLine, game_lines, results_of_lines, tournament_list
+from agon.tournaments.selectors import tournament_list
 from agon.web.bracket import bracket_svg, points_text, stage_titles
 from agon.web.cross_table import CrossRow, cross_table
 
@@ -103,7 +112,8 @@ def _counts(ids: Sequence[int]) -> dict[int, tuple[int, int, int]]:
     )
     games = {
         row["tournament_id"]: (row["total"], row["decided"])
-        for row in TournamentGame.objects.filter(tournament_id__in=ids, match__isnull=False)
+        for row in TournamentGame.objects.filter(tournament_id__in=ids)
+        .filter(NOT_A_BYE)
         .values("tournament_id")
         .annotate(total=Count("id"), decided=Count("id", filter=Q(ranks__isnull=False)))
     }
@@ -293,7 +303,7 @@ def tournament_page(tournament: Tournament, shown: RoundChoice | None = None) ->
     if not running or len(entrants) < minimum_entrants(tournament):
         return page
     event = event_for(tournament, len(entrants))
-    rows = game_lines(tournament)
+    rows = game_lines(tournament.id)
     results = results_of_lines(rows)
     standings = event.standings(results)
     names = [entrant.label for entrant in entrants]
@@ -421,14 +431,15 @@ def _progress(
     results: Sequence[Result],
     entrants: int,
 ) -> Progress:
-    played = [row for row in rows if row.match_id is not None]
+    played = [row for row in rows if len(row.bots) > 1]
     in_play = Match.objects.filter(
         tournament_game__tournament=tournament, tournament_game__ranks__isnull=True
     ).aggregate(
         playing=Count("id", filter=Q(status=Match.Status.RUNNING)),
         queued=Count("id", filter=Q(status=Match.Status.QUEUED)),
     )
-    playing, queued = in_play["playing"], in_play["queued"]
+    waiting = sum(row.match_id is None and row.ranks is None for row in rows)
+    playing, queued = in_play["playing"], in_play["queued"] + waiting
     if isinstance(event, Knockout):
         ties = event.run(results).ties
         total = max(len(event.outline().ties), len(ties))

@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from pytest_django import Settings
 
+from agon.matches.background import background_dispatch
 from agon.matches.models import Match
 from agon.matches.outcomes import outcome_conclude
 from agon.matches.services import match_claim, match_fail
@@ -21,10 +22,12 @@ pytestmark = pytest.mark.django_db
 
 
 def fail(match: Match) -> None:
-    """The match ends `failed`, as after a sandbox error on its last attempt."""
+    """The match ends `failed`, as after a sandbox error on its last attempt; then the
+    background share gives out the room it freed, as it does once that end commits."""
     token = match_claim(match_id=match.id)
     assert token is not None
     assert match_fail(match_id=match.id, token=token, error="the sandbox failed: made up")
+    background_dispatch()
 
 
 @pytest.fixture
@@ -89,6 +92,7 @@ def test_a_failed_match_ended_twice_is_replayed_once(started: Tournament) -> Non
     fail(failed)
     failed.refresh_from_db()
     outcome_conclude(failed)  # as if its end were applied again
+    background_dispatch()
     game.refresh_from_db()
     assert game.replays == 1
     assert Match.objects.filter(kind=Match.Kind.TOURNAMENT).count() == 3  # 2 games, 1 replay

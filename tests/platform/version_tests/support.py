@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 
 from agon.bots.models import Bot
 from agon.bots.services import version_submit
+from agon.matches.background import background_dispatch
 from agon.matches.models import Match
 from agon.version_tests.models import VersionTest
 from tests.platform.conftest import MakeBot
@@ -22,6 +23,9 @@ def bot_with_two_versions(make_bot: MakeBot, owner: User, name: str = "hero") ->
 
 
 def queued_games(test: VersionTest) -> list[Match]:
+    """The test's queued matches: those its waiting games get from the background share
+    (once a transaction commits, which a test's never does) included."""
+    background_dispatch()
     return list(
         Match.objects.filter(version_test_game__test=test, status=Match.Status.QUEUED).order_by(
             "version_test_game__pair", "version_test_game__leg", "version_test_game__side"

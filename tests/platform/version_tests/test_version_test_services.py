@@ -11,6 +11,7 @@ from pytest_django import Settings
 
 from agon.bots.models import Bot
 from agon.ladders.models import RatingChange
+from agon.matches.background import background_dispatch
 from agon.matches.models import Match
 from agon.matches.services import match_claim, match_fail
 from agon.tournaments.formats.sprt import Sprt
@@ -153,6 +154,7 @@ def test_a_game_the_platform_failed_is_played_again_on_the_same_seed_and_seats(
     token = match_claim(match_id=first.id)
     assert token is not None
     assert match_fail(match_id=first.id, token=token, error="the sandbox failed: no docker")
+    background_dispatch()  # as once the failure commits
     again = Match.objects.get(
         version_test_game__test=test, version_test_game__pair=0, version_test_game__leg=0
     )
@@ -175,6 +177,7 @@ def test_a_test_whose_game_keeps_failing_stops_as_failed(
         token = match_claim(match_id=match.id)
         assert token is not None
         match_fail(match_id=match.id, token=token, error="the sandbox failed")
+        background_dispatch()  # as once the failure commits
     test.refresh_from_db()
     assert test.status == VersionTest.Status.FAILED
     assert "failed 2 times" in test.error

@@ -65,7 +65,8 @@ def play_out(tournament: Tournament, decide: Decide = lower_seat_wins, rounds: i
     it is over; the matches played."""
     played = 0
     for _ in range(rounds):
-        pending = games_in_play(tournament)
+        # Those waiting for room in the background share are played once they have it.
+        pending = [game for game in games_in_play(tournament) if game.match is not None]
         if not pending:
             tournament_advance(tournament_id=tournament.id)
             tournament.refresh_from_db()
@@ -73,7 +74,7 @@ def play_out(tournament: Tournament, decide: Decide = lower_seat_wins, rounds: i
                 return played
             continue
         for game in pending:
-            assert game.match is not None
+            assert game.match is not None  # for mypy: `pending` holds only those
             finish_match(game.match, scores=decide(game.match))
             played += 1
         tournament_advance(tournament_id=tournament.id)

@@ -107,7 +107,7 @@ def _no_broker() -> None:
     """Matches are made but their tasks not sent: there is no worker here."""
     from agon.matches import services
 
-    services._enqueue = lambda match_id: None  # type: ignore[assignment]
+    services._enqueue = lambda match_id: None
 
 
 def run(entrants: int, rounds: int, rng: Random) -> list[dict[str, Any]]:

@@ -163,19 +163,19 @@ def tournament_advance(*, tournament_id: int) -> bool:
 
 
 def _advance_step(tournament_id: int) -> bool:
-    tournament = Tournament.objects.filter(id=tournament_id, status=Tournament.Status.RUNNING)
-    seen = tournament.values_list("results_seen", flat=True).first()
-    if seen is None:
+    running = Tournament.objects.filter(id=tournament_id, status=Tournament.Status.RUNNING)
+    tournament = running.first()
+    if tournament is None:
         return False
+    seen = tournament.results_seen
     games = TournamentGame.objects.filter(tournament_id=tournament_id)
     counts = games.aggregate(stored=Count("id"), decided=Count("id", filter=Q(ranks__isnull=False)))
     if counts["stored"] and counts["decided"] == seen:
         return False  # nothing decided since the format was last asked
     # Unlocked: the pairing may take a while, and workers must meanwhile record results.
     results = results_of_lines(game_lines(tournament_id, decided=True))
-    running = tournament.get()
-    entrants = _entrants(running)
-    event = event_for(running, len(entrants))
+    entrants = _entrants(tournament)
+    event = event_for(tournament, len(entrants))
     wanted = event.next_games(results)
     return _store(tournament_id, seen, len(results), wanted, event, results, entrants)
 

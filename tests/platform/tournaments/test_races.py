@@ -11,11 +11,12 @@ from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 
 from agon.matches.models import Match
 from agon.matches.services import match_claim, match_fail
 from agon.tournaments.cancellation import tournament_cancel
+from agon.tournaments.formats.swiss import Swiss
 from agon.tournaments.models import Tournament, TournamentGame
 from agon.tournaments.scheduling import (
     tournament_advance,
@@ -144,3 +145,39 @@ def waiting_on_a_lock() -> bool:
         )
         (waiting,) = cursor.fetchone()
     return bool(waiting)
+
+
+def test_the_next_round_is_paired_while_the_tournaments_row_stays_free(
+    make_bot: MakeBot, alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pairing a round of a large Swiss takes a while; meanwhile workers recording
+    results (and cancels) must not wait for it: the pairing holds no lock."""
+    tournament = open_tournament(alice, rounds=2)
+    enter(tournament, [make_bot(alice, f"bot{i}") for i in range(4)])
+    tournament_close_entry(tournament_id=tournament.id, now=after_entry(tournament))
+    for game in games_in_play(tournament):
+        assert game.match is not None
+        finish_match(game.match, scores=lower_seat_wins(game.match))
+    locked_meanwhile: list[bool] = []
+    pair = Swiss.next_games
+
+    def pair_and_try_the_lock(event: Swiss, results: object) -> object:
+        def try_lock() -> None:
+            try:
+                with transaction.atomic():
+                    rows = Tournament.objects.select_for_update(nowait=True)
+                    locked_meanwhile.append(rows.filter(id=tournament.id).exists())
+            except DatabaseError:
+                locked_meanwhile.append(False)
+            finally:
+                connection.close()
+
+        other = threading.Thread(target=try_lock)
+        other.start()
+        other.join(timeout=30)
+        return pair(event, results)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Swiss, "next_games", pair_and_try_the_lock)
+    assert tournament_advance(tournament_id=tournament.id)
+    assert locked_meanwhile == [True], "another connection could not lock the row"
+    assert {game.round for game in games_in_play(tournament)} == {2}

@@ -4,6 +4,7 @@ through the kind's outcome, and the standings are stored at the end."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 
 import pytest
@@ -15,6 +16,8 @@ from agon.bots.services import version_submit
 from agon.ladders.models import Ladder, Rating
 from agon.matches.models import Match
 from agon.tournaments import scheduling
+from agon.tournaments.formats.core import Game, Result
+from agon.tournaments.formats.swiss import Swiss
 from agon.tournaments.models import Entry, Tournament
 from agon.tournaments.scheduling import tournament_close_entry, tournaments_advance
 from tests.platform.conftest import MakeBot
@@ -29,6 +32,7 @@ from tests.platform.tournaments.support import (
     after_entry,
     enter,
     games_in_play,
+    lower_seat_wins,
     open_tournament,
     play_out,
 )
@@ -168,3 +172,30 @@ def test_every_format_is_played_to_its_end(
     assert tournament.status == Tournament.Status.FINISHED
     assert sorted(row["entrant"] for row in tournament.standings) == list(range(entrants))
     assert tournament.standings[0]["rank"] == 1
+
+
+def test_a_beat_asks_the_format_again_only_once_a_game_was_decided_since(
+    make_bot: MakeBot, alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a round is played, every beat would otherwise pair again (a 256-bot Swiss:
+    seconds a beat): a beat with nothing new costs a count."""
+    tournament = open_tournament(alice, rounds=3)
+    enter(tournament, [make_bot(alice, f"bot{i}") for i in range(4)])
+    tournaments_advance(now=after_entry(tournament))
+    asked: list[int] = []
+    pair = Swiss.next_games
+
+    def counted(event: Swiss, results: Sequence[Result]) -> list[Game]:
+        asked.append(len(results))
+        return pair(event, results)
+
+    monkeypatch.setattr(Swiss, "next_games", counted)
+    for _ in range(3):
+        assert tournaments_advance() == []
+    assert asked == []
+    first, *_ = games_in_play(tournament)
+    assert first.match is not None
+    finish_match(first.match, scores=lower_seat_wins(first.match))
+    tournaments_advance()
+    tournaments_advance()
+    assert asked == [1], "asked once for the one new result"

@@ -116,3 +116,22 @@ def test_a_public_tournament_is_not_held_back(
     assert len(games) == 8
     assert not any(game.background for game in games)
     assert background_in_flight() == {}
+
+
+def test_one_owners_two_version_tests_take_turns(
+    two_slots: Settings, ladder_busy: Match, make_bot: MakeBot, alice: User
+) -> None:
+    """The room goes to the work served least lately: a second test does not wait for
+    the first to end."""
+    hero = bot_with_two_versions(make_bot, alice)
+    first = version_test_create(user=alice, bot=hero, candidate=2, baseline=Baseline(version=1))
+    second = version_test_create(
+        user=alice, bot=hero, candidate=2, baseline=Baseline(builtin="random")
+    )
+    served = []
+    for _ in range(4):
+        (playing,) = Match.objects.filter(background=True, status=Match.Status.QUEUED)
+        served.append(VersionTest.objects.get(games__match=playing).id)
+        finish_match(playing, scores=[10, 20])
+        background_dispatch()
+    assert served == [first.id, second.id, first.id, second.id]

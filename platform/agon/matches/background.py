@@ -11,8 +11,9 @@ room:
   workers play at once), at least one; every slot while no ranked match waits, so a
   platform with idle ladders plays a tournament at full speed;
 - the room goes to the owner with the fewest background matches in flight, then to the
-  oldest waiting work, so one user's 255-bot Swiss does not hold back another user's
-  version test.
+  work served least lately (its last match made longest ago, or never), so one user's
+  255-bot Swiss does not hold back another user's version test, nor a user's first test
+  their second.
 
 Workers read the background queue before the ranked one (AGON_MATCH_WORKER_QUEUES), so
 the share is also a guarantee: whatever the ladders queue, a slot that frees goes to a
@@ -31,7 +32,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import ParamSpec, TypeVar
 
 from django.conf import settings
@@ -44,6 +45,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 IN_FLIGHT = (Match.Status.QUEUED, Match.Status.RUNNING)
+NEVER = datetime.min.replace(tzinfo=UTC)
 ADVISORY_LOCK = 0x61676F6E  # "agon": PostgreSQL serializes dispatchers on it
 DISPATCH_TASK = "agon.matches.tasks.background_dispatch"
 
@@ -56,6 +58,9 @@ class Waiting:
     key: int
     owner_id: int
     since: datetime
+    """When the work was stored (made, or started)."""
+    served: datetime | None = None
+    """When its last match was made; None if it has had none."""
 
 
 @dataclass(frozen=True)
@@ -115,15 +120,17 @@ def background_dispatch() -> int:
         room = background_cap(ladders_waiting=ladders_waiting)
         flying = background_in_flight()
         room -= sum(flying.values())
-        waiting.sort(key=lambda work: (work.since, work.source, work.key))
+        # Least lately served first (never before once), then the oldest.
+        waiting.sort(key=lambda work: (work.served or NEVER, work.since, work.key))
         while room > 0 and waiting:
             work = min(waiting, key=lambda work: flying[work.owner_id])
+            waiting.remove(work)
             if _sources[work.source].dispatch(work.key, 1) == 0:
-                waiting.remove(work)
                 continue
             flying[work.owner_id] += 1
             room -= 1
             made += 1
+            waiting.append(work)  # served now: last in its owner's line
     return made
 
 

@@ -34,7 +34,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from agon.bots.models import BotVersion
@@ -228,7 +228,7 @@ def _match_attach(tournament: Tournament, row: TournamentGame, entrants: Sequenc
 def tournaments_waiting() -> list[Waiting]:
     """The private tournaments with stored games waiting for a match: the background
     share's source (agon.matches.background)."""
-    held = (
+    held = list(
         TournamentGame.objects.filter(
             tournament__status=Tournament.Status.RUNNING,
             tournament__public=False,
@@ -239,9 +239,14 @@ def tournaments_waiting() -> list[Waiting]:
         .distinct()
         .order_by()
     )
+    served = dict(
+        Match.objects.filter(tournament_game__tournament_id__in=[key for key, *_ in held])
+        .values_list("tournament_game__tournament_id")
+        .annotate(last=Max("created"))
+        .order_by()
+    )
     return [
-        Waiting(source="tournaments", key=key, owner_id=owner, since=since)
-        for key, owner, since in held
+        Waiting("tournaments", key, owner, since, served.get(key)) for key, owner, since in held
     ]
 
 

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from agon.bots.models import Bot, BotVersion
@@ -279,15 +279,20 @@ def _schedule(test: VersionTest) -> None:
 def version_tests_waiting() -> list[Waiting]:
     """The running tests with games waiting for a match: the background share's source
     (agon.matches.background)."""
-    held = (
+    held = list(
         VersionTestGame.objects.filter(test__status=VersionTest.Status.RUNNING, match__isnull=True)
         .values_list("test_id", "test__created_by_id", "test__created")
         .distinct()
         .order_by()
     )
+    served = dict(
+        Match.objects.filter(version_test_game__test_id__in=[key for key, *_ in held])
+        .values_list("version_test_game__test_id")
+        .annotate(last=Max("created"))
+        .order_by()
+    )
     return [
-        Waiting(source="version_tests", key=key, owner_id=owner, since=since)
-        for key, owner, since in held
+        Waiting("version_tests", key, owner, since, served.get(key)) for key, owner, since in held
     ]
 
 

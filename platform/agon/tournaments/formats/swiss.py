@@ -73,7 +73,7 @@ class Swiss:
         playing = [bot for bot in order if bot not in byes]
         tables: list[tuple[int, ...]]
         if self.players == 2:
-            tables = [*pair_by_score(playing, points, _met(earlier))]
+            tables = [*self.pair_two(playing, points, _met(earlier))]
         else:
             tables = tables_by_score(playing, self.players, _met_counts(earlier))
         games: list[Game] = []
@@ -87,6 +87,12 @@ class Swiss:
             for number in range(self.meetings):
                 games += meeting(round_, tie, table, derive_seed(self.seed, round_), number)
         return games
+
+    def pair_two(
+        self, order: Sequence[int], points: Sequence[float], met: set[frozenset[int]]
+    ) -> list[tuple[int, int]]:
+        """The pairs of a two-player round (a method, so a bench can time another one)."""
+        return pair_by_score(order, points, met)
 
     def _byes(self, order: Sequence[int], had_bye: set[int]) -> list[int]:
         left_over = len(order) % self.players

@@ -3,7 +3,8 @@
 Bots of known strength (drawn from N(0, --spread) on a log-odds scale, as in
 bench/tournaments.py) play each round through bench/ratings.py's Plackett-Luce
 `finishing_order`; a two-player game is drawn with probability --draws. For each field
-size it prints, per round, the milliseconds of the call that returns the round's games:
+size it prints, per round, the CPU milliseconds (process time: steadier than the wall
+clock on a shared machine) of the call that returns the round's games:
 
 - before: `next_games` as it was before issue 24 (`Before` here): it paired every round
   again from the first, each with one maximum-weight matching over every pair of the field
@@ -48,9 +49,9 @@ class Before(Swiss):
         """The old `next_games`, and the seconds its last pairing took."""
         played = {result.game for result in results}
         for round_ in range(1, self.rounds + 1):
-            started = time.perf_counter()
+            started = time.process_time()
             games = self.pair_round(round_, results)
-            alone = time.perf_counter() - started
+            alone = time.process_time() - started
             missing = [game for game in games if game not in played]
             if missing:
                 return missing, alone
@@ -74,13 +75,13 @@ def round_times(
     results: list[Result] = []
     times = []
     for _ in range(rounds):
-        started = time.perf_counter()
+        started = time.process_time()
         if isinstance(event, Before):
             games, alone = event.timed_next_games(results)
         else:
             games = event.next_games(results)
-            alone = time.perf_counter() - started
-        times.append((time.perf_counter() - started, alone))
+            alone = time.process_time() - started
+        times.append((time.process_time() - started, alone))
         results += [play(game, strengths, draws, rng) for game in games]
     return times
 
@@ -101,7 +102,7 @@ def bench_size(args: argparse.Namespace, entrants: int) -> None:
             Swiss(entrants, args.seed, args.rounds, players=4),
         )
     ]
-    print(f"\n{entrants} entrants, {args.rounds} rounds: next_games per round, ms")
+    print(f"\n{entrants} entrants, {args.rounds} rounds: next_games per round, CPU ms")
     print(f"{'round':>5}{'before':>10}{'alone':>10}{'now':>8}{'2 meetings':>12}{'4 players':>11}")
     for round_ in range(args.rounds):
         old = [ms(seconds) for seconds in before[round_]] if round_ < before_rounds else ["-"] * 2

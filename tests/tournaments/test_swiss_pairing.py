@@ -205,7 +205,10 @@ def test_the_same_results_give_the_same_pairing_whatever_their_order() -> None:
     assert pair_by_score(order, points, set(reversed(met_list))) == first
 
 
-def test_next_games_pairs_one_round_a_call(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("players", "meetings"), [(2, 1), (2, 2), (4, 1)])
+def test_next_games_pairs_one_round_a_call(
+    players: int, meetings: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Pairing the earlier rounds again on every call cost 40 s a call at 256 bots.
     calls: list[int] = []
     pair_round = Swiss.pair_round
@@ -215,7 +218,7 @@ def test_next_games_pairs_one_round_a_call(monkeypatch: pytest.MonkeyPatch) -> N
         return pair_round(self, round_, results)
 
     monkeypatch.setattr(Swiss, "pair_round", counted)
-    swiss = Swiss(11, 4, rounds=6)
+    swiss = Swiss(11, 4, rounds=6, players=players, meetings=meetings)
     decide = random_results(4)
     results: list[Result] = []
     for round_ in range(1, 7):

@@ -4,7 +4,8 @@ Bots of known strength (drawn from N(0, --spread) on a log-odds scale, as in
 bench/tournaments.py) play each round through bench/ratings.py's Plackett-Luce
 `finishing_order`; a two-player game is drawn with probability --draws. For each field
 size it prints, per round, the CPU milliseconds (process time: steadier than the wall
-clock on a shared machine) of the call that returns the round's games:
+clock on a shared machine; the garbage collector paused) of the call that returns the
+round's games:
 
 - before: `next_games` as it was before issue 24 (`Before` here): it paired every round
   again from the first, each with one maximum-weight matching over every pair of the field
@@ -22,6 +23,7 @@ rounds at 256 bots take tens of seconds each. Run with `.venv/bin/python bench/p
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import time
 from collections.abc import Sequence
@@ -75,6 +77,7 @@ def round_times(
     results: list[Result] = []
     times = []
     for _ in range(rounds):
+        gc.disable()  # a full collection scans the whole bench's heap, not the pairing's
         started = time.process_time()
         if isinstance(event, Before):
             games, alone = event.timed_next_games(results)
@@ -82,6 +85,7 @@ def round_times(
             games = event.next_games(results)
             alone = time.process_time() - started
         times.append((time.process_time() - started, alone))
+        gc.enable()
         results += [play(game, strengths, draws, rng) for game in games]
     return times
 

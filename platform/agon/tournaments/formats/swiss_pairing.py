@@ -25,7 +25,8 @@ Everything is a function of the order given, so the same results give the same p
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
 
 import networkx as nx
 
@@ -153,10 +154,10 @@ def dutch_pairs(
     return pairs, left + free
 
 
-def preference(ideal: int, size: int) -> list[int]:
+def preference(ideal: int, size: int) -> Iterator[int]:
     """Indexes of a bot's opponents among the `size` free bots (itself at 0), the ideal
     first, then down the bracket, then back up."""
-    return [*range(ideal, size), *range(ideal - 1, 0, -1)]
+    return itertools.chain(range(ideal, size), range(ideal - 1, 0, -1))
 
 
 def pair_bracket_exactly(

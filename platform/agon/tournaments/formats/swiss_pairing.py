@@ -4,8 +4,9 @@ A *bracket* is a score group with the bots floated down into it from the groups 
 Each bracket is paired before the next, and what it guarantees, in order:
 
 1. No rematch while a pairing of the whole round without one exists. When none exists
-   (a small field late in a long Swiss), the round has the fewest rematches there can be,
-   from a maximum-weight matching over every pair (`pair_on_complete_graph`).
+   (a small field late in a long Swiss), the round is paired instead by one maximum-weight
+   matching over every pair (`pair_on_complete_graph`): the fewest rematches there can
+   be, then the smallest score gaps; what follows is for the other rounds.
 2. Each bracket makes as many pairs within itself as any pairing of it that leaves its
    leftover bots, with every bot below, pairable without a rematch. The leftover bots
    float down into the next bracket; a bot meets a lower score group only then.
@@ -16,11 +17,13 @@ Each bracket is paired before the next, and what it guarantees, in order:
    of the bracket short of pairs, takes the next one down the bracket, then the next one
    up (the Dutch transpositions), the first that lets the rest of the bracket pair fully.
 
-The checks that the rest still pairs are cheap for a large field: when each of n bots has
-met fewer than n/2 - 1 of the others, Dirac's theorem gives a pairing without a rematch,
-so a blossom matching (networkx) runs only on the few bots near the bottom of the field,
-or when the bracket's ideal pairs all fail, on the bracket and the bots below it.
-Everything is a function of the order given, so the same results give the same pairing.
+The checks that the rest still pairs are cheap for a large field: when none of n bots has
+met more than n/2 - 1 of the others, Dirac's theorem gives a pairing without a rematch (a
+cycle through all of them), and a greedy pairing often finds one where it does not apply.
+A blossom matching (networkx) runs only when both fail, on few bots (the bottom of the
+field, a small field late in a long event), and over a bracket with every bot below it
+when the bracket's own pairs would leave those unpairable. Everything follows the order
+given, never a set's, so the same results give the same pairing.
 """
 
 from __future__ import annotations

@@ -105,7 +105,8 @@ class Swiss:
 
 
 def _met(results: Sequence[Result]) -> set[frozenset[int]]:
-    return {frozenset((a, b)) for r in results for a in r.game.bots for b in r.game.bots if a != b}
+    tables = {frozenset(r.game.bots) for r in results}  # a meeting's games share one table
+    return {frozenset((a, b)) for bots in tables for a in bots for b in bots if a != b}
 
 
 def _met_counts(results: Sequence[Result]) -> Counter[frozenset[int]]:

@@ -56,6 +56,8 @@ class Unmet:
         size = len(bots)
         if size < 2:
             return 0
+        if size == 2:
+            return int(self.fresh(bots[0], bots[1]))
         if 2 * (size - 1 - self.most_met) >= size:  # Dirac: every bot misses <= half
             return size // 2
         inside = set(bots)

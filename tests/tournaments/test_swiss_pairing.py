@@ -98,6 +98,30 @@ def test_a_floater_meets_the_top_of_the_group_below() -> None:
     assert pair_by_score(range(6), points, {frozenset((0, 1))}) == [(0, 2), (1, 3), (4, 5)]
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 8), min_size=1, max_size=20))
+def test_with_no_meetings_each_group_is_split_in_halves_after_its_floater(
+    scores: list[int],
+) -> None:
+    # The Dutch ideal, written out: a bot floated down from an odd group above meets the
+    # top of the group below, the rest of the group meets top half against bottom half,
+    # and an odd group's lowest floats on.
+    scores = sorted(scores + scores[-1:] * (len(scores) % 2), reverse=True)
+    points = [score / 2 for score in scores]
+    order = list(range(len(scores)))
+    expected: list[Pair] = []
+    floater: list[int] = []
+    for score in sorted(set(scores), reverse=True):
+        group = floater + [bot for bot in order if scores[bot] == score]
+        if floater:
+            expected.append((group[0], group[1]))
+            group = group[2:]
+        half = len(group) // 2
+        expected += [(group[i], group[i + half]) for i in range(half)]
+        floater = group[2 * half :]
+    assert pair_by_score(order, points, set()) == expected
+
+
 def test_a_group_pairs_in_full_when_its_ideal_pairs_would_float_two_bots() -> None:
     # The ideal 0-2 would leave 1 and 3, who have met: 0-3 and 1-2 keep the group whole.
     points = [1.0] * 4 + [0.0] * 4

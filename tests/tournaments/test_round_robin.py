@@ -60,3 +60,10 @@ def test_nothing_is_left_once_every_game_is_played() -> None:
 def test_it_refuses_a_field_too_large_for_tables() -> None:
     with pytest.raises(ValueError, match="Swiss"):
         RoundRobin(30, 1, players=4)
+
+
+def test_the_kept_schedule_is_not_changed_by_what_a_caller_does_with_its_copy() -> None:
+    schedule = RoundRobin(6, 7).schedule()
+    schedule.clear()
+    assert len(RoundRobin(6, 7).schedule()) == 30
+    assert RoundRobin(6, 7).next_games([]) == RoundRobin(6, 7).schedule()

@@ -1,16 +1,18 @@
 """Swiss: a fixed number of rounds, each bot paired with bots on the same score.
 
-Two players: a maximum-weight perfect matching (networkx, Edmonds' blossom algorithm) over
-every pair of the bots still to pair. A pair that has not met weighs more than any sum of
-the other terms can make up, so there is no rematch while one is avoidable; then the
-smaller the score gap the better; then, within a score group, the top half meets the
-bottom half as in the Dutch system (1 meets g/2 + 1 in a group of g). An odd field gives a
-bye, worth a won meeting, to the lowest bot that has not had one.
+Two players: score group by score group from the top, as the Dutch system pairs them
+(`swiss_pairing`): no rematch while one is avoidable, as many pairs within each group as
+that allows, the top half of a group meeting its bottom half. An odd field gives a bye,
+worth a won meeting, to the lowest bot that has not had one.
 
 Tables of 3 to 6: the best bot not yet seated opens a table and picks, among the next
 TABLE_WINDOW bots in order of score then seed, the one that has met its table least (the
 higher on a tie), until the table is full; the bots left over (the lowest that have not had
 a bye) get byes.
+
+Every round has the same number of games (tables and byes alike play `players` games a
+meeting), so `next_games` finds the round being played by counting, and pairs that round
+alone: a call costs one round's pairing however far the event has gone.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import networkx as nx
-
 from agon.tournaments.formats.core import Game, Result, derive_seed, meeting
 from agon.tournaments.formats.standings import TIEBREAKS, Standing, points_by_bot, rank_standings
+from agon.tournaments.formats.swiss_pairing import pair_by_score
+
+__all__ = ["TABLE_WINDOW", "Swiss", "pair_by_score", "tables_by_score"]
 
 TABLE_WINDOW = 2
 """How many tables' worth of bots below a table's first it may reach to avoid a rematch."""
@@ -44,12 +47,21 @@ class Swiss:
 
     def next_games(self, results: Sequence[Result]) -> list[Game]:
         """The unplayed games of the first round not finished yet."""
+        round_ = self.current_round(results)
+        if round_ is None:
+            return []
         played = {result.game for result in results}
-        for round_ in range(1, self.rounds + 1):
-            missing = [g for g in self.pair_round(round_, results) if g not in played]
-            if missing:
-                return missing
-        return []
+        return [game for game in self.pair_round(round_, results) if game not in played]
+
+    def games_a_round(self) -> int:
+        tables, byes = divmod(self.entrants, self.players)
+        return (tables + byes) * self.players * self.meetings
+
+    def current_round(self, results: Sequence[Result]) -> int | None:
+        """The first round with fewer games played than a round has, None after the last."""
+        played = Counter(game.round for game in {result.game for result in results})
+        full = self.games_a_round()
+        return next((r for r in range(1, self.rounds + 1) if played[r] < full), None)
 
     def pair_round(self, round_: int, results: Sequence[Result]) -> list[Game]:
         """The games of `round_`, paired from the results of the rounds before it."""
@@ -61,7 +73,7 @@ class Swiss:
         playing = [bot for bot in order if bot not in byes]
         tables: list[tuple[int, ...]]
         if self.players == 2:
-            tables = [*pair_by_score(playing, points, _met(earlier))]
+            tables = [*self.pair_two(playing, points, _met(earlier))]
         else:
             tables = tables_by_score(playing, self.players, _met_counts(earlier))
         games: list[Game] = []
@@ -76,6 +88,12 @@ class Swiss:
                 games += meeting(round_, tie, table, derive_seed(self.seed, round_), number)
         return games
 
+    def pair_two(
+        self, order: Sequence[int], points: Sequence[float], met: set[frozenset[int]]
+    ) -> list[tuple[int, int]]:
+        """The pairs of a two-player round (a method, so a bench can time another one)."""
+        return pair_by_score(order, points, met)
+
     def _byes(self, order: Sequence[int], had_bye: set[int]) -> list[int]:
         left_over = len(order) % self.players
         fresh = [bot for bot in reversed(order) if bot not in had_bye]
@@ -87,7 +105,8 @@ class Swiss:
 
 
 def _met(results: Sequence[Result]) -> set[frozenset[int]]:
-    return {frozenset((a, b)) for r in results for a in r.game.bots for b in r.game.bots if a != b}
+    tables = {frozenset(r.game.bots) for r in results}  # a meeting's games share one table
+    return {frozenset((a, b)) for bots in tables for a in bots for b in bots if a != b}
 
 
 def _met_counts(results: Sequence[Result]) -> Counter[frozenset[int]]:
@@ -116,31 +135,3 @@ def tables_by_score(
             table.append(left.pop(pick))
         tables.append(tuple(table))
     return tables
-
-
-def pair_by_score(
-    order: Sequence[int], points: Sequence[float], met: set[frozenset[int]]
-) -> list[tuple[int, int]]:
-    """Pairs of `order` (best first; even length): no rematch while avoidable, then by score,
-    then top half against bottom half within a score group. The better bot sits first."""
-    doubled = {bot: round(2 * points[bot]) for bot in order}
-    group_size = {score: list(doubled.values()).count(score) for score in doubled.values()}
-    position = {bot: place for place, bot in enumerate(order)}
-
-    def cost(a: int, b: int) -> int:
-        gap = doubled[a] - doubled[b]
-        distance = abs(position[a] - position[b])
-        ideal = group_size[doubled[a]] // 2 if gap == 0 else 0
-        return 1000 * gap * gap + abs(distance - ideal)
-
-    worst = max((cost(a, b) for a in order for b in order if a != b), default=0)
-    new_pair = (worst + 1) * (len(order) // 2 + 1)
-    graph = nx.Graph()
-    graph.add_nodes_from(order)
-    for i, a in enumerate(order):
-        for b in order[i + 1 :]:
-            fresh = frozenset((a, b)) not in met
-            graph.add_edge(a, b, weight=new_pair * fresh + worst + 1 - cost(a, b))
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
-    pairs = [(a, b) if position[a] < position[b] else (b, a) for a, b in matching]
-    return sorted(pairs, key=lambda pair: position[pair[0]])

@@ -110,21 +110,45 @@ class Counts:
             floor,
         )
 
+    def slots_held(self, kind: str, start: datetime, end: datetime) -> float:
+        """How many matches of `kind` played at once, on average, from `start` to `end`:
+        the part of the workers the kind held."""
+        text = "%Y-%m-%d %H:%M:%S.%f"
+        with contextlib.closing(sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)) as db:
+            db.execute("PRAGMA busy_timeout = 10000")
+            rows = db.execute(
+                "SELECT started, finished FROM matches_match WHERE kind = ? AND started < ? "
+                "AND (finished IS NULL OR finished > ?)",
+                (kind, end.strftime(text), start.strftime(text)),
+            ).fetchall()
+        held = 0.0
+        for began, ended in rows:
+            first = max(start, _parsed(began))
+            last = min(end, _parsed(ended) if ended else end)
+            held += max(0.0, (last - first).total_seconds())
+        return held / (end - start).total_seconds()
+
     def started(self, kind: str) -> int:
         return self._one(
             "SELECT count(*) FROM matches_match WHERE kind = ? AND started IS NOT NULL", kind
         )
 
 
+def _parsed(text: str) -> datetime:
+    return datetime.fromisoformat(text).replace(tzinfo=UTC)
+
+
+KINDS = ("ranked", "tournament", "version_test")
+
+
 def _window(name: str, minutes: float, counts: Counts) -> dict[str, float]:
     since = datetime.now(UTC)
     time.sleep(minutes * 60)
-    rates = {
-        kind: counts.finished(kind, since) / minutes
-        for kind in ("ranked", "tournament", "version_test")
-    }
+    rates = {kind: counts.finished(kind, since) / minutes for kind in KINDS}
+    held = {kind: counts.slots_held(kind, since, datetime.now(UTC)) for kind in KINDS}
     shown = ", ".join(f"{kind} {rate:.1f}" for kind, rate in rates.items())
-    print(f"{name}: {shown} a minute")
+    slots = ", ".join(f"{kind} {share:.2f}" for kind, share in held.items())
+    print(f"{name}: {shown} a minute; slots held: {slots}")
     sys.stdout.flush()
     return rates
 

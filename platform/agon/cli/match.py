@@ -149,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     except (InvalidOptions, PackageError, SandboxError, ValueError, OSError) as error:
         return fail(str(error))
     result = summary(pairs, games, trace, verdict)
-    state = sprt_words.TestState(
+    state = sprt_words.VersionTestState(
         candidate=args.candidate,
         baseline=args.baseline,
         sprt=test,

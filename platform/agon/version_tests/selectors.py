@@ -6,7 +6,7 @@ from django.db.models import Prefetch, QuerySet
 
 from agon.bots.models import Bot
 from agon.tournaments.formats.sprt import Sprt
-from agon.tournaments.formats.sprt_words import TestState
+from agon.tournaments.formats.sprt_words import VersionTestState
 from agon.version_tests.models import VersionTest, VersionTestGame
 
 _WITH_VERSIONS = ("candidate__bot__owner", "baseline__bot__owner", "bot__owner")
@@ -34,13 +34,13 @@ def version_test_get(*, bot_id: int, test_id: int) -> VersionTest | None:
     )
 
 
-def version_test_state(*, test: VersionTest) -> TestState:
+def version_test_state(*, test: VersionTest) -> VersionTestState:
     """What `agon.tournaments.formats.sprt_words` says the test asks and found: its versions
     named as on its page (v2 against v1 of the same bot; another bot by its label)."""
     baseline = test.baseline_label
     if test.baseline is not None and test.baseline.bot_id == test.bot_id:
         baseline = f"v{test.baseline.number}"
-    return TestState(
+    return VersionTestState(
         candidate=f"v{test.candidate.number}",
         baseline=baseline,
         sprt=Sprt(elo0=test.elo0, elo1=test.elo1, alpha=test.alpha, beta=test.beta),

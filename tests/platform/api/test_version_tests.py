@@ -41,6 +41,9 @@ def test_the_owner_starts_a_test_and_reads_it_as_it_moves(
     assert (created["status"], created["verdict"], created["games"]) == ("running", "", 0)
     assert created["llr_bounds"] == [pytest.approx(Sprt().lower), pytest.approx(Sprt().upper)]
     assert created["elo_ci95"] is None and created["llr_history"] == []
+    assert created["question"] == "Is v2 at least 50 Elo stronger than v1?"
+    assert created["answer"] == "Running: no pair of games counted yet (at most 40 games)."
+    assert created["estimate"] == "No Elo estimate yet." and created["progress"] == [0, 0]
     assert [(g["pair"], g["leg"], g["status"]) for g in created["matches"]] == [
         (0, 0, "queued"),
         (0, 1, "queued"),
@@ -54,7 +57,11 @@ def test_the_owner_starts_a_test_and_reads_it_as_it_moves(
     assert shown["pentanomial"] == [0, 0, 0, 0, 2]
     assert len(shown["llr_history"]) == 2 and shown["llr"] == shown["llr_history"][-1]
     low, high = shown["elo_ci95"]
-    assert low <= shown["elo"] <= high
+    assert low < shown["elo"] and high is None, "two pairs won 2-0: +low or more"
+    assert shown["answer"].startswith("Running: after 4 games (4 won, 0 drawn, 0 lost)")
+    assert shown["estimate"] == f"Estimated {shown['elo']:+.0f} Elo (95%: {low:+.0f} or more)."
+    toward_h1, toward_h0 = shown["progress"]
+    assert 0 < toward_h1 < 1 and toward_h0 == 0
 
     listed = anonymous.get(f"/api/bots/{hero.id}/tests/").json()
     assert [t["id"] for t in listed["results"]] == [created["id"]]

@@ -142,7 +142,8 @@ def _log_wealth(counts: Sequence[int], payoffs: Sequence[float], design: float) 
                 log += n * math.log1p(stake * payoff)
         logs.append(log)
     top = max(logs)
-    return top + math.log(sum(math.exp(log - top) for log in logs))
+    wealth = top + math.log(math.fsum(math.exp(log - top) for log in logs))
+    return 0.0 if abs(wealth) < 1e-12 else wealth  # the shares' rounding: 1 is 1
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ def error_rates(test: Sprt) -> str:
 
 
 @dataclass(frozen=True)
-class TestState:
+class VersionTestState:
     """What the words are made of: a test's settings, counts and status."""
 
     candidate: str
@@ -71,23 +71,23 @@ class TestState:
     """Wins, draws and losses count comparisons of mirrored tables, not games."""
 
 
-def question(state: TestState) -> str:
+def question(state: VersionTestState) -> str:
     return f"Is {state.candidate} {stronger(state.sprt.elo1, state.baseline)}?"
 
 
-def record(state: TestState) -> str:
+def record(state: VersionTestState) -> str:
     """'14 games (14 won, 0 drawn, 0 lost)'."""
     games = f"{state.games} game{'s' if state.games != 1 else ''}"
     counted = "comparisons " if state.mirrored else ""
     return f"{games} ({state.wins} {counted}won, {state.draws} drawn, {state.losses} lost)"
 
 
-def progress(state: TestState) -> str:
+def progress(state: VersionTestState) -> str:
     toward_h1, toward_h0 = state.sprt.progress(state.pentanomial)
     return f"{toward_h1:.0%} of the way to yes (H1) and {toward_h0:.0%} to no (H0)"
 
 
-def answer(state: TestState) -> str:
+def answer(state: VersionTestState) -> str:
     h1 = f"{state.candidate} is {stronger(state.sprt.elo1, state.baseline)}"
     if state.status == "failed":
         return f"Stopped without an answer: {state.error}"
@@ -132,6 +132,6 @@ def estimate(pentanomial: Sequence[int]) -> str:
     return f"Estimated {_elo(found.elo)} Elo (95%: {interval(found.low, found.high)})."
 
 
-def summary(state: TestState) -> str:
+def summary(state: VersionTestState) -> str:
     """The question, the answer and the estimate, in one paragraph."""
     return f"{question(state)} {answer(state)} {estimate(state.pentanomial)}"

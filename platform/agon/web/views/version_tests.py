@@ -52,7 +52,7 @@ def version_test_page(request: HttpRequest, bot_id: int, test_id: int) -> HttpRe
             "question": sprt_words.question(state),
             "answer": sprt_words.answer(state),
             "estimate": sprt_words.estimate(state.pentanomial),
-            "elo": found.elo if counted else None,
+            "elo": f"{found.elo:+.0f}" if counted else None,
             "interval": sprt_words.interval(found.low, found.high),
             "progress": {"h1": round(100 * toward_h1), "h0": round(100 * toward_h0)},
             "pentanomial": list(zip(PAIR_POINTS, test.pentanomial, strict=True)),

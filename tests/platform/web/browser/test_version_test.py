@@ -1,6 +1,8 @@
-"""A version test in the browser: started from the owner's bot page, followed on its own
-page to a verdict (the LLR chart between its bounds, W/D/L, Elo and its interval, the
-games), on a desktop and on a phone."""
+"""A version test in the browser: started from the owner's bot page with the default
+hypotheses (explained on the form), followed on its own page while it runs (the way to each
+bound) and to its verdict (the question and answer in words, the evidence's chart between
+its bounds, W/D/L, Elo and its interval, the games), on a desktop of 1366x900 and on a
+phone."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from tests.platform.web.browser.conftest import PHONE, SCREENSHOTS, Site
 
 PAIRS = [("win", "win"), ("win", "draw"), ("loss", "win"), ("draw", "draw"), ("win", "loss")]
 """How the candidate does in each pair, in turn: stronger, not always."""
+LAPTOP = {"width": 1366, "height": 900}
 
 
 def test_start_a_version_test_and_follow_it_to_its_verdict(
@@ -37,15 +40,39 @@ def test_start_a_version_test_and_follow_it_to_its_verdict(
     form = page.locator("form", has=page.get_by_role("button", name="Start the test"))
     form.get_by_label("Version under test").select_option("2")
     form.get_by_label("Against").select_option("version:1")
-    form.get_by_label("elo1 (H1)").fill("100")
+    expect(form.get_by_label("elo1 (H1)")).to_have_value("50.0")
+    expect(page.locator("#version-test-help")).to_contain_text(
+        "alpha is the chance that it says yes"
+    )
     form.get_by_label("Game limit").fill("300")
     site.screenshot("version-test-form")
     form.get_by_role("button", name="Start the test").click()
     page.wait_for_url(f"**/bots/{bot.id}/tests/*/")
-    expect(page.get_by_role("status").last).to_contain_text("Running: 0 of at most 300 games")
+    expect(page.get_by_role("status").last).to_contain_text(
+        "Running: no pair of games counted yet (at most 300 games)."
+    )
 
     test = VersionTest.objects.get()
     outcomes = cycle(PAIRS)
+    laptop = site.new_page(LAPTOP)
+    phone = site.new_page(PHONE)
+    for _ in range(len(PAIRS)):
+        first, second, *_ = queued_games(test)
+        pair = next(outcomes)
+        finish_for_candidate(first, test, pair[0])
+        finish_for_candidate(second, test, pair[1])
+        test.refresh_from_db()
+    assert test.status == VersionTest.Status.RUNNING
+    for shown, suffix in ((laptop, ""), (phone, "-phone")):
+        shown.goto(f"{site.url}/bots/{bot.id}/tests/{test.id}/")
+        expect(shown.locator(".verdict")).to_contain_text("Is v2 at least 50 Elo stronger than v1?")
+        expect(shown.locator(".verdict")).to_contain_text("Running: after 10 games (")
+        expect(shown.get_by_label("Towards yes (H1)")).to_be_visible()
+        expect(shown.get_by_label("Towards no (H0)")).to_be_visible()
+        if suffix:
+            assert horizontal_overflow(shown) <= 0, "the running test's page is wider than a phone"
+        site.screenshot(f"version-test-running{suffix}", shown, full_page=not suffix)
+
     while test.status == VersionTest.Status.RUNNING:
         first, second, *_ = queued_games(test)
         pair = next(outcomes)
@@ -54,10 +81,14 @@ def test_start_a_version_test_and_follow_it_to_its_verdict(
         test.refresh_from_db()
     assert test.verdict == VersionTest.Verdict.H1
 
-    phone = site.new_page(PHONE)
-    for shown, suffix in ((page, ""), (phone, "-phone")):
+    for shown, suffix in ((laptop, ""), (phone, "-phone")):
         shown.goto(f"{site.url}/bots/{bot.id}/tests/{test.id}/")
-        expect(shown.locator(".verdict")).to_contain_text("H1 accepted: v2 is stronger")
+        expect(shown.locator(".verdict")).to_contain_text(
+            f"Yes: after {test.games_counted} games ({test.wins} won, {test.draws} drawn, "
+            f"{test.losses} lost), the test accepted H1 (v2 is at least 50 Elo stronger than "
+            "v1) with 5% error rates."
+        )
+        expect(shown.locator(".verdict")).to_contain_text("Estimated +")
         expect(shown.locator(".stats")).to_contain_text(
             f"{test.wins} / {test.draws} / {test.losses}"
         )
@@ -68,7 +99,10 @@ def test_start_a_version_test_and_follow_it_to_its_verdict(
         if suffix:
             assert horizontal_overflow(shown) <= 0, "the test's page is wider than a phone"
         site.screenshot(f"version-test{suffix}", shown)
+        if suffix:  # the verdict and the figures, as a phone first shows them
+            site.screenshot("version-test-phone-top", shown, full_page=False)
 
+    page.goto(f"{site.url}/bots/{bot.id}/tests/{test.id}/")
     page.get_by_role("link", name=f"#{first_match_id(test)}", exact=True).click()
     page.wait_for_url(f"**/matches/{first_match_id(test)}/")
     expect(page.locator("#viewer-status")).to_contain_text("Finished")

@@ -11,7 +11,7 @@ seed decides the pair: the hardest shape for a test on pairs) at elo0 and elo1. 
 fishtest's GSPRT (`gsprt_llr`, stopped at log(beta / (1 - alpha)) and log((1 - beta) /
 alpha)) on the same games, the test the platform ran before issue 24.
 
-Then the interval: after a fixed number of pairs, how often `elo_estimate`'s 95% interval
+Then the interval: after a fixed number of pairs, how often `elo_interval`'s 95% interval
 holds the true difference (a sweep's is infinite: held when the upper side is open).
 
 Deterministic for a given --seed. `.venv/bin/python bench/sprt.py` takes about four minutes
@@ -35,7 +35,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
 from agon.tournaments.formats.sprt import (  # noqa: E402
     Sprt,
-    elo_estimate,
+    elo_interval,
     gsprt_llr,
     logistic_score,
 )
@@ -149,8 +149,8 @@ def bench_verdicts(args: argparse.Namespace, test: Sprt) -> None:
     )
     for draws in (0.0, args.draws):
         rows = scenarios(test, draws) + (all_or_nothing(test) if draws == 0 else [])
-        print(f"\n{'draw rate ' + format(draws, 'g'):<28}{'mean':>7}{'median':>8}{'p95':>6}", end="")
-        print(f"{'H1':>8}{'H0':>7}{'none':>7}")
+        heading = f"draw rate {draws:g}"
+        print(f"\n{heading:<28}{'mean':>7}{'median':>8}{'p95':>6}{'H1':>8}{'H0':>7}{'none':>7}")
         for bots in rows:
             for name, decide in tests.items():
                 results = [
@@ -180,7 +180,7 @@ def bench_interval(args: argparse.Namespace) -> None:
                 counts = [0] * 5
                 for _ in range(pairs):
                     counts[bots.pair(rng)] += 1
-                found = elo_estimate(counts)
+                found = elo_interval(counts)
                 low = -math.inf if found.low is None else found.low
                 high = math.inf if found.high is None else found.high
                 held += low <= bots.elo <= high

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from agon.tournaments.formats.sprt import (
     ELO_CLAMP,
     Sprt,
-    elo_estimate,
+    elo_interval,
     gsprt_llr,
     logistic_elo,
     logistic_score,
@@ -147,35 +147,35 @@ def test_equal_bots_are_accepted_wrongly_at_most_alpha_of_the_time(pair: list[fl
 
 
 def test_a_sweep_has_a_finite_lower_bound_and_an_open_upper_side() -> None:
-    estimate = elo_estimate(sweep(10))
+    estimate = elo_interval(sweep(10))
     assert estimate.high is None
     assert estimate.low is not None and 100 < estimate.low < estimate.elo < ELO_CLAMP
-    lost = elo_estimate([10, 0, 0, 0, 0])
+    lost = elo_interval([10, 0, 0, 0, 0])
     assert lost.low is None
     assert lost.high is not None and -ELO_CLAMP < lost.elo < lost.high < -100
 
 
 def test_drawn_pairs_never_give_a_zero_width_interval() -> None:
     # The bug of issue 24: "0.0 [0.0, 0.0]" after three drawn pairs.
-    estimate = elo_estimate([0, 0, 3, 0, 0])
+    estimate = elo_interval([0, 0, 3, 0, 0])
     assert estimate.elo == 0.0
     assert estimate.low is not None and estimate.high is not None
     assert estimate.low < -150 and estimate.high > 150
-    many = elo_estimate([0, 0, 100, 0, 0])
+    many = elo_interval([0, 0, 100, 0, 0])
     assert many.low is not None and many.high is not None
     assert many.high - many.low > 10
 
 
 def test_one_pair_bounds_little_and_none_bounds_nothing() -> None:
-    one = elo_estimate([0, 0, 0, 0, 1])
+    one = elo_interval([0, 0, 0, 0, 1])
     assert one.low is not None and one.low < 0 < one.elo and one.high is None
-    nothing = elo_estimate([0] * 5)
+    nothing = elo_interval([0] * 5)
     assert (nothing.elo, nothing.low, nothing.high) == (0.0, None, None)
 
 
 @given(pentanomials)
 def test_the_interval_holds_the_estimate_and_is_never_empty(counts: list[int]) -> None:
-    estimate = elo_estimate(counts)
+    estimate = elo_interval(counts)
     low = -math.inf if estimate.low is None else estimate.low
     high = math.inf if estimate.high is None else estimate.high
     assert -ELO_CLAMP <= estimate.elo <= ELO_CLAMP

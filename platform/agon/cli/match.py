@@ -25,7 +25,7 @@ from agon.tournaments.formats.sprt import (
     DEFAULT_ELO0,
     DEFAULT_ELO1,
     Sprt,
-    elo_estimate,
+    elo_interval,
     pair_outcome,
 )
 from agon.tournaments.formats.version_test import leg_score, pair_legs
@@ -235,7 +235,7 @@ def summary(
     pairs: list[list[float]], games: int, trace: list[float], verdict: str
 ) -> dict[str, Any]:
     scores = [score for pair in pairs for score in pair]
-    estimate = elo_estimate(pentanomial(pairs))
+    estimate = elo_interval(pentanomial(pairs))
     return {
         "games": games,
         "wins": scores.count(1.0),

@@ -36,7 +36,7 @@ from agon.tournaments.formats.sprt import (
     DEFAULT_ELO0,
     DEFAULT_ELO1,
     Sprt,
-    elo_estimate,
+    elo_interval,
     pair_outcome,
 )
 from agon.tournaments.formats.version_test import leg_score, pair_legs
@@ -359,7 +359,7 @@ def _count_ready_pairs(test: VersionTest) -> None:
                 test, status=VersionTest.Status.FINISHED, verdict=VersionTest.Verdict.INCONCLUSIVE
             )
     if counted:
-        estimate = elo_estimate(test.pentanomial)
+        estimate = elo_interval(test.pentanomial)
         test.elo, test.elo_low, test.elo_high = estimate.elo, estimate.low, estimate.high
         test.save()
 

@@ -36,11 +36,12 @@ The test stops at the first pair where a wealth reaches its bound. `Sprt.evidenc
 log of the wealth nearer its bound, positive for H1 and negative for H0, between
 log(1/beta) below 0 and log(1/alpha) above (what the platform stores and charts as the LLR).
 
-The Elo estimate and its 95% interval are Agresti and Coull's for the mean pair score: Z95^2
-/ 2 pseudo-pairs scoring 0 and as many scoring 2 join the pairs, and the interval is the
-mean plus or minus Z95 standard errors of the joined sample. On pairs of 0 or 2 points it is
-Agresti-Coull's binomial interval; it never has zero width (three drawn pairs: +-220 Elo),
-and a side beyond every score (a sweep's upper side) is unbounded: None.
+The Elo estimate and its 95% interval (`elo_interval`) are Agresti and Coull's for the mean
+pair score: Z95^2 / 2 pseudo-pairs scoring 0 and as many scoring 2 join the pairs, and the
+interval is the mean plus or minus Z95 standard errors of the joined sample. On pairs of 0
+or 2 points it is Agresti-Coull's binomial interval; it never has zero width (three drawn
+pairs: +-220 Elo), and a side beyond every score (a sweep's upper side) is unbounded: None.
+(`elo_estimate`, the normal interval of the mean, is the gauntlet's.)
 """
 
 from __future__ import annotations
@@ -95,8 +96,29 @@ def _check(counts: Sequence[int]) -> int:
 
 @dataclass(frozen=True)
 class EloEstimate:
+    elo: float
+    low: float
+    high: float
+
+
+def elo_estimate(counts: Sequence[int]) -> EloEstimate:
+    """Elo difference and its 95% interval from pentanomial counts, from the mean pair score
+    and its standard error, clamped to +-ELO_CLAMP: the gauntlet's. When every pair scored
+    the same the interval has zero width, and a sweep reads 1000 [1000, 1000]: version tests
+    use `elo_interval`."""
+    pairs = _check(counts)
+    if pairs == 0:
+        return EloEstimate(0.0, -ELO_CLAMP, ELO_CLAMP)
+    mean = sum(n * a for n, a in zip(counts, PAIR_SCORES, strict=True)) / pairs
+    variance = sum(n * (a - mean) ** 2 for n, a in zip(counts, PAIR_SCORES, strict=True)) / pairs
+    error = Z95 * math.sqrt(variance / pairs)
+    return EloEstimate(logistic_elo(mean), logistic_elo(mean - error), logistic_elo(mean + error))
+
+
+@dataclass(frozen=True)
+class EloInterval:
     """The Elo difference and its 95% interval; a side is None where the data bound it
-    no further (after a sweep, the upper one: "+260 or more")."""
+    no further (after a sweep, the upper one: "+130 or more")."""
 
     elo: float
     low: float | None
@@ -110,16 +132,17 @@ def _bound(score: float) -> float | None:
     return elo if -ELO_CLAMP <= elo <= ELO_CLAMP else None
 
 
-def elo_estimate(counts: Sequence[int]) -> EloEstimate:
-    """Elo difference and its 95% interval from pentanomial counts (none counted: 0 and
-    unbounded both ways)."""
+def elo_interval(counts: Sequence[int]) -> EloInterval:
+    """Elo difference and its 95% interval from pentanomial counts, Agresti and Coull's (the
+    estimate is the interval's centre, drawn towards 0 by the pseudo-pairs: 7-0 in pairs is
+    +280, not infinite); none counted: 0, unbounded both ways."""
     pairs = _check(counts)
     total = pairs + 2 * PSEUDO_PAIRS
     mean = (sum(n * a for n, a in zip(counts, PAIR_SCORES, strict=True)) + PSEUDO_PAIRS) / total
     spread = sum(n * (a - mean) ** 2 for n, a in zip(counts, PAIR_SCORES, strict=True))
     spread += PSEUDO_PAIRS * (mean**2 + (1.0 - mean) ** 2)
     error = Z95 * math.sqrt(spread / total / total)
-    return EloEstimate(logistic_elo(mean), _bound(mean - error), _bound(mean + error))
+    return EloInterval(logistic_elo(mean), _bound(mean - error), _bound(mean + error))
 
 
 def _log_wealth(counts: Sequence[int], payoffs: Sequence[float], design: float) -> float:

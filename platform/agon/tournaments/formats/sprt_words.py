@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agon.tournaments.formats.sprt import Sprt, elo_estimate
+from agon.tournaments.formats.sprt import Sprt, elo_interval
 
 HELP = (
     "H1: the version is at least elo1 Elo stronger; H0: it is elo0 Elo stronger or less. "
@@ -128,7 +128,7 @@ def estimate(pentanomial: Sequence[int]) -> str:
     """'Estimated +280 Elo (95%: +85 or more).', or that there is none yet."""
     if not sum(pentanomial):
         return "No Elo estimate yet."
-    found = elo_estimate(pentanomial)
+    found = elo_interval(pentanomial)
     return f"Estimated {_elo(found.elo)} Elo (95%: {interval(found.low, found.high)})."
 
 

@@ -12,7 +12,7 @@ from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 
 from agon.tournaments.formats import sprt_words
-from agon.tournaments.formats.sprt import Sprt, elo_estimate
+from agon.tournaments.formats.sprt import Sprt, elo_interval
 from agon.version_tests.selectors import version_test_get, version_test_state
 from agon.version_tests.services import Baseline, BudgetExceeded, version_test_create
 from agon.web import selectors
@@ -40,7 +40,7 @@ def version_test_page(request: HttpRequest, bot_id: int, test_id: int) -> HttpRe
     state = version_test_state(test=test)
     counted = sum(state.pentanomial) > 0
     toward_h1, toward_h0 = sprt.progress(state.pentanomial)
-    found = elo_estimate(state.pentanomial)
+    found = elo_interval(state.pentanomial)
     return render(
         request,
         "web/version_test.html",

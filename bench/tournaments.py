@@ -14,7 +14,7 @@ SPRT (`--part sprt`): version tests on simulated bots, measured by `bench/sprt.p
 its defaults and this --seed).
 
 Deterministic for a given --seed. Run with `.venv/bin/python bench/tournaments.py`: about
-two minutes on a busy core.
+six minutes on a busy core for the formats, eight for the SPRT.
 
 Pipeline (`--part pipeline`, as root, not part of `all`): a real 16-bot Swiss played by a
 real worker with beat, against bench/pipeline.py's throughput in the same run

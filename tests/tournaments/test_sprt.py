@@ -8,6 +8,7 @@ stood at 2.92 with 5, 418, 6043, 506, 12."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from random import Random
 
 import pytest
@@ -118,32 +119,59 @@ def test_the_evidence_is_the_wealth_nearer_its_bound(counts: list[int]) -> None:
     assert (verdict == "H0") == (value <= test.lower)
 
 
-def wrong_yes_rate(test: Sprt, pair: list[float], runs: int, max_pairs: int) -> float:
-    """How often the test accepts H1 on pairs drawn from `pair` (cell probabilities)."""
-    wrong = 0
+def verdicts(test: Sprt, pair: list[float], runs: int, max_pairs: int) -> list[tuple[str, int]]:
+    """Each run's verdict and pairs played, on pairs drawn from `pair` (cell chances)."""
+    found = []
     for run in range(runs):
         rng = Random(run)
         counts = [0] * 5
+        verdict = "inconclusive"
         for _ in range(max_pairs):
             counts[rng.choices(range(5), pair)[0]] += 1
-            verdict = test.verdict(counts)
-            if verdict:
-                wrong += verdict == "H1"
+            verdict = test.verdict(counts) or verdict
+            if verdict != "inconclusive":
                 break
-    return wrong / runs
+        found.append((verdict, sum(counts)))
+    return found
 
 
-@pytest.mark.parametrize(
-    "pair",
-    [
-        [0.25, 0.0, 0.5, 0.0, 0.25],  # independent games, no draws
-        [0.5, 0.0, 0.0, 0.0, 0.5],  # the seed decides the pair: 2-0 or 0-2
-        [0.1, 0.2, 0.4, 0.2, 0.1],  # draws
-    ],
-)
-def test_equal_bots_are_accepted_wrongly_at_most_alpha_of_the_time(pair: list[float]) -> None:
+def independent_games(elo: float, draws: float = 0.0) -> list[float]:
+    """The pentanomial of two independent games of expected score s(elo), `draws` of them
+    drawn."""
+    win = logistic_score(elo) - draws / 2
+    loss = 1 - win - draws
+    return [loss**2, 2 * loss * draws, draws**2 + 2 * win * loss, 2 * win * draws, win**2]
+
+
+def seed_decides(elo: float) -> list[float]:
+    """Every pair won 2-0 by one side: the hardest shape for a test on pairs."""
+    return [1 - logistic_score(elo), 0.0, 0.0, 0.0, logistic_score(elo)]
+
+
+SHAPES: dict[str, Callable[[float], list[float]]] = {
+    "independent games": independent_games,
+    "draws": lambda elo: independent_games(elo, draws=0.3),
+    "the seed decides the pair": seed_decides,
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_equal_bots_are_accepted_wrongly_at_most_alpha_of_the_time(shape: str) -> None:
     # 300 runs: alpha 0.05 would show as 15 wrong; 0.1 (30) is far beyond the noise.
-    assert wrong_yes_rate(Sprt(), pair, runs=300, max_pairs=150) < 0.1
+    found = verdicts(Sprt(), SHAPES[shape](0.0), runs=300, max_pairs=150)
+    assert sum(verdict == "H1" for verdict, _ in found) / len(found) < 0.1
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_bots_elo1_apart_are_rejected_wrongly_at_most_beta_of_the_time(shape: str) -> None:
+    found = verdicts(Sprt(), SHAPES[shape](50.0), runs=300, max_pairs=150)
+    assert sum(verdict == "H0" for verdict, _ in found) / len(found) < 0.1
+
+
+def test_bots_100_elo_apart_are_told_apart_in_about_a_hundred_games() -> None:
+    found = verdicts(Sprt(), independent_games(100.0), runs=200, max_pairs=200)
+    assert sum(verdict == "H1" for verdict, _ in found) >= 195
+    assert 2 * sum(pairs for _, pairs in found) / len(found) < 150, "bench/sprt.py: 108"
 
 
 def test_a_sweep_has_a_finite_lower_bound_and_an_open_upper_side() -> None:

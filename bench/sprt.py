@@ -81,7 +81,7 @@ def at_elo(label: str, elo: float, draws: float) -> Bots:
 
 def scenarios(test: Sprt, draws: float) -> list[Bots]:
     rows = [Bots("sweep", 1.0, 0.0)] if draws == 0 else []
-    elos = [400.0, 100.0, 50.0, test.elo1, 0.0, -50.0]
+    elos = sorted({400.0, 100.0, 50.0, test.elo1, test.elo0, 0.0, -50.0}, reverse=True)
     for elo in dict.fromkeys(elos):
         name = f"{elo:+g} Elo" if elo else "equal"
         if elo == test.elo1:
@@ -94,8 +94,8 @@ def scenarios(test: Sprt, draws: float) -> list[Bots]:
 
 def all_or_nothing(test: Sprt) -> list[Bots]:
     return [
-        Bots(f"{elo:+g} Elo, 2-0 or 0-2", logistic_score(elo), 0.0, all_or_nothing=True)
-        for elo in (test.elo0, test.elo1)
+        Bots(f"{elo:+g} Elo ({name}), 2-0 or 0-2", logistic_score(elo), 0.0, all_or_nothing=True)
+        for elo, name in ((test.elo0, "elo0"), (test.elo1, "elo1"))
     ]
 
 
@@ -151,6 +151,7 @@ def bench_verdicts(args: argparse.Namespace, test: Sprt) -> None:
         rows = scenarios(test, draws) + (all_or_nothing(test) if draws == 0 else [])
         heading = f"draw rate {draws:g}"
         print(f"\n{heading:<28}{'mean':>7}{'median':>8}{'p95':>6}{'H1':>8}{'H0':>7}{'none':>7}")
+        errors: dict[str, list[str]] = {name: [] for name in tests}
         for bots in rows:
             for name, decide in tests.items():
                 results = [
@@ -159,6 +160,15 @@ def bench_verdicts(args: argparse.Namespace, test: Sprt) -> None:
                 ]
                 label = bots.label if name == "test" else "  fishtest's GSPRT"
                 print(row(label, results))
+                wrong = "H1" if "(elo0)" in bots.label else "H0" if "elo1)" in bots.label else ""
+                if wrong:
+                    share = sum(verdict == wrong for verdict, _ in results) / len(results)
+                    errors[name].append(f"{wrong} at {bots.label} {share:.3f}")
+        for name, found in errors.items():
+            print(
+                f"{name}: wrong verdicts {'; '.join(found)} "
+                f"(alpha {test.alpha:g} for H1, beta {test.beta:g} for H0)"
+            )
 
 
 def bench_interval(args: argparse.Namespace) -> None:

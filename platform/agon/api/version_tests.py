@@ -27,6 +27,7 @@ from agon.tournaments.formats.sprt import (
     DEFAULT_ELO0,
     DEFAULT_ELO1,
     Sprt,
+    elo_interval,
 )
 from agon.version_tests.models import VersionTest, VersionTestGame
 from agon.version_tests.selectors import version_test_get, version_test_state, version_tests_of
@@ -108,6 +109,10 @@ class VersionTestSerializer(serializers.ModelSerializer[VersionTest]):
     )
     progress = serializers.SerializerMethodField(
         help_text="How far the evidence has gone towards H1 and towards H0, each from 0 to 1."
+    )
+    elo = serializers.SerializerMethodField(
+        help_text="The estimated Elo difference, candidate less baseline (null before the first "
+        "pair)."
     )
     elo_ci95 = serializers.SerializerMethodField(
         help_text="The 95% interval of the Elo difference (null before the first pair); a side "
@@ -194,9 +199,16 @@ class VersionTestSerializer(serializers.ModelSerializer[VersionTest]):
         serializers.ListField(child=serializers.FloatField(allow_null=True), allow_null=True)
     )
     def get_elo_ci95(self, test: VersionTest) -> list[float | None] | None:
-        if test.elo is None:
+        if not sum(test.pentanomial):
             return None
-        return [test.elo_low, test.elo_high]
+        found = elo_interval(test.pentanomial)
+        return [found.low, found.high]
+
+    @extend_schema_field(serializers.FloatField(allow_null=True))
+    def get_elo(self, test: VersionTest) -> float | None:
+        """From the counts, as the page: tests counted before issue 24 stored the old
+        interval."""
+        return elo_interval(test.pentanomial).elo if sum(test.pentanomial) else None
 
     def get_question(self, test: VersionTest) -> str:
         return sprt_words.question(version_test_state(test=test))

@@ -113,3 +113,25 @@ def test_another_bots_test_is_not_found(
     ).json()
     assert alice_client.get(f"/api/bots/{other.id}/tests/{created['id']}/").status_code == 404
     assert alice_client.get("/api/bots/999999/tests/").status_code == 404
+
+
+def test_a_test_counted_before_issue_24_reads_with_the_honest_interval(
+    hero: Bot, alice_client: APIClient
+) -> None:
+    created = alice_client.post(
+        f"/api/bots/{hero.id}/tests/",
+        {"candidate": 2, "baseline_version": 1, "max_games": 40},
+        format="json",
+    ).json()
+    # What the old normal interval stored for a 20-0 sweep: "1000.0 [1000.0, 1000.0]".
+    VersionTest.objects.filter(id=created["id"]).update(
+        pentanomial=[0, 0, 0, 0, 10],
+        games_counted=20,
+        wins=20,
+        elo=1000.0,
+        elo_low=1000.0,
+        elo_high=1000.0,
+    )
+    shown = alice_client.get(f"/api/bots/{hero.id}/tests/{created['id']}/").json()
+    low, high = shown["elo_ci95"]
+    assert 100 < low < shown["elo"] < 1000 and high is None

@@ -33,8 +33,8 @@ functions of the pentanomial counts alone: the pairs' order does not matter and 
 keeps no state.
 
 The test stops at the first pair where a wealth reaches its bound. `Sprt.evidence` is the
-log of the wealth nearer its bound, positive for H1 and negative for H0, between
-log(1/beta) below 0 and log(1/alpha) above (what the platform stores and charts as the LLR).
+log of the wealth nearer its bound, positive for H1 and negative for H0: the test accepts H0
+at log(beta) and H1 at log(1/alpha) (the platform stores and charts it as the LLR).
 
 The Elo estimate and its 95% interval (`elo_interval`) are Agresti and Coull's for the mean
 pair score: Z95^2 / 2 pseudo-pairs scoring 0 and as many scoring 2 join the pairs, and the

@@ -12,10 +12,12 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from agon.version_tests.models import VersionTest
+from agon.version_tests.services import Baseline, version_test_create
 from tests.platform.conftest import PASSWORD, MakeBot
 from tests.platform.version_tests.support import (
     bot_with_two_versions,
     finish_for_candidate,
+    play_queued,
     queued_games,
 )
 from tests.platform.web.browser.checks import accessibility_problems, horizontal_overflow
@@ -121,3 +123,34 @@ def test_start_a_version_test_and_follow_it_to_its_verdict(
 def first_match_id(test: VersionTest) -> int:
     """The match of the test's first game (the page lists the games in order)."""
     return test.games.order_by("pair", "leg", "side").values_list("match_id", flat=True)[0]
+
+
+def test_a_no_and_an_undecided_test_say_so_on_a_phone(
+    site: Site, make_bot: MakeBot, alice: User
+) -> None:
+    bot = bot_with_two_versions(make_bot, alice)
+    worse = version_test_create(user=alice, bot=bot, candidate=2, baseline=Baseline(version=1))
+    while worse.status == VersionTest.Status.RUNNING:
+        play_queued(worse, "loss")
+        worse.refresh_from_db()
+    undecided = version_test_create(
+        user=alice, bot=bot, candidate=2, baseline=Baseline(version=1), max_games=8
+    )
+    for outcome in ("win", "draw"):
+        play_queued(undecided, outcome)
+    undecided.refresh_from_db()
+    assert (worse.verdict, undecided.verdict) == ("H0", "inconclusive")
+
+    phone = site.new_page(PHONE)
+    for test, said, name in (
+        (worse, "No: after", "version-test-no"),
+        (undecided, "Undecided: the test reached its limit of 8 games", "version-test-undecided"),
+    ):
+        phone.goto(f"{site.url}/bots/{bot.id}/tests/{test.id}/")
+        expect(phone.locator(".verdict")).to_contain_text(said)
+        expect(phone.locator(".verdict")).to_contain_text("95%:")
+        assert horizontal_overflow(phone) <= 0, "the test's page is wider than a phone"
+        problems = accessibility_problems(phone)
+        assert not problems, "; ".join(problems)
+        site.screenshot(f"{name}-phone-top", phone, full_page=False)
+    expect(phone.get_by_label("Towards yes (H1)")).to_be_visible()

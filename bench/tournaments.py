@@ -10,14 +10,11 @@ standings and the true strengths; next to it, the REAL ladder
 (`agon.ladders.matchmaking.pick_tables` and `agon.ratings.update`, every bot one
 game a round) after the same number of games (its strongest: the highest rating).
 
-SPRT: pairs of games between two bots a known Elo apart (each game won with the logistic
-probability of the difference, drawn with probability --draws), run through the REAL
-`agon.tournaments.formats.sprt.Sprt` until a verdict or --max-games; it prints the mean
-games to a verdict and how often each verdict came, to hold against alpha (H1 accepted at
-elo0) and beta (H0 accepted at elo1).
+SPRT (`--part sprt`): version tests on simulated bots, measured by `bench/sprt.py` (run with
+its defaults and this --seed).
 
 Deterministic for a given --seed. Run with `.venv/bin/python bench/tournaments.py`: about
-two minutes on a busy core.
+six minutes on a busy core for the formats, eight for the SPRT.
 
 Pipeline (`--part pipeline`, as root, not part of `all`): a real 16-bot Swiss played by a
 real worker with beat, against bench/pipeline.py's throughput in the same run
@@ -47,7 +44,6 @@ from agon.ladders.matchmaking import Candidate, pick_tables  # noqa: E402
 from agon.tournaments.formats.core import Game, Result  # noqa: E402
 from agon.tournaments.formats.knockout import Knockout  # noqa: E402
 from agon.tournaments.formats.round_robin import RoundRobin  # noqa: E402
-from agon.tournaments.formats.sprt import Sprt, logistic_score, pair_outcome  # noqa: E402
 from agon.tournaments.formats.swiss import Swiss  # noqa: E402
 
 Format = RoundRobin | Swiss | Knockout
@@ -148,45 +144,6 @@ def mean_sd(values: Sequence[float]) -> str:
     return f"{statistics.fmean(values):.2f} +- {statistics.stdev(values):.2f}"
 
 
-def sprt_run(test: Sprt, elo: float, draws: float, max_games: int, rng: Random) -> tuple[str, int]:
-    win = logistic_score(elo) - draws / 2  # keeps the expected score at the Elo's
-    counts = [0] * 5
-    for pairs in range(1, max_games // 2 + 1):
-        points = 0.0
-        for _ in range(2):
-            roll = rng.random()
-            points += 1.0 if roll < win else 0.5 if roll < win + draws else 0.0
-        counts[pair_outcome(points)] += 1
-        verdict = test.verdict(counts)
-        if verdict:
-            return verdict, 2 * pairs
-    return "inconclusive", max_games
-
-
-def bench_sprt(args: argparse.Namespace, tick: Callable[[], None]) -> None:
-    test = Sprt(args.elo0, args.elo1, args.alpha, args.beta)
-    print(
-        f"\nSPRT elo0={test.elo0:g} elo1={test.elo1:g} alpha={test.alpha:g} beta={test.beta:g}, "
-        f"draw rate {args.draws:g}, at most {args.max_games} games, {args.sprt_runs} runs a row"
-    )
-    print(f"{'true Elo':>8}{'mean games':>12}{'median':>8}{'H1':>7}{'H0':>7}{'none':>7}")
-    middle = (test.elo0 + test.elo1) / 2
-    for elo in (test.elo0 - 10, test.elo0, middle, test.elo1, test.elo1 + 10):
-        verdicts, lengths = [], []
-        for run in range(args.sprt_runs):
-            verdict, games = sprt_run(
-                test, elo, args.draws, args.max_games, Random(f"{args.seed}:{elo}:{run}")
-            )
-            verdicts.append(verdict)
-            lengths.append(games)
-            tick()
-        share = {v: verdicts.count(v) / len(verdicts) for v in ("H1", "H0", "inconclusive")}
-        print(
-            f"{elo:>8g}{statistics.fmean(lengths):>12.0f}{statistics.median(lengths):>8.0f}"
-            f"{share['H1']:>7.3f}{share['H0']:>7.3f}{share['inconclusive']:>7.3f}"
-        )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -203,13 +160,6 @@ def main() -> None:
     parser.add_argument(
         "--spread", type=float, default=1.0, help="sd of strengths, log-odds (default 1.0)"
     )
-    parser.add_argument("--elo0", type=float, default=0.0)
-    parser.add_argument("--elo1", type=float, default=40.0)
-    parser.add_argument("--alpha", type=float, default=0.05)
-    parser.add_argument("--beta", type=float, default=0.05)
-    parser.add_argument("--draws", type=float, default=0.2, help="draw rate (default 0.2)")
-    parser.add_argument("--max-games", type=int, default=4000)
-    parser.add_argument("--sprt-runs", type=int, default=200, help="runs per true Elo")
     pipeline = parser.add_argument_group("pipeline")
     pipeline.add_argument("--swiss-rounds", type=int, default=5, help="(default 5)")
     pipeline.add_argument("--matches", type=int, default=40, help="baseline matches (40)")
@@ -224,19 +174,20 @@ def main() -> None:
         bench_pipeline(args)
         return
     started = time.perf_counter()
-    with Progress(transient=True) as progress:
-        formats_work = args.runs * 10 if args.part != "sprt" else 0
-        sprt_work = args.sprt_runs * 5 if args.part != "formats" else 0
-        task = progress.add_task("simulating", total=formats_work + sprt_work)
+    if args.part != "sprt":
+        with Progress(transient=True) as progress:
+            task = progress.add_task("simulating", total=args.runs * 10)
 
-        def tick() -> None:
-            progress.advance(task)
+            def tick() -> None:
+                progress.advance(task)
 
-        if args.part != "sprt":
             bench_formats(args, 2, tick)
             bench_formats(args, 4, tick)
-        if args.part != "formats":
-            bench_sprt(args, tick)
+    if args.part != "formats":
+        from bench import sprt
+
+        print()
+        sprt.main(["--seed", str(args.seed)])
     print(f"\n{time.perf_counter() - started:.0f} s")
 
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -19,12 +20,28 @@ def test_a_clearly_stronger_bot_is_accepted_with_its_elo_and_llr(agon: Agon) -> 
     summary = outcome.last_json()
     assert set(summary) == {"games", "wins", "draws", "losses", "elo", "elo_ci95", "llr", "verdict"}
     assert summary["verdict"] == "H1"
-    assert summary["llr"] >= 2.94
+    assert summary["llr"] >= math.log(20)
     assert summary["games"] < 200 and summary["games"] % 2 == 0
     assert summary["wins"] + summary["draws"] + summary["losses"] == summary["games"]
     low, high = summary["elo_ci95"]
-    assert 0 < low <= summary["elo"] <= high
-    assert "LLR +" in outcome.out
+    assert 0 < low < summary["elo"] and (high is None or summary["elo"] < high)
+    assert "Evidence +" in outcome.out
+    assert "Is builtin:greedy at least 50 Elo stronger than builtin:random?" in outcome.out
+    assert f"Yes: after {summary['games']} games ({summary['wins']} won" in outcome.out
+    assert f"Estimated {summary['elo']:+.0f} Elo (95%: {low:+.0f}" in outcome.out
+
+
+def test_a_sweep_is_decided_with_the_defaults(agon: Agon) -> None:
+    # Issue 24: --max-games 60 went 60-0 and ended inconclusive at LLR +0.85.
+    summary = match(agon, "--max-games", "60").last_json()
+    assert summary["verdict"] == "H1" and summary["llr"] >= math.log(20)
+    low, _high = summary["elo_ci95"]
+    assert low > 100
+
+
+def test_with_the_default_sprt_a_sweep_stops_within_twenty_games(agon: Agon) -> None:
+    summary = match(agon, "--sprt", "").last_json()
+    assert summary["verdict"] == "H1" and summary["games"] <= 20
 
 
 def test_the_weaker_bot_is_rejected(agon: Agon) -> None:

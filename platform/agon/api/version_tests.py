@@ -1,5 +1,5 @@
 """Version tests of a bot: is one of its versions stronger than another, or than a
-reference bot? Pairs of games stopped by fishtest's SPRT.
+reference bot? Pairs of games stopped by a sequential test (`agon.tournaments.formats.sprt`).
 
 GET  /api/bots/{id}/tests/             the bot's tests, newest first
 POST /api/bots/{id}/tests/             start one (the bot's owner; within a daily budget)
@@ -21,9 +21,17 @@ from agon.api.bots import bot_or_404
 from agon.api.common import IsOwner, error_responses, signed_in_user
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.matches.models import Match
-from agon.tournaments.formats.sprt import Sprt
+from agon.tournaments.formats import sprt_words
+from agon.tournaments.formats.sprt import (
+    DEFAULT_ALPHA,
+    DEFAULT_BETA,
+    DEFAULT_ELO0,
+    DEFAULT_ELO1,
+    Sprt,
+    elo_interval,
+)
 from agon.version_tests.models import VersionTest, VersionTestGame
-from agon.version_tests.selectors import version_test_get, version_tests_of
+from agon.version_tests.selectors import version_test_get, version_test_state, version_tests_of
 from agon.version_tests.services import Baseline, BudgetExceeded, version_test_create
 from engine.bots import BUILTIN_BOTS
 
@@ -58,10 +66,18 @@ class VersionTestCreateSerializer(serializers.Serializer[Any]):
         help_text="The builtin bots filling the other seats above 2 players, repeated in "
         "turn (default greedy).",
     )
-    elo0 = serializers.FloatField(default=0.0, help_text="H0: the candidate is elo0 stronger.")
-    elo1 = serializers.FloatField(default=10.0, help_text="H1: the candidate is elo1 stronger.")
-    alpha = serializers.FloatField(default=0.05, help_text="The risk of accepting H1 wrongly.")
-    beta = serializers.FloatField(default=0.05, help_text="The risk of accepting H0 wrongly.")
+    elo0 = serializers.FloatField(
+        default=DEFAULT_ELO0, help_text="H0: the candidate is elo0 Elo stronger or less."
+    )
+    elo1 = serializers.FloatField(
+        default=DEFAULT_ELO1, help_text="H1: the candidate is at least elo1 Elo stronger."
+    )
+    alpha = serializers.FloatField(
+        default=DEFAULT_ALPHA, help_text="The chance of accepting H1 (yes) when H0 is true."
+    )
+    beta = serializers.FloatField(
+        default=DEFAULT_BETA, help_text="The chance of accepting H0 (no) when H1 is true."
+    )
     max_games = serializers.IntegerField(
         default=400,
         min_value=2,
@@ -83,11 +99,34 @@ class VersionTestSerializer(serializers.ModelSerializer[VersionTest]):
     games = serializers.IntegerField(
         source="games_counted", read_only=True, help_text="Games of the pairs counted so far."
     )
+    llr = serializers.FloatField(
+        read_only=True,
+        help_text="The test's evidence: the log wealth of its gambler against H0 when positive, "
+        "of its gambler against H1 when negative (whichever is nearer its bound).",
+    )
     llr_bounds = serializers.SerializerMethodField(
-        help_text="log(beta / (1 - alpha)) and log((1 - beta) / alpha): H0 and H1 accepted."
+        help_text="log(beta) and log(1 / alpha): H0 accepted at or below the first, H1 at or "
+        "above the second."
+    )
+    progress = serializers.SerializerMethodField(
+        help_text="How far the evidence has gone towards H1 and towards H0, each from 0 to 1."
+    )
+    elo = serializers.SerializerMethodField(
+        help_text="The estimated Elo difference, candidate less baseline (null before the first "
+        "pair)."
     )
     elo_ci95 = serializers.SerializerMethodField(
-        help_text="The 95% interval of the Elo difference (null before the first pair)."
+        help_text="The 95% interval of the Elo difference (null before the first pair); a side "
+        "is null where the games bound it no further: [85, null] is +85 or more."
+    )
+    question = serializers.SerializerMethodField(
+        help_text="What the test asks, in words: 'Is v3 at least 50 Elo stronger than v2?'"
+    )
+    answer = serializers.SerializerMethodField(
+        help_text="What it found so far, in words (as on the test's page)."
+    )
+    estimate = serializers.SerializerMethodField(
+        help_text="The Elo estimate and its 95% interval, in words."
     )
     pentanomial = serializers.ListField(
         child=serializers.IntegerField(),
@@ -126,8 +165,12 @@ class VersionTestSerializer(serializers.ModelSerializer[VersionTest]):
             "pentanomial",
             "llr",
             "llr_bounds",
+            "progress",
             "elo",
             "elo_ci95",
+            "question",
+            "answer",
+            "estimate",
             "created",
             "finished",
         )
@@ -148,11 +191,34 @@ class VersionTestSerializer(serializers.ModelSerializer[VersionTest]):
         sprt = Sprt(elo0=test.elo0, elo1=test.elo1, alpha=test.alpha, beta=test.beta)
         return [sprt.lower, sprt.upper]
 
-    @extend_schema_field(serializers.ListField(child=serializers.FloatField(), allow_null=True))
-    def get_elo_ci95(self, test: VersionTest) -> list[float] | None:
-        if test.elo_low is None or test.elo_high is None:
+    @extend_schema_field(serializers.ListField(child=serializers.FloatField()))
+    def get_progress(self, test: VersionTest) -> list[float]:
+        sprt = Sprt(elo0=test.elo0, elo1=test.elo1, alpha=test.alpha, beta=test.beta)
+        return list(sprt.progress(test.pentanomial or [0] * 5))
+
+    @extend_schema_field(
+        serializers.ListField(child=serializers.FloatField(allow_null=True), allow_null=True)
+    )
+    def get_elo_ci95(self, test: VersionTest) -> list[float | None] | None:
+        if not sum(test.pentanomial):
             return None
-        return [test.elo_low, test.elo_high]
+        found = elo_interval(test.pentanomial)
+        return [found.low, found.high]
+
+    @extend_schema_field(serializers.FloatField(allow_null=True))
+    def get_elo(self, test: VersionTest) -> float | None:
+        """From the counts, as the page: tests counted before issue 24 stored the old
+        interval."""
+        return elo_interval(test.pentanomial).elo if sum(test.pentanomial) else None
+
+    def get_question(self, test: VersionTest) -> str:
+        return sprt_words.question(version_test_state(test=test))
+
+    def get_answer(self, test: VersionTest) -> str:
+        return sprt_words.answer(version_test_state(test=test))
+
+    def get_estimate(self, test: VersionTest) -> str:
+        return sprt_words.estimate(test.pentanomial or [0] * 5)
 
 
 GAME_STATUSES = ("waiting", *Match.Status.values)
@@ -214,8 +280,10 @@ class VersionTestListView(APIView):
         responses={201: VersionTestDetailSerializer, **error_responses(400, 401, 403, 404, 429)},
         summary="Test a version of your bot",
         description="Pairs of games (one seed, seats swapped) between the candidate and the "
-        "baseline, stopped by a sequential probability ratio test of H0 (elo0) against H1 "
-        "(elo1) in fishtest's pentanomial model, or at max_games. Its games share the "
+        "baseline, stopped when a sequential test accepts H0 (the candidate is elo0 Elo "
+        "stronger or less) or H1 (at least elo1 Elo stronger) with error rates alpha and "
+        "beta, or at max_games. The defaults (elo0 0, elo1 50, alpha = beta = 0.05) decide a "
+        "sweep within 14 games and bots 100 Elo apart in about 100. Its games share the "
         "background part of the workers (AGON_BACKGROUND_SHARE) with private tournaments, "
         "whatever the ladders queue. A test takes max_games from your budget of "
         "AGON_VERSION_TEST_GAMES_PER_DAY games over 24 hours and gives back the games it "

@@ -1,8 +1,10 @@
-"""`agon match A B`: is A stronger than B? Pairs of games stopped by fishtest's SPRT."""
+"""`agon match A B`: is A stronger than B? Pairs of games stopped by a sequential test
+(`agon.tournaments.formats.sprt`), the version tests' own."""
 
 from __future__ import annotations
 
 import argparse
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,16 @@ from agon.cli.games import (
     seats_problem,
     worker_pool,
 )
-from agon.tournaments.formats.sprt import Sprt, elo_estimate, pair_outcome
+from agon.tournaments.formats import sprt_words
+from agon.tournaments.formats.sprt import (
+    DEFAULT_ALPHA,
+    DEFAULT_BETA,
+    DEFAULT_ELO0,
+    DEFAULT_ELO1,
+    Sprt,
+    elo_interval,
+    pair_outcome,
+)
 from agon.tournaments.formats.version_test import leg_score, pair_legs
 from engine.core import InvalidOptions
 from engine.registry import game_ids
@@ -25,36 +36,41 @@ from sandbox.packages import PackageError
 
 SPARKS = "▁▂▃▄▅▆▇█"
 
-EXAMPLES = """\
+EXAMPLES = f"""\
 examples:
-  agon match new.py old.py --game akropolis --sprt elo0=0,elo1=10 --jobs 2
+  agon match new.py old.py --game akropolis --sprt elo0=0,elo1=50 --jobs 2
   agon match new.py builtin:greedy --game architekton --max-games 200
   agon match new.py old.py --game akropolis --players 4 --opponent builtin:greedy
 
-A and B play pairs of games on one seed with the seats swapped. After each pair the
-log-likelihood ratio (LLR) of H1 "A is elo1 stronger" against H0 "A is elo0 stronger"
-(logistic Elo, fishtest's pentanomial model) is compared with its bounds
-log(beta / (1 - alpha)) and log((1 - beta) / alpha): the match stops at the first pair
-that crosses one (verdict H1 or H0), or at --max-games (verdict inconclusive). Without
---sprt it plays --max-games and weighs them with the default hypotheses. The same command
-gives the same verdict, whatever --jobs.
+A and B play pairs of games on one seed with the seats swapped. After each pair the test
+weighs H1 "A is at least elo1 Elo stronger than B" against H0 "A is elo0 Elo stronger or
+less" (logistic Elo) by betting on the pairs' scores: its evidence for H1 reaches
+log(1/alpha) with probability at most alpha when H0 is true, its evidence for H0 reaches
+log(beta) with probability at most beta when H1 is true, whatever the draws and the seat
+advantage. The match stops at the first pair that reaches one (verdict H1 or H0), or at
+--max-games (verdict inconclusive). Without --sprt it plays --max-games and weighs them
+with the default hypotheses. The same command gives the same verdict, whatever --jobs.
+
+{textwrap.fill(sprt_words.HELP, 88)}
 
 With --players P above 2, A and B never meet: each plays a table against the same P - 1
 fixed opponents (--opponent) on the same seed in the same seat, and the version with more
 points wins that comparison; a pair is two such comparisons (four games), the versions a
 seat further round in the second. wins, draws and losses then count comparisons.
 
-The last line printed is one JSON object:
-  {"games", "wins", "draws", "losses", "elo", "elo_ci95": [lo, hi], "llr", "verdict"}
-counting A's games; verdict is "H1", "H0" or "inconclusive"."""
+It prints the question, the answer and the Elo estimate in words ("Is A at least 50 Elo
+stronger than B? Yes: after 14 games ..."), then, last, one JSON object:
+  {{"games", "wins", "draws", "losses", "elo", "elo_ci95": [lo, hi], "llr", "verdict"}}
+counting A's games; verdict is "H1", "H0" or "inconclusive"; llr is the test's evidence; a
+side of elo_ci95 is null where the games bound it no further ([85, null]: +85 or more)."""
 
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "match",
-        help="test whether one bot is stronger than another (SPRT)",
-        description="Play pairs of games between two bots until a sequential probability "
-        "ratio test decides whether the first is stronger.",
+        help="test whether one bot is stronger than another (sequential test)",
+        description="Play pairs of games between two bots until a sequential test decides "
+        "whether the first is at least elo1 Elo stronger.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -64,7 +80,8 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--sprt",
         type=parse_sprt,
-        metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05",
+        metavar=f"elo0={DEFAULT_ELO0:g},elo1={DEFAULT_ELO1:g},alpha={DEFAULT_ALPHA:g},"
+        f"beta={DEFAULT_BETA:g}",
         help="stop as soon as the test decides (any of the four; defaults as shown)",
     )
     parser.add_argument(
@@ -131,9 +148,30 @@ def run(args: argparse.Namespace) -> int:
         pairs, games, trace, verdict = play_pairs(setup, test, args)
     except (InvalidOptions, PackageError, SandboxError, ValueError, OSError) as error:
         return fail(str(error))
-    print(f"LLR {trace[-1] if trace else 0.0:+.2f} ({test.lower:+.2f}, {test.upper:+.2f})")
+    result = summary(pairs, games, trace, verdict)
+    state = sprt_words.VersionTestState(
+        candidate=args.candidate,
+        baseline=args.baseline,
+        sprt=test,
+        pentanomial=pentanomial(pairs),
+        games=games,
+        wins=result["wins"],
+        draws=result["draws"],
+        losses=result["losses"],
+        max_games=args.max_games,
+        status="finished",
+        verdict=verdict,
+        mirrored=args.players > 2,
+    )
+    print(
+        f"Evidence {trace[-1] if trace else 0.0:+.2f} "
+        f"(H0 at {test.lower:+.2f}, H1 at {test.upper:+.2f})"
+    )
     print(f"  {sparkline(trace, test.lower, test.upper)}")
-    print_json(summary(pairs, games, trace, verdict))
+    print(sprt_words.question(state))
+    print(sprt_words.answer(state))
+    print(sprt_words.estimate(state.pentanomial))
+    print_json(result)
     return 0
 
 
@@ -142,14 +180,14 @@ def play_pairs(
 ) -> tuple[list[list[float]], int, list[float], str]:
     """Pairs in order until the verdict or the limit; a batch of `jobs` pairs at a time,
     pairs played past the deciding one dropped so that --jobs changes nothing. Returns the
-    candidate's leg scores pair by pair, the games played, the LLR after each pair and the
-    verdict."""
+    candidate's leg scores pair by pair, the games played, the evidence after each pair and
+    the verdict."""
     games_a_pair = 2 if args.players == 2 else 4
     limit = max(1, args.max_games // games_a_pair)
     pairs: list[list[float]] = []
     counts = [0] * 5
     trace: list[float] = []
-    with progress_bar(limit, "LLR +0.00") as progress, worker_pool(args.jobs) as pool:
+    with progress_bar(limit, "evidence +0.00") as progress, worker_pool(args.jobs) as pool:
         task = progress.task_ids[0]
         while len(pairs) < limit:
             first = len(pairs)
@@ -163,8 +201,10 @@ def play_pairs(
                 scores = [leg_score([by_game[g] for g in leg]) for leg in legs]
                 pairs.append(scores)
                 counts[pair_outcome(sum(scores))] += 1
-                trace.append(test.llr(counts))
-                progress.update(task, completed=len(pairs), description=f"LLR {trace[-1]:+.2f}")
+                trace.append(test.evidence(counts))
+                progress.update(
+                    task, completed=len(pairs), description=f"evidence {trace[-1]:+.2f}"
+                )
                 verdict = test.verdict(counts)
                 if args.sprt is not None and verdict is not None:
                     return pairs, len(pairs) * games_a_pair, trace, verdict
@@ -172,7 +212,7 @@ def play_pairs(
 
 
 def sparkline(trace: list[float], lower: float, upper: float, width: int = 60) -> str:
-    """The LLR's path between its bounds, one mark per step (sampled down to `width`)."""
+    """The evidence's path between its bounds, one mark per step (sampled down to `width`)."""
     if not trace:
         return ""
     step = max(1, len(trace) // width)
@@ -184,21 +224,28 @@ def sparkline(trace: list[float], lower: float, upper: float, width: int = 60) -
     return "".join(marks)
 
 
+def pentanomial(pairs: list[list[float]]) -> list[int]:
+    counts = [0] * 5
+    for pair in pairs:
+        counts[pair_outcome(sum(pair))] += 1
+    return counts
+
+
 def summary(
     pairs: list[list[float]], games: int, trace: list[float], verdict: str
 ) -> dict[str, Any]:
     scores = [score for pair in pairs for score in pair]
-    counts = [0] * 5
-    for pair in pairs:
-        counts[pair_outcome(sum(pair))] += 1
-    estimate = elo_estimate(counts)
+    estimate = elo_interval(pentanomial(pairs))
     return {
         "games": games,
         "wins": scores.count(1.0),
         "draws": scores.count(0.5),
         "losses": scores.count(0.0),
         "elo": round(estimate.elo, 2),
-        "elo_ci95": [round(estimate.low, 2), round(estimate.high, 2)],
+        "elo_ci95": [
+            None if estimate.low is None else round(estimate.low, 2),
+            None if estimate.high is None else round(estimate.high, 2),
+        ],
         "llr": round(trace[-1], 4) if trace else 0.0,
         "verdict": verdict,
     }

@@ -9,8 +9,8 @@ workers (agon.matches.background), which gives it a match through
 `version_test_game_ended`, inside the transaction that ends the match (the matches app
 calls the kind's outcome there): a finished game may complete the next pair to count; a
 game the platform failed to play is played again; the test, locked, counts its pairs in
-order, stops at the SPRT's verdict or the game limit, and stores more pairs while it
-runs.
+order, stops at the verdict of its sequential test (`agon.tournaments.formats.sprt`) or
+the game limit, and stores more pairs while it runs.
 """
 
 from __future__ import annotations
@@ -33,7 +33,15 @@ from agon.matches.background import Waiting, dispatching_after
 from agon.matches.models import Match
 from agon.matches.services import match_create
 from agon.tournaments.formats.core import Game, Result
-from agon.tournaments.formats.sprt import Sprt, elo_estimate, pair_outcome
+from agon.tournaments.formats.sprt import (
+    DEFAULT_ALPHA,
+    DEFAULT_BETA,
+    DEFAULT_ELO0,
+    DEFAULT_ELO1,
+    Sprt,
+    elo_interval,
+    pair_outcome,
+)
 from agon.tournaments.formats.version_test import leg_score, pair_legs
 from agon.version_tests.models import VersionTest, VersionTestGame
 from engine.bots import BUILTIN_BOTS
@@ -41,7 +49,8 @@ from engine.registry import get_game
 
 BUDGET_PERIOD = timedelta(days=1)
 ELO_BOUND = 1000.0
-"""elo0 and elo1 lie within +-ELO_BOUND (the estimate is clamped there too)."""
+"""elo0 and elo1 lie within +-ELO_BOUND (the estimate is clamped there too, and an interval's
+side beyond it is unbounded: None)."""
 SEED_BITS = 63
 """A test's own seed (a signed 64-bit column); its pairs' seeds are 64-bit, as in `agon match`."""
 PLAYED_VERSIONS = (BotVersion.Status.ACTIVE, BotVersion.Status.RETIRED)
@@ -183,10 +192,10 @@ def version_test_create(
     baseline: Baseline,
     players: int = 2,
     opponents: Sequence[str] = (),
-    elo0: float = 0.0,
-    elo1: float = 10.0,
-    alpha: float = 0.05,
-    beta: float = 0.05,
+    elo0: float = DEFAULT_ELO0,
+    elo1: float = DEFAULT_ELO1,
+    alpha: float = DEFAULT_ALPHA,
+    beta: float = DEFAULT_BETA,
     max_games: int = 400,
     seed: int | None = None,
 ) -> VersionTest:
@@ -376,7 +385,7 @@ def _count_ready_pairs(test: VersionTest) -> None:
         test.draws += scores.count(0.5)
         test.losses += scores.count(0.0)
         test.pentanomial[pair_outcome(sum(scores))] += 1
-        test.llr = sprt.llr(test.pentanomial)
+        test.llr = sprt.evidence(test.pentanomial)
         test.llr_history.append(test.llr)
         test.pairs_counted += 1
         test.games_counted += test.games_per_pair
@@ -389,7 +398,7 @@ def _count_ready_pairs(test: VersionTest) -> None:
                 test, status=VersionTest.Status.FINISHED, verdict=VersionTest.Verdict.INCONCLUSIVE
             )
     if counted:
-        estimate = elo_estimate(test.pentanomial)
+        estimate = elo_interval(test.pentanomial)
         test.elo, test.elo_low, test.elo_high = estimate.elo, estimate.low, estimate.high
         test.save()
 

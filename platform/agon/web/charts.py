@@ -163,8 +163,8 @@ def rating_chart(changes: Sequence[RatingChange], *, title: str, chart_id: str) 
 def llr_chart(
     history: Sequence[float], *, lower: float, upper: float, title: str, chart_id: str
 ) -> SafeString:
-    """An SVG chart of a version test's log-likelihood ratio after each pair, from 0
-    before the first, between its two bounds: crossing the upper one accepts H1, the
+    """An SVG chart of a version test's evidence (stored as its LLR) after each pair, from 0
+    before the first, between its two bounds: reaching the upper one accepts H1, the
     lower one H0. Drawn (bounds and all) before the first pair too."""
     values = [0.0, *history]
     low = min(lower, *values)
@@ -229,7 +229,7 @@ def llr_chart(
     points = " ".join(f"{x(i):.1f},{y(value):.1f}" for i, value in enumerate(values))
     last = len(values) - 1
     description = (
-        f"{len(history)} pair{'s' if len(history) != 1 else ''} counted; the LLR is "
+        f"{len(history)} pair{'s' if len(history) != 1 else ''} counted; the evidence is "
         f"{values[-1]:+.2f}, between {lower:+.2f} (H0 accepted) and {upper:+.2f} (H1 accepted)."
     )
     return format_html(
@@ -241,7 +241,7 @@ def llr_chart(
         "pairs of games ({pairs})</text>"
         '<polyline points="{points}" class="line"/>'
         '<circle cx="{last_x}" cy="{last_y}" r="4" class="dot"><title>after pair {last}: '
-        "LLR {last_value}</title></circle></svg>",
+        "evidence {last_value}</title></circle></svg>",
         w=WIDTH,
         h=HEIGHT,
         id=chart_id,

@@ -11,6 +11,13 @@ from django.contrib.auth.models import User
 from agon.bots.models import Bot
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
+from agon.tournaments.formats import sprt_words
+from agon.tournaments.formats.sprt import (
+    DEFAULT_ALPHA,
+    DEFAULT_BETA,
+    DEFAULT_ELO0,
+    DEFAULT_ELO1,
+)
 from agon.version_tests.services import PLAYED_VERSIONS
 from agon.web.games import games
 from engine.bots import BUILTIN_BOTS
@@ -116,6 +123,8 @@ class MatchFilterForm(forms.Form):
 class VersionTestForm(forms.Form):
     """Start a version test of one of the owner's bot's versions."""
 
+    help_line = sprt_words.HELP
+
     candidate = forms.TypedChoiceField(coerce=int, label="Version under test")
     baseline = forms.ChoiceField(label="Against")
     players = forms.TypedChoiceField(
@@ -124,13 +133,28 @@ class VersionTestForm(forms.Form):
         "builtin bots, on the same seed.",
     )
     elo0 = forms.FloatField(
-        initial=0.0, label="elo0 (H0)", widget=forms.NumberInput({"step": "any"})
+        initial=DEFAULT_ELO0,
+        label="elo0 (H0)",
+        widget=forms.NumberInput({"step": "any"}),
+        help_text="H0: the version is elo0 Elo stronger or less (0: not stronger).",
     )
     elo1 = forms.FloatField(
-        initial=10.0, label="elo1 (H1)", widget=forms.NumberInput({"step": "any"})
+        initial=DEFAULT_ELO1,
+        label="elo1 (H1)",
+        widget=forms.NumberInput({"step": "any"}),
+        help_text="H1: it is at least elo1 Elo stronger. The closer elo1 is to elo0, the "
+        "more games a verdict takes.",
     )
-    alpha = forms.FloatField(initial=0.05, widget=forms.NumberInput({"step": "any"}))
-    beta = forms.FloatField(initial=0.05, widget=forms.NumberInput({"step": "any"}))
+    alpha = forms.FloatField(
+        initial=DEFAULT_ALPHA,
+        widget=forms.NumberInput({"step": "any"}),
+        help_text="The chance of a wrong yes: accepting H1 when H0 is true.",
+    )
+    beta = forms.FloatField(
+        initial=DEFAULT_BETA,
+        widget=forms.NumberInput({"step": "any"}),
+        help_text="The chance of a wrong no: accepting H0 when H1 is true.",
+    )
     max_games = forms.IntegerField(
         initial=400,
         min_value=2,

@@ -41,6 +41,9 @@ def test_the_owner_starts_a_test_and_reads_it_as_it_moves(
     assert (created["status"], created["verdict"], created["games"]) == ("running", "", 0)
     assert created["llr_bounds"] == [pytest.approx(Sprt().lower), pytest.approx(Sprt().upper)]
     assert created["elo_ci95"] is None and created["llr_history"] == []
+    assert created["question"] == "Is v2 at least 50 Elo stronger than v1?"
+    assert created["answer"] == "Running: no pair of games counted yet (at most 40 games)."
+    assert created["estimate"] == "No Elo estimate yet." and created["progress"] == [0, 0]
     assert [(g["pair"], g["leg"], g["status"]) for g in created["matches"]] == [
         (0, 0, "queued"),
         (0, 1, "queued"),
@@ -54,7 +57,11 @@ def test_the_owner_starts_a_test_and_reads_it_as_it_moves(
     assert shown["pentanomial"] == [0, 0, 0, 0, 2]
     assert len(shown["llr_history"]) == 2 and shown["llr"] == shown["llr_history"][-1]
     low, high = shown["elo_ci95"]
-    assert low <= shown["elo"] <= high
+    assert low < shown["elo"] and high is None, "two pairs won 2-0: +low or more"
+    assert shown["answer"].startswith("Running: after 4 games (4 won, 0 drawn, 0 lost)")
+    assert shown["estimate"] == f"Estimated {shown['elo']:+.0f} Elo (95%: {low:+.0f} or more)."
+    toward_h1, toward_h0 = shown["progress"]
+    assert 0 < toward_h1 < 1 and toward_h0 == 0
 
     listed = anonymous.get(f"/api/bots/{hero.id}/tests/").json()
     assert [t["id"] for t in listed["results"]] == [created["id"]]
@@ -106,3 +113,25 @@ def test_another_bots_test_is_not_found(
     ).json()
     assert alice_client.get(f"/api/bots/{other.id}/tests/{created['id']}/").status_code == 404
     assert alice_client.get("/api/bots/999999/tests/").status_code == 404
+
+
+def test_a_test_counted_before_issue_24_reads_with_the_honest_interval(
+    hero: Bot, alice_client: APIClient
+) -> None:
+    created = alice_client.post(
+        f"/api/bots/{hero.id}/tests/",
+        {"candidate": 2, "baseline_version": 1, "max_games": 40},
+        format="json",
+    ).json()
+    # What the old normal interval stored for a 20-0 sweep: "1000.0 [1000.0, 1000.0]".
+    VersionTest.objects.filter(id=created["id"]).update(
+        pentanomial=[0, 0, 0, 0, 10],
+        games_counted=20,
+        wins=20,
+        elo=1000.0,
+        elo_low=1000.0,
+        elo_high=1000.0,
+    )
+    shown = alice_client.get(f"/api/bots/{hero.id}/tests/{created['id']}/").json()
+    low, high = shown["elo_ci95"]
+    assert 100 < low < shown["elo"] < 1000 and high is None

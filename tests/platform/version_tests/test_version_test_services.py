@@ -1,5 +1,5 @@
 """A version test on the platform: pairs of games queued a few at a time, counted in
-order of pair number, stopped by the SPRT or the game limit, a failed game played again,
+order of pair number, stopped by the sequential test or the game limit, a failed game played again,
 a bot's fault a lost game, no rating moved, and each owner's budget of games."""
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def test_a_pair_is_counted_once_both_its_games_are_over_and_the_next_pair_is_que
     assert test.pairs_counted == 1
     assert test.pentanomial == [0, 0, 0, 1, 0]
     assert (test.wins, test.draws, test.losses) == (1, 1, 0)
-    assert test.llr_history == [pytest.approx(Sprt().llr([0, 0, 0, 1, 0]))]
+    assert test.llr_history == [pytest.approx(Sprt().evidence([0, 0, 0, 1, 0]))]
     assert test.pairs_created == 3, "one pair counted: one more queued"
     assert third.id in [m.id for m in queued_games(test)]
 
@@ -99,8 +99,8 @@ def test_pairs_are_counted_in_order_whichever_finishes_first(hero: Bot, alice: U
     assert test.pentanomial == [1, 0, 0, 0, 1]
     sprt = Sprt()
     assert test.llr_history == [
-        pytest.approx(sprt.llr([0, 0, 0, 0, 1])),
-        pytest.approx(sprt.llr([1, 0, 0, 0, 1])),
+        pytest.approx(sprt.evidence([0, 0, 0, 0, 1])),
+        pytest.approx(sprt.evidence([1, 0, 0, 0, 1])),
     ]
 
 
@@ -124,6 +124,34 @@ def test_a_stronger_candidate_is_accepted_and_its_unplayed_games_are_dropped(
     assert {m.error for m in dropped} == {NOT_NEEDED}
     assert queued_games(test) == []
     assert test.games_counted == 2 * test.pairs_counted
+
+
+def test_a_sweep_is_accepted_within_twenty_games_with_the_defaults(hero: Bot, alice: User) -> None:
+    # Issue 24: 20-0 in games ended "Inconclusive", LLR 0.28, Elo "1000.0 [1000.0, 1000.0]".
+    test = version_test_create(
+        user=alice, bot=hero, candidate=2, baseline=Baseline(version=1), max_games=400
+    )
+    assert (test.elo0, test.elo1, test.alpha, test.beta) == (0.0, 50.0, 0.05, 0.05)
+    while test.status == VersionTest.Status.RUNNING:
+        play_queued(test, "win")
+        test.refresh_from_db()
+    assert test.verdict == VersionTest.Verdict.H1
+    assert test.games_counted <= 20 and test.wins == test.games_counted
+    assert test.elo is not None and test.elo_low is not None
+    assert 0 < test.elo_low < test.elo < 1000 and test.elo_high is None, "+X or more"
+
+
+def test_drawn_pairs_have_an_interval_of_some_width(hero: Bot, alice: User) -> None:
+    # Issue 24: three drawn pairs showed "0.0 [0.0, 0.0]".
+    test = start(alice, hero, max_games=100)
+    for _ in range(3):
+        first, second, *_ = queued_games(test)
+        finish_for_candidate(first, test, "draw")
+        finish_for_candidate(second, test, "draw")
+        test.refresh_from_db()
+    assert test.pentanomial == [0, 0, 3, 0, 0] and test.status == VersionTest.Status.RUNNING
+    assert test.elo == 0.0 and test.elo_low is not None and test.elo_high is not None
+    assert test.elo_low < -100 and test.elo_high > 100
 
 
 def test_a_weaker_candidate_is_rejected(hero: Bot, alice: User) -> None:

@@ -1,5 +1,6 @@
 """Version tests on the pages: started from the owner's page of a bot, listed there, and
-each with its page (the verdict, W/D/L, Elo and interval, the LLR chart, the games)."""
+each with its page (the question and its answer in words, W/D/L, Elo and interval, the
+evidence's chart, the games)."""
 
 from __future__ import annotations
 
@@ -88,7 +89,7 @@ def test_a_tests_page_shows_the_verdict_the_score_the_chart_and_the_games(
     hero: Bot, alice: User, client: Client
 ) -> None:
     test = version_test_create(
-        user=alice, bot=hero, candidate=2, baseline=Baseline(version=1), elo1=200, max_games=100
+        user=alice, bot=hero, candidate=2, baseline=Baseline(version=1), max_games=100
     )
     while test.status == VersionTest.Status.RUNNING:
         play_queued(test, "win")
@@ -96,10 +97,19 @@ def test_a_tests_page_shows_the_verdict_the_score_the_chart_and_the_games(
 
     page = client.get(reverse("web:version-test", args=[hero.id, test.id])).content.decode()
 
-    assert "H1 accepted: v2 is stronger" in page
+    assert "Is v2 at least 50 Elo stronger than v1?" in page
+    assert (
+        f"Yes: after {test.games_counted} games ({test.wins} won, 0 drawn, 0 lost), the test "
+        "accepted H1 (v2 is at least 50 Elo stronger than v1) with 5% error rates."
+    ) in page
+    assert test.games_counted <= 20, "a sweep decides within 20 games"
     assert 'http-equiv="refresh"' not in page
     assert f"{test.wins} / 0 / 0" in page
-    assert f"{test.elo:.1f}" in page and f"[{test.elo_low:.1f}, {test.elo_high:.1f}]" in page
+    assert test.elo is not None and test.elo_low is not None and test.elo_high is None
+    interval = f"{test.elo_low:+.0f} or more"
+    assert f"Estimated {test.elo:+.0f} Elo (95%: {interval})." in page
+    assert f'{test.elo:+.0f} <span class="muted ci">({interval})</span>' in page
+    assert "1000" not in page.split("<footer")[0], "no clamped bound"
     assert '<svg class="chart llr-chart"' in page
     assert page.count('class="bound ') == 2
     played = Match.objects.filter(version_test_game__test=test, status=Match.Status.FINISHED)
@@ -115,10 +125,55 @@ def test_a_running_test_says_how_far_it_is(hero: Bot, alice: User, client: Clien
         user=alice, bot=hero, candidate=2, baseline=Baseline(builtin="random")
     )
     page = client.get(reverse("web:version-test", args=[hero.id, test.id])).content.decode()
-    assert "Running: 0 of at most 400 games counted." in page
+    assert "Is v2 at least 50 Elo stronger than builtin:random?" in page
+    assert "Running: no pair of games counted yet (at most 400 games)." in page
+    assert "No Elo estimate yet." in page
     assert '<meta http-equiv="refresh"' in page, "the chart moves as the pairs come in"
     assert "builtin:random" in page
     assert client.get(reverse("web:version-test", args=[hero.id, test.id + 1])).status_code == 404
+
+
+def test_drawn_pairs_show_an_interval_and_the_way_to_each_bound(
+    hero: Bot, alice: User, client: Client
+) -> None:
+    test = version_test_create(user=alice, bot=hero, candidate=2, baseline=Baseline(version=1))
+    for _ in range(3):
+        play_queued(test, "draw")
+        test.refresh_from_db()
+    assert test.pentanomial == [0, 0, test.pairs_counted, 0, 0]
+
+    page = client.get(reverse("web:version-test", args=[hero.id, test.id])).content.decode()
+
+    toward_h1, toward_h0 = Sprt().progress(test.pentanomial)
+    assert f"the evidence is {toward_h1:.0%} of the way to yes (H1) and {toward_h0:.0%}" in page
+    assert f'<progress max="100" value="{round(100 * toward_h0)}">' in page
+    assert re.search(r"Estimated \+0 Elo \(95%: -\d{3} to \+\d{3}\)\.", page), "no zero width"
+
+
+def test_an_undecided_and_a_failed_test_say_so(hero: Bot, alice: User, client: Client) -> None:
+    test = version_test_create(
+        user=alice, bot=hero, candidate=2, baseline=Baseline(version=1), max_games=4
+    )
+    play_queued(test, "win")
+    test.refresh_from_db()
+    assert test.verdict == VersionTest.Verdict.INCONCLUSIVE
+    page = client.get(reverse("web:version-test", args=[hero.id, test.id])).content.decode()
+    assert "Undecided: the test reached its limit of 4 games after 4 games" in page
+    assert "of the way to yes (H1)" in page and "<progress" in page
+
+    VersionTest.objects.filter(id=test.id).update(
+        status=VersionTest.Status.FAILED, verdict="", error="match 9 failed 3 times"
+    )
+    page = client.get(reverse("web:version-test", args=[hero.id, test.id])).content.decode()
+    assert "Stopped without an answer: match 9 failed 3 times" in page
+
+
+def test_the_form_explains_the_hypotheses_and_error_rates(hero: Bot, alice_browser: Client) -> None:
+    page = alice_browser.get(reverse("web:my-bot", args=[hero.id])).content.decode()
+    assert "alpha is the chance that it says yes (H1) when H0 is true" in page
+    assert "The chance of a wrong yes: accepting H1 when H0 is true." in page
+    assert re.search(r'name="elo1" value="50(\.0)?"', page), "the default elo1"
+    assert re.search(r'name="elo0" value="0(\.0)?"', page), "the default elo0"
 
 
 def test_the_llr_chart_draws_the_line_between_its_bounds_and_escapes_its_title() -> None:

@@ -11,8 +11,9 @@ from django.shortcuts import redirect, render
 from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 
-from agon.tournaments.formats.sprt import Sprt
-from agon.version_tests.selectors import version_test_get
+from agon.tournaments.formats import sprt_words
+from agon.tournaments.formats.sprt import Sprt, elo_interval
+from agon.version_tests.selectors import version_test_get, version_test_state
 from agon.version_tests.services import Baseline, BudgetExceeded, version_test_create
 from agon.web import selectors
 from agon.web.charts import llr_chart
@@ -33,9 +34,13 @@ def version_test_page(request: HttpRequest, bot_id: int, test_id: int) -> HttpRe
         test.llr_history,
         lower=sprt.lower,
         upper=sprt.upper,
-        title=f"LLR of {test.candidate.label} against {test.baseline_label}",
+        title=f"Evidence of {test.candidate.label} against {test.baseline_label}",
         chart_id="llr",
     )
+    state = version_test_state(test=test)
+    counted = sum(state.pentanomial) > 0
+    toward_h1, toward_h0 = sprt.progress(state.pentanomial)
+    found = elo_interval(state.pentanomial)
     return render(
         request,
         "web/version_test.html",
@@ -44,6 +49,12 @@ def version_test_page(request: HttpRequest, bot_id: int, test_id: int) -> HttpRe
             "bot": test.bot,
             "chart": chart,
             "bounds": (sprt.lower, sprt.upper),
+            "question": sprt_words.question(state),
+            "answer": sprt_words.answer(state),
+            "estimate": sprt_words.estimate(state.pentanomial),
+            "elo": f"{found.elo:+.0f}" if counted else None,
+            "interval": sprt_words.interval(found.low, found.high),
+            "progress": {"h1": round(100 * toward_h1), "h0": round(100 * toward_h0)},
             "pentanomial": list(zip(PAIR_POINTS, test.pentanomial, strict=True)),
             "games": selectors.version_test_game_rows(test=test),
             "is_owner": request.user.is_authenticated and request.user.id == test.bot.owner_id,

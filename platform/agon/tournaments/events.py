@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from decimal import Decimal
 
 from agon.tournaments.formats.core import Game, Result
 from agon.tournaments.formats.gauntlet import Gauntlet
@@ -44,7 +43,7 @@ def minimum_entrants(tournament: Tournament) -> int:
 
 
 def game_of(row: TournamentGame) -> Game:
-    return Game(row.round, row.tie, row.index, tuple(row.bots), int(row.seed))
+    return Game(row.round, row.tie, row.index, tuple(row.bots), row.seed)
 
 
 def results_of(rows: Iterable[TournamentGame]) -> list[Result]:
@@ -63,7 +62,7 @@ def game_row(tournament: Tournament, game: Game) -> TournamentGame:
         tie=game.tie,
         index=game.index,
         bots=list(game.bots),
-        seed=Decimal(game.seed),
+        seed=game.seed,
     )
 
 

@@ -17,7 +17,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -41,7 +40,7 @@ free port the system gives."""
 
 
 def wait_for(
-    check: Callable[[], T | None | bool],
+    check: Callable[[], T | bool | None],
     *,
     timeout: float,
     what: str,
@@ -61,12 +60,16 @@ def wait_for(
 
 
 def free_port() -> int:
-    """A port nobody serves on: from AGON_TEST_PORTS if set, else any the system gives."""
+    """A port nobody serves on: from AGON_TEST_PORTS if set (each pytest-xdist worker
+    starting at a port of its own), else any the system gives."""
     wanted = os.environ.get(PORTS_VARIABLE, "").strip()
     candidates = [0]
     if wanted:
         first, _, last = wanted.partition("-")
-        candidates = list(range(int(first), int(last or first) + 1))
+        ports = list(range(int(first), int(last or first) + 1))
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+        start = (int(worker) if worker.isdigit() else 0) * 2 % len(ports)
+        candidates = ports[start:] + ports[:start]
     for candidate in candidates:
         with socket.socket() as probe:
             try:
@@ -132,14 +135,18 @@ class Client:
 
 
 class User(Client):
-    """A signed-up user with a token, as a bot author's script is."""
+    """A signed-in user with a token, as a bot author's script is."""
 
-    def __init__(self, url: str, username: str) -> None:
-        super().__init__(url)
+    def __init__(self, url: str, username: str, token: str) -> None:
+        super().__init__(url, token)
         self.username = username
+
+    @classmethod
+    def sign_up(cls, url: str, username: str) -> User:
         account = {"username": username, "password": PASSWORD}
-        self.post("/api/auth/register/", account)
-        self.token = self.json("POST", "/api/auth/token/", account)["token"]
+        client = Client(url)
+        client.post("/api/auth/register/", account)
+        return cls(url, username, client.json("POST", "/api/auth/token/", account)["token"])
 
     def upload_bot(self, name: str, source: bytes, game: str = GAME) -> dict[str, Any]:
         body = {"name": name, "game": game, "file": ("main.py", source)}
@@ -192,7 +199,9 @@ class User(Client):
             assert match["status"] != "failed", match
             return match if match["status"] == "finished" else None
 
-        return wait_for(finished, timeout=timeout, what=f"match {match_id} to finish", explain=explain)
+        return wait_for(
+            finished, timeout=timeout, what=f"match {match_id} to finish", explain=explain
+        )
 
 
 # --- the bots ---------------------------------------------------------------------------------
@@ -227,43 +236,69 @@ LOOKAHEAD = (EXAMPLE_BOTS / "lookahead_bot.py").read_bytes()
 
 
 class AgonUp:
-    """`agon up` as a child process in its own session, its terminal lines collected."""
+    """`agon up` in its own session, its terminal written to a file beside its data
+    folder: any pytest-xdist worker may attach to it (`record`), and the run's end stops it
+    (tests/conftest.py), whichever process started it."""
 
-    def __init__(self, stack: str, var_dir: Path, env: Mapping[str, str]) -> None:
-        self.stack = stack
-        self.var_dir = var_dir
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.lines: list[str] = []
-        self.process = subprocess.Popen(  # noqa: S603 - a fixed argv
-            [
-                sys.executable,
-                "-m",
-                "agon.cli",
-                "up",
-                "--port",
-                str(self.port),
-                "--status-seconds",
-                "5",
-                "--stop-timeout",
-                "10",
-                "--games",
-                GAME,
-            ],
-            cwd=REPO_DIR,
-            env=dict(env),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
+    def __init__(self, record: dict[str, Any]) -> None:
+        self.record = record
+        self.stack: str = record["stack"]
+        self.pid: int = record["pid"]
+        self.started: str = record["started"]
+        self.url: str = record["url"]
+        self.var_dir = Path(record["var_dir"])
+        self.terminal = self.var_dir.parent / "agon-up-terminal.log"
+
+    @classmethod
+    def start(cls, stack: str, var_dir: Path, env: Mapping[str, str], **extra: Any) -> AgonUp:
+        port = free_port()
+        var_dir.mkdir(parents=True, exist_ok=True)
+        with (var_dir.parent / "agon-up-terminal.log").open("wb") as terminal:
+            process = subprocess.Popen(  # noqa: S603 - a fixed argv
+                [
+                    sys.executable,
+                    "-m",
+                    "agon.cli",
+                    "up",
+                    "--port",
+                    str(port),
+                    "--status-seconds",
+                    "5",
+                    "--stop-timeout",
+                    "10",
+                    "--games",
+                    GAME,
+                ],
+                cwd=REPO_DIR,
+                env=dict(env),
+                stdin=subprocess.DEVNULL,
+                stdout=terminal,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        _CHILDREN[process.pid] = process
+        started = process_tree(process.pid).get(process.pid, "")
+        return cls(
+            {
+                "stack": stack,
+                "pid": process.pid,
+                "started": started,
+                "url": f"http://127.0.0.1:{port}",
+                "var_dir": str(var_dir),
+                **extra,
+            }
         )
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
 
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for raw in self.process.stdout:
-            self.lines.append(raw.decode(errors="replace").rstrip())
+    def lines(self) -> list[str]:
+        if not self.terminal.exists():
+            return []
+        return self.terminal.read_text(errors="replace").splitlines()
+
+    def running(self) -> bool:
+        child = _CHILDREN.get(self.pid)
+        if child is not None:
+            return child.poll() is None
+        return process_tree(self.pid).get(self.pid) == self.started
 
     def explain(self, lines: int = 40) -> str:
         """For failure messages: the end of agon up's terminal and of its children's log."""
@@ -271,36 +306,49 @@ class AgonUp:
         tail = log.read_text(errors="replace").splitlines()[-lines:] if log.exists() else []
         return (
             f"\n--- the end of agon up's terminal ({self.stack}) ---\n"
-            + "\n".join(self.lines[-15:])
-            + f"\n--- the end of its children's log ({log.name}) ---\n"
+            + "\n".join(self.lines()[-15:])
+            + f"\n--- the end of its children's log ({log}) ---\n"
             + "\n".join(tail)
         )
 
     def wait_ready(self, timeout: float) -> None:
-        def ready() -> bool:
-            if self.process.poll() is not None:
-                raise AssertionError(
-                    f"agon up exited with {self.process.returncode}{self.explain()}"
-                )
-            return any("ready: open" in line for line in self.lines)
+        log = self.var_dir / "agon-up.log"
+        listening = f"Listening at: {self.url} "
 
-        wait_for(ready, timeout=timeout, what=f"agon up ({self.stack}) to serve", explain=self.explain)
+        def ready() -> bool:
+            self.alive()
+            # Its own web server answering, not another process on the same port.
+            return any("ready: open" in line for line in self.lines()) and (
+                log.exists() and listening in log.read_text(errors="replace")
+            )
+
+        wait_for(
+            ready, timeout=timeout, what=f"agon up ({self.stack}) to serve", explain=self.explain
+        )
 
     def alive(self) -> None:
-        if self.process.poll() is not None:
-            raise AssertionError(f"agon up exited with {self.process.returncode}{self.explain()}")
+        if not self.running():
+            raise AssertionError(f"agon up ({self.stack}) is gone{self.explain()}")
 
     def stop(self) -> None:
         """Ctrl-C, as its user would; then SIGKILL to any process of its tree still there
         (the very process: a pid reused since is left alone)."""
-        processes = process_tree(self.process.pid)
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout=40)
+        processes = process_tree(self.pid) if self.running() else {}
+        if processes:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGINT)
+            deadline = time.monotonic() + 40
+            while self.running() and time.monotonic() < deadline:
+                time.sleep(0.2)
         for pid, started in processes.items():
             if process_tree(pid).get(pid) == started:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
+        child = _CHILDREN.pop(self.pid, None)
+        if child is not None:
+            child.wait(timeout=30)
         reap_orphans()
-        self.process.wait(timeout=30)
+
+
+_CHILDREN: dict[int, subprocess.Popen[bytes]] = {}
+"""The `agon up` processes this process started (waited for when stopped)."""

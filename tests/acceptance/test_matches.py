@@ -15,7 +15,7 @@ VERSION_TEST_SECONDS = 600.0
 
 
 def test_a_new_bot_plays_ranked_matches_and_its_rating_moves(agon: AgonUp) -> None:
-    eli = User(agon.url, "eli")
+    eli = User.sign_up(agon.url, "eli")
     bot = eli.upload_bot("climber", LOOKAHEAD)
     eli.wait_active(bot["id"], 1, agon.explain)
     ladder = eli.ladder()
@@ -45,17 +45,18 @@ def test_a_new_bot_plays_ranked_matches_and_its_rating_moves(agon: AgonUp) -> No
 
 
 def test_a_challenge_is_played_and_its_replay_served(agon: AgonUp) -> None:
-    dora = User(agon.url, "dora")
+    dora = User.sign_up(agon.url, "dora")
     bot = dora.upload_bot("challenger", FIRST_LEGAL)
     dora.wait_active(bot["id"], 1, agon.explain)
     examples = dora.get("/api/bots/?owner=agon-examples&game=architekton")["results"]
     opponent = next(other for other in examples if other["active_version"] is not None)
     ladder = dora.ladder()
-    made = dora.post("/api/challenges/", {"ladder": ladder["id"], "bots": [bot["id"], opponent["id"]]})
+    seats = [bot["id"], opponent["id"]]
+    made = dora.post("/api/challenges/", {"ladder": ladder["id"], "bots": seats})
     assert made["kind"] == "challenge" and made["status"] in ("queued", "running", "finished"), made
 
     match = dora.wait_match(made["id"], agon.explain)
-    assert [seat["bot"] for seat in match["seats"]] == [bot["id"], opponent["id"]]
+    assert [seat["bot"] for seat in match["seats"]] == seats
     assert sorted(match["ranks"]) in ([1, 1], [1, 2]), match
     assert len(match["scores"]) == 2
     status, replay = dora.request("GET", f"/api/matches/{match['id']}/replay/")
@@ -66,7 +67,7 @@ def test_a_challenge_is_played_and_its_replay_served(agon: AgonUp) -> None:
 
 def test_a_version_test_reaches_a_verdict(agon: AgonUp) -> None:
     """A random first version, then a lookahead one: the test finds the second stronger."""
-    cleo = User(agon.url, "cleo")
+    cleo = User.sign_up(agon.url, "cleo")
     bot = cleo.upload_bot("improver", RANDOM)
     cleo.wait_active(bot["id"], 1, agon.explain)
     cleo.upload_version(bot["id"], LOOKAHEAD)

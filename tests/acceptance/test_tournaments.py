@@ -2,8 +2,8 @@
 with a short entry window, the user's bots entered, then played by the platform's own
 worker and beat to its final standings.
 
-The five tournaments are made at once (by two users: a user may have three private ones
-unfinished) and played side by side; each test then waits for its own.
+The five tournaments are made at once, once for the test run (by two users: a user may have
+three private ones unfinished), and played side by side; each test then waits for its own.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.acceptance.platforms import shared, shared_folder
 from tests.acceptance.support import (
     FIRST_LEGAL,
     GAME,
@@ -44,30 +45,12 @@ for this long (beat looks every second) is stuck."""
 
 
 @dataclass
-class Field:
-    """The bots a user uploaded, each with an active version."""
-
-    author: User
-    bots: list[dict[str, Any]]
-
-
-@pytest.fixture(scope="session")
-def field(agon: AgonUp) -> Field:
-    author = User(agon.url, "ada")
-    sources = {"first": FIRST_LEGAL, "last": LAST_LEGAL, "random": RANDOM, "lookahead": LOOKAHEAD}
-    bots = [author.upload_bot(name, source) for name, source in sources.items()]
-    for bot in bots:
-        author.wait_active(bot["id"], 1, agon.explain)
-    return Field(author, bots)
-
-
-@dataclass
 class Running:
     agon: AgonUp
     organizers: dict[str, User]
     ids: dict[str, int]
     entry_closes: float
-    """time.monotonic() when the last entry closed."""
+    """time.time() when the last entry closed."""
 
     def shown(self, format: str) -> dict[str, Any]:
         tournament: dict[str, Any] = self.organizers[format].get(
@@ -81,7 +64,7 @@ class Running:
         for format, tournament_id in self.ids.items():
             try:
                 shown = self.shown(format)
-            except Exception as error:  # noqa: BLE001 - a failure message says what it can
+            except Exception as error:  # a failure message says what it can
                 lines.append(f"  {format} ({tournament_id}): unreadable: {error}")
                 continue
             lines.append(
@@ -92,14 +75,19 @@ class Running:
         return "\n--- the tournaments ---\n" + "\n".join(lines) + self.agon.explain()
 
 
-@pytest.fixture(scope="session")
-def tournaments(agon: AgonUp, field: Field) -> Running:
-    """The five formats, each a private tournament of the quick game, meetings=1."""
-    bea = User(agon.url, "bea")
+def _make_tournaments(agon: AgonUp) -> dict[str, Any]:
+    """Ada uploads four bots; once they are active, she and Bea make the five
+    tournaments (a user may have three private ones unfinished) and enter them."""
+    ada = User.sign_up(agon.url, "ada")
+    sources = {"first": FIRST_LEGAL, "last": LAST_LEGAL, "random": RANDOM, "lookahead": LOOKAHEAD}
+    bots = [ada.upload_bot(name, source) for name, source in sources.items()]
+    for bot in bots:
+        ada.wait_active(bot["id"], 1, agon.explain)
+    bea = User.sign_up(agon.url, "bea")
     organizers = {
-        "round-robin": field.author,
-        "swiss": field.author,
-        "knockout": field.author,
+        "round-robin": ada,
+        "swiss": ada,
+        "knockout": ada,
         "double-elimination": bea,
         "gauntlet": bea,
     }
@@ -119,11 +107,29 @@ def tournaments(agon: AgonUp, field: Field) -> Running:
             },
         )
         assert (made["status"], made["public"]) == ("entry", False), made
-        for bot in field.bots[:entrants]:
+        for bot in bots[:entrants]:
             organizer.post(f"/api/tournaments/{made['id']}/entries/", {"bot": bot["id"]})
         ids[format] = made["id"]
-    last_close = time.monotonic() + ENTRY_SECONDS
-    return Running(agon, organizers, ids, last_close)
+    return {
+        "organizers": {format: [u.username, u.token] for format, u in organizers.items()},
+        "ids": ids,
+        "entry_closes": time.time() + ENTRY_SECONDS,
+    }
+
+
+@pytest.fixture(scope="session")
+def tournaments(
+    agon: AgonUp, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Running:
+    """The five formats, each a private tournament of the quick game, meetings=1: made
+    once for the run (whichever worker asks first), played side by side."""
+    folder = shared_folder(request.config, tmp_path_factory)
+    made = shared(folder, f"{agon.stack}-tournaments", lambda: _make_tournaments(agon))
+    organizers = {
+        format: User(agon.url, username, token)
+        for format, (username, token) in made["organizers"].items()
+    }
+    return Running(agon, organizers, made["ids"], made["entry_closes"])
 
 
 @pytest.mark.parametrize("format", list(ENTRANTS))
@@ -153,7 +159,7 @@ def test_a_private_tournament_is_played_to_its_final_standings(
             )
         return None
 
-    remaining = FINISH_SECONDS - (time.monotonic() - tournaments.entry_closes)
+    remaining = FINISH_SECONDS - (time.time() - tournaments.entry_closes)
     shown = wait_for(
         finished,
         timeout=max(remaining, 60.0),

@@ -17,6 +17,7 @@ import pytest
 from tests.platform.pipeline.support import REPO_DIR
 from tests.platform.wide_numbers import CHECKS
 
+
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A SQLite database migrated as `agon up` migrates it, copied for each check."""
@@ -45,7 +46,11 @@ def _local_env(var_dir: Path) -> dict[str, str]:
     return env
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.django_db)])
+ON_POSTGRESQL = pytest.param("postgresql", marks=pytest.mark.django_db(transaction=True))
+"""Transactional: a check migrates the database back and forth."""
+
+
+@pytest.fixture(params=["sqlite", ON_POSTGRESQL])
 def database(request: pytest.FixtureRequest) -> str:
     """Where the check runs: a copy of the migrated SQLite file (in a process of its
     own), or this process's test database."""
@@ -64,7 +69,7 @@ def test_wide_numbers_keep_every_digit(
     var_dir = tmp_path / "var"
     var_dir.mkdir()
     shutil.copy(template, var_dir / "agon.sqlite3")
-    done = subprocess.run(
+    done = subprocess.run(  # noqa: S603 - a fixed argv
         [sys.executable, "-m", "tests.platform.wide_numbers", check],
         cwd=REPO_DIR,
         env=_local_env(var_dir),

@@ -16,6 +16,12 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from agon.bots.models import Bot
 
 WIDE = [2**53 + 1, 2**63 - 1, 2**63, 2**64 - 1]
 """Past a float's integers, the signed bigint's top, the unsigned one's."""
@@ -25,7 +31,7 @@ FLOATS = [0.1, -2.9444389791664403, 1 / 3, 123456789.123456789, 2.0**-60]
 float written with an exponent back as the integer of its digits, 1e16 as 10**16)."""
 
 
-def _owner_and_bots(count: int) -> tuple[object, list[object]]:
+def _owner_and_bots(count: int) -> tuple[User, list[Bot]]:
     from django.contrib.auth.models import User
 
     from agon.bots.services import bot_submit
@@ -52,7 +58,7 @@ def tournaments_with_wide_game_seeds_finish() -> None:
     owner, bots = _owner_and_bots(3)
     for format, seed, entrants in (("gauntlet", 1, 2), ("swiss", 7, 3), ("round-robin", 11, 3)):
         tournament = open_tournament(owner, format=format, seed=seed)
-        enter(tournament, bots[:entrants])  # type: ignore[arg-type]
+        enter(tournament, bots[:entrants])
         tournament_close_entry(tournament_id=tournament.id, now=after_entry(tournament))
         play_out(tournament)
         tournament.refresh_from_db()
@@ -104,7 +110,7 @@ def bigint_columns_hold_the_signed_range() -> None:
     owner, bots = _owner_and_bots(1)
     tournament = open_tournament(owner, format="gauntlet", seed=SIGNED_TOP)
     assert Tournament.objects.get(id=tournament.id).seed == SIGNED_TOP
-    version = bots[0].versions.get()  # type: ignore[attr-defined]
+    version = bots[0].versions.get()
     test = VersionTest.objects.create(
         bot=bots[0],
         candidate=version,
@@ -170,14 +176,17 @@ def api_inputs_out_of_range_are_refused() -> None:
     from agon.accounts.services import token_obtain
 
     owner, bots = _owner_and_bots(1)
-    client = Client(HTTP_AUTHORIZATION=f"Token {token_obtain(user=owner).key}")  # type: ignore[arg-type]
-    for value in WIDE[1:] + [2**64, 2**70]:
+    client = Client(HTTP_AUTHORIZATION=f"Token {token_obtain(user=owner).key}")
+    mine = bots[0].id
+    for value in [*WIDE[1:], 2**64, 2**70]:
+        test = {"candidate": 1, "baseline_builtin": "random"}
         for method, path, body in (
-            ("post", "/api/challenges/", {"ladder": value, "bots": [bots[0].id, value]}),  # type: ignore[attr-defined]
-            ("post", "/api/challenges/", {"ladder": 1, "bots": [bots[0].id, value]}),  # type: ignore[attr-defined]
+            ("post", "/api/challenges/", {"ladder": value, "bots": [mine, value]}),
+            ("post", "/api/challenges/", {"ladder": 1, "bots": [mine, value]}),
             ("post", f"/api/tournaments/{value}/entries/", {"bot": 1}),
-            ("post", f"/api/bots/{bots[0].id}/tests/", {"candidate": value, "baseline_builtin": "random"}),  # type: ignore[attr-defined]
-            ("post", f"/api/bots/{bots[0].id}/tests/", {"candidate": 1, "baseline_builtin": "random", "max_games": value}),  # type: ignore[attr-defined]
+            ("post", f"/api/bots/{mine}/tests/", {**test, "candidate": value}),
+            ("post", f"/api/bots/{mine}/tests/", {**test, "max_games": value}),
+            ("post", f"/api/bots/{mine}/tests/", {**test, "baseline_version": value}),
             ("get", f"/api/bots/{value}/", None),
             ("get", f"/api/matches/{value}/", None),
             ("get", f"/api/matches/?bot={value}", None),
@@ -190,6 +199,44 @@ def api_inputs_out_of_range_are_refused() -> None:
             assert response.status_code in (200, 400, 404), (path, body, response.status_code)
 
 
+def stored_decimal_seeds_come_back_exact() -> None:
+    """Tournament games stored before the SeedField (tournaments 0002: a decimal, which
+    SQLite kept as a float from 2**63 up) get their exact seeds back from the migration,
+    and their tournament then finishes."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    from agon.tournaments.models import Tournament, TournamentGame
+    from agon.tournaments.scheduling import tournament_close_entry
+    from tests.platform.tournaments.support import after_entry, enter, open_tournament, play_out
+
+    owner, bots = _owner_and_bots(3)
+    tournaments = []
+    for format, seed, entrants in (("gauntlet", 1, 2), ("swiss", 7, 3)):
+        tournament = open_tournament(owner, format=format, seed=seed)
+        enter(tournament, bots[:entrants])
+        tournament_close_entry(tournament_id=tournament.id, now=after_entry(tournament))
+        tournaments.append(tournament)
+    drawn = dict(TournamentGame.objects.values_list("id", "seed"))
+    assert any(seed >= 2**63 for seed in drawn.values()), drawn
+    seatings = TournamentGame.objects.values_list("bots", flat=True)
+    assert any(len(bots) == 1 for bots in seatings), "a Swiss bye"
+
+    call_command("migrate", "tournaments", "0002", verbosity=0)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id, seed FROM tournaments_tournamentgame")
+        before = dict(cursor.fetchall())
+    if connection.vendor == "sqlite":
+        assert any(isinstance(value, float) for value in before.values()), before
+    call_command("migrate", "tournaments", verbosity=0)
+
+    assert dict(TournamentGame.objects.values_list("id", "seed")) == drawn
+    for tournament in tournaments:
+        play_out(tournament)
+        tournament.refresh_from_db()
+        assert tournament.status == Tournament.Status.FINISHED, tournament
+
+
 CHECKS: dict[str, Callable[[], None]] = {
     check.__name__: check
     for check in (
@@ -198,6 +245,7 @@ CHECKS: dict[str, Callable[[], None]] = {
         bigint_columns_hold_the_signed_range,
         json_payloads_keep_their_numbers,
         api_inputs_out_of_range_are_refused,
+        stored_decimal_seeds_come_back_exact,
     )
 }
 

@@ -23,3 +23,13 @@ def nim(monkeypatch: pytest.MonkeyPatch) -> GameSpec[Any]:
     starts (workers inherit the environment)."""
     monkeypatch.setenv(EXTRA_GAMES_VARIABLE, NIM_REGISTRY_LINE)
     return get_spec("nim")
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The run's end (in the process that ran the session, xdist's controller if any):
+    the acceptance suite's platforms stop, whichever worker started them."""
+    if hasattr(session.config, "workerinput"):
+        return
+    from tests.acceptance.platforms import stop_shared_platforms
+
+    stop_shared_platforms(session.config)

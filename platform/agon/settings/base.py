@@ -251,6 +251,11 @@ AGON_PRIORITY_QUEUE, named first, goes first (agon.filesystem_broker does the sa
 CELERY_BROKER_URL = env_str("AGON_BROKER_URL", "filesystem://")
 CELERY_BROKER_TRANSPORT = broker_transport(CELERY_BROKER_URL)
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = dict(QUEUES_IN_ORDER)
+AGON_BROKER_KEY_PREFIX = env_str("AGON_BROKER_KEY_PREFIX", "")
+"""Put before every broker key in Redis (queues, unacknowledged messages): sites sharing
+one Redis database need one each."""
+if AGON_BROKER_KEY_PREFIX:
+    CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] = AGON_BROKER_KEY_PREFIX
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -15,11 +15,12 @@ from agon.settings.base import (
     sandbox_setting,
 )
 
-DATABASES = {
-    "default": database(
-        env_str("AGON_TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/agon")
-    )
-}
+AGON_TEST_DATABASE_URL = env_str(
+    "AGON_TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/agon"
+)
+"""The database the tests' own are named after (pytest-django makes `test_<name>`; the
+acceptance suite a database of its own beside them)."""
+DATABASES = {"default": database(AGON_TEST_DATABASE_URL)}
 CELERY_BROKER_URL = env_str("AGON_TEST_BROKER_URL", "redis://127.0.0.1:6379/15")
 CELERY_BROKER_TRANSPORT = broker_transport(CELERY_BROKER_URL)
 # Broker keys of their own for each pytest-xdist process: a worker the tests start

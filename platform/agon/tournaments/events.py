@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from decimal import Decimal
 
 from django.db.models import Q
 
@@ -52,7 +51,7 @@ def minimum_entrants(tournament: Tournament) -> int:
 
 
 def game_of(row: TournamentGame) -> Game:
-    return Game(row.round, row.tie, row.index, tuple(row.bots), int(row.seed))
+    return Game(row.round, row.tie, row.index, tuple(row.bots), row.seed)
 
 
 def results_of(rows: Iterable[TournamentGame]) -> list[Result]:
@@ -84,7 +83,7 @@ def game_lines(tournament_id: int, *, decided: bool = False) -> list[GameLine]:
         rows = rows.filter(ranks__isnull=False)
     fields = ("round", "tie", "index", "bots", "seed", "ranks", "match_id")
     return [
-        GameLine(number, tie, index, tuple(bots), int(seed), tuple(ranks) if ranks else None, match)
+        GameLine(number, tie, index, tuple(bots), seed, tuple(ranks) if ranks else None, match)
         for number, tie, index, bots, seed, ranks, match in rows.values_list(*fields)
     ]
 
@@ -110,7 +109,7 @@ def game_row(tournament: Tournament, game: Game) -> TournamentGame:
         tie=game.tie,
         index=game.index,
         bots=list(game.bots),
-        seed=Decimal(game.seed),
+        seed=game.seed,
         ranks=[1] if game.is_bye else None,
     )
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from agon.matches.fields import SeedField
+
 
 class Tournament(models.Model):
     class Format(models.TextChoices):
@@ -111,8 +113,8 @@ class TournamentGame(models.Model):
     """The game's place within its tie."""
     bots = models.JSONField()
     """Entrant numbers in seat order; one for a bye."""
-    seed = models.DecimalField(max_digits=20, decimal_places=0)
-    """The format's seed of the game (64 bits: more than a bigint holds)."""
+    seed = SeedField()
+    """The format's seed of the game, from 0 to 2**64 - 1 (stored as signed 64 bits)."""
     match = models.OneToOneField(
         "matches.Match",
         null=True,

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0002_tournamentgame_attempts'),
+        ('tournaments', '0003_game_seed_64_bits'),
     ]
 
     operations = [

@@ -197,7 +197,10 @@ def _cancel(tournament_id: int) -> None:
     from django.contrib.auth.models import User
 
     from agon.tournaments.cancellation import tournament_cancel
+    from agon.tournaments.models import Tournament
 
+    if Tournament.objects.get(id=tournament_id).status == Tournament.Status.FINISHED:
+        return  # a small one may be over already
     tournament_cancel(user=User.objects.get(username="swiss-owner"), tournament_id=tournament_id)
 
 

@@ -205,6 +205,7 @@ def stored_decimal_seeds_come_back_exact() -> None:
     and their tournament then finishes."""
     from django.core.management import call_command
     from django.db import connection
+    from django.test import override_settings
 
     from agon.tournaments.models import Tournament, TournamentGame
     from agon.tournaments.scheduling import tournament_close_entry
@@ -212,11 +213,13 @@ def stored_decimal_seeds_come_back_exact() -> None:
 
     owner, bots = _owner_and_bots(3)
     tournaments = []
-    for format, seed, entrants in (("gauntlet", 1, 2), ("swiss", 7, 3)):
-        tournament = open_tournament(owner, format=format, seed=seed)
-        enter(tournament, bots[:entrants])
-        tournament_close_entry(tournament_id=tournament.id, now=after_entry(tournament))
-        tournaments.append(tournament)
+    # Before the background share (tournaments 0004) every game had its match once stored.
+    with override_settings(AGON_MATCH_SLOTS=1000):
+        for format, seed, entrants in (("gauntlet", 1, 2), ("swiss", 7, 3)):
+            tournament = open_tournament(owner, format=format, seed=seed)
+            enter(tournament, bots[:entrants])
+            tournament_close_entry(tournament_id=tournament.id, now=after_entry(tournament))
+            tournaments.append(tournament)
     drawn = dict(TournamentGame.objects.values_list("id", "seed"))
     assert any(seed >= 2**63 for seed in drawn.values()), drawn
     seatings = TournamentGame.objects.values_list("bots", flat=True)

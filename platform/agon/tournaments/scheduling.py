@@ -191,7 +191,8 @@ def _store(
     entrants: Sequence[Entry],
 ) -> bool:
     """Under the tournament's row lock: store the `wanted` games not stored yet, or
-    finish the tournament when none is wanted and none is undecided."""
+    finish the tournament when none is wanted and none is undecided. True if it did
+    either."""
     tournament = Tournament.objects.select_for_update().filter(id=tournament_id).first()
     if (
         tournament is None
@@ -211,10 +212,10 @@ def _store(
                 if not row.is_bye:
                     _match_attach(tournament, row, entrants)
         return True
-    if not wanted and not tournament.games.filter(ranks__isnull=True).exists():
-        _finish(tournament, event.standings(results), entrants)
+    if wanted or tournament.games.filter(ranks__isnull=True).exists():
         return False
-    return False
+    _finish(tournament, event.standings(results), entrants)
+    return True
 
 
 def _match_attach(tournament: Tournament, row: TournamentGame, entrants: Sequence[Entry]) -> None:

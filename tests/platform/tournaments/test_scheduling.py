@@ -199,3 +199,18 @@ def test_a_beat_asks_the_format_again_only_once_a_game_was_decided_since(
     tournaments_advance()
     tournaments_advance()
     assert asked == [1], "asked once for the one new result"
+
+
+def test_the_step_that_finishes_a_tournament_says_it_changed(
+    make_bot: MakeBot, alice: User
+) -> None:
+    tournament = open_tournament(alice, format="gauntlet")
+    enter(tournament, [make_bot(alice, "one"), make_bot(alice, "two")])
+    tournaments_advance(now=after_entry(tournament))
+    for game in games_in_play(tournament):
+        assert game.match is not None
+        finish_match(game.match, scores=lower_seat_wins(game.match))
+    assert tournaments_advance() == [tournament.id]
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert tournaments_advance() == []

@@ -47,7 +47,6 @@ R = TypeVar("R")
 IN_FLIGHT = (Match.Status.QUEUED, Match.Status.RUNNING)
 NEVER = datetime.min.replace(tzinfo=UTC)
 ADVISORY_LOCK = 0x61676F6E  # "agon": PostgreSQL serializes dispatchers on it
-DISPATCH_TASK = "agon.matches.tasks.background_dispatch"
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ three private ones unfinished), and played side by side; each test then waits fo
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -184,8 +185,14 @@ def test_a_private_tournament_is_played_to_its_final_standings(
     assert len(played) == progress["games"], games
     assert {game["status"] for game in played} == {"finished"}, games
     assert all(game["ranks"] and game["replay"] for game in played), games
-    status, replay = organizer.request("GET", played[-1]["replay"])
-    assert status == 200 and replay, f"the replay of game {played[-1]}: {status}"
+    deals = []
+    for game in played:
+        status, replay = organizer.request("GET", game["replay"])
+        assert status == 200 and replay, f"the replay of game {game}: {status}"
+        deals.append(json.loads(replay)["seed"])
+    # No two games dealt alike, not even a meeting's: a bot that remembers one game's deal
+    # (docs/threat-model.md) learns nothing of another's.
+    assert len(set(deals)) == len(deals), deals
 
 
 def _all_games(user: User, url: str) -> list[dict[str, Any]]:

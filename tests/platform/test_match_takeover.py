@@ -203,6 +203,37 @@ def test_the_heartbeat_thread_keeps_the_heartbeat_fresh_until_the_match_is_taken
         beating.stop()
 
 
+# --- a match played again is dealt afresh ---------------------------------------------------
+
+
+def test_a_match_taken_over_is_dealt_afresh(match: Match) -> None:
+    """Its first run's bots may have seen part of the deal and kept it (docs/threat-model.md)."""
+    t0 = timezone.now()
+    claimed_at(match, t0)
+    match.refresh_from_db()
+    first_deal = match.seed
+    claimed_at(match, t0 + timedelta(seconds=STALE + 0.5))
+    match.refresh_from_db()
+    assert match.attempts == 2 and match.seed != first_deal
+
+
+def test_a_match_given_back_after_a_sandbox_error_is_dealt_afresh(match: Match) -> None:
+    token = claimed_at(match, timezone.now())
+    match.refresh_from_db()
+    first_deal = match.seed
+    assert services.match_release(match_id=match.id, token=token)
+    claimed_at(match, timezone.now())
+    match.refresh_from_db()
+    assert match.attempts == 2 and match.seed != first_deal
+
+
+def test_a_match_claimed_the_first_time_keeps_the_seed_it_was_made_with(match: Match) -> None:
+    made_with = match.seed
+    claimed_at(match, timezone.now())
+    match.refresh_from_db()
+    assert match.seed == made_with
+
+
 # --- the sweep ------------------------------------------------------------------------------
 
 

@@ -101,7 +101,7 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         min_value=1,
         max_value=MAX_MEETINGS,
         help_text="Meetings each table plays; a meeting is one game per rotation of the "
-        "seats (two players: a pair of games, seats swapped, on one seed).",
+        "seats (two players: a pair of games, seats swapped), each game dealt afresh.",
     )
     options = serializers.DictField(
         child=serializers.BooleanField(), required=False, help_text="The game's options."

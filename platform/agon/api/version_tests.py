@@ -56,7 +56,7 @@ class VersionTestCreateSerializer(serializers.Serializer[Any]):
         min_value=2,
         max_value=6,
         help_text="Bots at a table. Above 2 the two versions never meet: each plays a table "
-        "against the same fixed opponents on the same seed, and the one with more points "
+        "against the same fixed opponents, each table dealt afresh, and the one with more points "
         "wins that comparison.",
     )
     opponents = serializers.ListField(
@@ -279,7 +279,7 @@ class VersionTestListView(APIView):
         request=VersionTestCreateSerializer,
         responses={201: VersionTestDetailSerializer, **error_responses(400, 401, 403, 404, 429)},
         summary="Test a version of your bot",
-        description="Pairs of games (one seed, seats swapped) between the candidate and the "
+        description="Pairs of games (seats swapped, each dealt afresh) between the candidate and the "
         "baseline, stopped when a sequential test accepts H0 (the candidate is elo0 Elo "
         "stronger or less) or H1 (at least elo1 Elo stronger) with error rates alpha and "
         "beta, or at max_games. The defaults (elo0 0, elo1 50, alpha = beta = 0.05) decide a "

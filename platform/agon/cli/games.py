@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from agon.cli.common import add_box_arguments
 from agon.cli.play import program_for
-from agon.tournaments.formats.core import Game, Result
+from agon.tournaments.formats.core import Game, Result, deal_seed
 from engine.core import JSON
 from engine.registry import UnknownGame, get_game
 from sandbox.runner import Program, run_match
@@ -84,7 +84,7 @@ def bot_names(specs: Sequence[str]) -> list[str]:
 def play_one(setup: Setup, game: Game) -> Played:
     record = run_match(
         game_id=setup.game_id,
-        seed=game.seed,
+        seed=deal_seed(game),
         options=setup.options,
         programs=[setup.programs[bot] for bot in game.bots],
         sandbox=setup.sandbox,

@@ -42,7 +42,7 @@ examples:
   agon match new.py builtin:greedy --game architekton --max-games 200
   agon match new.py old.py --game akropolis --players 4 --opponent builtin:greedy
 
-A and B play pairs of games on one seed with the seats swapped. After each pair the test
+A and B play pairs of games with the seats swapped, each game dealt afresh. After each pair the test
 weighs H1 "A is at least elo1 Elo stronger than B" against H0 "A is elo0 Elo stronger or
 less" (logistic Elo) by betting on the pairs' scores: its evidence for H1 reaches
 log(1/alpha) with probability at most alpha when H0 is true, its evidence for H0 reaches
@@ -54,7 +54,7 @@ with the default hypotheses. The same command gives the same verdict, whatever -
 {textwrap.fill(sprt_words.HELP, 88)}
 
 With --players P above 2, A and B never meet: each plays a table against the same P - 1
-fixed opponents (--opponent) on the same seed in the same seat, and the version with more
+fixed opponents (--opponent) in the same seat, each table dealt afresh, and the version with more
 points wins that comparison; a pair is two such comparisons (four games), the versions a
 seat further round in the second. wins, draws and losses then count comparisons.
 

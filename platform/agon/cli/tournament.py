@@ -23,7 +23,7 @@ from agon.cli.games import (
     seats_problem,
     worker_pool,
 )
-from agon.tournaments.formats.core import Game
+from agon.tournaments.formats.core import Game, deal_seed
 from agon.tournaments.formats.gauntlet import Gauntlet
 from agon.tournaments.formats.knockout import Knockout
 from agon.tournaments.formats.round_robin import RoundRobin
@@ -47,8 +47,8 @@ examples:
   agon tournament --game attika --format gauntlet new.py old.py builtin:greedy
 
 Bots are given as for `agon play` (files or builtin:NAME), best seed first. Each meeting of
-a table is one game per rotation of its seats on one seed (two players: a pair of games
-with the seats swapped); --games sets the meetings a table plays. A Swiss bye is worth a
+a table is one game per rotation of its seats, each dealt afresh (two players: a pair of
+games with the seats swapped); --games sets the meetings a table plays. A Swiss bye is worth a
 won meeting.
 
 With --replays DIR every game's replay and the tournament's state (DIR/tournament.json)
@@ -198,6 +198,7 @@ def save_state(folder: Path | None, config: dict[str, Any], played: Sequence[Pla
                 "index": p.game.index,
                 "bots": list(p.game.bots),
                 "seed": p.game.seed,
+                "deal": deal_seed(p.game),
                 "ranks": list(p.ranks),
                 "scores": list(p.scores),
                 "replay": p.replay,

@@ -128,6 +128,7 @@ def match_claim(*, match_id: int, now: datetime | None = None) -> str | None:
         "attempts": F("attempts") + 1,
     }
     if Match.objects.filter(id=match_id, status=Match.Status.QUEUED).update(**claim) == 1:
+        _deal_afresh_on_retry(match_id, token)
         return token
     with transaction.atomic():
         # Waits while the row is locked: by a finish, or a heartbeat (whose session the
@@ -147,6 +148,7 @@ def match_claim(*, match_id: int, now: datetime | None = None) -> str | None:
             _match_fail_lost(match)
             return None
         Match.objects.filter(id=match_id).update(**claim)
+        _deal_afresh_on_retry(match_id, token)
         log.warning(
             "match %s: its run fell silent %.0f s ago; this run takes it over", match_id, silent
         )
@@ -166,6 +168,16 @@ def _match_fail_lost(match: Match) -> None:
     outcome_conclude(match)
     transaction.on_commit(
         functools.partial(metrics.record_match_failed, game=match.game, kind=match.kind)
+    )
+
+
+def _deal_afresh_on_retry(match_id: int, token: str) -> None:
+    """A match played again (its run died, or its sandbox failed) is dealt afresh: a new
+    seed for every claim after the first. Its bots may have seen part of the earlier
+    deal, and may remember it across boxes (docs/threat-model.md); the replay records the
+    seed the match was finally played on."""
+    Match.objects.filter(id=match_id, claimed_by=token, attempts__gt=1).update(
+        seed=secrets.randbits(64)
     )
 
 

@@ -118,11 +118,6 @@ def slot(game: Game) -> tuple[int, str, int]:
     return (game.round, game.tie, game.index)
 
 
-def match_seed(game: Game) -> int:
-    """The game's own 64-bit seed, as `agon tournament` plays it."""
-    return game.seed
-
-
 def most_games(
     *, format: str, entrants: int, players: int, meetings: int, rounds: int | None
 ) -> int:

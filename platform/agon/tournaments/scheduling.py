@@ -49,13 +49,12 @@ from agon.tournaments.events import (
     game_lines,
     game_of,
     game_row,
-    match_seed,
     minimum_entrants,
     results_of_lines,
     slot,
     swiss_rounds,
 )
-from agon.tournaments.formats.core import Game, Result
+from agon.tournaments.formats.core import Game, Result, deal_seed
 from agon.tournaments.formats.standings import Standing
 from agon.tournaments.models import Entry, Tournament, TournamentGame
 
@@ -219,10 +218,11 @@ def _store(
 
 
 def _match_attach(tournament: Tournament, row: TournamentGame, entrants: Sequence[Entry]) -> None:
-    """Give the stored game `row` a new match on its seats and seed (the caller holds
-    the tournament's row)."""
+    """Give the stored game `row` a new match on its seats, dealt afresh for each replay
+    (the caller holds the tournament's row)."""
     seats = [entrants[bot].version for bot in row.bots]
-    row.match = _match_for(tournament, [seat for seat in seats if seat is not None], game_of(row))
+    playing = [seat for seat in seats if seat is not None]
+    row.match = _match_for(tournament, playing, deal_seed(game_of(row), row.replays))
     row.save(update_fields=["match"])
 
 
@@ -273,14 +273,14 @@ def tournament_dispatch(tournament_id: int, limit: int) -> int:
     return len(rows)
 
 
-def _match_for(tournament: Tournament, seats: Sequence[BotVersion], game: Game) -> Match:
+def _match_for(tournament: Tournament, seats: Sequence[BotVersion], seed: int) -> Match:
     return match_create(
         kind=Match.Kind.TOURNAMENT,
         game=tournament.game,
         players=len(seats),
         options=dict(tournament.options),
         seats=seats,
-        seed=match_seed(game),
+        seed=seed,
         created_by=tournament.owner,
         background=not tournament.public,
     )

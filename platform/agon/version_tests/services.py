@@ -32,7 +32,7 @@ from agon.bots.models import Bot, BotVersion
 from agon.matches.background import Waiting, dispatching_after
 from agon.matches.models import Match
 from agon.matches.services import match_create
-from agon.tournaments.formats.core import Game, Result
+from agon.tournaments.formats.core import Game, Result, deal_seed
 from agon.tournaments.formats.sprt import (
     DEFAULT_ALPHA,
     DEFAULT_BETA,
@@ -251,7 +251,7 @@ def _entrants(test: VersionTest) -> list[BotVersion | str]:
     return [test.candidate, baseline, *test.opponents]
 
 
-def _match_for(test: VersionTest, game: Game) -> Match:
+def _match_for(test: VersionTest, game: Game, replay: int) -> Match:
     entrants = _entrants(test)
     return match_create(
         kind=Match.Kind.VERSION_TEST,
@@ -260,7 +260,7 @@ def _match_for(test: VersionTest, game: Game) -> Match:
         options=test.options,
         seats=[entrants[entrant] for entrant in game.bots],
         created_by=test.created_by,
-        seed=game.seed,
+        seed=deal_seed(game, replay),
         background=True,
     )
 
@@ -320,7 +320,7 @@ def version_test_dispatch(test_id: int, limit: int) -> int:
     rows = list(test.games.filter(match__isnull=True).order_by("pair", "leg", "side")[:limit])
     for row in rows:
         game = pair_legs(row.pair, test.seed, test.players)[row.leg][row.side]
-        row.match = _match_for(test, game)
+        row.match = _match_for(test, game, row.replays)
         row.save(update_fields=["match"])
     return len(rows)
 
@@ -342,7 +342,7 @@ def version_test_game_ended(*, match: Match) -> None:
 
 def _replay_or_stop(test: VersionTest, game: VersionTestGame, failed: Match) -> None:
     """A game the platform could not play (not a bot's fault: that is a lost game) is
-    played again on the same seed and seats, AGON_VERSION_TEST_REPLAYS times at most."""
+    played again on the same seats, dealt afresh, AGON_VERSION_TEST_REPLAYS times at most."""
     if game.replays >= settings.AGON_VERSION_TEST_REPLAYS:
         _stop(
             test,
@@ -350,7 +350,7 @@ def _replay_or_stop(test: VersionTest, game: VersionTestGame, failed: Match) -> 
             error=f"match {failed.id} failed {game.replays + 1} times: {failed.error}"[:4000],
         )
         return
-    game.match = None  # the background share gives it a new one, on the same seed and seats
+    game.match = None  # the background share gives it a new one, on the same seats
     game.replays += 1
     game.save(update_fields=["match", "replays"])
 

@@ -130,7 +130,7 @@ class VersionTestForm(forms.Form):
     players = forms.TypedChoiceField(
         coerce=int,
         help_text="Above 2, each version plays its own table against the same greedy "
-        "builtin bots, on the same seed.",
+        "builtin bots, each table dealt afresh.",
     )
     elo0 = forms.FloatField(
         initial=DEFAULT_ELO0,

@@ -1,9 +1,16 @@
 """The records every format shares: a game to play, its result, points and seeds.
 
-A *meeting* of a table is one game per rotation of its seats, all on the same seed: two
-players play a pair of games with swapped seats (as fishtest and cutechess pair games), and
-P players play P games in which every bot sits once in every seat. Seat advantage and
-the luck of the seed then cancel within a meeting.
+A *meeting* of a table is one game per rotation of its seats: two players play a pair of
+games with swapped seats (as fishtest and cutechess pair games), and P players play P games
+in which every bot sits once in every seat. Seat advantage cancels within a meeting.
+
+The games of a meeting share the format's seed (`Game.seed`, which names the meeting), but
+each is dealt afresh (`deal_seed`): the face-down stacks, hands and piles of one game say
+nothing of another's. Dealing a meeting's games alike would cancel the luck of the deal
+too, and would give a bot that remembers its first game (by any channel between sandboxes:
+the host's page cache, see docs/threat-model.md) the hidden order of the second. A game
+played again after its match failed is dealt afresh as well. The luck of the deal is then
+noise the statistics carry: bench/twin_deals.py measures what it costs.
 """
 
 from __future__ import annotations
@@ -43,6 +50,14 @@ def derive_seed(seed: int, *labels: object) -> int:
     """A game seed from the tournament's seed and the labels naming the game."""
     text = ":".join(str(part) for part in (seed, *labels))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def deal_seed(game: Game, replay: int = 0) -> int:
+    """The seed a game's match is played (dealt) on: the game's own, from the meeting's
+    seed, its place in the meeting and how often it was played again after a failure.
+    A one-way hash: the deal seed a finished game's replay shows reveals neither the
+    meeting's seed nor another game's deal."""
+    return derive_seed(game.seed, "deal", game.index, replay)
 
 
 def rotations(bots: Sequence[int]) -> list[tuple[int, ...]]:

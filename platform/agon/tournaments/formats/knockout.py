@@ -4,7 +4,7 @@ The bracket is seeded (entrants in the order given are seeds 1, 2, ...; the fiel
 to a power of two with byes, which the top seeds get) so that seeds 1 and 2 can meet only
 in the final, 1 to 4 only in the semi-finals, and so on.
 
-Each tie is a mini-match: `meetings` pairs of games (seats swapped, one seed a pair); level
+Each tie is a mini-match: `meetings` pairs of games (seats swapped, each game dealt afresh); level
 after them, up to TIEBREAK_PAIRS more pairs, one at a time; still level, sudden death:
 single games, the seats alternating, until one is won, at most SUDDEN_DEATH_GAMES, after
 which the better seed goes through (two copies of one deterministic bot never part).

@@ -1,7 +1,7 @@
 """Version tests: a sequential test on pairs of games that decides, at the error rates it
 states, whatever the shape of the pairs' outcomes.
 
-Games come in pairs on one seed with the seats swapped, and a pair's score for the candidate
+Games come in pairs with the seats swapped (each dealt afresh: formats.core), and a pair's score for the candidate
 (0, 1/2, 1, 3/2 or 2 points, a fraction x of its two points) is one draw from a pentanomial
 distribution of mean m. The test weighs H0: m <= s(elo0) against H1: m >= s(elo1), in
 logistic Elo (a score s is worth -400 log10(1/s - 1)).

@@ -1,12 +1,13 @@
 """The games of a version test: pairs of legs, each leg one comparison of the candidate
-(entrant 0) with the baseline (entrant 1) on one seed.
+(entrant 0) with the baseline (entrant 1).
 
 Two players: a leg is one game between them, and a pair is the two games of a meeting
-(seats swapped, one seed), as fishtest plays them. Tables of P: the two versions never sit
-together; a leg is two mirrored games on one seed, the candidate in one and the baseline
+(seats swapped), as fishtest plays them. Tables of P: the two versions never sit
+together; a leg is two mirrored games, the candidate in one and the baseline
 in the other, in the same seat against the same fixed opponents (entrants 2 ..) in the same
 seats, and the leg is won by the version that scored more points. The two legs of a pair
-put the versions in consecutive seats, so the seats come round evenly.
+put the versions in consecutive seats, so the seats come round evenly. Every game is
+dealt afresh (`core.deal_seed`): mirrored tables share their seating, not their deal.
 """
 
 from __future__ import annotations

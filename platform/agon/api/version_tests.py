@@ -279,8 +279,8 @@ class VersionTestListView(APIView):
         request=VersionTestCreateSerializer,
         responses={201: VersionTestDetailSerializer, **error_responses(400, 401, 403, 404, 429)},
         summary="Test a version of your bot",
-        description="Pairs of games (seats swapped, each dealt afresh) between the candidate and the "
-        "baseline, stopped when a sequential test accepts H0 (the candidate is elo0 Elo "
+        description="Pairs of games (seats swapped, each dealt afresh) between the candidate "
+        "and the baseline, stopped when a sequential test accepts H0 (the candidate is elo0 Elo "
         "stronger or less) or H1 (at least elo1 Elo stronger) with error rates alpha and "
         "beta, or at max_games. The defaults (elo0 0, elo1 50, alpha = beta = 0.05) decide a "
         "sweep within 14 games and bots 100 Elo apart in about 100. Its games share the "

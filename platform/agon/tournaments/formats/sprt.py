@@ -1,10 +1,10 @@
 """Version tests: a sequential test on pairs of games that decides, at the error rates it
 states, whatever the shape of the pairs' outcomes.
 
-Games come in pairs with the seats swapped (each dealt afresh: formats.core), and a pair's score for the candidate
-(0, 1/2, 1, 3/2 or 2 points, a fraction x of its two points) is one draw from a pentanomial
-distribution of mean m. The test weighs H0: m <= s(elo0) against H1: m >= s(elo1), in
-logistic Elo (a score s is worth -400 log10(1/s - 1)).
+Games come in pairs with the seats swapped (each dealt afresh: formats.core), and a pair's
+score for the candidate (0, 1/2, 1, 3/2 or 2 points, a fraction x of its two points) is one
+draw from a pentanomial distribution of mean m. The test weighs H0: m <= s(elo0) against
+H1: m >= s(elo1), in logistic Elo (a score s is worth -400 log10(1/s - 1)).
 
 Why not fishtest's GSPRT (`gsprt_llr`, kept to compare with in bench/sprt.py): its LLR
 compares the pentanomial distributions of expectation s(elo0) and s(elo1) nearest the data.

@@ -211,6 +211,7 @@ def stored_decimal_seeds_come_back_exact() -> None:
     from django.db import connection
     from django.test import override_settings
 
+    from agon.matches.models import Match
     from agon.tournaments.models import Tournament, TournamentGame
     from agon.tournaments.scheduling import tournament_close_entry
     from tests.platform.tournaments.support import after_entry, enter, open_tournament, play_out
@@ -226,6 +227,10 @@ def stored_decimal_seeds_come_back_exact() -> None:
             tournaments.append(tournament)
     drawn = dict(TournamentGame.objects.values_list("id", "seed"))
     assert any(seed >= 2**63 for seed in drawn.values()), drawn
+    # Before every game was dealt afresh, a game's match was played on the game's own seed.
+    for game_id, match_id in TournamentGame.objects.values_list("id", "match_id"):
+        if match_id is not None:
+            Match.objects.filter(id=match_id).update(seed=drawn[game_id])
     seatings = TournamentGame.objects.values_list("bots", flat=True)
     assert any(len(bots) == 1 for bots in seatings), "a Swiss bye"
 

@@ -36,15 +36,32 @@ async () => {
   viewer.go(viewer.views.length - 1);
   viewer.renderTimes.length = 0;
   const gaps = [];
+  const made = [];
+  let added = 0;
+  const watcher = new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        added += 1 + (node.getElementsByTagName ? node.getElementsByTagName("*").length : 0);
+      }
+    }
+  });
+  watcher.observe(document.body, { childList: true, subtree: true });
   let last = performance.now();
   for (let step = 0; step < viewer.views.length; step += 1) {
     await new Promise((resolve) => requestAnimationFrame(resolve));
     const now = performance.now();
     gaps.push(now - last);
     last = now;
+    added = 0;
     viewer.go(step);
+    watcher.takeRecords().forEach((record) => record.addedNodes.forEach((node) => {
+      added += 1 + (node.getElementsByTagName ? node.getElementsByTagName("*").length : 0);
+    }));
+    made.push(added);
   }
-  return { render: viewer.renderTimes.slice(), gaps: gaps.slice(1) };
+  watcher.disconnect();
+  const page = document.body.getElementsByTagName("*").length;
+  return { render: viewer.renderTimes.slice(), gaps: gaps.slice(1), made, page };
 }
 """
 
@@ -80,9 +97,11 @@ def test_a_four_player_akropolis_replay_plays_smoothly_and_as_the_engine_has_it(
     wait_loaded(page, 60)
 
     stats: dict[str, Any] = page.evaluate(MEASURE_SCRIPT)
-    render, gaps = stats["render"], stats["gaps"]
+    render, gaps, made = stats["render"], stats["gaps"], stats["made"]
     assert len(render) == 61
     summary = {
+        "elements_made_per_step": {"median": statistics.median(made), "max": max(made)},
+        "elements_on_page": stats["page"],
         "render_ms": {"median": statistics.median(render), "max": max(render)},
         "frame_gap_ms": {
             "median": statistics.median(gaps),
@@ -92,11 +111,14 @@ def test_a_four_player_akropolis_replay_plays_smoothly_and_as_the_engine_has_it(
     }
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     (SCREENSHOTS / "viewer-frame-times.json").write_text(json.dumps(summary, indent=1))
-    # A step costs a few milliseconds; a frame is 16.7 ms. The bounds leave room for a
-    # busy machine and still catch a viewer that rebuilds the boards on every step.
-    assert summary["render_ms"]["median"] < 8, summary
-    assert summary["render_ms"]["max"] < 50, summary
-    assert summary["frame_gap_ms"]["median"] < 25, summary
+    # A viewer that rebuilt the boards on every step would make every element of the page
+    # again (about 1,900 here); this one makes the moved pieces, the move's line and the
+    # seat cards' numbers (about 150). Counted, not timed: it holds on a loaded machine.
+    assert summary["elements_made_per_step"]["max"] < stats["page"] / 4, summary
+    # A step costs a few milliseconds and a frame is 16.7 ms (the figures are written
+    # above); the bounds catch only a viewer seconds slow, whatever the machine's load.
+    assert summary["render_ms"]["median"] < 100, summary
+    assert summary["frame_gap_ms"]["median"] < 500, summary
 
     for step in (0, 1, 2, 3, 4, 17, 31, 46, 59, 60):
         page.evaluate(f"window.AgonViewer.instances[0].go({step})")
@@ -113,7 +135,7 @@ def test_a_four_player_akropolis_replay_plays_smoothly_and_as_the_engine_has_it(
     expect(page.locator("#viewer-position")).to_have_text("60 / 60", timeout=15_000)
     expect(page.get_by_role("button", name="Play")).to_be_visible()
     gaps = page.evaluate("window.AgonViewer.instances[0].frameGaps")
-    assert len(gaps) > 60 and statistics.median(gaps) < 25
+    assert len(gaps) > 60 and statistics.median(gaps) < 500
 
 
 def test_the_controls_are_reached_by_tab_and_work_with_keys(

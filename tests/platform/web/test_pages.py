@@ -34,6 +34,27 @@ def test_home_shows_the_games_the_leaders_and_the_recent_matches(
     assert 'href="/ladders/' in page
 
 
+def test_every_public_page_has_a_plain_title(client: Client, world: World) -> None:
+    """A <title> is text: a block left open in a template once put the home page's
+    tournaments section into it."""
+    urls = [
+        "/",
+        reverse("web:ladders"),
+        reverse("web:ladder", args=[world.ladder.id]),
+        reverse("web:matches"),
+        reverse("web:match", args=[world.match.id]),
+        reverse("web:bot", args=[world.bots[0].id]),
+        reverse("web:tournaments"),
+        reverse("web:guide"),
+        reverse("web:signup"),
+        reverse("web:signin"),
+        reverse("web:rules", args=["akropolis"]),
+    ]
+    for url in urls:
+        title = get(client, url).split("<title>", 1)[1].split("</title>", 1)[0]
+        assert "<" not in title and ">" not in title and 0 < len(title) < 120, (url, title)
+
+
 def test_home_lists_running_matches_as_live(client: Client, world: World) -> None:
     versions = [bot.versions.get(status="active") for bot in world.bots]
     running = ranked_match(world.ladder, versions, seed=3)

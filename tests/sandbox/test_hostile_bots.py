@@ -17,6 +17,7 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import platform
 import re
 import select
 import socket
@@ -28,6 +29,7 @@ from pathlib import Path
 import pytest
 
 import agon_bot
+from sandbox import seccomp
 from sandbox.backends.base import BOX_ENV
 from sandbox.runner import Program
 from tests.sandbox.support import Arena, assert_fault, assert_no_fault, only_report, reports
@@ -388,6 +390,41 @@ def test_the_kernel_stays_out_of_reach_and_nothing_runs_as_host_root(boxed_arena
     assert found["user_namespace"] == "refused"
     assert uids, "no process of the box was seen"
     assert 0 not in uids.values(), f"processes of the box run as root on the host: {uids}"
+
+
+# --- storage that outlives a box ------------------------------------------------------
+
+
+def test_the_kernels_keyrings_carry_nothing_from_one_box_to_another(boxed_arena: Arena) -> None:
+    numbers = seccomp.SYSCALL_NUMBERS[platform.machine()]
+    keys = [f"agon-{boxed_arena.marker}-{seat}" for seat in range(2)]
+    seats = [
+        boxed_arena.hostile("keyring_channel", me=keys[seat], other=keys[1 - seat], numbers=numbers)
+        for seat in range(2)
+    ]
+    record = boxed_arena.play(*seats)
+    assert_no_fault(record)
+    for seat in record.seats:
+        wrote, read = reports(seat.log)
+        refused = {"session": "refused: ENOSYS", "user": "refused: ENOSYS"}
+        assert (wrote, read) == (refused, refused)
+
+
+def test_the_page_cache_of_shared_files_can_be_neither_cleared_nor_read_exactly(
+    boxed_arena: Arena,
+) -> None:
+    numbers = seccomp.SYSCALL_NUMBERS[platform.machine()]
+    record = boxed_arena.play(boxed_arena.hostile("page_cache_channel", numbers=numbers), RANDOM)
+    assert_no_fault(record)
+    found = only_report(record.seats[0].log)
+    assert set(found) == {
+        "fadvise DONTNEED",
+        "preadv2 RWF_NOWAIT",
+        "mincore",
+        "cachestat",
+        "readahead",
+    }
+    assert found == dict.fromkeys(found, "refused: ENOSYS")
 
 
 # --- helpers -------------------------------------------------------------------------

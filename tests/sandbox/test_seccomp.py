@@ -23,7 +23,8 @@ REFUSED_WITH_ENOSYS = seccomp.FAIL | errno.ENOSYS
 
 def run_filter(program: bytes, arch: int, number: int) -> int:
     """What the kernel would do with the call: the filter's return value."""
-    accumulator, position = 0, 0
+    accumulator: int = 0
+    position = 0
     instructions = [struct.unpack("=HBBI", program[i : i + 8]) for i in range(0, len(program), 8)]
     data = struct.pack("=iI", number, arch)
     while True:
@@ -36,7 +37,7 @@ def run_filter(program: bytes, arch: int, number: int) -> int:
         elif code == seccomp.JUMP_IF_AT_LEAST:
             position += if_true if accumulator >= k else if_false
         elif code == seccomp.RETURN:
-            return k
+            return int(k)
         else:
             raise AssertionError(f"unknown instruction {code:#x}")
 

@@ -31,8 +31,9 @@ import pytest
 import agon_bot
 from sandbox import seccomp
 from sandbox.backends.base import BOX_ENV
+from sandbox.limits import limits_for
 from sandbox.runner import Program
-from tests.sandbox.support import Arena, assert_fault, assert_no_fault, only_report, reports
+from tests.sandbox.support import GAME, Arena, assert_fault, assert_no_fault, only_report, reports
 
 RANDOM = Program.builtin("random")
 ATTACK_TURN = 2
@@ -191,13 +192,26 @@ def test_an_answer_the_decoder_chokes_on_is_bad_output_never_a_crash(
     assert_printable_and_bounded(faults[0]["detail"])
 
 
-def test_a_megabyte_illegal_action_leaves_a_bounded_fault(any_arena: Arena) -> None:
-    chars = 500_000
+def test_a_long_illegal_action_leaves_a_bounded_fault(any_arena: Arena) -> None:
+    chars = 10_000  # under the line limit, far over what a fault detail keeps
     record = any_arena.play(any_arena.hostile("long_illegal_action", chars=chars), RANDOM)
     assert_fault(record, seat=0, kind="illegal_action", turn=FAULT_TURN)
     detail = record.replay.faults[0]["detail"]
     assert_printable_and_bounded(detail)
     assert re.search(r"\.\.\. \(\d+ more characters\)$", detail), detail
+
+
+@pytest.mark.parametrize("piece", [65536, 512])
+def test_a_legal_reply_padded_to_a_megabyte_is_refused_before_it_is_read(
+    any_arena: Arena, piece: int
+) -> None:
+    padding = 1024 * 1024 - 100
+    record = any_arena.play(any_arena.hostile("padded_reply", padding=padding, piece=piece), RANDOM)
+    assert_fault(record, seat=0, kind="output_limit", turn=FAULT_TURN)
+    limit = limits_for(GAME).message_bytes
+    assert record.replay.faults[0]["detail"] == (
+        f"sent a line longer than {limit} bytes (the longest reply a bot may send)"
+    )
 
 
 @pytest.mark.parametrize("how", ["raise", "segfault"])

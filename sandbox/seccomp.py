@@ -21,6 +21,7 @@ from __future__ import annotations
 import errno
 import platform
 import struct
+from collections.abc import Iterable
 
 REFUSED_GROUPS: dict[str, tuple[str, ...]] = {
     # sysinfo(2) answers with the host's load averages, free memory and number of
@@ -302,15 +303,16 @@ def _instruction(code: int, k: int, if_true: int = 0, if_false: int = 0) -> byte
     return struct.pack("=HBBI", code, if_true, if_false, k)
 
 
-def refused_numbers(machine: str | None = None) -> dict[str, int]:
+def refused_numbers(machine: str | None = None, refused: Iterable[str] = REFUSED) -> dict[str, int]:
     """The refused calls that exist on `machine` (this one by default), by name."""
     numbers = SYSCALL_NUMBERS.get(machine or platform.machine(), {})
-    return {name: numbers[name] for name in REFUSED if name in numbers}
+    return {name: numbers[name] for name in refused if name in numbers}
 
 
-def box_filter(machine: str | None = None) -> bytes | None:
+def box_filter(machine: str | None = None, refused: Iterable[str] = REFUSED) -> bytes | None:
     """The filter as bubblewrap reads it (struct sock_filter[]), or None on a machine
-    this module does not know (the box then runs without it).
+    this module does not know (the box then runs without it). `refused` is for the
+    benches, which weigh the list against a shorter one.
 
     A plain list of comparisons: the kernel remembers which calls a filter always
     allows whatever their arguments (since Linux 5.11) and skips it for them, so its
@@ -323,7 +325,7 @@ def box_filter(machine: str | None = None) -> bytes | None:
     refuse = _instruction(RETURN, FAIL | errno.ENOSYS)
     allow = _instruction(RETURN, ALLOW)
     tests = [(JUMP_IF_AT_LEAST, X32_BIT)] if has_x32 else []
-    tests += [(JUMP_IF_EQUAL, number) for number in refused_numbers(machine).values()]
+    tests += [(JUMP_IF_EQUAL, number) for number in refused_numbers(machine, refused).values()]
     if len(tests) + 2 > MAX_JUMP:
         raise ValueError("too many refused calls for one list of comparisons")
     # Jumps count the instructions to skip; the last two are `allow` then `refuse`.

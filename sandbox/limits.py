@@ -29,8 +29,11 @@ class Limits:
     """Processes and threads in the box."""
     log_bytes: int = 256 * 1024
     """stderr kept per bot per match (shown to its owner); the rest is dropped."""
-    message_bytes: int = 1 * MIB
-    """The longest line a bot may send."""
+    message_bytes: int = 16 * 1024
+    """The longest line a bot may send: its reply. The largest legal action of any game
+    is under 100 bytes of JSON (`tests/sandbox/test_reply_limit.py`); the referee reads,
+    keeps and parses a reply after the bot's clock has stopped, so this bounds the work
+    a bot can make it do for free (1 MiB of padding once cost it 10-40 ms a turn)."""
     scratch_bytes: int = 16 * MIB
     """Room for all the box writes: /tmp and /dev/shm are one tmpfs of this size."""
 

@@ -41,7 +41,9 @@ class BoxBot(Bot):
         self.bank = limits.time_bank_seconds
         self.thinking_seconds = 0.0
         self.slowest_turn_seconds = 0.0
-        self._stdout = b""
+        self._stdout = bytearray()
+        self._stdout_scanned = 0
+        """How much of `_stdout` is known to hold no newline: each byte is looked at once."""
         self._log = bytearray()
         self._log_dropped = 0
         self._turn_log_offsets: list[int] = []
@@ -139,22 +141,30 @@ class BoxBot(Bot):
                 raise self._exit_fault() from None
 
     def _read_reply(self, deadline: float) -> bytes:
-        while b"\n" not in self._stdout:
+        """The bot's next line, refused as soon as it passes `message_bytes`: what the
+        referee reads and keeps of a reply grows with it, never with the square of it."""
+        while (end := self._stdout.find(b"\n", self._stdout_scanned)) < 0:
+            self._stdout_scanned = len(self._stdout)
             if len(self._stdout) > self.limits.message_bytes:
-                raise BotFault(
-                    "output_limit", f"sent a line longer than {self.limits.message_bytes} bytes"
-                )
+                raise self._line_too_long()
             if time.monotonic() >= deadline:
                 raise BotFault("timeout", "did not answer in time")
             self._pump(deadline, want_line=True)
-        line, self._stdout = self._stdout.split(b"\n", 1)
+        line = bytes(self._stdout[:end])
+        del self._stdout[: end + 1]
+        self._stdout_scanned = 0
         if len(line) > self.limits.message_bytes:
-            raise BotFault(
-                "output_limit", f"sent a line longer than {self.limits.message_bytes} bytes"
-            )
+            raise self._line_too_long()
         if self._stdout.strip():
             raise BotFault("bad_output", "sent more than one line for one turn")
         return line
+
+    def _line_too_long(self) -> BotFault:
+        return BotFault(
+            "output_limit",
+            f"sent a line longer than {self.limits.message_bytes} bytes "
+            "(the longest reply a bot may send)",
+        )
 
     def _pump(self, deadline: float, *, want_line: bool) -> None:
         """Wait for output until the deadline; stdout is kept, stderr goes to the log."""

@@ -24,7 +24,7 @@ from sandbox.backends.base import BOX_ENV, BOX_UID, BoxSpec, ProcessBox, Sandbox
 from sandbox.cgroups import BoxCgroup, CgroupUnavailable, check_available
 from sandbox.host_view import STAND_IN_NAMES, hidden_paths, write_stand_ins
 from sandbox.libraries import library_binds, library_dirs
-from sandbox.seccomp import sysinfo_filter
+from sandbox.seccomp import box_filter
 
 BOX_PYTHON = "/usr/bin/python3"
 BOX_SHELL = "/bin/bash"
@@ -78,7 +78,7 @@ def bwrap_argv(
     spec: BoxSpec, executable: str, view: Path, stdout_fd: int, seccomp_fd: int | None = None
 ) -> list[str]:
     """The command line of a box; `view` is the folder `_make_box_folder` made for it,
-    `seccomp_fd` an open file of `sysinfo_filter()` (passed to bubblewrap).
+    `seccomp_fd` an open file of `box_filter()` (passed to bubblewrap).
 
     The bot's stdout comes in as `stdout_fd` and a shell moves it to fd 1 as it becomes
     the bot: bubblewrap's monitor process (outside the box, alive until the bot ends)
@@ -190,8 +190,8 @@ STAGING_PREFIX = "agon-bwrap-"
 
 
 def _open_seccomp_filter(folder: Path) -> int | None:
-    """A descriptor on `sysinfo_filter()` for bubblewrap to read, or None where there is none."""
-    program = sysinfo_filter()
+    """A descriptor on `box_filter()` for bubblewrap to read, or None where there is none."""
+    program = box_filter()
     if program is None:
         return None
     path = folder / "seccomp.bpf"

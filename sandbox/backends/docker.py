@@ -7,7 +7,8 @@ privileges, memory = memory + swap, a PID limit, one CPU, the unpacked bot read-
 tmpfs), and it can make no POSIX message queue (their bytes are counted per user across
 every container of the host). Its /proc shows fixed stand-ins for the host-wide files
 and hides the rest of what is host-wide (`sandbox.host_view`, masked paths); its /sys
-is an empty tmpfs but for its own cgroup; sysinfo(2) is refused by a seccomp filter
+is an empty tmpfs but for its own cgroup; the system calls of `sandbox.seccomp.REFUSED`
+(sysinfo, keyrings, the page cache's, io_uring, ...) are refused by a seccomp filter
 stacked on Docker's own (`sandbox.seccomp`).
 
 The protocol does not go through Docker's attach stream (several times slower than a
@@ -53,7 +54,7 @@ from sandbox.backends.base import BOX_ENV, BOX_UID, BoxSpec, SandboxError
 from sandbox.backends.container_cgroup import ContainerCgroup
 from sandbox.host_view import hidden_paths, write_stand_ins
 from sandbox.limits import Limits
-from sandbox.seccomp import INSTALL_THEN_RUN_BOT, sysinfo_filter
+from sandbox.seccomp import INSTALL_THEN_RUN_BOT, box_filter
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +69,7 @@ KILLED_EXIT_CODE = 128 + 9
 """What Docker reports for a container ended with SIGKILL (as `close` does)."""
 
 SECCOMP_FILTER = "seccomp.bpf"
-"""The file of `sysinfo_filter()` in the box's /io."""
+"""The file of `box_filter()` in the box's /io."""
 
 
 def launch_command(*, with_filter: bool) -> str:
@@ -135,7 +136,7 @@ class DockerBox:
         for name in ("in", "out", "log"):
             os.mkfifo(io_dir / name)
             (io_dir / name).chmod(0o666)
-        seccomp_filter = sysinfo_filter()
+        seccomp_filter = box_filter()
         if seccomp_filter is not None:
             (io_dir / SECCOMP_FILTER).write_bytes(seccomp_filter)
             (io_dir / SECCOMP_FILTER).chmod(0o644)

@@ -17,6 +17,7 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import platform
 import re
 import select
 import socket
@@ -28,9 +29,11 @@ from pathlib import Path
 import pytest
 
 import agon_bot
+from sandbox import seccomp
 from sandbox.backends.base import BOX_ENV
+from sandbox.limits import limits_for
 from sandbox.runner import Program
-from tests.sandbox.support import Arena, assert_fault, assert_no_fault, only_report, reports
+from tests.sandbox.support import GAME, Arena, assert_fault, assert_no_fault, only_report, reports
 
 RANDOM = Program.builtin("random")
 ATTACK_TURN = 2
@@ -189,13 +192,26 @@ def test_an_answer_the_decoder_chokes_on_is_bad_output_never_a_crash(
     assert_printable_and_bounded(faults[0]["detail"])
 
 
-def test_a_megabyte_illegal_action_leaves_a_bounded_fault(any_arena: Arena) -> None:
-    chars = 500_000
+def test_a_long_illegal_action_leaves_a_bounded_fault(any_arena: Arena) -> None:
+    chars = 10_000  # under the line limit, far over what a fault detail keeps
     record = any_arena.play(any_arena.hostile("long_illegal_action", chars=chars), RANDOM)
     assert_fault(record, seat=0, kind="illegal_action", turn=FAULT_TURN)
     detail = record.replay.faults[0]["detail"]
     assert_printable_and_bounded(detail)
     assert re.search(r"\.\.\. \(\d+ more characters\)$", detail), detail
+
+
+@pytest.mark.parametrize("piece", [65536, 512])
+def test_a_legal_reply_padded_to_a_megabyte_is_refused_before_it_is_read(
+    any_arena: Arena, piece: int
+) -> None:
+    padding = 1024 * 1024 - 100
+    record = any_arena.play(any_arena.hostile("padded_reply", padding=padding, piece=piece), RANDOM)
+    assert_fault(record, seat=0, kind="output_limit", turn=FAULT_TURN)
+    limit = limits_for(GAME).message_bytes
+    assert record.replay.faults[0]["detail"] == (
+        f"sent a line longer than {limit} bytes (the longest reply a bot may send)"
+    )
 
 
 @pytest.mark.parametrize("how", ["raise", "segfault"])
@@ -388,6 +404,41 @@ def test_the_kernel_stays_out_of_reach_and_nothing_runs_as_host_root(boxed_arena
     assert found["user_namespace"] == "refused"
     assert uids, "no process of the box was seen"
     assert 0 not in uids.values(), f"processes of the box run as root on the host: {uids}"
+
+
+# --- storage that outlives a box ------------------------------------------------------
+
+
+def test_the_kernels_keyrings_carry_nothing_from_one_box_to_another(boxed_arena: Arena) -> None:
+    numbers = seccomp.SYSCALL_NUMBERS[platform.machine()]
+    keys = [f"agon-{boxed_arena.marker}-{seat}" for seat in range(2)]
+    seats = [
+        boxed_arena.hostile("keyring_channel", me=keys[seat], other=keys[1 - seat], numbers=numbers)
+        for seat in range(2)
+    ]
+    record = boxed_arena.play(*seats)
+    assert_no_fault(record)
+    for seat in record.seats:
+        wrote, read = reports(seat.log)
+        refused = {"session": "refused: ENOSYS", "user": "refused: ENOSYS"}
+        assert (wrote, read) == (refused, refused)
+
+
+def test_the_page_cache_of_shared_files_can_be_neither_cleared_nor_read_exactly(
+    boxed_arena: Arena,
+) -> None:
+    numbers = seccomp.SYSCALL_NUMBERS[platform.machine()]
+    record = boxed_arena.play(boxed_arena.hostile("page_cache_channel", numbers=numbers), RANDOM)
+    assert_no_fault(record)
+    found = only_report(record.seats[0].log)
+    assert set(found) == {
+        "fadvise DONTNEED",
+        "preadv2 RWF_NOWAIT",
+        "mincore",
+        "cachestat",
+        "readahead",
+    }
+    assert found == dict.fromkeys(found, "refused: ENOSYS")
 
 
 # --- helpers -------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Answers one turn with valid JSON nested 100,000 deep (200 KB, under the line limit),
+"""Answers one turn with valid JSON nested 8,000 deep (16 KB, under the line limit),
 which Python's JSON decoder cannot follow. Expected: `bad_output`, like any other
 answer the referee cannot read; not a crash of the referee, nor of the bot."""
 
@@ -17,7 +17,7 @@ from agon_bot import run
 PARAMS: dict[str, Any] = json.loads((Path(__file__).parent / "params.json").read_text())
 Path("/proc/self/comm").write_text(PARAMS["marker"])
 TURNS = itertools.count()
-DEPTH = 100_000
+DEPTH = 8_000
 
 
 def act(observation: Any, legal_actions: Sequence[Any]) -> Any:

@@ -23,8 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
-from engine import get_game  # noqa: E402
-from engine.rng import SplitMix64  # noqa: E402
+from bench.sandbox import turn_payload  # noqa: E402
 from sandbox import seccomp  # noqa: E402
 from sandbox.backends import BoxSpec, SandboxError, bwrap, docker, get_backend  # noqa: E402
 from sandbox.limits import limits_for  # noqa: E402
@@ -39,16 +38,6 @@ FILTERS = {
     "sysinfo only (before)": ("sysinfo",),
     "whole list (after)": seccomp.REFUSED,
 }
-
-
-def turn_payload() -> tuple[object, object]:
-    game = get_game("akropolis")
-    state = game.new_state(7, 4, {})
-    rng = SplitMix64(7)
-    for _ in range(30):
-        legal = game.legal_actions(state)
-        game.apply(state, legal[rng.below(len(legal))])
-    return game.observation(state, game.current_player(state)), game.legal_actions(state)
 
 
 def use_filter(refused: tuple[str, ...]) -> None:

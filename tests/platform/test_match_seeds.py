@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from agon.matches.fields import SEEDS, read_seed, stored_seed
 from agon.matches.models import Match
+from agon.tournaments.events import game_of
+from agon.tournaments.formats.core import deal_seed
 from agon.tournaments.formats.version_test import pair_legs
 from agon.tournaments.models import TournamentGame
 from agon.tournaments.scheduling import tournament_close_entry
@@ -19,8 +21,9 @@ from tests.platform.conftest import MakeBot
 from tests.platform.tournaments.support import after_entry, enter, open_tournament
 from tests.platform.version_tests.support import bot_with_two_versions
 
-SEED = 1
-"""A tournament seed whose gauntlet games both have the top bit set."""
+SEED = 2
+"""A tournament seed whose gauntlet games both have the top bit set, and one of their
+deals too."""
 EDGES = [0, 1, 2**63 - 1, 2**63, 2**64 - 1]
 SIGNED = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 
@@ -67,9 +70,9 @@ def test_a_tournament_game_plays_its_own_64_bit_seed(make_bot: MakeBot, alice: U
     enter(tournament, [make_bot(alice, "one"), make_bot(alice, "two")])
     tournament_close_entry(tournament_id=tournament.id, now=after_entry(tournament))
     games = list(TournamentGame.objects.filter(tournament=tournament).select_related("match"))
-    seeds = [int(game.seed) for game in games]
-    assert any(seed >= 2**63 for seed in seeds), "no seed here tells a lost top bit"
-    assert [game.match.seed for game in games if game.match is not None] == seeds
+    deals = [deal_seed(game_of(game), game.replays) for game in games]
+    assert any(seed >= 2**63 for seed in deals), "no seed here tells a lost top bit"
+    assert [game.match.seed for game in games if game.match is not None] == deals
 
 
 @pytest.mark.django_db
@@ -79,14 +82,12 @@ def test_a_version_test_plays_the_seeds_agon_match_would(make_bot: MakeBot, alic
         user=alice, bot=bot, candidate=2, baseline=Baseline(version=1), seed=5, max_games=100
     )
     queued = Match.objects.filter(kind=Match.Kind.VERSION_TEST).order_by("id")
-    played = sorted({match.seed for match in queued})
+    played = sorted(match.seed for match in queued)
     drawn = sorted(
-        {
-            game.seed
-            for number in range(len(played))
-            for leg in pair_legs(number, test.seed, 2)
-            for game in leg
-        }
+        deal_seed(game)
+        for number in range(test.pairs_created)
+        for leg in pair_legs(number, test.seed, 2)
+        for game in leg
     )
     assert any(seed >= 2**63 for seed in drawn), "no seed here tells a lost top bit"
     assert played == drawn

@@ -52,8 +52,8 @@ class SoreLoser(Bot):
         stones = observation["stones"]
         losing = stones[self.seat] < max(stones) or self.turns >= 8
         if self.seat == 1 and self.turns >= 3 and losing:
-            # 900 KB of an illegal action (under the line limit), NUL included
-            return {"tile": "\\x00" + "x" * 900_000, "q": 0, "r": 0, "rotation": 0}
+            # 15 KB of an illegal action (under the 16 KiB line limit), NUL included
+            return {"tile": "\\x00" + "x" * 15_000, "q": 0, "r": 0, "rotation": 0}
         return legal_actions[0]
 
     def end(self, result):

@@ -262,6 +262,7 @@ def _match_for(test: VersionTest, game: Game) -> Match:
         created_by=test.created_by,
         seed=game.seed,
         background=True,
+        private=True,  # the owner's business: agon.matches.visibility
     )
 
 

@@ -195,6 +195,8 @@ class GameRow:
     replays: int
     attempts: list[Match] = field(default_factory=list)
     """The failed matches its replays replaced, oldest first."""
+    forfeited: bool = False
+    """Decided unplayed: a bot in it withdrew (agon.tournaments.withdrawal)."""
 
 
 @dataclass(frozen=True)
@@ -417,6 +419,7 @@ def _tie(name: str, rows: list[TournamentGame], entrants: Sequence[Entrant]) -> 
             row.void,
             row.replays,
             list(row.attempts.all()),
+            row.forfeited,
         )
         for row in rows
     ]

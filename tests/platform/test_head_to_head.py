@@ -103,7 +103,7 @@ def test_the_bot_page_shows_the_table_in_as_many_queries_for_one_opponent_as_for
 
 def test_the_page_says_when_there_is_nobody_yet(client: Client, athena: Bot) -> None:
     page = client.get(reverse("web:bot", args=[athena.id])).content.decode()
-    assert "No finished match against another bot yet." in page
+    assert "No finished ranked game against another bot yet." in page
 
 
 def test_the_api_gives_the_record_per_opponent_in_its_schema(

@@ -98,6 +98,25 @@ def test_a_crashing_version_is_paused_its_ratings_kept_and_left_out_of_matchmaki
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("fault_settings")
+@pytest.mark.parametrize(
+    "kind", [Match.Kind.CHALLENGE, Match.Kind.TOURNAMENT, Match.Kind.VERSION_TEST]
+)
+def test_faults_in_games_somebody_chose_never_pause_a_version(
+    kind: str, ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User
+) -> None:
+    victim, steady = make_bot(alice, "rarely-buggy"), make_bot(bob, "steady")
+    for _ in range(5):  # a user steers it into its rare bug, game after game
+        play(ladder_2p, [steady, victim], faulty=victim, kind=kind)
+    assert not active(victim).paused_reason
+
+    play(ladder_2p, [victim, steady])  # a ranked game judges the ranked games alone
+    assert not active(victim).paused_reason
+    play(ladder_2p, [victim, steady], faulty=victim)
+    assert not active(victim).paused_reason, "one fault in two ranked games: still playing"
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("fault_settings")
 def test_a_new_version_plays_again(ladder_2p: Ladder, make_bot: MakeBot, alice: User) -> None:
     crashy, steady = make_bot(alice, "crashy"), make_bot(alice, "steady")
     for _ in range(2):

@@ -1,7 +1,7 @@
 """Tournaments: made by staff (public) or by any user (private), entered during their
 window, then played round by round.
 
-GET  /api/tournaments/                 the public ones and your own (?status=)
+GET  /api/tournaments/                 the public ones, your own and those your bots are in
 POST /api/tournaments/                 a new tournament
 GET  /api/tournaments/{id}/            entrants, standings, progress, its games' URL
 GET  /api/tournaments/{id}/games/      its games, paged (?round=)
@@ -301,7 +301,7 @@ class TournamentListView(APIView):
     @extend_schema(
         parameters=[TournamentFilterSerializer],
         responses={200: TournamentSerializer(many=True), **error_responses(400, 404)},
-        summary="List the public tournaments and your own, newest first",
+        summary="List the public tournaments, your own and those your bots are entered in",
     )
     def get(self, request: Request) -> Response:
         given = TournamentFilterSerializer(data=query_values(request))

@@ -172,7 +172,7 @@ def tournament_withdraw(request: HttpRequest, tournament_id: int, entry_id: int)
         return redirect("web:tournament", tournament_id=tournament.id)
     try:
         withdrawn = entry_withdraw(user=user, tournament_id=tournament.id, entry_id=entry.id)
-    except (ValidationError, PermissionDenied) as refusal:
+    except ValidationError as refusal:
         messages.error(request, f"The entry was not withdrawn: {_refusal(refusal)}.")
     else:
         if withdrawn is None:

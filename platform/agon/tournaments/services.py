@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
@@ -181,16 +182,16 @@ def tournaments_visible_to(user: User | None) -> Q:
     return Q(public=True) | Q(owner=user) | Q(id__in=entered)
 
 
-def tournament_matches_audience(user: User) -> Q:
-    """The private tournaments' matches `user` sees beyond their own (agon.matches.
-    visibility): those of a tournament one of their bots is entered in, its games' and
-    the failed attempts they replaced."""
+def tournament_matches_audience(user: User) -> list[QuerySet[Any, Any]]:
+    """The ids of the private tournaments' matches `user` sees beyond their own
+    (agon.matches.visibility): those of a tournament one of their bots is entered in, its
+    games' and the failed attempts they replaced."""
     entered = Entry.objects.filter(bot__owner=user).values("tournament_id")
     games = TournamentGame.objects.filter(tournament_id__in=entered, match__isnull=False)
     attempts = TournamentGame.attempts.through.objects.filter(
         tournamentgame__tournament_id__in=entered
     )
-    return Q(id__in=games.values("match_id")) | Q(id__in=attempts.values("match_id"))
+    return [games.values("match_id").order_by(), attempts.values("match_id").order_by()]
 
 
 @transaction.atomic

@@ -107,6 +107,17 @@ def test_the_newest_matches_come_from_the_primary_key_in_order(busy_ladder: Ladd
     assert "Sort" not in plan
 
 
+def test_a_signed_in_users_matches_come_in_order_without_a_scan_of_the_matches(
+    busy_ladder: Ladder, alice: User
+) -> None:
+    # Its private matches are found from the user's own entries, not the matches table.
+    plan = page_plan(MatchListing(viewer=alice))
+
+    assert "Index Scan Backward using matches_match_pkey" in plan
+    assert "Seq Scan on matches_match" not in plan
+    assert "Sort" not in plan
+
+
 def test_a_ladder_s_matches_come_from_their_index_in_order(busy_ladder: Ladder) -> None:
     plan = page_plan(MatchListing(viewer=None, ladder_id=busy_ladder.id))
 

@@ -77,13 +77,16 @@ class Running:
 
 
 def _make_tournaments(agon: AgonUp) -> dict[str, Any]:
-    """Ada uploads four bots; once they are active, she and Bea make the five
-    tournaments (a user may have three private ones unfinished) and enter them."""
+    """Ada uploads four bots and opens them to events; once they are active, she and Bea
+    make the five tournaments (a user may have three private ones unfinished) and enter
+    them."""
     ada = User.sign_up(agon.url, "ada")
     sources = {"first": FIRST_LEGAL, "last": LAST_LEGAL, "random": RANDOM, "lookahead": LOOKAHEAD}
     bots = [ada.upload_bot(name, source) for name, source in sources.items()]
     for bot in bots:
         ada.wait_active(bot["id"], 1, agon.explain)
+        # Bea enters them into hers: Ada lets other users enter them into their events.
+        ada.json("PATCH", f"/api/bots/{bot['id']}/", {"open_to_events": True})
     bea = User.sign_up(agon.url, "bea")
     organizers = {
         "round-robin": ada,

@@ -42,6 +42,11 @@ def bob(db: None) -> User:
     return user_register(username="bob", password=PASSWORD)
 
 
+@pytest.fixture
+def carol(db: None) -> User:
+    return user_register(username="carol", password=PASSWORD)
+
+
 def client_for(user: User) -> APIClient:
     """An API client that sends the user's token, as a script would."""
     client = APIClient()

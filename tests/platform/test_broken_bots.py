@@ -83,18 +83,36 @@ def test_a_crashing_version_is_paused_its_ratings_kept_and_left_out_of_matchmaki
     play(ladder_2p, [crashy, steady])
     play(ladder_2p, [crashy, steady], faulty=crashy)
     assert not active(crashy).paused_reason, "one fault in two matches: still playing"
-    play(ladder_2p, [steady, crashy], faulty=crashy, kind=Match.Kind.CHALLENGE)
-    rating = Rating.objects.get(ladder=ladder_2p, bot=crashy)
+    play(ladder_2p, [steady, crashy], faulty=crashy)
 
     version = active(crashy)
     assert version.paused_reason.startswith("Paused from matchmaking: it faulted in 2 of")
     assert not active(steady).paused_reason
-    assert Rating.objects.get(ladder=ladder_2p, bot=crashy).rating == rating.rating
+    assert Rating.objects.get(ladder=ladder_2p, bot=crashy).games == 3, "its rating is kept"
 
     made = [m for _ in range(5) for m in matchmaking_round(rng=Random(1))]
     seated = {seat.version.bot_id for m in made for seat in m.seats.all() if seat.version}
     assert crashy.id not in seated
     assert {steady.id, other.id} <= seated
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("fault_settings")
+@pytest.mark.parametrize(
+    "kind", [Match.Kind.CHALLENGE, Match.Kind.TOURNAMENT, Match.Kind.VERSION_TEST]
+)
+def test_faults_in_games_somebody_chose_never_pause_a_version(
+    kind: str, ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User
+) -> None:
+    victim, steady = make_bot(alice, "rarely-buggy"), make_bot(bob, "steady")
+    for _ in range(5):  # a user steers it into its rare bug, game after game
+        play(ladder_2p, [steady, victim], faulty=victim, kind=kind)
+    assert not active(victim).paused_reason
+
+    play(ladder_2p, [victim, steady])  # a ranked game judges the ranked games alone
+    assert not active(victim).paused_reason
+    play(ladder_2p, [victim, steady], faulty=victim)
+    assert not active(victim).paused_reason, "one fault in two ranked games: still playing"
 
 
 @pytest.mark.django_db

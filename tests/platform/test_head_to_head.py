@@ -18,9 +18,10 @@ from agon.bots.models import Bot
 from agon.ladders.models import Ladder, RatingChange
 from agon.matches.models import Match
 from agon.matches.selectors import HeadToHead, head_to_head
+from agon.matches.services import match_create
 from agon.web.charts import rating_chart
 from tests.platform.conftest import MakeBot
-from tests.platform.support import latest_version, play_ranked, ranked_match
+from tests.platform.support import finish_match, latest_version, play_ranked, ranked_match
 
 pytestmark = pytest.mark.django_db
 
@@ -67,6 +68,36 @@ def test_it_counts_wins_draws_and_losses_against_each_opponent(
     assert head_to_head(bot=zeus)[0].name in {"athena", "hermes"}
 
 
+@pytest.mark.parametrize(
+    "kind", [Match.Kind.CHALLENGE, Match.Kind.TOURNAMENT, Match.Kind.VERSION_TEST]
+)
+def test_it_counts_ranked_games_only_in_the_api_and_on_the_page(
+    kind: str,
+    athena: Bot,
+    opponents: Callable[[int], list[Bot]],
+    anonymous: APIClient,
+    client: Client,
+) -> None:
+    (rival,) = opponents(1)
+    play_ranked(ladder(2), [athena, rival], [10, 5])
+    for _ in range(3):  # games somebody chose: they must not fill the record
+        chosen = match_create(
+            kind=kind,
+            game="akropolis",
+            players=2,
+            options={},
+            seats=[latest_version(athena), latest_version(rival)],
+        )
+        finish_match(chosen, scores=[1, 9])
+
+    assert row(head_to_head(bot=athena), rival) == (1, 0, 0, 1)
+    (shown,) = anonymous.get(f"/api/bots/{athena.id}/head-to-head/").json()["results"]
+    assert (shown["wins"], shown["losses"], shown["games"]) == (1, 0, 1)
+    page = client.get(reverse("web:bot", args=[athena.id])).content.decode()
+    assert "Ranked games only" in page
+    assert page.count('<td class="num">1</td><td class="num">0</td><td class="num">0</td>') == 1
+
+
 def test_a_bot_that_met_nobody_has_no_rows(athena: Bot) -> None:
     assert head_to_head(bot=athena) == []  # its validation match was against a builtin
 
@@ -103,7 +134,7 @@ def test_the_bot_page_shows_the_table_in_as_many_queries_for_one_opponent_as_for
 
 def test_the_page_says_when_there_is_nobody_yet(client: Client, athena: Bot) -> None:
     page = client.get(reverse("web:bot", args=[athena.id])).content.decode()
-    assert "No finished match against another bot yet." in page
+    assert "No finished ranked game against another bot yet." in page
 
 
 def test_the_api_gives_the_record_per_opponent_in_its_schema(

@@ -3,7 +3,8 @@
 GET  /api/bots/                                   every bot (?owner=, ?game=)
 POST /api/bots/                                   a new bot with its first version
 GET  /api/bots/{id}/                              versions and ratings
-GET  /api/bots/{id}/head-to-head/                 its record against each opponent
+PATCH /api/bots/{id}/                             open it to other users' events (owner only)
+GET  /api/bots/{id}/head-to-head/                 its record in ranked games against each opponent
 POST /api/bots/{id}/versions/                     a new version (owner only)
 GET  /api/bots/{id}/versions/{number}/download/   its archive (owner only)
 """
@@ -36,7 +37,7 @@ from agon.api.throttles import UploadThrottle
 from agon.bots.models import Bot, BotVersion
 from agon.bots.pausing import version_resume
 from agon.bots.selectors import bot_get, bot_list, bot_version_of_owner
-from agon.bots.services import bot_submit, version_submit
+from agon.bots.services import bot_open_to_events, bot_submit, version_submit
 from agon.ladders.models import Rating
 from agon.matches.selectors import head_to_head
 from engine.registry import game_ids
@@ -58,9 +59,23 @@ class BotSummarySerializer(serializers.ModelSerializer[Bot]):
         help_text="The number of the version that plays for the bot, if one passed validation."
     )
 
+    open_to_events = serializers.BooleanField(
+        read_only=True,
+        help_text="Its owner lets other users enter it into their private tournaments "
+        "(off by default: then only its owner enters it anywhere).",
+    )
+
     class Meta:
         model = Bot
-        fields: tuple[str, ...] = ("id", "name", "owner", "game", "active_version", "created")
+        fields: tuple[str, ...] = (
+            "id",
+            "name",
+            "owner",
+            "game",
+            "active_version",
+            "open_to_events",
+            "created",
+        )
         read_only_fields = fields
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
@@ -155,12 +170,18 @@ class HeadToHeadSerializer(serializers.Serializer[Any]):
     bot = serializers.IntegerField(help_text="The opponent bot's id.")
     name = serializers.CharField(help_text="The opponent bot's name.")
     owner = serializers.CharField(help_text="The opponent's owner's username.")
-    wins = serializers.IntegerField(help_text="Finished matches this bot finished ahead of it.")
-    draws = serializers.IntegerField(help_text="Finished matches the two shared a place in.")
-    losses = serializers.IntegerField(help_text="Finished matches this bot finished behind it.")
+    wins = serializers.IntegerField(help_text="Ranked matches this bot finished ahead of it.")
+    draws = serializers.IntegerField(help_text="Ranked matches the two shared a place in.")
+    losses = serializers.IntegerField(help_text="Ranked matches this bot finished behind it.")
     games = serializers.IntegerField(help_text="wins + draws + losses.")
     last_played = serializers.DateTimeField(
-        allow_null=True, help_text="When the last of these matches finished."
+        allow_null=True, help_text="When the last of these ranked matches finished."
+    )
+
+
+class BotUpdateSerializer(serializers.Serializer[Any]):
+    open_to_events = serializers.BooleanField(
+        help_text="Let other users enter the bot into their private tournaments."
     )
 
 
@@ -228,17 +249,37 @@ class BotDetailView(APIView):
         bot = bot_or_404(bot_id)
         return Response(BotDetailSerializer(bot, context={"request": request}).data)
 
+    @extend_schema(
+        request=BotUpdateSerializer,
+        responses={200: BotDetailSerializer, **error_responses(400, 401, 403, 404)},
+        summary="Open your bot to other users' events, or close it",
+        description="Open to events, other users may enter it into their private "
+        "tournaments at once; closed (the default), only you enter it anywhere. Entries "
+        "made already stay until you withdraw them (GET .../entries/ lists them).",
+    )
+    def patch(self, request: Request, bot_id: int) -> Response:
+        bot = bot_or_404(bot_id)
+        if not request.user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        if not IsOwner().has_object_permission(request, self, bot):
+            raise exceptions.PermissionDenied(IsOwner.message)
+        given = BotUpdateSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        bot_open_to_events(bot=bot, open_to_events=given.validated_data["open_to_events"])
+        return Response(BotDetailSerializer(bot_or_404(bot_id), context={"request": request}).data)
+
 
 class HeadToHeadView(APIView):
     pagination_class = PageNumberPagination
 
     @extend_schema(
         responses={200: HeadToHeadSerializer(many=True), **error_responses(400, 404)},
-        summary="A bot's record against each opponent",
-        description="Over the bot's finished matches, per opponent bot (the most played "
-        "first): wins, draws and losses between the two. In a match of more than two "
-        "players each other bot counts once: finishing ahead of it is a win, a shared "
-        "place a draw.",
+        summary="A bot's record in ranked games against each opponent",
+        description="Over the bot's finished ranked matches only (challenges, tournaments "
+        "and version tests are left out: their opponents were chosen by a user), per "
+        "opponent bot (the most played first): wins, draws and losses between the two. In "
+        "a match of more than two players each other bot counts once: finishing ahead of "
+        "it is a win, a shared place a draw.",
     )
     def get(self, request: Request, bot_id: int) -> Response:
         bot = bot_or_404(bot_id)

@@ -1,12 +1,15 @@
 """Public lists served from the shared cache for a moment.
 
-The match lists and the leaderboards are the same for everybody and are read far more
-often than they change: each page is kept in the cache (Redis in production) for
-AGON_LIST_CACHE_SECONDS, 2 s by default, under its URL and the `Accept` header (JSON
-and the browsable page apart), and sent with `Cache-Control: max-age` so that a proxy in
-front may keep it as long. A finished match then shows in the lists up to that long
-after it finished; single matches, replays, timelines and errors are never kept. 0 turns
-it off (the test settings do).
+The match lists and the leaderboards are the same for everybody (the match lists for
+everybody not signed in), and are read far more often than they change: each page is
+kept in the cache (Redis in production) for AGON_LIST_CACHE_SECONDS, 2 s by default,
+under its URL and the `Accept` header (JSON and the browsable page apart), and sent with
+`Cache-Control: max-age` so that a proxy in front may keep it as long. A finished match
+then shows in the lists up to that long after it finished; single matches, replays,
+timelines and errors are never kept. 0 turns it off (the test settings do). The match
+lists are kept only for requests that cannot be signed in (no token, no session
+cookie): a signed-in user's also holds the private matches they may see, answered
+afresh and never kept.
 
 A page is kept as its bytes and a few headers, one value under one key: Django's
 `cache_page` keeps the pickled response and its header list under two keys, which cost
@@ -33,11 +36,24 @@ View = Callable[..., HttpResponseBase]
 
 def cached_for_everyone(view: View) -> View:
     """`view` answered from the cache for AGON_LIST_CACHE_SECONDS (read at each request)."""
+    return _cached(view, anonymous_only=False)
 
+
+def cached_when_anonymous(view: View) -> View:
+    """As `cached_for_everyone`, for requests that cannot be signed in only: `view`
+    shows a signed-in user what is theirs alone too."""
+    return _cached(view, anonymous_only=True)
+
+
+def _cached(view: View, *, anonymous_only: bool) -> View:
     @functools.wraps(view)
     def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         seconds = settings.AGON_LIST_CACHE_SECONDS
-        if seconds <= 0 or request.method not in ("GET", "HEAD"):
+        if (
+            seconds <= 0
+            or request.method not in ("GET", "HEAD")
+            or (anonymous_only and _credentialed(request))
+        ):
             return view(request, *args, **kwargs)
         page = f"{request.get_full_path()}\n{request.headers.get('Accept', '')}"
         key = KEY_PREFIX + hashlib.sha256(page.encode()).hexdigest()
@@ -57,3 +73,10 @@ def cached_for_everyone(view: View) -> View:
         return response
 
     return answer
+
+
+def _credentialed(request: HttpRequest) -> bool:
+    """Whether the request may be signed in (a token or a session): what it is shown may
+    hold private matches of its user's (agon.matches.visibility), which no other user
+    may be given from the cache, nor a proxy keep."""
+    return "Authorization" in request.headers or settings.SESSION_COOKIE_NAME in request.COOKIES

@@ -52,5 +52,5 @@ class ChallengeView(APIView):
         match = challenge_create(
             user=signed_in_user(request), ladder=ladder, bot_ids=given.validated_data["bots"]
         )
-        data = MatchDetailSerializer(match_get(match_id=match.id)).data
+        data = MatchDetailSerializer(match_get(match_id=match.id, viewer=request.user)).data
         return Response(data, status=status.HTTP_201_CREATED)

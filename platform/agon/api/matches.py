@@ -25,7 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from agon.api.caching import cached_for_everyone
+from agon.api.caching import cached_when_anonymous
 from agon.api.common import FileContentNegotiation, error_responses, query_values, signed_in_user
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.matches.models import Match
@@ -186,14 +186,16 @@ class SeatLogSerializer(serializers.Serializer[Any]):
     )
 
 
-def _match_or_404(match_id: int) -> Match:
-    match = match_get(match_id=match_id)
+def _match_or_404(request: Request, match_id: int) -> Match:
+    """The match if the requester may see it (a private event's only its audience:
+    agon.matches.visibility); to anybody else it does not exist."""
+    match = match_get(match_id=match_id, viewer=request.user)
     if match is None:
         raise exceptions.NotFound(f"there is no match {match_id}")
     return match
 
 
-@method_decorator(cached_for_everyone, name="dispatch")
+@method_decorator(cached_when_anonymous, name="dispatch")
 class MatchListView(APIView):
     pagination_class = PageNumberPagination
 
@@ -201,12 +203,17 @@ class MatchListView(APIView):
         parameters=[MatchFilterSerializer],
         responses={200: MatchSerializer(many=True), **error_responses(400, 404)},
         summary="List matches, newest first",
+        description="The public matches, and for a signed-in user also the private ones "
+        "they may see: their private tournaments' games (as owner or entrant) and their "
+        "version tests' games. Lists asked for anonymously are kept in the shared cache "
+        "for AGON_LIST_CACHE_SECONDS.",
     )
     def get(self, request: Request) -> Response:
         given = MatchFilterSerializer(data=query_values(request))
         given.is_valid(raise_exception=True)
         filters = given.validated_data
         matches = MatchListing(
+            viewer=request.user,
             bot_id=filters.get("bot"),
             ladder_id=filters.get("ladder"),
             status=filters.get("status"),
@@ -219,7 +226,7 @@ class MatchListView(APIView):
 class MatchDetailView(APIView):
     @extend_schema(responses={200: MatchDetailSerializer, **error_responses(404)})
     def get(self, request: Request, match_id: int) -> Response:
-        return Response(MatchDetailSerializer(_match_or_404(match_id)).data)
+        return Response(MatchDetailSerializer(_match_or_404(request, match_id)).data)
 
 
 class ReplayView(APIView):
@@ -237,7 +244,7 @@ class ReplayView(APIView):
         summary="A finished match's replay",
     )
     def get(self, request: Request, match_id: int) -> FileResponse:
-        match = _match_or_404(match_id)
+        match = _match_or_404(request, match_id)
         if match.status != Match.Status.FINISHED or not match.replay:
             raise exceptions.NotFound(
                 f"match {match_id} is {match.status}: its replay exists once it has finished"
@@ -262,7 +269,7 @@ class TimelineView(APIView):
         summary="A match step by step, for replay viewers",
     )
     def get(self, request: Request, match_id: int) -> Response:
-        match = _match_or_404(match_id)
+        match = _match_or_404(request, match_id)
         query = TimelineQuerySerializer(data=query_values(request))
         query.is_valid(raise_exception=True)
         seat = query.validated_data.get("seat")
@@ -284,7 +291,7 @@ class SeatLogView(APIView):
         summary="What your bot wrote on stderr in a match",
     )
     def get(self, request: Request, match_id: int, seat: int) -> Response:
-        found = match_seat(match_id=match_id, seat=seat)
+        found = match_seat(match_id=match_id, seat=seat, viewer=request.user)
         if found is None:
             raise exceptions.NotFound(f"match {match_id} has no seat {seat}")
         if not seat_owned_by(found, signed_in_user(request)):

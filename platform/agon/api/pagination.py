@@ -25,6 +25,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, cast
 
 from django.core.cache.backends.locmem import LocMemCache
+from django.core.exceptions import EmptyResultSet
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 from rest_framework import exceptions, pagination
@@ -73,7 +74,10 @@ class CachedCountPaginator(_Paginator):
     def count(self) -> int:
         items = self.object_list
         if isinstance(items, QuerySet):
-            sql, params = items.query.sql_with_params()
+            try:
+                sql, params = items.query.sql_with_params()
+            except EmptyResultSet:
+                return 0  # `.none()`, or a filter nothing can pass: no SQL to run
             key = repr((sql, params))
         elif isinstance(items, Listing):
             key = items.count_key

@@ -1,13 +1,14 @@
 """Tournaments: made by staff (public) or by any user (private), entered during their
 window, then played round by round.
 
-GET  /api/tournaments/                 the public ones and your own (?status=)
+GET  /api/tournaments/                 the public ones, your own and those your bots are in
 POST /api/tournaments/                 a new tournament
 GET  /api/tournaments/{id}/            entrants, standings, progress, its games' URL
 GET  /api/tournaments/{id}/games/      its games, paged (?round=)
 POST /api/tournaments/{id}/entries/    enter a bot while the entry is open
-DELETE /api/tournaments/{id}/entries/{entry_id}/   withdraw it while the entry is open
+DELETE /api/tournaments/{id}/entries/{entry_id}/   withdraw it (forfeits if it runs)
 POST /api/tournaments/{id}/cancel/     cancel it (its owner if private, or staff)
+GET  /api/bots/{id}/entries/           the tournaments a bot is entered in (that you see)
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
+from agon.api.bots import bot_or_404
 from agon.api.common import error_responses, query_values, signed_in_user
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.tournaments.cancellation import tournament_cancel
@@ -30,6 +32,7 @@ from agon.tournaments.selectors import (
     GAME_STATUSES,
     GameShown,
     TournamentShown,
+    bot_entries,
     tournament_entries,
     tournament_games,
     tournament_get,
@@ -130,6 +133,13 @@ class EntrySerializer(serializers.ModelSerializer[Entry]):
         "and for a bot dropped then (no active version).",
     )
 
+    withdrawn = serializers.DateTimeField(
+        read_only=True,
+        allow_null=True,
+        help_text="When its bot withdrew from the running tournament (it forfeits every "
+        "game it had left); null while it plays.",
+    )
+
     class Meta:
         model = Entry
         fields: tuple[str, ...] = (
@@ -140,6 +150,7 @@ class EntrySerializer(serializers.ModelSerializer[Entry]):
             "version",
             "entrant",
             "created",
+            "withdrawn",
         )
         read_only_fields = fields
 
@@ -150,8 +161,17 @@ class EntrySerializer(serializers.ModelSerializer[Entry]):
 class EntryCreateSerializer(serializers.Serializer[Any]):
     bot = serializers.IntegerField(
         min_value=1,
-        help_text="Your bot's id (a public tournament); any bot's (your private one).",
+        help_text="Your bot's id (a public tournament); into your private one also another "
+        "user's bot open to events (`open_to_events`).",
     )
+
+
+class BotEntrySerializer(EntrySerializer):
+    tournament = TournamentSerializer(read_only=True)
+
+    class Meta(EntrySerializer.Meta):
+        fields: tuple[str, ...] = (*EntrySerializer.Meta.fields, "tournament")
+        read_only_fields = fields
 
 
 class StandingSerializer(serializers.Serializer[Any]):
@@ -281,7 +301,7 @@ class TournamentListView(APIView):
     @extend_schema(
         parameters=[TournamentFilterSerializer],
         responses={200: TournamentSerializer(many=True), **error_responses(400, 404)},
-        summary="List the public tournaments and your own, newest first",
+        summary="List the public tournaments, your own and those your bots are entered in",
     )
     def get(self, request: Request) -> Response:
         given = TournamentFilterSerializer(data=query_values(request))
@@ -328,8 +348,9 @@ class EntryListView(APIView):
         responses={201: EntrySerializer, **error_responses(400, 401, 403, 404)},
         summary="Enter a bot into a tournament while its entry is open",
         description="Into a public tournament, your own bots; into your private one, "
-        "anyone's. The bot needs an active version; the one active when the entry closes "
-        "plays every game.",
+        "yours and other users' bots open to events (403 for another's bot that is not: "
+        "nobody's bot is drafted without consent). The bot needs an active version; the "
+        "one active when the entry closes plays every game.",
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         given = EntryCreateSerializer(data=request.data)
@@ -370,13 +391,34 @@ class EntryDetailView(APIView):
     @extend_schema(
         request=None,
         responses={204: None, **error_responses(400, 401, 403, 404)},
-        summary="Withdraw an entry while the entry is open",
-        description="By the bot's owner, who entered it, or the tournament's owner. Once "
-        "withdrawn the entry is gone: withdrawing it again is a 404.",
+        summary="Withdraw an entry",
+        description="By the bot's owner, who entered it, or the tournament's owner. While "
+        "the entry is open the entry is removed (withdrawing it again is a 404). While the "
+        "tournament runs the bot forfeits every game it has left to play, now and in the "
+        "rounds to come (a loss each: the others in the game share the first place); its "
+        "played games keep their results, the tournament plays on to its end, and the "
+        "entry shows `withdrawn` (withdrawing it again changes nothing). A tournament "
+        "that is over: 400.",
     )
     def delete(self, request: Request, tournament_id: int, entry_id: int) -> Response:
         entry_withdraw(user=signed_in_user(request), tournament_id=tournament_id, entry_id=entry_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class BotEntriesView(APIView):
+    pagination_class = PageNumberPagination
+
+    @extend_schema(
+        responses={200: BotEntrySerializer(many=True), **error_responses(400, 404)},
+        summary="The tournaments a bot is entered in",
+        description="Newest first, each entry with its tournament: to the bot's owner every "
+        "one (public, and private ones someone entered it in); to others those they may "
+        "see. Withdraw one with DELETE /api/tournaments/{id}/entries/{entry_id}/.",
+    )
+    def get(self, request: Request, bot_id: int) -> Response:
+        bot = bot_or_404(bot_id)
+        paginator, page = paginate(self, bot_entries(bot_id=bot.id, viewer=_user_or_none(request)))
+        return paginator.get_paginated_response(BotEntrySerializer(page, many=True).data)
 
 
 class TournamentCancelView(APIView):

@@ -1,7 +1,7 @@
 """Version tests of a bot: is one of its versions stronger than another, or than a
 reference bot? Pairs of games stopped by a sequential test (`agon.tournaments.formats.sprt`).
 
-GET  /api/bots/{id}/tests/             the bot's tests, newest first
+GET  /api/bots/{id}/tests/             the bot's tests, newest first (its owner's and staff's)
 POST /api/bots/{id}/tests/             start one (the bot's owner; within a daily budget)
 GET  /api/bots/{id}/tests/{test_id}/   one test with its LLR after each pair and its games
 """
@@ -269,10 +269,12 @@ class VersionTestListView(APIView):
     @extend_schema(
         responses={200: VersionTestSerializer(many=True), **error_responses(400, 404)},
         summary="A bot's version tests",
+        description="Its owner's business: the bot's owner and staff see them, anybody "
+        "else an empty list.",
     )
     def get(self, request: Request, bot_id: int) -> Response:
         bot = bot_or_404(bot_id)
-        paginator, page = paginate(self, version_tests_of(bot=bot))
+        paginator, page = paginate(self, version_tests_of(bot=bot, viewer=request.user))
         return paginator.get_paginated_response(VersionTestSerializer(page, many=True).data)
 
     @extend_schema(
@@ -306,7 +308,7 @@ class VersionTestListView(APIView):
             )
         except BudgetExceeded as refused:
             raise over_budget(refused) from None
-        shown = version_test_get(bot_id=bot.id, test_id=test.id)
+        shown = version_test_get(bot_id=bot.id, test_id=test.id, viewer=request.user)
         return Response(VersionTestDetailSerializer(shown).data, status=status.HTTP_201_CREATED)
 
 
@@ -314,9 +316,10 @@ class VersionTestDetailView(APIView):
     @extend_schema(
         responses={200: VersionTestDetailSerializer, **error_responses(404)},
         summary="A version test, its LLR after each pair and its games",
+        description="For the bot's owner and staff; to anybody else it does not exist.",
     )
     def get(self, request: Request, bot_id: int, test_id: int) -> Response:
-        test = version_test_get(bot_id=bot_id, test_id=test_id)
+        test = version_test_get(bot_id=bot_id, test_id=test_id, viewer=request.user)
         if test is None:
             raise exceptions.NotFound(f"bot {bot_id} has no version test {test_id}")
         return Response(VersionTestDetailSerializer(test).data)

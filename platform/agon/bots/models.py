@@ -14,6 +14,9 @@ class Bot(models.Model):
     game = models.CharField(max_length=32)
     """An engine game id; checked against the registry when the bot is submitted."""
     created = models.DateTimeField(auto_now_add=True)
+    open_to_events = models.BooleanField(default=False)
+    """Its owner lets other users enter it into their private tournaments; off, only its
+    owner enters it anywhere (`agon.tournaments.services.entry_create`)."""
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["owner", "name"], name="bot_name_per_owner")]

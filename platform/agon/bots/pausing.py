@@ -2,7 +2,13 @@
 (crashes, times out, answers illegally...) in more than AGON_FAULT_SHARE of its last
 AGON_FAULT_RECENT_MATCHES matches, or in more than AGON_FAULT_MAX in all, stops being
 seated in ranked matches until its owner uploads a new version or resumes it. Its
-ratings are kept. Validation matches are the validator's business and are not counted.
+ratings are kept.
+
+Only ranked matches judge a version, and only they count: matchmaking chose their
+opponents and seeds. A challenge, a tournament or a version test is a game somebody
+else may choose (the opponent, the seed, thousands of them), so counting them would let
+a user steer a bot with a rare bug into a pause; validation matches are the validator's
+business.
 """
 
 from __future__ import annotations
@@ -41,15 +47,16 @@ def _judged_seats(version: BotVersion) -> list[str]:
     seats = MatchSeat.objects.filter(
         version=version,
         match__status=Match.Status.FINISHED,
-    ).exclude(match__kind=Match.Kind.VALIDATION)
+        match__kind=Match.Kind.RANKED,
+    )
     if version.faults_counted_from is not None:
         seats = seats.filter(match__created__gte=version.faults_counted_from)
     return list(seats.order_by("-match_id").values_list("fault", flat=True))
 
 
 def version_judge_faults(*, version: BotVersion) -> bool:
-    """Pause the version if its faults say it is broken; whether it is paused now.
-    Called as each of its matches is concluded, in that transaction."""
+    """Pause the version if its faults in ranked matches say it is broken; whether it is
+    paused now. Called as each of its ranked matches is concluded, in that transaction."""
     if version.paused_reason:
         return True
     faults = _judged_seats(version)

@@ -1,4 +1,5 @@
-"""Bot writes: uploads (checked at once), versions, and the validation verdict."""
+"""Bot writes: uploads (checked at once), versions, the validation verdict, and the
+owner's consent to other users' events."""
 
 from __future__ import annotations
 
@@ -133,3 +134,12 @@ def _validation_replay(*, version: BotVersion, failed: Match) -> bool:
         seats=[seat.version if seat.version is not None else seat.builtin for seat in seats],
     )
     return True
+
+
+@transaction.atomic
+def bot_open_to_events(*, bot: Bot, open_to_events: bool) -> Bot:
+    """The owner lets other users enter the bot into their private tournaments, or stops
+    letting them (entries made already stay: the owner withdraws them)."""
+    bot.open_to_events = open_to_events
+    bot.save(update_fields=["open_to_events"])
+    return bot

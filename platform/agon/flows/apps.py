@@ -8,7 +8,12 @@ class FlowsConfig(AppConfig):
 
     def ready(self) -> None:
         # Models are importable only once the apps are loaded.
-        from agon.flows.outcomes import background_sources_install_all, outcomes_install_all
+        from agon.flows.outcomes import (
+            audiences_install_all,
+            background_sources_install_all,
+            outcomes_install_all,
+        )
 
         outcomes_install_all()
+        audiences_install_all()
         background_sources_install_all()

@@ -9,11 +9,13 @@ from agon.ladders.services import ratings_apply, ratings_enter
 from agon.matches.background import Source, background_sources_install
 from agon.matches.models import Match
 from agon.matches.outcomes import outcomes_install
+from agon.matches.visibility import audiences_install
 from agon.tournaments.scheduling import (
     tournament_dispatch,
     tournament_game_conclude,
     tournaments_waiting,
 )
+from agon.tournaments.services import tournament_matches_audience
 from agon.version_tests.services import (
     version_test_dispatch,
     version_test_game_ended,
@@ -37,10 +39,9 @@ def ranked_outcome(match: Match) -> None:
 
 
 def challenge_outcome(match: Match) -> None:
-    """A challenge is played for its own sake: no rating, no verdict on the match; its
-    faults count towards pausing a broken version like any others."""
-    if match.status == Match.Status.FINISHED:
-        _judge_faults(match)
+    """A challenge is played for its own sake: no rating, no verdict on the match, and
+    no judgement of its bots' faults (only ranked games pause a version: the challenger
+    chose the opponent and the seed, and could steer a bot with a rare bug into a pause)."""
 
 
 def _judge_faults(match: Match) -> None:
@@ -60,6 +61,13 @@ def version_test_outcome(match: Match) -> None:
     to play is played again; a bot's fault is in the ranks (the faulting bot is last), so
     it loses the game like any other loss."""
     version_test_game_ended(match=match)
+
+
+def audiences_install_all() -> None:
+    """Who sees the private events' matches besides staff and who made them: a private
+    tournament's entrants' owners. A version test's games are its owner's alone (they
+    made its matches)."""
+    audiences_install([tournament_matches_audience])
 
 
 def background_sources_install_all() -> None:

@@ -36,6 +36,10 @@ class Match(models.Model):
     background = models.BooleanField(default=False)
     """Played in the background share of the workers (a private tournament's or a version
     test's game: agon.matches.background), on the background queue."""
+    private = models.BooleanField(default=False)
+    """Played for a private event (a private tournament's game, a version test's): only
+    its audience sees it, and it counts in no public record. Who that is is decided in one
+    place, `agon.matches.visibility`."""
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     attempts = models.PositiveSmallIntegerField(default=0)
     claimed_by = models.CharField(max_length=64, blank=True)

@@ -16,6 +16,7 @@ from django.utils import timezone
 from agon.bots.models import Bot, BotVersion
 from agon.listings import Listing, Value
 from agon.matches.models import Match, MatchSeat
+from agon.matches.visibility import match_visible, visible_matches_sql
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,7 @@ class MatchListing(Listing[ListedMatch]):
     def __init__(
         self,
         *,
+        viewer: Any,
         bot_id: int | None = None,
         ladder_id: int | None = None,
         status: str | None = None,
@@ -127,10 +129,16 @@ class MatchListing(Listing[ListedMatch]):
         game: str | None = None,
         by_finish: bool = False,
     ) -> None:
-        """`statuses`: any of these (with `status`, both must hold)."""
+        """`viewer`: the user asking (None or anonymous for nobody signed in), who sees
+        the matches `matches_visible_to` gives them. `statuses`: any of these (with
+        `status`, both must hold)."""
         self.order = "finished DESC, id DESC" if by_finish else "id DESC"
         where: list[str] = []
         params: list[Value] = []
+        visible = visible_matches_sql(viewer)
+        if visible is not None:
+            where.append(visible[0])
+            params += visible[1]
         if bot_id is not None:
             # From the bot's few versions through the `seat_version_match` index.
             where.append(
@@ -189,19 +197,22 @@ def _aware(moment: datetime | str) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def match_get(*, match_id: int) -> Match | None:
-    """One match with its ladder; its seats from `match_seats`."""
-    return Match.objects.select_related("ladder").filter(id=match_id).first()
+def match_get(*, match_id: int, viewer: Any) -> Match | None:
+    """One match with its ladder, if `viewer` may see it (`agon.matches.visibility`);
+    its seats from `match_seats`."""
+    match = Match.objects.select_related("ladder").filter(id=match_id).first()
+    return match if match is not None and match_visible(match, viewer) else None
 
 
-def match_seat(*, match_id: int, seat: int) -> MatchSeat | None:
-    """One seat of a match, with its match and bot (for the owner-only log: see
-    `seat_owned_by`)."""
-    return (
+def match_seat(*, match_id: int, seat: int, viewer: Any) -> MatchSeat | None:
+    """One seat of a match `viewer` may see, with its match and bot (for the owner-only
+    log: see `seat_owned_by`)."""
+    found = (
         MatchSeat.objects.select_related("match", "version__bot")
         .filter(match_id=match_id, seat=seat)
         .first()
     )
+    return found if found is not None and match_visible(found.match, viewer) else None
 
 
 def seat_owned_by(seat: MatchSeat, owner: User) -> bool:
@@ -224,8 +235,8 @@ def silent_matches(*, stale_seconds: float | None = None) -> QuerySet[Match]:
 
 @dataclass(frozen=True)
 class HeadToHead:
-    """A bot's record against one opponent bot, over the finished matches they both
-    played (in a match of more players, the pair's ranks between them)."""
+    """A bot's record against one opponent bot, over the finished ranked matches they
+    both played (in a match of more players, the pair's ranks between them)."""
 
     bot: int
     name: str
@@ -244,11 +255,17 @@ class HeadToHead:
 
 
 def head_to_head(*, bot: Bot) -> list[HeadToHead]:
-    """The bot's record against each bot it met in a finished match, the most played
-    first: one SQL statement (the opponents' seats joined to the bot's own)."""
+    """The bot's record against each bot it met in a finished ranked match, the most
+    played first: one SQL statement (the opponents' seats joined to the bot's own).
+
+    Ranked games only: those matchmaking chose. Challenges, tournaments and version
+    tests are games somebody chose the opponents of; counted, anybody could fill a bot's
+    record with thousands of games of their choosing (and a private event's are nobody
+    else's business)."""
     rows = (
         MatchSeat.objects.filter(
             match__status=Match.Status.FINISHED,
+            match__kind=Match.Kind.RANKED,
             match__seats__version__bot=bot,
             version__isnull=False,
         )

@@ -73,13 +73,16 @@ def match_create(
     created_by: User | None = None,
     seed: int | None = None,
     background: bool = False,
+    private: bool = False,
 ) -> Match:
     """A queued match; its task is sent once the transaction commits. A seat is a bot
     version or the name of a builtin bot. A `background` match counts in the background
-    share of its creator (agon.matches.background)."""
+    share of its creator (agon.matches.background); a `private` one is seen only by its
+    event's audience (agon.matches.visibility)."""
     match = Match.objects.create(
         kind=kind,
         background=background,
+        private=private,
         ladder=ladder,
         game=game,
         players=players,

@@ -23,9 +23,10 @@ from agon.tournaments.models import Tournament, TournamentGame
 Event = RoundRobin | Swiss | Knockout | Gauntlet
 
 
-NOT_A_BYE = Q(match__isnull=False) | Q(ranks__isnull=True)
+NOT_A_BYE = Q(match__isnull=False) | Q(ranks__isnull=True) | Q(forfeited=True)
 """Of a tournament's game rows, the games to play: a bye has no match and is decided as
-it is stored; a game has a match, or waits for one undecided."""
+it is stored; a game has a match, or waits for one undecided, or was forfeited by a bot
+that withdrew (agon.tournaments.withdrawal)."""
 
 
 def swiss_rounds(entrants: int) -> int:

@@ -46,7 +46,8 @@ class Tournament(models.Model):
     seed = models.BigIntegerField()
     public = models.BooleanField(default=False)
     """Public: made by staff, listed for all, any user enters their own bots. Private: its
-    owner enters bots (theirs or anyone's) and only its owner sees it."""
+    owner enters their own bots and bots open to events; only its owner, staff and the
+    owners of the entered bots see it and its games."""
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournaments"
     )
@@ -91,6 +92,9 @@ class Entry(models.Model):
     number = models.PositiveSmallIntegerField(null=True, blank=True)
     """Its index among the entrants (0 is the first seed), given when the entry closed;
     empty for an entry dropped then (no active version)."""
+    withdrawn = models.DateTimeField(null=True, blank=True)
+    """When its bot left the running tournament: it forfeits every game not decided then
+    and every game paired for it later (`agon.tournaments.withdrawal`)."""
 
     class Meta:
         constraints = [
@@ -133,6 +137,9 @@ class TournamentGame(models.Model):
     void = models.BooleanField(default=False)
     """Decided as a tie of all its seats: its match and every replay of it failed
     (AGON_TOURNAMENT_MAX_REPLAYS replays)."""
+    forfeited = models.BooleanField(default=False)
+    """Decided unplayed because a seat's bot withdrew: the withdrawn seats last, the
+    others sharing the first place (`agon.tournaments.withdrawal`)."""
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -57,6 +57,7 @@ from agon.tournaments.events import (
 from agon.tournaments.formats.core import Game, Result, deal_seed
 from agon.tournaments.formats.standings import Standing
 from agon.tournaments.models import Entry, Tournament, TournamentGame
+from agon.tournaments.withdrawal import forfeit_if_withdrawn, withdrawn_entrants
 
 log = logging.getLogger(__name__)
 
@@ -205,10 +206,13 @@ def _store(
     tournament.results_seen = decided
     tournament.save(update_fields=["results_seen"])
     if new:
-        rows = TournamentGame.objects.bulk_create(game_row(tournament, game) for game in new)
+        withdrawn = withdrawn_entrants(tournament)
+        rows = TournamentGame.objects.bulk_create(
+            forfeit_if_withdrawn(game_row(tournament, game), withdrawn) for game in new
+        )
         if tournament.public:
             for row in rows:
-                if not row.is_bye:
+                if row.ranks is None:  # neither a bye nor a withdrawn bot's forfeit
                     _match_attach(tournament, row, entrants)
         return True
     if wanted or tournament.games.filter(ranks__isnull=True).exists():
@@ -283,6 +287,7 @@ def _match_for(tournament: Tournament, seats: Sequence[BotVersion], seed: int) -
         seed=seed,
         created_by=tournament.owner,
         background=not tournament.public,
+        private=not tournament.public,
     )
 
 

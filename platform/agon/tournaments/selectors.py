@@ -14,30 +14,34 @@ from agon.tournaments.events import NOT_A_BYE, event_for, game_lines, results_of
 from agon.tournaments.formats.round_robin import RoundRobin
 from agon.tournaments.models import Entry, Tournament, TournamentGame
 from agon.tournaments.scheduling import standings_rows
-from agon.tournaments.services import tournament_visible
+from agon.tournaments.services import tournament_visible, tournaments_visible_to
 
 
 def tournament_list(*, user: User | None, status: str | None = None) -> QuerySet[Tournament]:
-    """The tournaments `user` may see, newest first: the public ones and their own."""
-    visible = Q(public=True)
-    if user is not None:
-        visible |= Q(owner=user)
-    tournaments = Tournament.objects.filter(visible).select_related("owner").order_by("-id")
+    """The tournaments `user` may see, newest first: the public ones, their own and
+    those their bots are entered in."""
+    tournaments = (
+        Tournament.objects.filter(tournaments_visible_to(user))
+        .select_related("owner")
+        .order_by("-id")
+    )
     if status is not None:
         tournaments = tournaments.filter(status=status)
     return tournaments
 
 
 def tournament_get(*, tournament_id: int, user: User | None) -> Tournament | None:
-    """The tournament if `user` may see it (anyone a public one, its owner a private one)."""
+    """The tournament if `user` may see it (anyone a public one; a private one its
+    owner, staff and the owners of its entered bots)."""
     tournament = Tournament.objects.select_related("owner").filter(id=tournament_id).first()
     if tournament is None or not tournament_visible(tournament, user):
         return None
     return tournament
 
 
-GAME_STATUSES = ("bye", "void", "queued", "running", "finished", "failed")
-"""A game's status: a bye, void (its matches kept failing: a tie), or its match's."""
+GAME_STATUSES = ("bye", "void", "forfeit", "queued", "running", "finished", "failed")
+"""A game's status: a bye, void (its matches kept failing: a tie), forfeit (a bot in it
+withdrew), or its match's."""
 
 
 @dataclass(frozen=True)
@@ -51,11 +55,14 @@ class GameShown:
 
     @property
     def status(self) -> str:
-        """bye, void, or its match's status (queued, running, finished, failed)."""
+        """bye, void, forfeit, or its match's status (queued, running, finished,
+        failed)."""
         if self.is_bye:
             return "bye"
         if self.row.void:
             return "void"
+        if self.row.forfeited:
+            return "forfeit"
         return self.row.match.status if self.row.match is not None else "queued"
 
 
@@ -138,3 +145,14 @@ def _rounds_known(tournament: Tournament, entrants: int) -> int | None:
         cycle = RoundRobin(entrants, tournament.seed, tournament.players).tables()
         return len(cycle) * tournament.meetings
     return None
+
+
+def bot_entries(*, bot_id: int, viewer: User | None) -> QuerySet[Entry]:
+    """The bot's entries in the tournaments `viewer` may see (its owner: every one),
+    newest tournament first, with their tournaments."""
+    return (
+        Entry.objects.filter(bot_id=bot_id)
+        .filter(tournament__in=Tournament.objects.filter(tournaments_visible_to(viewer)))
+        .select_related("tournament__owner", "bot__owner", "version__bot__owner")
+        .order_by("-tournament_id")
+    )

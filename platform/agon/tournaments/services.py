@@ -1,8 +1,11 @@
-"""Tournament writes from users: making a tournament, entering a bot.
+"""Tournament writes from users: making a tournament, entering a bot, withdrawing it.
 
 Staff make public tournaments, which any user enters with their own bots. Any user makes
 private ones (AGON_PRIVATE_TOURNAMENTS_PER_USER not yet finished at a time), into which
-only they enter bots: their own or anyone's, as bots are public. Every tournament is
+only they enter bots: their own, and other users' bots whose owners opened them to
+events (`Bot.open_to_events`, off by default: nobody's bot is drafted without consent).
+A bot's owner sees every tournament their bot is entered in, and may withdraw it
+(`agon.tournaments.withdrawal` says what that means once it runs). Every tournament is
 bounded before it is made: at most AGON_TOURNAMENT_MAX_ENTRANTS entrants, and at most
 AGON_TOURNAMENT_MAX_GAMES games (staff: AGON_TOURNAMENT_MAX_GAMES_PUBLIC) with a full field.
 """
@@ -11,17 +14,20 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
 from agon.bots.models import Bot, BotVersion
 from agon.tournaments.events import most_games
-from agon.tournaments.models import Entry, Tournament
+from agon.tournaments.models import Entry, Tournament, TournamentGame
+from agon.tournaments.withdrawal import entry_forfeit
 from engine.core import InvalidOptions
 from engine.registry import UnknownGame, get_game
 from engine.setup_checks import checked_options
@@ -152,10 +158,40 @@ def _check_quota(owner: User) -> None:
 
 
 def tournament_visible(tournament: Tournament, user: User | None) -> bool:
-    """Public tournaments are everyone's to see; a private one its owner's (and staff's)."""
+    """Public tournaments are everyone's to see; a private one its owner's, staff's and
+    the owners' of the bots entered in it (`tournaments_visible_to`)."""
     if tournament.public:
         return True
-    return user is not None and (user.id == tournament.owner_id or user.is_staff)
+    if user is None or not user.is_authenticated:
+        return False
+    return (
+        user.id == tournament.owner_id
+        or user.is_staff
+        or tournament.entries.filter(bot__owner=user).exists()
+    )
+
+
+def tournaments_visible_to(user: User | None) -> Q:
+    """The tournaments `user` may see, as a condition on tournaments: the public ones,
+    their own, and those a bot of theirs is entered in (staff: every one)."""
+    if user is None or not user.is_authenticated:
+        return Q(public=True)
+    if user.is_staff:
+        return Q()
+    entered = Entry.objects.filter(bot__owner=user).values("tournament_id")
+    return Q(public=True) | Q(owner=user) | Q(id__in=entered)
+
+
+def tournament_matches_audience(user: User) -> list[QuerySet[Any, Any]]:
+    """The ids of the private tournaments' matches `user` sees beyond their own
+    (agon.matches.visibility): those of a tournament one of their bots is entered in, its
+    games' and the failed attempts they replaced."""
+    entered = Entry.objects.filter(bot__owner=user).values("tournament_id")
+    games = TournamentGame.objects.filter(tournament_id__in=entered, match__isnull=False)
+    attempts = TournamentGame.attempts.through.objects.filter(
+        tournamentgame__tournament_id__in=entered
+    )
+    return [games.values("match_id").order_by(), attempts.values("match_id").order_by()]
 
 
 @transaction.atomic
@@ -177,6 +213,11 @@ def entry_create(*, user: User, tournament_id: int, bot_id: int) -> Entry:
         raise ValidationError(f"there is no bot with id {bot_id}")
     if tournament.public and bot.owner_id != user.id:
         raise PermissionDenied("you enter your own bots into a public tournament")
+    if bot.owner_id != user.id and not bot.open_to_events:
+        raise PermissionDenied(
+            f"the bot {bot.name!r} is not open to events: only its owner enters it, "
+            "unless they open it to events on its page"
+        )
     if bot.game != tournament.game:
         raise ValidationError(f"the bot {bot.name!r} plays {bot.game}, not {tournament.game}")
     if not bot.versions.filter(status=BotVersion.Status.ACTIVE).exists():
@@ -199,9 +240,13 @@ def may_withdraw(entry: Entry, user: User | None) -> bool:
 
 
 @transaction.atomic
-def entry_withdraw(*, user: User, tournament_id: int, entry_id: int) -> None:
-    """Take an entry out while the entry is open. An entry that is not there (withdrawn
-    already) or not the user's to see is a 404; one they may not withdraw a 403."""
+def entry_withdraw(*, user: User, tournament_id: int, entry_id: int) -> Entry | None:
+    """Take an entry out: while the entry is open it is removed (None); while the
+    tournament runs its bot forfeits what it has left to play (`entry_forfeit`) and the
+    entry, marked withdrawn, is returned. An entry that is not there (withdrawn already
+    before the start) or not the user's to see is a 404; one they may not withdraw a 403;
+    one of a tournament that is over, or between the close of its entry and its start, a
+    400."""
     tournament = Tournament.objects.select_for_update().filter(id=tournament_id).first()
     if tournament is None or not tournament_visible(tournament, user):
         raise Http404(f"there is no tournament {tournament_id}")
@@ -214,6 +259,12 @@ def entry_withdraw(*, user: User, tournament_id: int, entry_id: int) -> None:
         raise Http404(f"there is no entry {entry_id} in this tournament")
     if not may_withdraw(entry, user):
         raise PermissionDenied("only the bot's owner withdraws its entry")
-    if tournament.status != Tournament.Status.ENTRY or timezone.now() >= tournament.entry_closes:
-        raise ValidationError("the entry of this tournament is closed: its entrants are frozen")
+    if tournament.status == Tournament.Status.RUNNING:
+        entry_forfeit(tournament=tournament, entry=entry)
+        return entry
+    if tournament.status != Tournament.Status.ENTRY:
+        raise ValidationError("the tournament is over: its entrants stay as they played")
+    if timezone.now() >= tournament.entry_closes:
+        raise ValidationError("the entry of this tournament is closed: it starts in a moment")
     entry.delete()
+    return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Prefetch, QuerySet
 
 from agon.bots.models import Bot
@@ -12,14 +14,24 @@ from agon.version_tests.models import VersionTest, VersionTestGame
 _WITH_VERSIONS = ("candidate__bot__owner", "baseline__bot__owner", "bot__owner")
 
 
-def version_tests_of(*, bot: Bot) -> QuerySet[VersionTest]:
-    """The bot's tests, newest first, with their versions."""
-    return VersionTest.objects.filter(bot=bot).select_related(*_WITH_VERSIONS).order_by("-id")
+def version_tests_visible(bot: Bot, viewer: Any) -> bool:
+    """A bot's version tests, and their games, are its owner's business: they and staff
+    see them (as `agon.matches.visibility` shows their matches to who made them)."""
+    if viewer is None or not viewer.is_authenticated:
+        return False
+    return bool(viewer.is_staff) or viewer.id == bot.owner_id
 
 
-def version_test_get(*, bot_id: int, test_id: int) -> VersionTest | None:
-    """One test of the bot with its games (`games`, in order, each with its match)."""
-    return (
+def version_tests_of(*, bot: Bot, viewer: Any) -> QuerySet[VersionTest]:
+    """The bot's tests `viewer` may see (all or none), newest first, with their versions."""
+    tests = VersionTest.objects.filter(bot=bot).select_related(*_WITH_VERSIONS).order_by("-id")
+    return tests if version_tests_visible(bot, viewer) else tests.none()
+
+
+def version_test_get(*, bot_id: int, test_id: int, viewer: Any) -> VersionTest | None:
+    """One test of the bot with its games (`games`, in order, each with its match), if
+    `viewer` may see it."""
+    test = (
         VersionTest.objects.filter(bot_id=bot_id, id=test_id)
         .select_related(*_WITH_VERSIONS)
         .prefetch_related(
@@ -32,6 +44,7 @@ def version_test_get(*, bot_id: int, test_id: int) -> VersionTest | None:
         )
         .first()
     )
+    return test if test is not None and version_tests_visible(test.bot, viewer) else None
 
 
 def version_test_state(*, test: VersionTest) -> VersionTestState:

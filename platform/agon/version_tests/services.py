@@ -262,6 +262,7 @@ def _match_for(test: VersionTest, game: Game, replay: int) -> Match:
         created_by=test.created_by,
         seed=deal_seed(game, replay),
         background=True,
+        private=True,  # the owner's business: agon.matches.visibility
     )
 
 

@@ -65,11 +65,13 @@ def challenge_choices(*, ladder: Ladder, owner: User) -> ChallengeChoices:
 
 
 def live_matches(*, limit: int = 10) -> list[ListedMatch]:
-    return MatchListing(status=Match.Status.RUNNING)[:limit]
+    """The home page's: public matches only, the same for everybody."""
+    return MatchListing(viewer=None, status=Match.Status.RUNNING)[:limit]
 
 
 def recent_matches(*, limit: int = 10) -> list[ListedMatch]:
-    return MatchListing(status=Match.Status.FINISHED, by_finish=True)[:limit]
+    """The home page's: public matches only, the same for everybody."""
+    return MatchListing(viewer=None, status=Match.Status.FINISHED, by_finish=True)[:limit]
 
 
 # --- bots ---------------------------------------------------------------------------------
@@ -108,8 +110,10 @@ def rating_histories(*, bot: Bot) -> list[RatingHistory]:
 
 
 def bot_record(*, bot: Bot) -> BotRecord:
+    """The bot's public record: its finished public matches (a private event's games
+    are nobody else's business, and count in no public record)."""
     seats = MatchSeat.objects.filter(
-        version__bot=bot, match__status=Match.Status.FINISHED
+        version__bot=bot, match__status=Match.Status.FINISHED, match__private=False
     ).annotate(
         shared=Exists(
             MatchSeat.objects.filter(match=OuterRef("match"), rank=1).exclude(pk=OuterRef("pk"))
@@ -124,8 +128,9 @@ def bot_record(*, bot: Bot) -> BotRecord:
     return BotRecord(counts["played"], counts["wins"], counts["shared_firsts"], counts["faults"])
 
 
-def bot_matches(*, bot: Bot, limit: int = 20) -> list[ListedMatch]:
-    return MatchListing(bot_id=bot.id)[:limit]
+def bot_matches(*, bot: Bot, viewer: Any, limit: int = 20) -> list[ListedMatch]:
+    """The bot's latest matches that `viewer` may see (agon.matches.visibility)."""
+    return MatchListing(viewer=viewer, bot_id=bot.id)[:limit]
 
 
 def bots_of(*, owner: User) -> list[Bot]:

@@ -92,7 +92,8 @@ class EntryForm(forms.Form):
 
 def entry_choices(user: User, tournament: Tournament) -> list[tuple[int, str]]:
     """The bots `user` may enter: their own bots of the tournament's game with an active
-    version, not entered yet, and in their own private tournament anyone's as well."""
+    version, not entered yet, and in their own private tournament other users' bots open
+    to events as well."""
     active = BotVersion.objects.filter(bot=OuterRef("pk"), status=BotVersion.Status.ACTIVE)
     bots = (
         Bot.objects.filter(game=tournament.game)
@@ -103,6 +104,10 @@ def entry_choices(user: User, tournament: Tournament) -> list[tuple[int, str]]:
     own = [(bot.id, bot.name) for bot in bots.filter(owner=user).order_by("name", "id")]
     if tournament.public:
         return own
-    others = bots.exclude(owner=user).order_by("owner__username", "name", "id")
+    others = (
+        bots.exclude(owner=user)
+        .filter(open_to_events=True)
+        .order_by("owner__username", "name", "id")
+    )
     room = MOST_BOTS_OFFERED - len(own)
     return own + [(bot.id, f"{bot.owner.username}/{bot.name}") for bot in others[: max(room, 0)]]

@@ -124,8 +124,9 @@ def _counts(ids: Sequence[int]) -> dict[int, tuple[int, int, int]]:
 
 
 def live_version(tournament: Tournament) -> str:
-    """Changes whenever the live part of the page would: the status, the entries, a game
-    queued, started, decided or replayed. Two small queries, where the part takes more."""
+    """Changes whenever the live part of the page would: the status, the entries (one
+    withdrawn), a game queued, started, decided or replayed. Two small queries, where the
+    part takes more."""
     games = TournamentGame.objects.filter(tournament=tournament).aggregate(
         rows=Count("id"),
         decided=Count("id", filter=Q(ranks__isnull=False)),
@@ -135,8 +136,12 @@ def live_version(tournament: Tournament) -> str:
     entries = Entry.objects.filter(tournament=tournament)
     if tournament.status != Tournament.Status.ENTRY:
         entries = entries.filter(number__isnull=False)  # the entrants, once it started
+    entered = entries.aggregate(
+        entries=Count("id"), withdrawn=Count("id", filter=Q(withdrawn__isnull=False))
+    )
     counts = (games["rows"], games["decided"], games["running"], games["replays"] or 0)
-    return "-".join(str(part) for part in (tournament.status, entries.count(), *counts))
+    parts = (tournament.status, entered["entries"], entered["withdrawn"], *counts)
+    return "-".join(str(part) for part in parts)
 
 
 def live_part(tournament: Tournament, shown: RoundChoice | None = None) -> SafeString:
@@ -167,6 +172,8 @@ class Entrant:
     """owner/name, as the ladders show a bot."""
     version: str
     """The frozen version's number ("v3"), empty while the entry is open."""
+    withdrawn: bool = False
+    """It left while the tournament ran: it forfeits what it had left to play."""
 
 
 @dataclass(frozen=True)
@@ -195,6 +202,8 @@ class GameRow:
     replays: int
     attempts: list[Match] = field(default_factory=list)
     """The failed matches its replays replaced, oldest first."""
+    forfeited: bool = False
+    """Decided unplayed: a bot in it withdrew (agon.tournaments.withdrawal)."""
 
 
 @dataclass(frozen=True)
@@ -296,6 +305,7 @@ def tournament_page(tournament: Tournament, shown: RoundChoice | None = None) ->
             entry.bot_id,
             f"{entry.bot.owner.username}/{entry.bot.name}",
             f"v{entry.version.number}" if entry.version is not None else "",
+            entry.withdrawn is not None,
         )
         for entry in entries
     ]
@@ -417,6 +427,7 @@ def _tie(name: str, rows: list[TournamentGame], entrants: Sequence[Entrant]) -> 
             row.void,
             row.replays,
             list(row.attempts.all()),
+            row.forfeited,
         )
         for row in rows
     ]

@@ -30,6 +30,11 @@ urlpatterns = [
         name="version-test-start",
     ),
     path("my/bots/<int:bot_id>/resume/", bots.my_bot_resume, name="my-bot-resume"),
+    path(
+        "my/bots/<int:bot_id>/events/",
+        bots.my_bot_open_to_events,
+        name="my-bot-open-to-events",
+    ),
     path("bots/<int:bot_id>/", bots.bot_page, name="bot"),
     path(
         "bots/<int:bot_id>/tests/<int:test_id>/",

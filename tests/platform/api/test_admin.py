@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from agon.bots.models import Bot, BotVersion
+from agon.bots.services import bot_open_to_events
 from agon.ladders.models import Ladder, Rating, RatingChange
 from agon.matches.models import Match
 from agon.tournaments.models import Tournament, TournamentGame
@@ -34,7 +35,8 @@ MODELS = [
 
 @pytest.fixture
 def staff(make_bot: MakeBot, alice: User, bob: User, ladder_2p: Ladder) -> Client:
-    ant, bee = make_bot(alice, "ant"), make_bot(bob, "bee")
+    ant = make_bot(alice, "ant")
+    bee = bot_open_to_events(bot=make_bot(bob, "bee"), open_to_events=True)
     play_ranked(ladder_2p, [ant, bee], scores=[1, 2])
     tournament = open_tournament(alice, format="gauntlet")
     enter(tournament, [ant, bee], user=alice)

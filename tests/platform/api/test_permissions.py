@@ -1,10 +1,11 @@
 """Who may do what, endpoint by endpoint: an anonymous visitor, another signed-in user,
 and the owner of the bot concerned.
 
-Reading is public (bots, ladders, matches, replays, version tests); uploading needs an
-account; only a bot's owner uploads its versions, tests them, downloads its code and reads
-its logs. A version of somebody else's bot is not found rather than forbidden, so its
-existence stays private, and so is a private tournament for all but its owner.
+Reading is public (bots, ladders, matches, replays); uploading needs an account; only a
+bot's owner uploads its versions, tests them (and sees its tests), downloads its code,
+opens it to other users' events and reads its logs. A version of somebody else's bot is
+not found rather than forbidden, so its existence stays private, and so is a version
+test and a private tournament for all but who may see them.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from agon.bots.models import Bot
+from agon.bots.services import bot_open_to_events
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
 from agon.matches.services import match_create
@@ -57,6 +59,7 @@ class World:
 @pytest.fixture
 def world(make_bot: MakeBot, alice: User, bob: User, ladder_2p: Ladder) -> World:
     ant, ant2, bee = make_bot(alice, "ant"), make_bot(alice, "ant2"), make_bot(bob, "bee")
+    bot_open_to_events(bot=bee, open_to_events=True)  # alice may enter it
     match = match_create(
         kind=Match.Kind.RANKED,
         ladder=ladder_2p,
@@ -126,6 +129,16 @@ ENDPOINTS: dict[str, tuple[Endpoint, dict[str, int]]] = {
         Endpoint("get", lambda w: f"/api/bots/{w.ant.id}/"),
         {"anonymous": 200, "other": 200, "owner": 200},
     ),
+    "open a bot to other users' events": (
+        Endpoint(
+            "patch", lambda w: f"/api/bots/{w.ant.id}/", lambda w: {"open_to_events": True}, "json"
+        ),
+        {"anonymous": 401, "other": 403, "owner": 200},
+    ),
+    "list the tournaments a bot is entered in": (
+        Endpoint("get", lambda w: f"/api/bots/{w.ant.id}/entries/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
     "see a bot's head to head": (
         Endpoint("get", lambda w: f"/api/bots/{w.ant.id}/head-to-head/"),
         {"anonymous": 200, "other": 200, "owner": 200},
@@ -159,7 +172,7 @@ ENDPOINTS: dict[str, tuple[Endpoint, dict[str, int]]] = {
     ),
     "see a version test": (
         Endpoint("get", lambda w: f"/api/bots/{w.ant.id}/tests/{w.test.id}/"),
-        {"anonymous": 200, "other": 200, "owner": 200},
+        {"anonymous": 404, "other": 404, "owner": 200},
     ),
     "list ladders": (
         Endpoint("get", lambda w: "/api/ladders/"),
@@ -267,6 +280,8 @@ def test_who_may_call_each_endpoint(
         response = client.get(url)
     elif endpoint.method == "delete":
         response = client.delete(url)
+    elif endpoint.method == "patch":
+        response = client.patch(url, data, format=endpoint.format)
     else:
         response = client.post(url, data, format=endpoint.format)
 

@@ -101,21 +101,32 @@ def test_the_leaderboard_reads_the_leaderboard_index_in_order(busy_ladder: Ladde
 
 
 def test_the_newest_matches_come_from_the_primary_key_in_order(busy_ladder: Ladder) -> None:
-    plan = page_plan(MatchListing())
+    plan = page_plan(MatchListing(viewer=None))
 
     assert "Index Scan Backward using matches_match_pkey" in plan
     assert "Sort" not in plan
 
 
+def test_a_signed_in_users_matches_come_in_order_without_a_scan_of_the_matches(
+    busy_ladder: Ladder, alice: User
+) -> None:
+    # Its private matches are found from the user's own entries, not the matches table.
+    plan = page_plan(MatchListing(viewer=alice))
+
+    assert "Index Scan Backward using matches_match_pkey" in plan
+    assert "Seq Scan on matches_match" not in plan
+    assert "Sort" not in plan
+
+
 def test_a_ladder_s_matches_come_from_their_index_in_order(busy_ladder: Ladder) -> None:
-    plan = page_plan(MatchListing(ladder_id=busy_ladder.id))
+    plan = page_plan(MatchListing(viewer=None, ladder_id=busy_ladder.id))
 
     assert "match_ladder_recent" in plan
     assert "Sort" not in plan
 
 
 def test_a_game_s_matches_come_from_their_index_in_order(busy_ladder: Ladder) -> None:
-    plan = page_plan(MatchListing(game="akropolis"))
+    plan = page_plan(MatchListing(viewer=None, game="akropolis"))
 
     assert "match_game_recent" in plan
     assert "Sort" not in plan
@@ -125,7 +136,7 @@ def test_a_bot_s_matches_are_found_through_its_versions_seats(busy_ladder: Ladde
     bot = Bot.objects.order_by("id").first()
     assert bot is not None
 
-    plan = page_plan(MatchListing(bot_id=bot.id))
+    plan = page_plan(MatchListing(viewer=None, bot_id=bot.id))
 
     # Through an index on the seats' version (the foreign key's or `seat_version_match`).
     assert "Index Cond: (version_id = " in plan

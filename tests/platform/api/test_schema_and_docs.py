@@ -42,6 +42,7 @@ def test_the_schema_describes_every_endpoint(anonymous: APIClient) -> None:
         "/api/bots/{bot_id}/tests/",
         "/api/bots/{bot_id}/tests/{test_id}/",
         "/api/bots/{bot_id}/resume/",
+        "/api/bots/{bot_id}/entries/",
         "/api/ladders/",
         "/api/ladders/{ladder_id}/leaderboard/",
         "/api/matches/",

@@ -18,6 +18,7 @@ from schemathesis import CheckFunction
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from agon.accounts.services import token_obtain
+from agon.bots.services import bot_open_to_events
 from agon.ladders.models import Ladder
 from agon.tournaments.scheduling import tournament_close_entry
 from agon.wsgi import application
@@ -42,7 +43,8 @@ schema.config.generation.update(
 def world(db: None, ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User) -> Iterator[None]:
     """Bots, a finished match and tournaments (running, open) for generated ids to find
     now and then, and the in-process WSGI calls kept in the test's transaction."""
-    ant, bee = make_bot(alice, "ant"), make_bot(bob, "bee")
+    ant = make_bot(alice, "ant")
+    bee = bot_open_to_events(bot=make_bot(bob, "bee"), open_to_events=True)
     play_ranked(ladder_2p, [ant, bee], scores=[30, 20])
     for owner, public in ((User.objects.create_user("root", is_staff=True), True), (alice, False)):
         running = open_tournament(owner, public=public, format="gauntlet")

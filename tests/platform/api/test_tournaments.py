@@ -14,6 +14,7 @@ from django.utils import timezone
 from pytest_django import Settings
 from rest_framework.test import APIClient
 
+from agon.bots.services import bot_open_to_events
 from agon.tournaments.models import Tournament
 from agon.tournaments.scheduling import tournament_close_entry
 from tests.platform.conftest import MakeBot, client_for
@@ -130,15 +131,17 @@ def test_users_enter_their_own_bots_into_a_public_tournament(
     assert refused.status_code == 403
 
 
-def test_the_owner_of_a_private_tournament_enters_anyones_bots(
+def test_the_owner_of_a_private_tournament_enters_anyones_bots_open_to_events(
     make_bot: MakeBot, alice: User, bob: User, alice_client: APIClient, bob_client: APIClient
 ) -> None:
     private = open_tournament(alice)
-    theirs = make_bot(bob, "bee")
+    theirs = bot_open_to_events(bot=make_bot(bob, "bee"), open_to_events=True)
     url = f"/api/tournaments/{private.id}/entries/"
 
-    assert alice_client.post(url, {"bot": theirs.id}, format="json").status_code == 201
     assert bob_client.post(url, {"bot": theirs.id}, format="json").status_code == 404
+    assert alice_client.post(url, {"bot": theirs.id}, format="json").status_code == 201
+    # Bob sees it now (his bot is in it), but only its owner enters bots.
+    assert bob_client.post(url, {"bot": theirs.id}, format="json").status_code == 403
 
 
 @pytest.mark.parametrize(

@@ -52,7 +52,7 @@ def test_the_owner_starts_a_test_and_reads_it_as_it_moves(
     ]
 
     play_queued(VersionTest.objects.get(id=created["id"]), "win")
-    shown = anonymous.get(f"/api/bots/{hero.id}/tests/{created['id']}/").json()
+    shown = alice_client.get(f"/api/bots/{hero.id}/tests/{created['id']}/").json()
     assert shown["games"] == 4 and shown["wins"] == 4
     assert shown["pentanomial"] == [0, 0, 0, 0, 2]
     assert len(shown["llr_history"]) == 2 and shown["llr"] == shown["llr_history"][-1]
@@ -63,9 +63,10 @@ def test_the_owner_starts_a_test_and_reads_it_as_it_moves(
     toward_h1, toward_h0 = shown["progress"]
     assert 0 < toward_h1 < 1 and toward_h0 == 0
 
-    listed = anonymous.get(f"/api/bots/{hero.id}/tests/").json()
+    listed = alice_client.get(f"/api/bots/{hero.id}/tests/").json()
     assert [t["id"] for t in listed["results"]] == [created["id"]]
     assert "llr_history" not in listed["results"][0]
+    assert anonymous.get(f"/api/bots/{hero.id}/tests/").json()["count"] == 0, "the owner's"
 
 
 def test_a_test_beyond_the_budget_is_429_with_retry_after(

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
 
+from agon.bots.services import bot_open_to_events
 from agon.matches.models import Match
 from agon.matches.services import match_claim, match_finish
 from agon.tournaments.cancellation import NOT_PLAYED, tournament_cancel
@@ -55,25 +56,26 @@ def test_a_bots_owner_withdraws_its_entry_from_a_public_tournament(
 
 
 def test_a_private_tournaments_owner_withdraws_the_bots_they_entered(
-    make_bot: MakeBot, alice: User, bob: User
+    make_bot: MakeBot, alice: User, bob: User, carol: User
 ) -> None:
     private = open_tournament(alice)
-    bee = make_bot(bob, "bee")
+    bee = bot_open_to_events(bot=make_bot(bob, "bee"), open_to_events=True)
     enter(private, [bee], alice)
     entry = Entry.objects.get(tournament=private, bot=bee)
-    with pytest.raises(Http404):  # bob does not see alice's private tournament
-        entry_withdraw(user=bob, tournament_id=private.id, entry_id=entry.id)
+    with pytest.raises(Http404):  # carol does not see alice's private tournament
+        entry_withdraw(user=carol, tournament_id=private.id, entry_id=entry.id)
     entry_withdraw(user=alice, tournament_id=private.id, entry_id=entry.id)
     assert not private.entries.exists()
 
 
-def test_no_entry_is_withdrawn_once_the_entry_closed(make_bot: MakeBot, alice: User) -> None:
+def test_no_entry_is_withdrawn_once_the_tournament_is_over(make_bot: MakeBot, alice: User) -> None:
     tournament = open_tournament(alice)
     enter(tournament, [make_bot(alice, "ant"), make_bot(alice, "bee")])
     tournament_close_entry(tournament_id=tournament.id, now=after_entry(tournament))
+    tournament_cancel(user=alice, tournament_id=tournament.id)
     entry = tournament.entries.first()
     assert entry is not None
-    with pytest.raises(ValidationError, match="closed"):
+    with pytest.raises(ValidationError, match="over"):
         entry_withdraw(user=alice, tournament_id=tournament.id, entry_id=entry.id)
 
 

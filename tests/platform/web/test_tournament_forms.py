@@ -15,6 +15,7 @@ from django.utils import timezone
 from pytest_django import Settings
 
 from agon.bots.models import Bot
+from agon.bots.services import bot_open_to_events
 from agon.tournaments.models import Entry, Tournament
 from tests.platform.conftest import PASSWORD, MakeBot
 from tests.platform.tournaments.support import open_tournament
@@ -169,14 +170,16 @@ def test_someone_else_s_bot_is_refused_in_a_public_tournament(
     assert not public_cup.entries.exists()
 
 
-def test_the_owner_of_a_private_tournament_enters_anyone_s_bots(
+def test_the_owner_of_a_private_tournament_enters_anyone_s_bots_open_to_events(
     alice: User, bob: User, make_bot: MakeBot
 ) -> None:
     private = open_tournament(alice)
-    theirs: Bot = make_bot(bob, HOSTILE[:60])
+    theirs: Bot = bot_open_to_events(bot=make_bot(bob, HOSTILE[:60]), open_to_events=True)
+    make_bot(bob, "closed")
     browser = signed_in(alice)
     page = browser.get(f"/tournaments/{private.id}/").content.decode()
     assert "bob/&lt;script&gt;" in offered(page) and HOSTILE not in page
+    assert "bob/closed" not in offered(page), "not open to events: not offered"
     response = browser.post(f"/tournaments/{private.id}/enter/", {"bot": theirs.id})
     assert response.status_code == 302
     assert list(private.entries.values_list("bot_id", flat=True)) == [theirs.id]

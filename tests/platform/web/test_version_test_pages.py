@@ -86,7 +86,7 @@ def test_nobody_else_starts_a_test_on_a_bot(hero: Bot, bob: User) -> None:
 
 
 def test_a_tests_page_shows_the_verdict_the_score_the_chart_and_the_games(
-    hero: Bot, alice: User, client: Client
+    hero: Bot, alice: User, alice_browser: Client
 ) -> None:
     test = version_test_create(
         user=alice, bot=hero, candidate=2, baseline=Baseline(version=1), max_games=100
@@ -95,7 +95,7 @@ def test_a_tests_page_shows_the_verdict_the_score_the_chart_and_the_games(
         play_queued(test, "win")
         test.refresh_from_db()
 
-    page = client.get(reverse("web:version-test", args=[hero.id, test.id])).content.decode()
+    page = alice_browser.get(reverse("web:version-test", args=[hero.id, test.id])).content.decode()
 
     assert "Is v2 at least 50 Elo stronger than v1?" in page
     assert (
@@ -119,21 +119,24 @@ def test_a_tests_page_shows_the_verdict_the_score_the_chart_and_the_games(
     assert page.count("not needed") == 2, "the pair in flight past the verdict"
 
 
-def test_a_running_test_says_how_far_it_is(hero: Bot, alice: User, client: Client) -> None:
+def test_a_running_test_says_how_far_it_is(hero: Bot, alice: User, alice_browser: Client) -> None:
     test = version_test_create(
         user=alice, bot=hero, candidate=2, baseline=Baseline(builtin="random")
     )
-    page = client.get(reverse("web:version-test", args=[hero.id, test.id])).content.decode()
+    page = alice_browser.get(reverse("web:version-test", args=[hero.id, test.id])).content.decode()
     assert "Is v2 at least 50 Elo stronger than builtin:random?" in page
     assert "Running: no pair of games counted yet (at most 400 games)." in page
     assert "No Elo estimate yet." in page
     assert '<meta http-equiv="refresh"' in page, "the chart moves as the pairs come in"
     assert "builtin:random" in page
-    assert client.get(reverse("web:version-test", args=[hero.id, test.id + 1])).status_code == 404
+    assert (
+        alice_browser.get(reverse("web:version-test", args=[hero.id, test.id + 1])).status_code
+        == 404
+    )
 
 
 def test_drawn_pairs_show_an_interval_and_the_way_to_each_bound(
-    hero: Bot, alice: User, client: Client
+    hero: Bot, alice: User, alice_browser: Client
 ) -> None:
     test = version_test_create(user=alice, bot=hero, candidate=2, baseline=Baseline(version=1))
     for _ in range(3):
@@ -141,7 +144,7 @@ def test_drawn_pairs_show_an_interval_and_the_way_to_each_bound(
         test.refresh_from_db()
     assert test.pentanomial == [0, 0, test.pairs_counted, 0, 0]
 
-    page = client.get(reverse("web:version-test", args=[hero.id, test.id])).content.decode()
+    page = alice_browser.get(reverse("web:version-test", args=[hero.id, test.id])).content.decode()
 
     toward_h1, toward_h0 = Sprt().progress(test.pentanomial)
     assert f"the evidence is {toward_h1:.0%} of the way to yes (H1) and {toward_h0:.0%}" in page
@@ -149,21 +152,23 @@ def test_drawn_pairs_show_an_interval_and_the_way_to_each_bound(
     assert re.search(r"Estimated \+0 Elo \(95%: -\d{3} to \+\d{3}\)\.", page), "no zero width"
 
 
-def test_an_undecided_and_a_failed_test_say_so(hero: Bot, alice: User, client: Client) -> None:
+def test_an_undecided_and_a_failed_test_say_so(
+    hero: Bot, alice: User, alice_browser: Client
+) -> None:
     test = version_test_create(
         user=alice, bot=hero, candidate=2, baseline=Baseline(version=1), max_games=4
     )
     play_queued(test, "win")
     test.refresh_from_db()
     assert test.verdict == VersionTest.Verdict.INCONCLUSIVE
-    page = client.get(reverse("web:version-test", args=[hero.id, test.id])).content.decode()
+    page = alice_browser.get(reverse("web:version-test", args=[hero.id, test.id])).content.decode()
     assert "Undecided: the test reached its limit of 4 games after 4 games" in page
     assert "of the way to yes (H1)" in page and "<progress" in page
 
     VersionTest.objects.filter(id=test.id).update(
         status=VersionTest.Status.FAILED, verdict="", error="match 9 failed 3 times"
     )
-    page = client.get(reverse("web:version-test", args=[hero.id, test.id])).content.decode()
+    page = alice_browser.get(reverse("web:version-test", args=[hero.id, test.id])).content.decode()
     assert "Stopped without an answer: match 9 failed 3 times" in page
 
 

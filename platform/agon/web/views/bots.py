@@ -13,9 +13,10 @@ from django.views.decorators.http import require_GET, require_POST
 from agon.bots.models import Bot
 from agon.bots.pausing import version_resume
 from agon.bots.selectors import bot_get
-from agon.bots.services import bot_submit, version_submit
+from agon.bots.services import bot_open_to_events, bot_submit, version_submit
 from agon.limits.services import RateLimited, limit_take
 from agon.matches.selectors import head_to_head, match_seat, seat_owned_by
+from agon.tournaments.selectors import bot_entries
 from agon.version_tests.selectors import version_tests_of
 from agon.web import selectors
 from agon.web.charts import rating_chart
@@ -75,7 +76,8 @@ def my_bot_page(
     status: int = 200,
 ) -> HttpResponse:
     """The owner's page of a bot: its versions, the upload form, its version tests with
-    the form to start one, its matches and logs."""
+    the form to start one, the tournaments it is entered in (to withdraw from) and its
+    consent to other users' events, its matches and logs."""
     return render(
         request,
         "web/my_bot.html",
@@ -85,8 +87,9 @@ def my_bot_page(
             "test_form": test_form or VersionTestForm(bot=bot),
             "test_refusal": test_refusal,
             "refusal": refusal,
-            "tests": list(version_tests_of(bot=bot)[:20]),
-            "matches": selectors.bot_matches(bot=bot, limit=30),
+            "tests": list(version_tests_of(bot=bot, viewer=request.user)[:20]),
+            "entries": list(bot_entries(bot_id=bot.id, viewer=signed_in(request))[:50]),
+            "matches": selectors.bot_matches(bot=bot, viewer=request.user, limit=30),
             "ratings": selectors.ladders_of(bot=bot),
         },
         status=status,
@@ -137,6 +140,22 @@ def my_bot_resume(request: HttpRequest, bot_id: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def my_bot_open_to_events(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """The owner's switch: may other users enter the bot into their private tournaments?"""
+    bot = selectors.bot_of_owner(owner=signed_in(request), bot_id=bot_id)
+    if bot is None:
+        raise Http404(f"you have no bot {bot_id}")
+    opening = request.POST.get("open_to_events") == "on"
+    bot_open_to_events(bot=bot, open_to_events=opening)
+    if opening:
+        messages.success(request, f"Other users may now enter {bot.name} into their tournaments.")
+    else:
+        messages.success(request, f"Only you enter {bot.name} into tournaments now.")
+    return redirect("web:my-bot", bot_id=bot.id)
+
+
+@login_required
 @require_GET
 def my_versions_status(request: HttpRequest) -> JsonResponse:
     """The status of each version of the signed-in user's bots (the pages poll it while
@@ -146,7 +165,7 @@ def my_versions_status(request: HttpRequest) -> JsonResponse:
 
 @login_required
 def seat_log(request: HttpRequest, match_id: int, seat: int) -> HttpResponse:
-    found = match_seat(match_id=match_id, seat=seat)
+    found = match_seat(match_id=match_id, seat=seat, viewer=request.user)
     if found is None or not seat_owned_by(found, signed_in(request)):
         raise Http404("only the owner of a seat's bot may read its log")
     return render(request, "web/seat_log.html", {"seat": found, "match": found.match})
@@ -177,8 +196,8 @@ def bot_page(request: HttpRequest, bot_id: int) -> HttpResponse:
             "charts": charts,
             "record": selectors.bot_record(bot=bot),
             "head_to_head": head_to_head(bot=bot),
-            "matches": selectors.bot_matches(bot=bot, limit=20),
-            "tests": list(version_tests_of(bot=bot)[:10]),
+            "matches": selectors.bot_matches(bot=bot, viewer=request.user, limit=20),
+            "tests": list(version_tests_of(bot=bot, viewer=request.user)[:10]),
             "is_owner": request.user.is_authenticated and request.user.id == bot.owner_id,
         },
     )

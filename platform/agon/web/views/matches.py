@@ -30,6 +30,7 @@ def match_list(request: HttpRequest) -> HttpResponse:
     status = filters.get("status") or ""
     chosen = functools.partial(
         MatchListing,
+        viewer=request.user,
         game=filters.get("game") or None,
         ladder_id=ladder.id if ladder is not None else None,
         bot_id=bot.id if bot is not None else None,
@@ -59,15 +60,16 @@ def match_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _match_or_404(match_id: int) -> Match:
-    match = match_get(match_id=match_id)
+def _match_or_404(request: HttpRequest, match_id: int) -> Match:
+    """The match if the user may see it (agon.matches.visibility); else it does not exist."""
+    match = match_get(match_id=match_id, viewer=request.user)
     if match is None:
         raise Http404(f"there is no match {match_id}")
     return match
 
 
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = _match_or_404(match_id)
+    match = _match_or_404(request, match_id)
     changes = selectors.match_rating_changes(match=match)
     shown = match_seats([match.id])[match.id]
     # A username is unique: the owner's is the seat's bot's owner.

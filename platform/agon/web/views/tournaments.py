@@ -106,11 +106,16 @@ def _round_choice(request: HttpRequest) -> RoundChoice:
 
 
 def _withdrawable(request: HttpRequest, tournament: Tournament) -> list[Entry]:
-    """The entries the viewer may withdraw, while the entry is open."""
+    """The entries the viewer may withdraw: while the entry is open (the entry is
+    removed), and while the tournament runs (the bot forfeits its remaining games)."""
     viewer = _viewer(request)
-    if viewer is None or not _taking_entries(tournament):
+    running = tournament.status == Tournament.Status.RUNNING
+    if viewer is None or not (_taking_entries(tournament) or running):
         return []
-    entries = tournament.entries.select_related("bot__owner", "tournament").order_by("id")
+    entries = tournament.entries.filter(withdrawn__isnull=True)
+    if running:
+        entries = entries.filter(number__isnull=False)
+    entries = entries.select_related("bot__owner", "tournament").order_by("id")
     return [entry for entry in entries if may_withdraw(entry, viewer)]
 
 
@@ -166,11 +171,16 @@ def tournament_withdraw(request: HttpRequest, tournament_id: int, entry_id: int)
         messages.info(request, "That entry is withdrawn already.")
         return redirect("web:tournament", tournament_id=tournament.id)
     try:
-        entry_withdraw(user=user, tournament_id=tournament.id, entry_id=entry.id)
+        withdrawn = entry_withdraw(user=user, tournament_id=tournament.id, entry_id=entry.id)
     except ValidationError as refusal:
         messages.error(request, f"The entry was not withdrawn: {_refusal(refusal)}.")
     else:
-        messages.success(request, f"{entry.bot.name} is withdrawn.")
+        if withdrawn is None:
+            messages.success(request, f"{entry.bot.name} is withdrawn.")
+        else:
+            messages.success(
+                request, f"{entry.bot.name} withdrew: it forfeits the games it had left to play."
+            )
     return redirect("web:tournament", tournament_id=tournament.id)
 
 

@@ -1,5 +1,5 @@
-"""Version tests: each test's page (public, like the bot's), and starting one from the
-owner's page of the bot."""
+"""Version tests: each test's page (the bot's owner's and staff's: its games are the
+owner's business), and starting one from the owner's page of the bot."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ PAIR_POINTS = ("0", "½", "1", "1½", "2")
 
 
 def version_test_page(request: HttpRequest, bot_id: int, test_id: int) -> HttpResponse:
-    test = version_test_get(bot_id=bot_id, test_id=test_id)
+    test = version_test_get(bot_id=bot_id, test_id=test_id, viewer=request.user)
     if test is None:
         raise Http404(f"bot {bot_id} has no version test {test_id}")
     sprt = Sprt(elo0=test.elo0, elo1=test.elo1, alpha=test.alpha, beta=test.beta)

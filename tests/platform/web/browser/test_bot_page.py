@@ -27,7 +27,7 @@ def test_the_bot_page_shows_its_record_against_each_opponent(
         play_ranked(ladder, [athena, rivals[index % 3]], [mine, theirs])
     page = site.new_page(PHONE) if viewport == "phone" else site.page
     page.goto(f"{site.url}/bots/{athena.id}/")
-    table = page.get_by_role("table", name="athena's record against each opponent")
+    table = page.get_by_role("table", name="athena's record in ranked games against each opponent")
     expect(table.get_by_role("row")).to_have_count(1 + 3)
     expect(table.get_by_role("row", name="hermes")).to_contain_text("by bob")
     expect(page.locator("svg.chart text.tick").last).to_contain_text("rated matches on")

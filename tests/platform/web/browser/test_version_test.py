@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import cycle
 
 from django.contrib.auth.models import User
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from agon.version_tests.models import VersionTest
 from agon.version_tests.services import Baseline, version_test_create
@@ -28,15 +28,21 @@ PAIRS = [("win", "win"), ("win", "draw"), ("loss", "win"), ("draw", "draw"), ("w
 LAPTOP = {"width": 1366, "height": 900}
 
 
+def sign_in(site: Site, username: str) -> Page:
+    """Sign the site's browser context in: a version test's pages are its owner's."""
+    page = site.open("/signin/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/my/bots/")
+    return page
+
+
 def test_start_a_version_test_and_follow_it_to_its_verdict(
     site: Site, make_bot: MakeBot, alice: User
 ) -> None:
     bot = bot_with_two_versions(make_bot, alice)
-    page = site.open("/signin/")
-    page.get_by_label("Username").fill("alice")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url("**/my/bots/")
+    page = sign_in(site, "alice")
 
     page = site.open(f"/my/bots/{bot.id}/")
     form = page.locator("form", has=page.get_by_role("button", name="Start the test"))
@@ -141,6 +147,7 @@ def test_a_no_and_an_undecided_test_say_so_on_a_phone(
     undecided.refresh_from_db()
     assert (worse.verdict, undecided.verdict) == ("H0", "inconclusive")
 
+    sign_in(site, "alice")
     phone = site.new_page(PHONE)
     for test, said, name in (
         (worse, "No: after", "version-test-no"),

@@ -1,0 +1,43 @@
+"""The private events' rules hold on SQLite too, the embedded default `agon up` runs on:
+who sees a private match (its lists are read in plain SQL with a subquery of the ORM's),
+consent and withdrawal, and what pauses a bot or counts head to head. The same test
+files run in a pytest of their own, with the test settings pointed at a SQLite file (this
+process's are PostgreSQL's)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from tests.platform.pipeline.support import REPO_DIR
+
+FILES = (
+    "tests/platform/test_private_matches.py",
+    "tests/platform/tournaments/test_consent_and_withdrawal.py",
+    "tests/platform/test_broken_bots.py",
+    "tests/platform/test_head_to_head.py",
+)
+
+
+@pytest.mark.skipif(
+    settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3",
+    reason="this run is on SQLite already: the files run here directly",
+)
+def test_the_private_events_tests_pass_on_sqlite(tmp_path: Path) -> None:
+    env = dict(os.environ)
+    env["AGON_TEST_DATABASE_URL"] = f"sqlite:///{tmp_path / 'agon.sqlite3'}"
+    done = subprocess.run(  # noqa: S603 - a fixed argv
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *FILES],
+        cwd=REPO_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]

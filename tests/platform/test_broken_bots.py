@@ -79,7 +79,8 @@ def test_a_crashing_version_is_paused_its_ratings_kept_and_left_out_of_matchmaki
     alice: User,
     bob: User,
 ) -> None:
-    crashy, steady, other = make_bot(alice, "crashy"), make_bot(bob, "steady"), make_bot(bob, "x")
+    carol = User.objects.create_user("carol")
+    crashy, steady, other = make_bot(alice, "crashy"), make_bot(bob, "steady"), make_bot(carol, "x")
     play(ladder_2p, [crashy, steady])
     play(ladder_2p, [crashy, steady], faulty=crashy)
     assert not active(crashy).paused_reason, "one fault in two matches: still playing"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pytest_django import Settings
 from django.test import Client
 
 from agon.ladders.services import matchmaking_round
@@ -42,9 +43,10 @@ if __name__ == "__main__":
 
 
 def test_nim_is_uploaded_for_rated_and_shown_like_any_game(
-    nim: GameSpec[Any], pipeline: Pipeline
+    nim: GameSpec[Any], pipeline: Pipeline, settings: Settings
 ) -> None:
     ladder = only_ladder("nim", 2)
+    settings.AGON_HOUSE_ACCOUNTS = ["dora"]  # one author's two bots may meet
     client = signed_in_client("dora")
     games = {game["id"]: game for game in json_of(client.get("/api/games/"))["results"]}
     assert games["nim"]["name"] == "Nim" and games["nim"]["player_counts"] == [2]

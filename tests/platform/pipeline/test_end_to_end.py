@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+from pytest_django import Settings
 
 from agon.ladders.models import RatingChange
 from agon.ladders.services import matchmaking_round
@@ -26,9 +27,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_an_upload_is_validated_then_rated_on_its_ladder_and_its_match_replays(
-    pipeline: Pipeline,
+    pipeline: Pipeline, settings: Settings
 ) -> None:
     ladder = only_ladder("akropolis", 2)
+    settings.AGON_HOUSE_ACCOUNTS = ["carol"]  # one author's two bots may meet
     client = signed_in_client("carol")
     source = (EXAMPLE_BOTS / "random_bot.py").read_bytes()
     bot_ids = []

@@ -161,3 +161,19 @@ def test_the_owners_page_says_why_and_its_button_resumes_it(
     assert not active(crashy).paused_reason
     page = client.get(reverse("web:my-bot", args=[crashy.id])).content.decode()
     assert "is paused" not in page and "plays ranked matches again" in page
+
+
+@pytest.mark.django_db
+def test_the_owners_resume_button_is_refused_past_its_limit(
+    make_bot: MakeBot, alice: User, client: Client, settings: Settings
+) -> None:
+    settings.AGON_RATE_LIMITS = {**settings.AGON_RATE_LIMITS, "resume": "1/hour"}
+    bot = make_bot(alice, "sleepy")
+    client.force_login(alice)
+    assert client.post(reverse("web:my-bot-resume", args=[bot.id])).status_code == 302
+
+    refused = client.post(reverse("web:my-bot-resume", args=[bot.id]))
+
+    assert refused.status_code == 429
+    assert refused["Retry-After"] == "3600"
+    assert "Too many resumptions: try again in 60 minutes." in refused.content.decode()

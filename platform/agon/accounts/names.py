@@ -92,8 +92,9 @@ def skeleton(text: str) -> str:
 
 
 def lookalike_keys(name: str) -> frozenset[str]:
-    """Skeletons of a name case aside: its skeleton's and its own, case folded."""
-    return frozenset((skeleton(skeleton(name).casefold()), skeleton(name.casefold())))
+    """Skeletons of a name case aside: its skeleton case folded, and its case folded form's
+    (each skeleton again), so that `AIice` (a capital i) and `ALICE` both read as `alice`."""
+    return frozenset(skeleton(skeleton(text).casefold()) for text in (name, name.casefold()))
 
 
 def lookalike_of(name: str, taken: Iterable[str]) -> str | None:

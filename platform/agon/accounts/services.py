@@ -18,7 +18,7 @@ def username_available(username: str) -> str:
     or too like another user's (compared with every user's: a sign-up is rate limited)."""
     return username_check(
         username,
-        taken=User.objects.values_list("username", flat=True).iterator(),
+        taken=User.objects.values_list("username", flat=True),
         reserved=[*RESERVED_USERNAMES, *settings.AGON_HOUSE_ACCOUNTS],
     )
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from pytest_django import Settings
 from django.test import Client
+from pytest_django import Settings
 
 from agon.ladders.services import matchmaking_round
 from agon.matches.timeline import apply_patch

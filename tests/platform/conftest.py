@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from django.core.cache import caches
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
@@ -19,6 +20,12 @@ from tests.platform.support import latest_version, pass_validation, py_upload
 PASSWORD = "correct horse battery staple"  # noqa: S105 - the test users' password
 
 MakeBot = Callable[..., Bot]
+
+
+@pytest.fixture(autouse=True)
+def fresh_timelines() -> None:
+    """No timeline of an earlier test's match (SQLite gives a rolled-back id again)."""
+    caches["timelines"].clear()
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from django.core.cache import caches
 from django.contrib.auth.models import User
+from django.core.cache import caches
 from rest_framework.test import APIClient
 
 from agon.accounts.services import token_obtain, user_register

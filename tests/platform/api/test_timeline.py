@@ -97,4 +97,4 @@ def test_a_timeline_is_kept_in_the_bounded_timelines_cache_not_beside_the_lists(
     kept = caches["timelines"]._cache  # type: ignore[attr-defined]  # LocMem's own dict
     assert len(kept) == 2, "the timeline and what seat 1 saw"
     assert not cache._cache  # type: ignore[attr-defined]
-    assert caches["timelines"]._max_entries == 48  # type: ignore[attr-defined]
+    assert caches["timelines"]._max_entries == 48

@@ -15,6 +15,7 @@ from pytest_django import Settings
 from rest_framework.test import APIClient
 
 from agon.tournaments import selectors
+from agon.tournaments.events import results_of_lines
 from agon.tournaments.models import Tournament
 from agon.tournaments.scheduling import tournament_close_entry
 from tests.platform.conftest import MakeBot, client_for
@@ -341,7 +342,7 @@ def test_a_running_tournaments_standings_are_computed_once_per_state(
         assert alice_client.post(url, {"bot": bot.id}, format="json").status_code == 201
     tournament_close_entry(tournament_id=tournament.id, now=after_entry(tournament))
     computed = []
-    real = selectors.results_of_lines
+    real = results_of_lines
 
     def counting(lines: Any) -> Any:
         computed.append(1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -221,13 +222,13 @@ def test_the_starter_kit_is_zipped_once_while_its_files_stay_the_same(
     zipped = []
     real = zipfile.ZipFile
 
-    def counting(*args: object, **kwargs: object) -> zipfile.ZipFile:
+    def counting(*args: Any, **kwargs: Any) -> zipfile.ZipFile:
         zipped.append(args)
-        return real(*args, **kwargs)  # type: ignore[arg-type]
+        return real(*args, **kwargs)
 
     kit_wheel()  # the wheel itself is built once per version of its files already
     docs._zipped.cache_clear()
-    monkeypatch.setattr(docs.zipfile, "ZipFile", counting)
+    monkeypatch.setattr(zipfile, "ZipFile", counting)
     downloads = [client.get(reverse("web:starter-kit")).content for _ in range(3)]
 
     assert len(zipped) == 1

@@ -127,17 +127,17 @@ AUTH_PASSWORD_VALIDATORS = [
 # memory (what it holds, lists for a few seconds, may differ between processes). Either way
 # it is bounded: production's Redis by its `maxmemory` with `allkeys-lru` (its own server,
 # never the broker's: deploy/compose.yaml), the embedded one by a number of entries. The
-# `timelines` cache holds the big entries (a match's timeline, what a seat saw: up to
-# LOCAL_TIMELINE_ENTRY_BYTES each) apart, so that they cannot push the small ones out.
+# `timelines` cache holds the big entries (a match's timeline, what a seat saw) apart, so
+# that they cannot push the small ones out.
 AGON_CACHE_URL = env_str("AGON_CACHE_URL", "")
 AGON_CACHE_KEY_PREFIX = env_str("AGON_CACHE_KEY_PREFIX", "agon")
 """Put before every key in Redis: sites sharing one Redis need one each."""
 AGON_LOCAL_CACHE_ENTRIES = env_int("AGON_LOCAL_CACHE_ENTRIES", 300)
 """Without AGON_CACHE_URL: the entries this process keeps (lists, tournament pages)."""
 AGON_LOCAL_TIMELINE_ENTRIES = env_int("AGON_LOCAL_TIMELINE_ENTRIES", 48)
-"""Without AGON_CACHE_URL: the timelines this process keeps. The largest entry measured is
-under LOCAL_TIMELINE_ENTRY_BYTES (docs/operations.md), so at most about 48 MiB."""
-LOCAL_TIMELINE_ENTRY_BYTES = 1024 * 1024
+"""Without AGON_CACHE_URL: the timeline entries this process keeps. The largest measured
+is 132 KiB (bench/cache_flood.py: a seat of a long Megalopolis match for six), so about
+6 MiB; 48 MiB if every entry were a MiB."""
 
 
 def cache_setting(url: str, prefix: str, local_entries: int) -> dict[str, Any]:
@@ -180,7 +180,7 @@ AGON_RATE_LIMITS = {
     # Challenges per user.
     "challenge": env_rate("AGON_CHALLENGE_RATE", "20/hour"),
     # Match timelines (the replay viewer's, 40 a minute while it follows a running match)
-    # per user, or per client address when signed out: each may cost 0.1 s of CPU.
+    # per user, or per client address when signed out: one computed costs up to 0.35 s.
     "timeline": env_rate("AGON_TIMELINE_RATE", "120/minute"),
     # Resuming a paused bot (it plays ranked matches again) per user.
     "resume": env_rate("AGON_RESUME_RATE", "10/hour"),

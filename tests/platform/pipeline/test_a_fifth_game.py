@@ -46,7 +46,6 @@ def test_nim_is_uploaded_for_rated_and_shown_like_any_game(
     nim: GameSpec[Any], pipeline: Pipeline, settings: Settings
 ) -> None:
     ladder = only_ladder("nim", 2)
-    settings.AGON_HOUSE_ACCOUNTS = ["dora"]  # one author's two bots may meet
     client = signed_in_client("dora")
     games = {game["id"]: game for game in json_of(client.get("/api/games/"))["results"]}
     assert games["nim"]["name"] == "Nim" and games["nim"]["player_counts"] == [2]
@@ -65,6 +64,7 @@ def test_nim_is_uploaded_for_rated_and_shown_like_any_game(
     pipeline.start_worker()  # it inherits the registry line (the environment)
 
     wait_validated(client, bot_ids, pipeline.explain())
+    settings.AGON_HOUSE_ACCOUNTS = ["dora"]  # one author's bots may meet
     (created,) = matchmaking_round()
     assert (created.ladder_id, created.game) == (ladder.id, "nim")
     match = wait_finished(created, pipeline.explain())

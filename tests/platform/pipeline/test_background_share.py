@@ -31,7 +31,6 @@ def test_a_version_test_game_is_played_while_the_ladder_stays_busy(
     pipeline: Pipeline, settings: Settings
 ) -> None:
     settings.AGON_QUEUE_TARGET = 3
-    settings.AGON_HOUSE_ACCOUNTS = ["erin"]  # one author's bots may meet
     only_ladder("akropolis", 2)
     client = signed_in_client("erin")
     source = (EXAMPLE_BOTS / "random_bot.py").read_bytes()
@@ -48,6 +47,7 @@ def test_a_version_test_game_is_played_while_the_ladder_stays_busy(
     ]
     pipeline.start_worker(concurrency=1)
     wait_validated(client, bot_ids, pipeline.explain())
+    settings.AGON_HOUSE_ACCOUNTS = ["erin"]  # one author's bots may meet
     matchmaking_round()
     background = match_create(
         kind=Match.Kind.VERSION_TEST,

@@ -30,7 +30,6 @@ def test_an_upload_is_validated_then_rated_on_its_ladder_and_its_match_replays(
     pipeline: Pipeline, settings: Settings
 ) -> None:
     ladder = only_ladder("akropolis", 2)
-    settings.AGON_HOUSE_ACCOUNTS = ["carol"]  # one author's two bots may meet
     client = signed_in_client("carol")
     source = (EXAMPLE_BOTS / "random_bot.py").read_bytes()
     bot_ids = []
@@ -50,6 +49,7 @@ def test_an_upload_is_validated_then_rated_on_its_ladder_and_its_match_replays(
 
     wait_validated(client, bot_ids, pipeline.explain())
 
+    settings.AGON_HOUSE_ACCOUNTS = ["carol"]  # one author's bots may meet
     created = matchmaking_round()
     assert [(m.ladder_id, m.kind, m.status) for m in created] == [
         (ladder.id, Match.Kind.RANKED, Match.Status.QUEUED)

@@ -22,7 +22,7 @@ def production_environment(**overrides: str) -> dict[str, str]:
         "AGON_ALLOWED_HOSTS": "agon.example.org",
         "AGON_DATABASE_URL": "postgres://agon:a-database-password@db:5432/agon",
         "AGON_BROKER_URL": "redis://redis:6379/0",
-        "AGON_CACHE_URL": "redis://redis:6379/1",
+        "AGON_CACHE_URL": "redis://cache:6379/0",
         **overrides,
     }
     return {name: value for name, value in values.items() if value != ""}

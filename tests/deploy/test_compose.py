@@ -47,7 +47,15 @@ BUILD_IMAGES = REPO_DIR / "deploy" / "build-images.sh"
 EXAMPLE_BOTS = REPO_DIR / "examples" / "bots"
 GAME = "architekton"
 """Two players only, and quick: its ladder is the one the two bots fill."""
-SERVICES_WITH_HEALTH = ("postgres", "redis", "web", "beat", "default-worker", "matches-worker")
+SERVICES_WITH_HEALTH = (
+    "postgres",
+    "redis",
+    "cache",
+    "web",
+    "beat",
+    "default-worker",
+    "matches-worker",
+)
 BUILD_SECONDS = 900.0
 UP_SECONDS = 240.0
 VALIDATION_SECONDS = 180.0
@@ -540,13 +548,16 @@ def test_a_matches_worker_of_another_host_plays_through_the_same_database_broker
             tmp_path_factory, main_env, "--detach", "--scale", "matches-worker=0"
         ) as main:
             wait_web_healthy(main)
-            postgres, redis = (main.container_name(service) for service in ("postgres", "redis"))
+            postgres, redis, cache = (
+                main.container_name(service) for service in ("postgres", "redis", "cache")
+            )
             worker_env = {
                 **main_env,
                 "AGON_WORK_DIR": str(tmp_path_factory.mktemp("compose-work")),
                 "AGON_WEB_PORT": str(free_port()),
                 "AGON_POSTGRES_HOST": postgres,
                 "AGON_REDIS_HOST": redis,
+                "AGON_CACHE_HOST": cache,
             }
             with compose_project(
                 tmp_path_factory, worker_env, "--no-deps", "--no-start", "matches-worker"

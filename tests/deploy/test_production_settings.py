@@ -47,6 +47,8 @@ def test_a_deployment_warning_fails_the_check() -> None:
         ({"AGON_DATABASE_CONN_MAX_AGE": "a minute"}, "AGON_DATABASE_CONN_MAX_AGE must be an"),
         ({"AGON_BROKER_URL": ""}, "AGON_BROKER_URL must be set"),
         ({"AGON_CACHE_URL": ""}, "AGON_CACHE_URL must be set"),
+        ({"AGON_CACHE_URL": "redis://redis:6379/1"}, "AGON_CACHE_URL must name a Redis server"),
+        ({"AGON_CACHE_URL": "redis://:pw@redis/2"}, "not the broker's (AGON_BROKER_URL)"),
         ({"AGON_SANDBOX": "chroot"}, "AGON_SANDBOX must be one of"),
         ({"AGON_SSL_REDIRECT": "sometimes"}, "AGON_SSL_REDIRECT must be true or false"),
         ({"AGON_HSTS_SECONDS": "1y"}, "AGON_HSTS_SECONDS must be an integer"),
@@ -80,7 +82,8 @@ def shown_settings(env: dict[str, str]) -> dict[str, object]:
             "-c",
             "import json; from django.conf import settings as s; print(json.dumps({"
             "'storages': s.STORAGES, 'log_format': s.AGON_LOG_FORMAT, 'debug': s.DEBUG, "
-            "'sandbox': s.AGON_SANDBOX, 'middleware': s.MIDDLEWARE}))",
+            "'sandbox': s.AGON_SANDBOX, 'middleware': s.MIDDLEWARE, 'caches': s.CACHES, "
+            "'limits_redis': s.AGON_RATE_LIMIT_REDIS_URL}))",
         ],
         env,
     )
@@ -102,6 +105,26 @@ def test_it_defaults_to_json_logs_docker_boxes_and_hashed_static_files() -> None
     middleware = shown["middleware"]
     assert isinstance(middleware, list)
     assert middleware[0] == "agon.logs.RequestLogMiddleware"
+
+
+def test_it_caches_in_its_own_redis_and_counts_rate_limits_in_the_brokers() -> None:
+    """The cache's Redis is capped and evicts (deploy/compose.yaml); a rate limit's counter
+    evicted there would open its limit again, so they count in the broker's."""
+    shown = shown_settings(production_environment())
+
+    assert shown["caches"] == {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://cache:6379/0",
+            "KEY_PREFIX": "agon",
+        },
+        "timelines": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://cache:6379/0",
+            "KEY_PREFIX": "agon-timelines",
+        },
+    }
+    assert shown["limits_redis"] == "redis://redis:6379/0"
 
 
 def test_it_keeps_files_in_the_named_bucket() -> None:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import caches
 from rest_framework.test import APIClient
 
 from agon.accounts.services import token_obtain, user_register
@@ -19,6 +20,12 @@ from tests.platform.support import latest_version, pass_validation, py_upload
 PASSWORD = "correct horse battery staple"  # noqa: S105 - the test users' password
 
 MakeBot = Callable[..., Bot]
+
+
+@pytest.fixture(autouse=True)
+def fresh_timelines() -> None:
+    """No timeline of an earlier test's match (SQLite gives a rolled-back id again)."""
+    caches["timelines"].clear()
 
 
 @pytest.fixture

@@ -79,7 +79,8 @@ def test_a_crashing_version_is_paused_its_ratings_kept_and_left_out_of_matchmaki
     alice: User,
     bob: User,
 ) -> None:
-    crashy, steady, other = make_bot(alice, "crashy"), make_bot(bob, "steady"), make_bot(bob, "x")
+    carol = User.objects.create_user("carol")
+    crashy, steady, other = make_bot(alice, "crashy"), make_bot(bob, "steady"), make_bot(carol, "x")
     play(ladder_2p, [crashy, steady])
     play(ladder_2p, [crashy, steady], faulty=crashy)
     assert not active(crashy).paused_reason, "one fault in two matches: still playing"
@@ -178,3 +179,19 @@ def test_the_owners_page_says_why_and_its_button_resumes_it(
     assert not active(crashy).paused_reason
     page = client.get(reverse("web:my-bot", args=[crashy.id])).content.decode()
     assert "is paused" not in page and "plays ranked matches again" in page
+
+
+@pytest.mark.django_db
+def test_the_owners_resume_button_is_refused_past_its_limit(
+    make_bot: MakeBot, alice: User, client: Client, settings: Settings
+) -> None:
+    settings.AGON_RATE_LIMITS = {**settings.AGON_RATE_LIMITS, "resume": "1/hour"}
+    bot = make_bot(alice, "sleepy")
+    client.force_login(alice)
+    assert client.post(reverse("web:my-bot-resume", args=[bot.id])).status_code == 302
+
+    refused = client.post(reverse("web:my-bot-resume", args=[bot.id]))
+
+    assert refused.status_code == 429
+    assert refused["Retry-After"] == "3600"
+    assert "Too many resumptions: try again in 60 minutes." in refused.content.decode()

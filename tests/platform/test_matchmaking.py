@@ -226,3 +226,29 @@ def test_the_pair_memory_is_a_round_robins_worth_of_matches_within_bounds() -> N
     assert pair_memory(200, 2) == PAIR_MEMORY
     assert pair_memory(0, 2) == 1
     assert meetings([[1, 2, 3], [2, 1]]) == {(1, 2): 2, (1, 3): 1, (2, 3): 1}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", range(10))
+def test_no_table_seats_two_bots_of_one_owner(players: int, seed: int) -> None:
+    rng = Random(seed)
+    bots = [
+        Candidate(bot, rng.uniform(1000.0, 2000.0), rng.randrange(60), owner=bot % 4)
+        for bot in range(1, 13)
+    ]
+    tables = pick_tables(bots, players, tables=6, rng=Random(seed))
+    owners = {c.bot_id: c.owner for c in bots}
+    assert tables, "four owners fill tables of up to four seats"
+    for table in tables:
+        assert len({owners[bot] for bot in table}) == len(table), table
+
+
+def test_one_owners_bots_alone_play_no_ranked_table() -> None:
+    bots = [Candidate(bot, 1500.0, 0, owner=7) for bot in range(1, 9)]
+    assert pick_tables(bots, 2, tables=4, rng=Random(1)) == []
+
+
+def test_a_house_accounts_bots_may_meet_each_other() -> None:
+    """The example bots of `agon up` are one account's: owner None, so their ladder plays."""
+    bots = [Candidate(bot, 1500.0, 0, owner=None) for bot in range(1, 9)]
+    assert len(pick_tables(bots, 4, tables=2, rng=Random(1))) == 2

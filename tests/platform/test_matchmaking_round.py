@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from pytest_django import Settings
 
+from agon.bots.examples import examples_owner_ensure
 from agon.bots.models import Bot
 from agon.cli.up_status import status_lines
 from agon.ladders.models import Ladder
@@ -25,11 +26,12 @@ BOTS = 8
 
 
 @pytest.fixture
-def akropolis_ladders(make_bot: MakeBot, alice: User, ladders: list[Ladder]) -> list[Ladder]:
-    """The three Akropolis ladders (2, 3 and 4 players), each with the same 8 bots."""
+def akropolis_ladders(make_bot: MakeBot, ladders: list[Ladder]) -> list[Ladder]:
+    """The three Akropolis ladders (2, 3 and 4 players), each with the same 8 bots, each
+    of its own owner."""
     Ladder.objects.exclude(game="akropolis").update(active=False)
     for number in range(BOTS):
-        make_bot(alice, f"bot-{number}")
+        make_bot(User.objects.create_user(f"owner-{number}"), f"bot-{number}")
     return list(Ladder.objects.filter(active=True).order_by("players"))
 
 
@@ -81,3 +83,34 @@ def test_the_status_line_of_agon_up_shows_each_ladders_matches_lately(
     two, three, four = akropolis.removeprefix("  Akropolis: ").split(" | ")
     assert two.startswith("2p 3: bot-")
     assert (three, four) == ("3p 0: -", "4p 0: -")
+
+
+def test_a_ranked_match_never_seats_two_bots_of_one_owner(
+    make_bot: MakeBot, ladders: list[Ladder], alice: User, bob: User, settings: Settings
+) -> None:
+    """Alice's three bots and Bob's three on the 2-, 3- and 4-player Akropolis ladders:
+    every table has at most one bot of each, so the 3- and 4-player ladders play none."""
+    Ladder.objects.exclude(game="akropolis").update(active=False)
+    settings.AGON_QUEUE_TARGET = 6
+    for number in range(3):
+        make_bot(alice, f"alice-{number}")
+        make_bot(bob, f"bob-{number}")
+    created = matchmaking_round(rng=Random(3))
+    assert created, "the 2-player ladder has a table"
+    for match in created:
+        owners = [seat.version.bot.owner_id for seat in match.seats.all() if seat.version]
+        assert len(set(owners)) == len(owners) == match.players == 2
+
+
+def test_the_example_bots_ladder_plays_though_one_account_owns_them(
+    make_bot: MakeBot, ladders: list[Ladder], settings: Settings
+) -> None:
+    """`agon up` enters the example bots for its house account, agon-examples
+    (AGON_HOUSE_ACCOUNTS): its bots may meet each other, on every table size."""
+    Ladder.objects.exclude(game="akropolis").update(active=False)
+    settings.AGON_QUEUE_TARGET = 3
+    house = examples_owner_ensure()
+    for number in range(5):
+        make_bot(house, f"akropolis-example-{number}")
+    created = matchmaking_round(rng=Random(4))
+    assert {match.players for match in created} == {2, 3, 4}

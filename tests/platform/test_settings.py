@@ -3,6 +3,7 @@ ones, instead of failing each match later with "the sandbox failed"."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -37,3 +38,31 @@ def test_it_takes_every_known_sandbox(module: str, sandbox: str, tmp_path: Path)
     env = {"AGON_SANDBOX": sandbox, "AGON_VAR_DIR": str(tmp_path)}
     status, output = import_settings(module, env)
     assert status == 0, output
+
+
+def test_the_embedded_setup_keeps_bounded_caches_in_memory(tmp_path: Path) -> None:
+    """Without AGON_CACHE_URL each process keeps at most 300 small entries and 48 timelines
+    (each under a MiB: tests/platform/test_timeline.py), dropping the least recently used."""
+    shown = run_python(
+        [
+            "-c",
+            "import json, agon.settings.local as s; "
+            "print(json.dumps([s.CACHES, s.AGON_RATE_LIMIT_REDIS_URL]))",
+        ],
+        {"AGON_VAR_DIR": str(tmp_path)},
+    )
+    assert shown.returncode == 0, shown.stderr
+    caches, limits_redis = json.loads(shown.stdout)
+    assert caches == {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "agon",
+            "OPTIONS": {"MAX_ENTRIES": 300, "CULL_FREQUENCY": 4},
+        },
+        "timelines": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "agon-timelines",
+            "OPTIONS": {"MAX_ENTRIES": 48, "CULL_FREQUENCY": 4},
+        },
+    }
+    assert limits_redis == "", "rate limits count in the database's table"

@@ -2,21 +2,34 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
+from agon.accounts.names import RESERVED_USERNAMES, username_check
+
+
+def username_available(username: str) -> str:
+    """The username as it will be kept (NFKC), or ValidationError saying why it cannot be
+    had: against the rules of `agon.accounts.names`, reserved, taken regardless of case,
+    or too like another user's (compared with every user's: a sign-up is rate limited)."""
+    return username_check(
+        username,
+        taken=User.objects.values_list("username", flat=True),
+        reserved=[*RESERVED_USERNAMES, *settings.AGON_HOUSE_ACCOUNTS],
+    )
+
 
 @transaction.atomic
 def user_register(*, username: str, password: str) -> User:
-    """A new user. Usernames are unique regardless of case, so nobody can pass for
-    `Alice` next to `alice`; passwords go through the project's password validators."""
-    username = User._meta.get_field("username").clean(username.strip(), None)
+    """A new user. Usernames are unique regardless of case and look-alikes, so nobody can
+    pass for `alice` as `Alice`, `aIice` or with a Cyrillic `a` (U+0430); passwords go
+    through the project's password validators."""
+    username = username_available(username)
     taken = ValidationError(f"the username {username!r} is taken; choose another")
-    if User.objects.filter(username__iexact=username).exists():
-        raise taken
     validate_password(password, user=User(username=username))
     try:
         with transaction.atomic():  # a savepoint: two sign-ups with one name at once

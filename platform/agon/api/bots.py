@@ -33,7 +33,7 @@ from agon.api.common import (
 )
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.api.ratings import DEVIATION_HELP, DISPLAY_HELP, PROVISIONAL_HELP, RATING_HELP
-from agon.api.throttles import UploadThrottle
+from agon.api.throttles import ResumeThrottle, UploadThrottle
 from agon.bots.models import Bot, BotVersion
 from agon.bots.pausing import version_resume
 from agon.bots.selectors import bot_get, bot_list, bot_version_of_owner
@@ -311,14 +311,16 @@ class VersionListView(APIView):
 
 class ResumeView(APIView):
     permission_classes = (IsAuthenticated, IsOwner)
+    throttle_classes = (ResumeThrottle,)
 
     @extend_schema(
         request=None,
-        responses={200: VersionSerializer, **error_responses(401, 403, 404)},
+        responses={200: VersionSerializer, **error_responses(401, 403, 404, 429)},
         summary="Resume your bot's paused version",
         description="Its active version, paused from matchmaking for faulting too often, "
         "plays ranked matches again; its faults are judged afresh from now. Resuming a "
-        "version that is not paused changes nothing.",
+        "version that is not paused changes nothing. Rate limited per user "
+        "(AGON_RESUME_RATE).",
     )
     def post(self, request: Request, bot_id: int) -> Response:
         bot = bot_or_404(bot_id)

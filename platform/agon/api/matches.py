@@ -28,6 +28,7 @@ from rest_framework.views import APIView
 from agon.api.caching import cached_when_anonymous
 from agon.api.common import FileContentNegotiation, error_responses, query_values, signed_in_user
 from agon.api.pagination import PageNumberPagination, paginate
+from agon.api.throttles import TimelineThrottle
 from agon.matches.models import Match
 from agon.matches.selectors import (
     ListedMatch,
@@ -253,6 +254,8 @@ class ReplayView(APIView):
 
 
 class TimelineView(APIView):
+    throttle_classes = (TimelineThrottle,)
+
     @extend_schema(
         parameters=[TimelineQuerySerializer],
         responses={
@@ -264,9 +267,11 @@ class TimelineView(APIView):
                 "also shows what was hidden (hands, face-down tiles). The format is described "
                 "in agon/matches/timeline.py.",
             ),
-            **error_responses(400, 404),
+            **error_responses(400, 404, 429),
         },
         summary="A match step by step, for replay viewers",
+        description="Rate limited per user, or per client address when signed out "
+        "(AGON_TIMELINE_RATE).",
     )
     def get(self, request: Request, match_id: int) -> Response:
         match = _match_or_404(request, match_id)

@@ -27,10 +27,11 @@ def take_or_refuse(limits: list[tuple[str, str]]) -> Taken:
 
 
 class LimitThrottle(BaseThrottle):
-    """Counts each POST in the view's limit, after authentication and permissions (a
-    request refused for those does not count)."""
+    """Counts each request of `methods` (POST) in the view's limit, after authentication
+    and permissions (a request refused for those does not count)."""
 
     limit = ""
+    methods: tuple[str, ...] = ("POST",)
 
     def who(self, request: Request) -> str:
         return (
@@ -40,7 +41,7 @@ class LimitThrottle(BaseThrottle):
         )
 
     def allow_request(self, request: Request, view: APIView) -> bool:
-        if request.method == "POST":
+        if request.method in self.methods:
             take_or_refuse([(self.limit, self.who(request))])
         return True
 
@@ -58,3 +59,12 @@ class UploadThrottle(LimitThrottle):
 
 class ChallengeThrottle(LimitThrottle):
     limit = "challenge"
+
+
+class ResumeThrottle(LimitThrottle):
+    limit = "resume"
+
+
+class TimelineThrottle(LimitThrottle):
+    limit = "timeline"
+    methods = ("GET", "HEAD")

@@ -13,6 +13,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
+from agon.accounts.names import bot_name_check
 from agon.bots.models import Bot, BotVersion
 from agon.matches.models import Match
 from agon.matches.services import match_create
@@ -61,18 +62,23 @@ def version_submit(*, bot: Bot, upload: UploadedFile) -> BotVersion:
     return version
 
 
+def bot_name_available(*, owner: User, name: str) -> str:
+    """The name as it will be kept (NFKC), or ValidationError saying why it cannot be had:
+    against the rules of `agon.accounts.names`, or the same as or too like the name of
+    another of the owner's bots."""
+    return bot_name_check(
+        name, owner_bots=Bot.objects.filter(owner=owner).values_list("name", flat=True)
+    )
+
+
 @transaction.atomic
 def bot_submit(*, owner: User, name: str, game: str, upload: UploadedFile) -> Bot:
     try:
         get_game(game)
     except UnknownGame as error:
         raise ValidationError(str(error)) from None
-    name = name.strip()
-    if not name or len(name) > 64:
-        raise ValidationError("a bot needs a name of 1 to 64 characters")
+    name = bot_name_available(owner=owner, name=name)
     duplicate = ValidationError(f"you already have a bot called {name!r}")
-    if Bot.objects.filter(owner=owner, name=name).exists():
-        raise duplicate
     try:
         with transaction.atomic():  # a savepoint: two uploads of one name at once
             bot = Bot.objects.create(owner=owner, name=name, game=game)

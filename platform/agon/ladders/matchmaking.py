@@ -20,7 +20,10 @@ Each table is seated for what its game will teach (`pick_tables`):
 - no pair meets more than MAX_MEETINGS times among the ladder's recent matches that the
   caller counts (`met`, over the last `pair_memory` matches): a bot is not fed the same
   neighbour over and over.
-A bot never meets itself and sits at one table per round at most.
+A bot never meets itself and sits at one table per round at most, and two bots of one
+owner never sit at one table: a ranked match between them could be thrown to feed one
+of them rating. A house account's bots (AGON_HOUSE_ACCOUNTS: the example bots' owner)
+are exempt, so that a ladder of example bots alone plays.
 """
 
 from __future__ import annotations
@@ -58,6 +61,13 @@ class Candidate:
     deviation: float | None = None
     overdue: bool = False
     """Waited longer for a game than the live matchmaker allows: seated first."""
+    owner: int | None = None
+    """Its owner's id: never seated with another bot of the same owner. None for a house
+    account's bot (and in simulations), which may meet any bot."""
+
+
+def same_owner(one: Candidate, other: Candidate) -> bool:
+    return one.owner is not None and one.owner == other.owner
 
 
 Pair = tuple[int, int]
@@ -150,7 +160,8 @@ def pick_tables(
     met: Mapping[Pair, int] | None = None,
 ) -> list[list[int]]:
     """Up to `tables` tables of `players` distinct bots (by bot id), none seating a pair
-    that `met` (meetings by pair) counts MAX_MEETINGS times already."""
+    that `met` (meetings by pair) counts MAX_MEETINGS times already, nor two bots of one
+    owner."""
     met = met or {}
     free = {c.bot_id: c for c in candidates}
     chosen: list[list[int]] = []
@@ -200,6 +211,7 @@ def _seat_opponents(
             for c in free.values()
             if c.bot_id not in seated
             and all(met.get(pair(c.bot_id, s.bot_id), 0) < MAX_MEETINGS for s in table)
+            and not any(same_owner(c, s) for s in table)
         ]
         if not allowed:
             return None

@@ -198,7 +198,8 @@ def _candidates(
     ladder: Ladder, pending: QuerySet[Match]
 ) -> tuple[list[Candidate], list[Candidate]]:
     """The bots rated on the ladder with an active version that is not paused (as broken),
-    and those of them in none of its `pending` matches."""
+    and those of them in none of its `pending` matches. Each carries its owner, unless
+    the owner is a house account (AGON_HOUSE_ACCOUNTS), whose bots may meet each other."""
     busy = set(
         pending.values_list("seats__version__bot_id", flat=True).exclude(seats__version=None)
     )
@@ -209,6 +210,9 @@ def _candidates(
         .order_by()
     )
     overdue_before = timezone.now() - timedelta(seconds=settings.AGON_MATCHMAKING_MAX_WAIT_SECONDS)
+    house = set(
+        User.objects.filter(username__in=settings.AGON_HOUSE_ACCOUNTS).values_list("id", flat=True)
+    )
     rated = [
         Candidate(
             r.bot_id,
@@ -216,10 +220,13 @@ def _candidates(
             r.version_games,
             r.current.deviation,
             overdue=last_played.get(r.bot_id, overdue_before) <= overdue_before,
+            owner=None if r.bot.owner_id in house else r.bot.owner_id,
         )
         for r in Rating.objects.filter(
             ladder=ladder, active=True, version__status="active", version__paused_reason=""
-        ).order_by("bot_id")
+        )
+        .select_related("bot")
+        .order_by("bot_id")
     ]
     return rated, [c for c in rated if c.bot_id not in busy]
 

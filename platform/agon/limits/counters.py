@@ -2,9 +2,10 @@
 
 A window opens at a key's first attempt and lasts the rate's period. Each store counts
 with one atomic step, so two web processes counting at the same moment never both see
-the same number: with Redis (AGON_CACHE_URL, production) a Lua script, INCR and PEXPIRE
-together; without it (the embedded setup: SQLite) one INSERT .. ON CONFLICT DO UPDATE ..
-RETURNING statement on a table, which the database applies one at a time.
+the same number: with Redis (AGON_RATE_LIMIT_REDIS_URL: production's broker) a Lua
+script, INCR and PEXPIRE together; without it (the embedded setup: SQLite) one INSERT ..
+ON CONFLICT DO UPDATE .. RETURNING statement on a table, which the database applies one
+at a time.
 """
 
 from __future__ import annotations
@@ -113,8 +114,11 @@ def _redis_counter(url: str, prefix: str) -> RedisCounter:
 
 
 def rate_counter() -> Counter:
-    """Redis when AGON_CACHE_URL names one (the cache every web process shares), else the
-    database's table (SQLite in the embedded setup; its file is shared too)."""
-    if settings.AGON_CACHE_URL:
-        return _redis_counter(settings.AGON_CACHE_URL, f"{settings.AGON_CACHE_KEY_PREFIX}:limit:")
+    """Redis when AGON_RATE_LIMIT_REDIS_URL names one (AGON_CACHE_URL by default; the
+    broker's Redis in production, which evicts nothing), else the database's table (SQLite
+    in the embedded setup; its file is shared too)."""
+    if settings.AGON_RATE_LIMIT_REDIS_URL:
+        return _redis_counter(
+            settings.AGON_RATE_LIMIT_REDIS_URL, f"{settings.AGON_CACHE_KEY_PREFIX}:limit:"
+        )
     return DatabaseCounter()

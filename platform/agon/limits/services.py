@@ -1,9 +1,10 @@
 """Taking an attempt from a rate limit, and giving it back.
 
 The limits are AGON_RATE_LIMITS (settings/base.py, each from its environment variable):
-sign-ups per client address, failed sign-ins per username and per address, uploads and
-challenges per user. An attempt is counted before it is served, so that requests arriving
-together cannot all slip in under the limit: exactly the limit gets through in a window.
+sign-ups per client address, failed sign-ins per username and per address, uploads,
+challenges and resumptions per user, timelines per user or address. An attempt is
+counted before it is served, so that requests arriving together cannot all slip in
+under the limit: exactly the limit gets through in a window.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ REFUSALS = {
     "signin-address": "too many failed sign-ins from your address",
     "upload": "too many uploads",
     "challenge": "too many challenges",
+    "timeline": "too many timelines asked for",
+    "resume": "too many resumptions",
 }
 """What a refusal says, by limit (the keys of AGON_RATE_LIMITS)."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from django.core.cache import cache
+from django.core.cache import caches
 
 from agon.matches.live import live_actions
 from agon.matches.models import Match
@@ -28,12 +28,15 @@ __all__ = [
 ]
 
 TIMELINE_CACHE_SECONDS = 24 * 3600
+"""How long a computed timeline is kept, at most: the `timelines` cache is bounded
+(settings: a capped Redis, or a number of entries) and drops the least recently used."""
 
 
 def _with_observations(
     match_id: int, version: object, replay: Replay, seat: int, steps: list[dict[str, JSON]]
 ) -> list[dict[str, JSON]]:
     key = f"agon:observations:{match_id}:{version}:{seat}"
+    cache = caches["timelines"]
     patches = cache.get(key)
     if patches is None:
         patches = seat_observation_patches(replay, seat)
@@ -79,6 +82,7 @@ def match_timeline(match: Match, *, since: int = 0, seat: int | None = None) -> 
     if replay is not None:
         version = get_game(match.game).rules_version
         key = f"agon:timeline:{match.id}:{version}:{int(finished)}:{len(replay.actions)}"
+        cache = caches["timelines"]
         cached = cache.get(key)
         if cached is None:
             try:

@@ -124,22 +124,48 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # One cache for every web process: Redis when AGON_CACHE_URL is set, else this process's
-# memory (what it holds, lists for a few seconds, may differ between processes). Rate
-# limits are counted in that Redis, or without it in the database (agon.limits).
+# memory (what it holds, lists for a few seconds, may differ between processes). Either way
+# it is bounded: production's Redis by its `maxmemory` with `allkeys-lru` (its own server,
+# never the broker's: deploy/compose.yaml), the embedded one by a number of entries. The
+# `timelines` cache holds the big entries (a match's timeline, what a seat saw) apart, so
+# that they cannot push the small ones out.
 AGON_CACHE_URL = env_str("AGON_CACHE_URL", "")
 AGON_CACHE_KEY_PREFIX = env_str("AGON_CACHE_KEY_PREFIX", "agon")
 """Put before every key in Redis: sites sharing one Redis need one each."""
-CACHES = {
-    "default": (
-        {
+AGON_LOCAL_CACHE_ENTRIES = env_int("AGON_LOCAL_CACHE_ENTRIES", 300)
+"""Without AGON_CACHE_URL: the entries this process keeps (lists, tournament pages)."""
+AGON_LOCAL_TIMELINE_ENTRIES = env_int("AGON_LOCAL_TIMELINE_ENTRIES", 48)
+"""Without AGON_CACHE_URL: the timeline entries this process keeps. The largest measured
+is 132 KiB (bench/cache_flood.py: a seat of a long Megalopolis match for six), so about
+6 MiB; 48 MiB if every entry were a MiB."""
+
+
+def cache_setting(url: str, prefix: str, local_entries: int) -> dict[str, Any]:
+    """Django's Redis cache at `url`, or, without one, its local memory cache holding at
+    most `local_entries` entries (it drops the least recently used quarter when full)."""
+    if url:
+        return {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": AGON_CACHE_URL,
-            "KEY_PREFIX": AGON_CACHE_KEY_PREFIX,
+            "LOCATION": url,
+            "KEY_PREFIX": prefix,
         }
-        if AGON_CACHE_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    )
+    return {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": prefix,
+        "OPTIONS": {"MAX_ENTRIES": local_entries, "CULL_FREQUENCY": 4},
+    }
+
+
+CACHES = {
+    "default": cache_setting(AGON_CACHE_URL, AGON_CACHE_KEY_PREFIX, AGON_LOCAL_CACHE_ENTRIES),
+    "timelines": cache_setting(
+        AGON_CACHE_URL, f"{AGON_CACHE_KEY_PREFIX}-timelines", AGON_LOCAL_TIMELINE_ENTRIES
+    ),
 }
+AGON_RATE_LIMIT_REDIS_URL = env_str("AGON_RATE_LIMIT_REDIS_URL", AGON_CACHE_URL)
+"""Where the rate limits count in Redis (else in the database). Production counts in the
+broker's Redis, which evicts nothing: in the capped cache, a flood of other entries could
+push a counter out and open its limit again."""
 
 # Rate limits, each `N/period` (20/hour, 5/15minute) or `off`; agon.limits counts them.
 # A refused request gets 429 with Retry-After (JSON under /api/, a message on the pages).
@@ -153,6 +179,11 @@ AGON_RATE_LIMITS = {
     "upload": env_rate("AGON_UPLOAD_RATE", "30/hour"),
     # Challenges per user.
     "challenge": env_rate("AGON_CHALLENGE_RATE", "20/hour"),
+    # Match timelines (the replay viewer's, 40 a minute while it follows a running match)
+    # per user, or per client address when signed out: one computed costs up to 0.35 s.
+    "timeline": env_rate("AGON_TIMELINE_RATE", "120/minute"),
+    # Resuming a paused bot (it plays ranked matches again) per user.
+    "resume": env_rate("AGON_RESUME_RATE", "10/hour"),
 }
 AGON_CHALLENGES_WAITING = env_int("AGON_CHALLENGES_WAITING", 3)
 """How many of a user's challenges may be queued or playing at once (API and site):
@@ -408,6 +439,10 @@ AGON_TOURNAMENT_MAX_ENTRANTS = env_int("AGON_TOURNAMENT_MAX_ENTRANTS", 256)
 AGON_TOURNAMENT_MAX_REPLAYS = env_int("AGON_TOURNAMENT_MAX_REPLAYS", 2)
 """How often a tournament game whose match failed (the platform's fault, never a bot's)
 is played again by a new match before it counts as a tie of its seats."""
+AGON_HOUSE_ACCOUNTS = env_list("AGON_HOUSE_ACCOUNTS", ["agon-examples"])
+"""Accounts whose bots matchmaking may seat together in a ranked match (the example bots'
+owner, `agon up`'s: a ladder of its bots alone still plays); any other owner's bots never
+meet each other there. Sign-up refuses these names and look-alikes of them."""
 AGON_MATCHMAKING_MAX_WAIT_SECONDS = env_int("AGON_MATCHMAKING_MAX_WAIT_SECONDS", 900)
 """A bot free for a game whose last ranked match on a ladder was made longer ago than
 this is seated first when that ladder next plays, however sure its rating."""

@@ -6,17 +6,18 @@ running half-configured; `manage.py check --deploy` with these settings reports 
 
 Required: AGON_SECRET_KEY (50+ random characters), AGON_ALLOWED_HOSTS (host names, comma
 separated), AGON_DATABASE_URL (postgres://...), AGON_BROKER_URL and AGON_CACHE_URL
-(redis://...). Optional here: AGON_CSRF_TRUSTED_ORIGINS, AGON_SSL_REDIRECT (true),
-AGON_HSTS_SECONDS (a year), AGON_DATABASE_CONN_MAX_AGE (60), AGON_SANDBOX (docker),
-AGON_LOG_FORMAT (json) and AGON_LOG_LEVEL (INFO), AGON_REQUEST_LOG_QUIET_PATHS
-(/healthz,/metrics); the stored files' AGON_S3_* (agon.storage), and those of base.py.
+(redis://..., two servers: the cache's capped and evicting, the broker's not). Optional
+here: AGON_CSRF_TRUSTED_ORIGINS, AGON_SSL_REDIRECT (true), AGON_HSTS_SECONDS (a year),
+AGON_DATABASE_CONN_MAX_AGE (60), AGON_SANDBOX (docker), AGON_LOG_FORMAT (json) and
+AGON_LOG_LEVEL (INFO), AGON_REQUEST_LOG_QUIET_PATHS (/healthz,/metrics); the stored
+files' AGON_S3_* (agon.storage), and those of base.py.
 """
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from agon.env import EnvError, env_bool, env_choice, env_int, env_list, env_required
+from agon.env import EnvError, env_bool, env_choice, env_int, env_list, env_required, env_str
 from agon.logs import LOG_FORMATS, logging_config
 from agon.settings.base import *  # noqa: F403
 from agon.settings.base import (
@@ -25,9 +26,17 @@ from agon.settings.base import (
     MIDDLEWARE,
     STORAGES,
     broker_transport,
+    cache_setting,
     database,
     sandbox_setting,
 )
+
+
+def same_redis_server(one: str, other: str) -> bool:
+    """Whether two redis:// URLs name one server (host and port), whatever the database."""
+    first, second = urlsplit(one), urlsplit(other)
+    return (first.hostname, first.port or 6379) == (second.hostname, second.port or 6379)
+
 
 SECRET_KEY = env_required("AGON_SECRET_KEY")
 if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY.startswith("django-insecure"):
@@ -59,15 +68,23 @@ if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise EnvError("AGON_DATABASE_URL must name a PostgreSQL database (postgres://...)")
 CELERY_BROKER_URL = env_required("AGON_BROKER_URL")
 CELERY_BROKER_TRANSPORT = broker_transport(CELERY_BROKER_URL)
-# Rate limits and cached timelines are shared by every web process: one Redis for all.
+# The cache (lists, tournament pages, timelines) is shared by every web process: a Redis
+# of its own, capped and evicting (compose's `cache`), never the broker's, which must
+# evict nothing and would fill up with entries anonymous visitors can make. Rate limits
+# count in the broker's Redis: nothing evicts a counter there.
 AGON_CACHE_URL = env_required("AGON_CACHE_URL")
+if same_redis_server(AGON_CACHE_URL, CELERY_BROKER_URL):
+    raise EnvError(
+        "AGON_CACHE_URL must name a Redis server of its own (with maxmemory and "
+        "maxmemory-policy allkeys-lru), not the broker's (AGON_BROKER_URL): cached entries "
+        "would fill the broker's memory, and an evicting broker loses tasks. "
+        "deploy/compose.yaml runs one as the `cache` service."
+    )
 CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": AGON_CACHE_URL,
-        "KEY_PREFIX": AGON_CACHE_KEY_PREFIX,
-    }
+    "default": cache_setting(AGON_CACHE_URL, AGON_CACHE_KEY_PREFIX, 0),
+    "timelines": cache_setting(AGON_CACHE_URL, f"{AGON_CACHE_KEY_PREFIX}-timelines", 0),
 }
+AGON_RATE_LIMIT_REDIS_URL = env_str("AGON_RATE_LIMIT_REDIS_URL", CELERY_BROKER_URL)
 AGON_SANDBOX = sandbox_setting("docker")
 
 # HTTPS ends at the proxy in front, which says so in X-Forwarded-Proto (it must set or

@@ -7,8 +7,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 from django import forms
 from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 
+from agon.accounts.services import username_available
 from agon.bots.models import Bot
+from agon.bots.services import bot_name_available
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
 from agon.tournaments.formats import sprt_words
@@ -24,6 +27,11 @@ from engine.bots import BUILTIN_BOTS
 from engine.registry import get_game
 
 PACKAGE_HELP = "A single .py file, or a .zip / .tar.gz with main.py at the top; at most 5 MiB."
+
+
+def sentences(error: ValidationError) -> list[str]:
+    """A service's refusals (lower case, no full stop) as a form shows its errors."""
+    return [f"{message[:1].upper()}{message[1:]}." for message in error.messages]
 
 
 if TYPE_CHECKING:
@@ -47,10 +55,10 @@ class SignUpForm(BaseSignUpForm):
         field_classes: ClassVar[dict[str, type[forms.Field]]] = {"username": UsernameField}
 
     def clean_username(self) -> str:
-        username: str = self.cleaned_data["username"].strip()
-        if User.objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError(f"The username {username!r} is taken; choose another.")
-        return username
+        try:
+            return username_available(self.cleaned_data["username"])
+        except ValidationError as refused:
+            raise forms.ValidationError(sentences(refused)) from None
 
 
 class BotUploadForm(forms.Form):
@@ -74,7 +82,10 @@ class BotUploadForm(forms.Form):
             raise forms.ValidationError(
                 f"You already have a bot called {name!r}: upload a new version on its page."
             )
-        return name
+        try:
+            return bot_name_available(owner=self.owner, name=name)
+        except ValidationError as refused:
+            raise forms.ValidationError(sentences(refused)) from None
 
 
 class VersionUploadForm(forms.Form):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db.models import Count, Prefetch, Q, Sum
+from django.db.models import Count, Prefetch, Q
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
@@ -37,7 +37,7 @@ from agon.tournaments.formats.round_robin import RoundRobin
 from agon.tournaments.formats.standings import Standing
 from agon.tournaments.formats.swiss import Swiss
 from agon.tournaments.models import Entry, Tournament, TournamentGame
-from agon.tournaments.selectors import tournament_list
+from agon.tournaments.selectors import LIVE_CACHE_SECONDS, live_version, tournament_list
 from agon.web.bracket import bracket_svg, points_text, stage_titles
 from agon.web.cross_table import CrossRow, cross_table
 
@@ -55,9 +55,6 @@ TIEBREAK_LABELS = {
     "direct_encounter": ("DE", "direct encounter (points against the bots level on points)"),
     "wins": ("Wins", "games won outright"),
 }
-LIVE_CACHE_SECONDS = 60
-"""How long a rendered live part is kept: it is keyed by what it shows (`live_version`),
-so this bounds only how late an edit the key does not see (a note, a new name) shows."""
 
 
 # --- the list ------------------------------------------------------------------------------
@@ -121,27 +118,6 @@ def _counts(ids: Sequence[int]) -> dict[int, tuple[int, int, int]]:
 
 
 # --- one tournament: its live part, cached by what it shows -----------------------------------
-
-
-def live_version(tournament: Tournament) -> str:
-    """Changes whenever the live part of the page would: the status, the entries (one
-    withdrawn), a game queued, started, decided or replayed. Two small queries, where the
-    part takes more."""
-    games = TournamentGame.objects.filter(tournament=tournament).aggregate(
-        rows=Count("id"),
-        decided=Count("id", filter=Q(ranks__isnull=False)),
-        running=Count("id", filter=Q(ranks__isnull=True, match__status=Match.Status.RUNNING)),
-        replays=Sum("replays"),
-    )
-    entries = Entry.objects.filter(tournament=tournament)
-    if tournament.status != Tournament.Status.ENTRY:
-        entries = entries.filter(number__isnull=False)  # the entrants, once it started
-    entered = entries.aggregate(
-        entries=Count("id"), withdrawn=Count("id", filter=Q(withdrawn__isnull=False))
-    )
-    counts = (games["rows"], games["decided"], games["running"], games["replays"] or 0)
-    parts = (tournament.status, entered["entries"], entered["withdrawn"], *counts)
-    return "-".join(str(part) for part in parts)
 
 
 def live_part(tournament: Tournament, shown: RoundChoice | None = None) -> SafeString:

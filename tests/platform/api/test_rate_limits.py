@@ -138,3 +138,34 @@ def test_a_limit_can_be_off(anonymous: APIClient, settings: Settings) -> None:
     settings.AGON_RATE_LIMITS = {**settings.AGON_RATE_LIMITS, "signup": "off"}
 
     assert [register(anonymous, f"user{n}") for n in range(15)] == [201] * 15
+
+
+def test_it_limits_the_timelines_an_anonymous_address_asks_for(
+    anonymous: APIClient, settings: Settings
+) -> None:
+    settings.AGON_RATE_LIMITS = {**settings.AGON_RATE_LIMITS, "timeline": "3/minute"}
+    statuses = [
+        anonymous.get("/api/matches/999999/timeline/", REMOTE_ADDR="10.0.5.1").status_code
+        for _ in range(4)
+    ]
+    refused = anonymous.get("/api/matches/999999/timeline/?seat=0", REMOTE_ADDR="10.0.5.1")
+
+    assert statuses == [404, 404, 404, 429]
+    assert refused.status_code == 429
+    assert refused["Retry-After"] == "60"
+    assert refused.json()["error"] == "too many timelines asked for: try again in 60 seconds"
+    elsewhere = anonymous.get("/api/matches/999999/timeline/", REMOTE_ADDR="10.0.5.2")
+    assert elsewhere.status_code == 404
+
+
+def test_it_limits_how_often_an_owner_resumes_a_bot(
+    alice_client: APIClient, make_bot: MakeBot, alice: User, settings: Settings
+) -> None:
+    settings.AGON_RATE_LIMITS = {**settings.AGON_RATE_LIMITS, "resume": "2/hour"}
+    bot = make_bot(alice, "sleepy")
+    statuses = [alice_client.post(f"/api/bots/{bot.id}/resume/").status_code for _ in range(3)]
+
+    assert statuses == [200, 200, 429]
+    refused = alice_client.post(f"/api/bots/{bot.id}/resume/")
+    assert refused["Retry-After"] == "3600"
+    assert refused.json()["error"] == "too many resumptions: try again in 60 minutes"

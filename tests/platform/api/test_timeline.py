@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache, caches
 from rest_framework.test import APIClient
 
 from agon.ladders.models import Ladder
@@ -70,3 +71,30 @@ def test_what_a_seat_saw_is_shown_once_the_match_has_finished_and_not_before(
     first = shown["steps"][0]["observation_patch"]["$set"]
     assert first["player"] == 1
     assert anonymous.get(f"/api/matches/{match.id}/timeline/?seat=2").status_code == 400
+
+
+def test_a_timeline_is_kept_in_the_bounded_timelines_cache_not_beside_the_lists(
+    anonymous: APIClient, ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User
+) -> None:
+    """The timelines' entries are big (up to ~130 KiB each): the embedded setup keeps them
+    in a cache of their own, of AGON_LOCAL_TIMELINE_ENTRIES, where they push out no list."""
+    bots = [make_bot(alice, "ant"), make_bot(bob, "bee")]
+    match = play_and_finish(
+        match_create(
+            kind=Match.Kind.RANKED,
+            ladder=ladder_2p,
+            game="akropolis",
+            players=2,
+            options={},
+            seats=[bot.versions.get(status="active") for bot in bots],
+        )
+    )
+    caches["timelines"].clear()
+    cache.clear()
+
+    assert anonymous.get(f"/api/matches/{match.id}/timeline/?seat=1").status_code == 200
+
+    kept = caches["timelines"]._cache  # type: ignore[attr-defined]  # LocMem's own dict
+    assert len(kept) == 2, "the timeline and what seat 1 saw"
+    assert not cache._cache  # type: ignore[attr-defined]
+    assert caches["timelines"]._max_entries == 48

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from pytest_django import Settings
 
 from agon.ladders.services import matchmaking_round
 from agon.matches.timeline import apply_patch
@@ -42,7 +43,7 @@ if __name__ == "__main__":
 
 
 def test_nim_is_uploaded_for_rated_and_shown_like_any_game(
-    nim: GameSpec[Any], pipeline: Pipeline
+    nim: GameSpec[Any], pipeline: Pipeline, settings: Settings
 ) -> None:
     ladder = only_ladder("nim", 2)
     client = signed_in_client("dora")
@@ -63,6 +64,7 @@ def test_nim_is_uploaded_for_rated_and_shown_like_any_game(
     pipeline.start_worker()  # it inherits the registry line (the environment)
 
     wait_validated(client, bot_ids, pipeline.explain())
+    settings.AGON_HOUSE_ACCOUNTS = ["dora"]  # one author's bots may meet
     (created,) = matchmaking_round()
     assert (created.ladder_id, created.game) == (ladder.id, "nim")
     match = wait_finished(created, pipeline.explain())

@@ -134,6 +134,12 @@ def my_bot_resume(request: HttpRequest, bot_id: int) -> HttpResponse:
     version = bot.active_version() if bot is not None else None
     if bot is None or version is None:
         raise Http404(f"you have no bot {bot_id} with an active version")
+    try:
+        limit_take(limits=[("resume", f"user:{signed_in(request).id}")])
+    except RateLimited as limited:
+        response = my_bot_page(request, bot, refusal=f"{capfirst(limited.message)}.", status=429)
+        response["Retry-After"] = str(limited.retry_after)
+        return response
     version_resume(version=version)
     messages.success(request, f"{bot.name} v{version.number} plays ranked matches again.")
     return redirect("web:my-bot", bot_id=bot.id)

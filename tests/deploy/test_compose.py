@@ -385,15 +385,16 @@ def wait_web_healthy(stack: Stack) -> None:
 
 
 def sign_up_and_upload_the_example_bots(api: Api) -> list[dict[str, Any]]:
-    password = secrets.token_urlsafe(16)
-    api.json("POST", "/api/auth/register/", {"username": "deployer", "password": password})
-    api.token = api.json(
-        "POST", "/api/auth/token/", {"username": "deployer", "password": password}
-    )["token"]
-    bots = [
-        api.upload_bot(f"{path.stem.replace('_', '-')}", path)
-        for path in sorted(EXAMPLE_BOTS.glob("*_bot.py"))
-    ]
+    """Each example bot uploaded by a user of its own: ranked tables never seat two bots
+    of one owner."""
+    bots = []
+    for number, path in enumerate(sorted(EXAMPLE_BOTS.glob("*_bot.py")), start=1):
+        username, password = f"deployer-{number}", secrets.token_urlsafe(16)
+        api.json("POST", "/api/auth/register/", {"username": username, "password": password})
+        api.token = api.json(
+            "POST", "/api/auth/token/", {"username": username, "password": password}
+        )["token"]
+        bots.append(api.upload_bot(f"{path.stem.replace('_', '-')}", path))
     assert len(bots) >= 2, f"two example bots in {EXAMPLE_BOTS}"
     return bots
 

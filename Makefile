@@ -15,6 +15,8 @@ UV_VERSION := 0.13.9
 PIP_COMPILE := $(BIN)/pip-compile --quiet --strip-extras --generate-hashes \
 	--allow-unsafe --no-emit-index-url --no-emit-find-links
 UV_PIP := UV_LINK_MODE=copy $(UV) pip install --python $(BIN)/python
+# uv's summary lines stay; its line per package installed goes.
+QUIET_LIST := 2>&1 | { grep -v '^ [-+] ' || true; }
 
 MYPY_TARGETS = engine sandbox agon_bot platform/agon manage.py tests
 
@@ -36,13 +38,13 @@ $(UV): requirements-uv.lock
 # install; the whole lock holds the platform's, so installing it satisfies `make run` too.
 $(RUN_STAMP): requirements-run.lock pyproject.toml | $(UV)
 	@echo "Installing the platform's $$(grep -c '==' requirements-run.lock) pinned packages into $(VENV)"
-	$(UV_PIP) --require-hashes -r requirements-run.lock
+	set -o pipefail; $(UV_PIP) --require-hashes -r requirements-run.lock $(QUIET_LIST)
 	$(UV_PIP) --quiet --no-deps --no-build-isolation -e .
 	touch $(RUN_STAMP)
 
 $(STAMP): requirements.lock pyproject.toml | $(UV)
 	@echo "Installing all $$(grep -c '==' requirements.lock) pinned packages into $(VENV)"
-	$(UV_PIP) --require-hashes -r requirements.lock
+	set -o pipefail; $(UV_PIP) --require-hashes -r requirements.lock $(QUIET_LIST)
 	$(UV_PIP) --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP) $(RUN_STAMP)
 

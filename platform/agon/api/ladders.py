@@ -39,7 +39,7 @@ class LadderSerializer(serializers.ModelSerializer[Ladder]):
 
 # A row of a leaderboard, from `LeaderboardListing`.
 class LeaderboardRowSerializer(serializers.Serializer[Any]):
-    rank = serializers.IntegerField(allow_null=True, help_text=RANK_HELP)
+    rank = serializers.IntegerField(help_text=RANK_HELP)
     bot = serializers.IntegerField()
     name = serializers.CharField()
     owner = serializers.CharField()

@@ -21,7 +21,10 @@ PROVISIONAL_HELP = (
     "The rating is not settled yet (its deviation is 110 or more): the bot, or its "
     "current version, is new to the ladder or has been idle long."
 )
-RANK_HELP = "Its place among the settled ratings; null while provisional (listed after them)."
+RANK_HELP = (
+    "Its place on the leaderboard, ranked by the low end of the rating's 95% interval "
+    "(a provisional rating's is wide, so it ranks low until its games narrow it)."
+)
 
 
 def rating_fields(rating: ratings.Rating) -> dict[str, Any]:

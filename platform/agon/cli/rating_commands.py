@@ -123,7 +123,7 @@ def run_recompute(args: argparse.Namespace) -> int:
 def run_fit(args: argparse.Namespace) -> int:
     _setup()
     # Only once Django is set up: models need the apps loaded.
-    from agon.ladders.models import Rating
+    from agon.ladders.models import LEADERBOARD_ORDER, Rating
     from agon.ladders.recompute import ladder_fit
 
     ladder = _ladder(args.ladder)
@@ -133,14 +133,14 @@ def run_fit(args: argparse.Namespace) -> int:
     rows = list(
         Rating.objects.filter(ladder=ladder, active=True)
         .select_related("bot__owner")
-        .order_by("-rankable", "-rating", "id")[: args.top]
+        .order_by(*LEADERBOARD_ORDER)[: args.top]
     )
     print(f"{ladder.name}: live rating (95%) beside the offline Bradley-Terry fit")
     print(f"{'rank':>4}  {'bot':<32} {'live':>12} {'fit':>6} {'games':>6}")
     for place, row in enumerate(rows, start=1):
         fit = fitted.get(row.bot_id)
         print(
-            f"{place if row.rankable else '-':>4}  {str(row.bot)[:32]:<32} "
+            f"{place:>4}{' ' if row.rankable else '?'} {str(row.bot)[:32]:<32} "
             f"{ratings.display(row.current):>12} {'-' if fit is None else f'{fit:.0f}':>6} "
             f"{row.games:>6}"
         )

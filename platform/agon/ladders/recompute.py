@@ -60,14 +60,17 @@ def _ranked_matches(ladder: Ladder) -> list[Match]:
     )
 
 
-def _board(rows: dict[int, tuple[bool, ratings.Rating]]) -> dict[int, tuple[int | None, float]]:
-    """Bot id -> rank (rankable ones only, best first, ties by bot id) and rating value."""
-    order = sorted(rows, key=lambda bot: (not rows[bot][0], -rows[bot][1].value, bot))
-    board: dict[int, tuple[int | None, float]] = {}
-    for place, bot in enumerate(order, start=1):
-        rankable, rating = rows[bot]
-        board[bot] = (place if rankable else None, rating.value)
-    return board
+def _board(rows: dict[int, ratings.Rating]) -> dict[int, tuple[int | None, float]]:
+    """Bot id -> rank (the leaderboards' order: ranking value, then value, then bot id) and
+    rating value."""
+
+    def best_first(bot: int) -> tuple[float, float, int]:
+        return (-ratings.ranking_value(rows[bot]), -rows[bot].value, bot)
+
+    return {
+        bot: (place, rows[bot].value)
+        for place, bot in enumerate(sorted(rows, key=best_first), start=1)
+    }
 
 
 @transaction.atomic
@@ -80,7 +83,7 @@ def ladder_recompute(
     """Rate the ladder's finished ranked matches again with the current rating system;
     `progress(done, total)` after each match."""
     stored = {row.bot_id: row for row in Rating.objects.select_for_update().filter(ladder=ladder)}
-    before = _board({bot: (row.rankable, row.current) for bot, row in stored.items()})
+    before = _board({bot: row.current for bot, row in stored.items()})
     matches = _ranked_matches(ladder)
     seats_of: dict[int, list[MatchSeat]] = {}
     for seat in MatchSeat.objects.filter(match__in=matches).order_by("match_id", "seat"):
@@ -144,7 +147,7 @@ def ladder_recompute(
         row.settle(ratings.aged(rating, idle), games=standing.version_games, at=now)
         row.games, row.version_games = standing.games, standing.version_games
         row.wins, row.shared_firsts = standing.wins, standing.shared_firsts
-    after = _board({bot: (row.rankable, row.current) for bot, row in stored.items()})
+    after = _board({bot: row.current for bot, row in stored.items()})
     if not dry_run:
         Rating.objects.bulk_update(
             list(stored.values()),

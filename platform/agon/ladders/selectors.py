@@ -64,10 +64,11 @@ def ladder_exists(*, ladder_id: int) -> bool:
 
 @dataclass(frozen=True)
 class Standing:
-    """A row of a leaderboard: `rank` is None for a provisional rating (listed after the
-    ranked ones)."""
+    """A row of a leaderboard: its `rank` is its place in the leaderboard's order (by the
+    low end of its rating's interval, provisional ratings included, see
+    `agon.ratings.ranking_value`); `provisional` marks a rating still too new to trust."""
 
-    rank: int | None
+    rank: int
     bot: int
     name: str
     owner: str
@@ -114,8 +115,7 @@ ORDER BY {order_sql(alias="r")}
 
 
 class LeaderboardListing(Listing[Standing]):
-    """The active ratings of a ladder, best first, the rankable ones before the
-    provisional ones (see `agon.listings`): a page's
+    """The active ratings of a ladder, best first (see `agon.listings`): a page's
     standings with their bots' names, owners and version numbers in one statement, its
     keys read in the order of the `leaderboard` index. As a queryset of ratings and two
     more queries for the names and versions, it took about 4 ms of Python a page on the
@@ -131,12 +131,11 @@ class LeaderboardListing(Listing[Standing]):
         standings = []
         for place, row in enumerate(fetched, start=start + 1):
             bot_id, name, owner, number, games, wins, shared_firsts, version_games = row[:8]
-            rankable, columns = row[8], row[9:]
+            columns = row[9:]
             rating = rating_of(columns)
             standings.append(
                 Standing(
-                    # The rankable ratings come first: a rankable one's place is its rank.
-                    rank=place if rankable else None,
+                    rank=place,
                     bot=bot_id,
                     name=name,
                     owner=owner,

@@ -28,6 +28,7 @@ __all__ = [
     "initial",
     "is_provisional",
     "new_version",
+    "ranking_value",
     "update",
 ]
 
@@ -61,6 +62,12 @@ def is_provisional(rating: Rating, games: int) -> bool:
 def display(rating: Rating) -> str:
     """A rating as every page, the API and the terminal show it (`1523`)."""
     return SYSTEM.display(rating)
+
+
+def ranking_value(rating: Rating) -> float:
+    """What every leaderboard ranks by, provisional ratings included (the low end of the
+    rating's interval): the one order the pages, the API and the terminal show."""
+    return SYSTEM.ranking_value(rating)
 
 
 def display_change(before: Rating, after: Rating) -> str:

@@ -44,6 +44,10 @@ def is_provisional(rating: Rating, games: int) -> bool:
     return games < PROVISIONAL_GAMES
 
 
+def ranking_value(rating: Rating) -> float:
+    return rating.value
+
+
 def display(rating: Rating) -> str:
     return f"{rating.value:.0f}"
 

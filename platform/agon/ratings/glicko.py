@@ -149,6 +149,16 @@ def is_provisional(rating: Rating, games: int) -> bool:
     return _deviation(rating) >= PROVISIONAL_DEVIATION
 
 
+def ranking_value(rating: Rating) -> float:
+    """The low end of the interval `display` shows: a new bot (1500 ± 686) ranks at 814,
+    below every bot that has shown anything, and climbs as its games narrow the interval.
+    A provisional bot with a high value then ranks where its few games justify, neither
+    first on a lucky start (as ranking by value would) nor last whatever it did (as
+    listing the provisional after the settled did). TrueSkill's leaderboards rank by
+    mu - 3 sigma for the same reason."""
+    return rating.value - INTERVAL * _deviation(rating)
+
+
 def display(rating: Rating) -> str:
     if rating.deviation is None:  # stored by the Elo, before this system
         return f"{rating.value:.0f}"

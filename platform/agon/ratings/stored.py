@@ -8,10 +8,11 @@ leaderboard sorts by (in the `leaderboard` index) and its uncertainty is shown b
 on every page, so both are typed numbers a query can order and read. The Elo had no
 uncertainty and left `deviation` empty; the Glicko fills it. Beside them, the time the
 deviation was brought up to date (`deviation_at`: the uncertainty grows while a bot is
-idle) and whether the rating is settled enough to rank (`rankable`: leaderboards list
-the rankable first, and rank only them). A system with more state (a volatility) adds
-its columns here, in `RATING_COLUMNS` and in `rating_of`, and a migration of the ladders
-app; nothing outside this package reads them.
+idle), the value leaderboards rank by (`ranking`: the low end of the rating's interval,
+`agon.ratings.ranking_value`, kept beside the rating so an index can order by it) and
+whether the rating is settled (`rankable`: not provisional, shown as a mark). A system
+with more state (a volatility) adds its columns here, in `RATING_COLUMNS` and in
+`rating_of`, and a migration of the ladders app; nothing outside this package reads them.
 """
 
 from __future__ import annotations
@@ -26,16 +27,16 @@ from agon import ratings
 from agon.ratings.system import Rating
 
 RATING_COLUMNS = ("rating", "deviation")
-SETTLED_COLUMNS = (*RATING_COLUMNS, "deviation_at", "rankable")
+SETTLED_COLUMNS = (*RATING_COLUMNS, "ranking", "deviation_at", "rankable")
 """The columns `RatedColumns.settle` writes."""
 """A `RatedColumns` row's columns of its rating, in the order `rating_of` reads them."""
 
 RATING_CHANGE_COLUMNS = ("before", "deviation_before", "after", "deviation_after")
 """A `RatingChangeColumns` row's columns of the ratings before and after its result."""
 
-BEST_FIRST = ("-rankable", "-rating")
+BEST_FIRST = ("-ranking", "-rating")
 """The columns a leaderboard orders by, best first (ties are the ladders' to break): the
-rankable ratings by value, then the provisional ones by value."""
+value ratings rank by, provisional ones included, then the rating's value."""
 
 
 def rating_of(columns: Sequence[Any]) -> Rating:
@@ -52,6 +53,10 @@ def initial_deviation() -> float | None:
     return ratings.initial().deviation
 
 
+def initial_ranking() -> float:
+    return ratings.ranking_value(ratings.initial())
+
+
 class RatedColumns(models.Model):
     """A bot's current rating on a ladder."""
 
@@ -61,8 +66,10 @@ class RatedColumns(models.Model):
     """Its uncertainty on the same scale; empty for a system without one (Elo)."""
     deviation_at = models.DateTimeField(null=True, blank=True)
     """When `deviation` was last brought up to date: a rated game or the idle ageing."""
+    ranking = models.FloatField(default=initial_ranking)
+    """What leaderboards rank by (`agon.ratings.ranking_value` of the rating); set with it."""
     rankable = models.BooleanField(default=False)
-    """Settled enough to be ranked (not provisional)."""
+    """Settled (not provisional): the leaderboards mark the others."""
 
     class Meta:
         abstract = True
@@ -74,6 +81,7 @@ class RatedColumns(models.Model):
     @current.setter
     def current(self, rating: Rating) -> None:
         self.rating, self.deviation = rating.value, rating.deviation
+        self.ranking = ratings.ranking_value(rating)
 
     def settle(self, rating: Rating, *, games: int, at: datetime) -> None:
         """Store `rating`, brought up to date `at`, for a version that played `games`."""

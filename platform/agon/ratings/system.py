@@ -44,6 +44,10 @@ class RatingSystem(Protocol):
     def display(self, rating: Rating) -> str:
         """The rating as the pages, the API and the terminal show it."""
 
+    def ranking_value(self, rating: Rating) -> float:
+        """What leaderboards rank by: a value the rating is all but sure to reach (a
+        system without an uncertainty gives its value)."""
+
     def aged(self, rating: Rating, idle_seconds: float) -> Rating:
         """The rating after `idle_seconds` without a rated game (a system whose ratings
         do not age gives it back)."""

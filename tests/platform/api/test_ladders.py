@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
+from agon import ratings
 from agon.ladders.models import Ladder, Rating
 from agon.ratings.glicko import PROVISIONAL_DEVIATION
 from tests.platform.conftest import MakeBot
@@ -51,9 +53,9 @@ def test_the_leaderboard_ranks_bots_by_rating(
     assert response.status_code == 200
     rows = response.json()["results"]
     assert [(row["rank"], row["name"], row["owner"]) for row in rows] == [
-        (None, "strong", "alice"),  # two games each: all provisional, none ranked yet
-        (None, "middle", "bob"),
-        (None, "weak", "bob"),
+        (1, "strong", "alice"),  # two games each: all provisional, and ranked all the same
+        (2, "middle", "bob"),
+        (3, "weak", "bob"),
     ]
     assert rows[0]["bot"] == strong.id
     assert rows[0]["rating"] > rows[1]["rating"] > rows[2]["rating"]
@@ -67,7 +69,7 @@ def test_ranks_go_on_from_page_to_page(
     bots = [make_bot(alice, f"bot{i}") for i in range(5)]
     for winner, loser in itertools.pairwise(bots):
         play_ranked(ladder_2p, [winner, loser], scores=[2, 1])
-    Rating.objects.filter(ladder=ladder_2p).update(deviation=60.0, rankable=True)
+    settle(Rating.objects.filter(ladder=ladder_2p), deviation=60.0)
 
     url = f"/api/ladders/{ladder_2p.id}/leaderboard/?page_size=2"
     pages = [anonymous.get(f"{url}&page={page}").json() for page in (1, 2, 3)]
@@ -94,24 +96,96 @@ def test_a_bot_is_provisional_until_its_interval_is_narrow_then_ranked(
             assert row["display"] == f"{row['rating']:.0f} ± {1.96 * row['deviation']:.0f}"
             assert low < row["rating"] < high
 
-    assert seen[0] == [(True, None), (True, None)], "a new bot is provisional and unranked"
-    assert seen[-1] == [(False, 1), (False, 2)], "settled by its results, then ranked"
+    assert seen[0] == [(True, 1), (True, 2)], "a new bot is provisional, and ranked"
+    assert seen[-1] == [(False, 1), (False, 2)], "settled by its results"
 
 
-def test_ranked_bots_come_first_then_the_provisional_by_rating(
+def settle(rows: Any, *, deviation: float, value: float | None = None) -> None:
+    """Give stored ratings a deviation (and a value) as their games would have."""
+    for row in rows:
+        row.current = ratings.Rating(row.rating if value is None else value, deviation)
+        row.rankable = not ratings.is_provisional(row.current, row.version_games)
+        row.save()
+
+
+def leaderboard(client: APIClient, ladder: Ladder) -> list[tuple[str, int, bool]]:
+    rows = client.get(f"/api/ladders/{ladder.id}/leaderboard/").json()["results"]
+    return [(row["name"], row["rank"], row["provisional"]) for row in rows]
+
+
+def test_a_strong_provisional_bot_ranks_above_a_weak_settled_one(
+    anonymous: APIClient, ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User
+) -> None:
+    """Issue 26: random-2 (1397 ± 193, settled) was listed first, above lookahead (1798,
+    deviation 117, still provisional), and the terminal called random-2 the leader."""
+    random_2, lookahead = make_bot(alice, "random-2"), make_bot(bob, "lookahead")
+    play_ranked(ladder_2p, [lookahead, random_2], scores=[9, 1])
+    settle(Rating.objects.filter(bot=random_2), value=1397.0, deviation=193 / 1.96)
+    settle(Rating.objects.filter(bot=lookahead), value=1798.0, deviation=117.0)
+
+    assert leaderboard(anonymous, ladder_2p) == [("lookahead", 1, True), ("random-2", 2, False)]
+
+
+def test_one_lucky_win_does_not_put_a_newcomer_first(
     anonymous: APIClient, ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User
 ) -> None:
     settled, newcomer = make_bot(alice, "settled"), make_bot(bob, "newcomer")
+    settle(Rating.objects.filter(bot=settled), value=1600.0, deviation=60.0)
     play_ranked(ladder_2p, [newcomer, settled], scores=[9, 1])
-    Rating.objects.filter(bot=settled).update(deviation=60.0, rankable=True)
 
     rows = anonymous.get(f"/api/ladders/{ladder_2p.id}/leaderboard/").json()["results"]
 
     assert [(row["name"], row["rank"], row["provisional"]) for row in rows] == [
         ("settled", 1, False),
-        ("newcomer", None, True),
+        ("newcomer", 2, True),
     ]
-    assert rows[1]["rating"] > rows[0]["rating"]
+    assert rows[1]["rating"] > 1500, "its win raised its value, not yet its rank"
+
+
+def test_bots_that_have_played_nothing_are_ranked_by_age(
+    anonymous: APIClient, ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User
+) -> None:
+    first, second = make_bot(alice, "first"), make_bot(bob, "second")
+
+    assert leaderboard(anonymous, ladder_2p) == [("first", 1, True), ("second", 2, True)]
+    assert first.id < second.id
+
+
+@pytest.mark.parametrize(
+    ("scores", "expected"),
+    [
+        ([1, 1], [("a", 1), ("b", 2)]),  # a draw: equal ratings, ties by age
+        ([1, 2], [("b", 1), ("a", 2)]),  # one game
+    ],
+)
+def test_one_game_ranks_both_bots(
+    anonymous: APIClient,
+    ladder_2p: Ladder,
+    make_bot: MakeBot,
+    alice: User,
+    bob: User,
+    scores: list[int],
+    expected: list[tuple[str, int]],
+) -> None:
+    a, b = make_bot(alice, "a"), make_bot(bob, "b")
+    play_ranked(ladder_2p, [a, b], scores=scores)
+
+    assert [(name, rank) for name, rank, _ in leaderboard(anonymous, ladder_2p)] == expected
+
+
+def test_a_clean_sweep_and_all_draws(
+    anonymous: APIClient, ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User
+) -> None:
+    sweeper, swept, drawer = (
+        make_bot(owner, name)
+        for owner, name in [(alice, "sweeper"), (bob, "swept"), (bob, "drawer")]
+    )
+    for _ in range(12):
+        play_ranked(ladder_2p, [sweeper, swept], scores=[2, 1])
+        play_ranked(ladder_2p, [drawer, swept], scores=[1, 1])
+
+    names = [name for name, _, _ in leaderboard(anonymous, ladder_2p)]
+    assert names == ["sweeper", "drawer", "swept"]
 
 
 def test_bots_without_an_active_version_are_not_on_the_leaderboard(

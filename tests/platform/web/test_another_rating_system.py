@@ -45,6 +45,9 @@ class MadeUpSystem:
     def display(self, rating: RatingValue) -> str:
         return f"{rating.value:.0f} ± {rating.deviation or 0.0:.0f}"
 
+    def ranking_value(self, rating: RatingValue) -> float:
+        return rating.value - (rating.deviation or 0.0)
+
     def aged(self, rating: RatingValue, idle_seconds: float) -> RatingValue:
         return rating
 

@@ -33,12 +33,12 @@ def test_it_reads_ladders_bots_matches_and_seats_through_the_apps_selectors(name
 
 
 def test_it_writes_the_leaderboard_sql_from_the_one_order() -> None:
-    assert LEADERBOARD_ORDER == ("-rankable", "-rating", "id")
-    assert order_sql() == "rankable DESC, rating DESC, id"
-    assert order_sql(alias="r") == "r.rankable DESC, r.rating DESC, r.id"
+    assert LEADERBOARD_ORDER == ("-ranking", "-rating", "id")
+    assert order_sql() == "ranking DESC, rating DESC, id"
+    assert order_sql(alias="r") == "r.ranking DESC, r.rating DESC, r.id"
     sql, _ = LeaderboardListing(ladder_id=1).page_sql(0, 50)
-    assert sql.count("ORDER BY rankable DESC, rating DESC, id") == 1
-    assert sql.count("ORDER BY r.rankable DESC, r.rating DESC, r.id") == 1
+    assert sql.count("ORDER BY ranking DESC, rating DESC, id") == 1
+    assert sql.count("ORDER BY r.ranking DESC, r.rating DESC, r.id") == 1
 
 
 def test_it_indexes_the_ratings_in_the_leaderboard_order() -> None:

@@ -5,8 +5,9 @@ They offer what the user may pick; `agon.tournaments.services` checks everything
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, cast
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django import forms
 from django.contrib.auth.models import User
@@ -21,6 +22,22 @@ from agon.web.games import games
 MOST_BOTS_OFFERED = 200
 """A private tournament's owner may enter anyone's bot: the list offers this many at most
 (the user's own first)."""
+
+
+LOCAL_TIME = {"type": "datetime-local", "data-local-time": ""}
+ZONE_SHOWN = '<span data-zone-name="">UTC</span>'
+"""The times are typed in the user's own zone: static/web/local_zone.js puts the browser's
+zone in the hidden `zone` field and its name in the help texts, and turns the default
+(rendered in UTC) into the browser's time; without the script they are UTC, as said."""
+
+
+def next_quarter_hour(now: datetime, *, ahead: timedelta = timedelta(minutes=5)) -> datetime:
+    """The first quarter hour at least `ahead` of `now`: a default entry close that leaves
+    a few minutes to enter bots, as arena creation does on lichess."""
+    earliest = now + ahead
+    rounded = earliest.replace(minute=0, second=0, microsecond=0)
+    quarters = -(-(earliest - rounded) // timedelta(minutes=15))
+    return rounded + quarters * timedelta(minutes=15)
 
 
 class TournamentForm(forms.Form):
@@ -50,31 +67,58 @@ class TournamentForm(forms.Form):
     max_entrants = forms.IntegerField(min_value=2, max_value=65535, initial=16, label="Most bots")
     entry_opens = forms.DateTimeField(
         required=False,
-        label="Entry opens (UTC)",
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-        help_text="Empty: now.",
+        widget=forms.DateTimeInput(attrs=LOCAL_TIME, format="%Y-%m-%dT%H:%M"),
+        help_text=f"Your time ({ZONE_SHOWN}). Empty: now.",
     )
     entry_closes = forms.DateTimeField(
-        label="Entry closes (UTC)",
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-        help_text="Then each entrant's active version is frozen and the first round starts.",
+        widget=forms.DateTimeInput(attrs=LOCAL_TIME, format="%Y-%m-%dT%H:%M"),
+        help_text=f"Your time ({ZONE_SHOWN}). Then each entrant's active version is frozen "
+        "and the first round starts.",
+    )
+    zone = forms.CharField(
+        required=False,
+        max_length=64,
+        initial="UTC",
+        widget=forms.HiddenInput(attrs={"data-zone": ""}),
     )
     public = forms.BooleanField(
         required=False, help_text="Staff only: listed for everyone, entered by anyone."
     )
 
     def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
-        kwargs.setdefault(
-            "initial", {"entry_closes": timezone.now() + timedelta(hours=1), "format": "swiss"}
-        )
+        closes = next_quarter_hour(timezone.now()).astimezone(ZoneInfo("UTC"))
+        kwargs.setdefault("initial", {"entry_closes": closes, "format": "swiss"})
         super().__init__(*args, **kwargs)
         if not user.is_staff:
             del self.fields["public"]  # a private tournament: the only kind a user makes
+        if not self.is_bound:
+            # Rendered in UTC, turned into the browser's time by the script.
+            self.fields["entry_closes"].widget.attrs["data-utc"] = closes.strftime(
+                "%Y-%m-%dT%H:%MZ"
+            )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        name = cleaned.get("zone") or "UTC"
+        try:
+            zone = ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            # The field is hidden: say it above the form.
+            self.add_error(None, f"Unknown time zone: {name}.")
+            return cleaned
+        for field in ("entry_opens", "entry_closes"):
+            typed = cleaned.get(field)
+            if isinstance(typed, datetime):
+                # Django read the wall-clock time as UTC: it is the user's zone's.
+                local = typed.replace(tzinfo=zone)
+                cleaned[field] = local.astimezone(ZoneInfo("UTC"))
+        return cleaned
 
     def service_arguments(self) -> dict[str, Any]:
         """The cleaned fields as `tournament_create` takes them."""
         data = dict(self.cleaned_data)
         data["public"] = data.get("public", False)
+        data.pop("zone", None)
         if data["format"] != Tournament.Format.SWISS:
             data["rounds"] = None  # only a Swiss has rounds: ignore a stray number
         return data

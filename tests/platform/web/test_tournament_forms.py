@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth.models import User
@@ -235,3 +236,62 @@ def test_an_empty_opening_time_opens_the_entry_now(alice: User) -> None:
     before = timezone.now()
     signed_in(alice).post("/tournaments/new/", new_tournament(entry_opens=""))
     assert before <= Tournament.objects.get().entry_opens <= timezone.now()
+
+
+def test_the_new_tournament_page_sends_visitors_to_sign_in_and_back(client: Client) -> None:
+    response = client.get("/tournaments/new/")
+    assert response.status_code == 302
+    assert response["Location"] == "/signin/?next=/tournaments/new/"
+
+
+def test_the_new_tournament_page_shows_the_form_closing_at_the_next_quarter_hour(
+    alice: User,
+) -> None:
+    before = timezone.now()
+    response = signed_in(alice).get("/tournaments/new/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'action="/tournaments/new/"' in page and 'name="zone"' in page
+    closes = response.context["form"].initial["entry_closes"]
+    # A few minutes ahead at least, on a quarter hour, in at most twenty minutes.
+    assert closes.minute % 15 == 0 and closes.second == 0 and closes.microsecond == 0
+    assert before + timedelta(minutes=5) <= closes <= before + timedelta(minutes=20)
+
+
+def test_entry_close_is_read_in_the_zone_the_browser_sends(alice: User) -> None:
+    client = signed_in(alice)
+    closes = (timezone.now() + timedelta(days=1)).replace(second=0, microsecond=0)
+    tokyo = closes.astimezone(ZoneInfo("Asia/Tokyo"))
+    local = tokyo.strftime("%Y-%m-%dT%H:%M")
+    response = client.post(
+        "/tournaments/new/", new_tournament(entry_closes=local, zone="Asia/Tokyo")
+    )
+    assert response.status_code == 302
+    assert Tournament.objects.get().entry_closes == closes
+
+
+def test_an_unknown_zone_is_refused_on_the_form(alice: User) -> None:
+    response = signed_in(alice).post("/tournaments/new/", new_tournament(zone="Mars/Olympus_Mons"))
+    assert response.status_code == 200
+    assert "Unknown time zone" in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_no_page_form_answers_a_blank_405_to_a_get(alice: User, make_bot: MakeBot) -> None:
+    """A form's address opened in the browser (a bookmark, a reload after a refusal, a
+    link shared) leads to the page that holds the form."""
+    bot = make_bot(alice, "ant")
+    tournament = open_tournament(alice, name="practice")
+    client = signed_in(alice)
+    pages = {
+        f"/my/bots/{bot.id}/tests/": f"/my/bots/{bot.id}/",
+        f"/my/bots/{bot.id}/resume/": f"/my/bots/{bot.id}/",
+        f"/my/bots/{bot.id}/events/": f"/my/bots/{bot.id}/",
+        "/ladders/1/challenge/": "/ladders/1/",
+        f"/tournaments/{tournament.id}/enter/": f"/tournaments/{tournament.id}/",
+        f"/tournaments/{tournament.id}/entries/1/withdraw/": f"/tournaments/{tournament.id}/",
+        f"/tournaments/{tournament.id}/cancel/": f"/tournaments/{tournament.id}/",
+    }
+    for form, page in pages.items():
+        response = client.get(form)
+        assert (response.status_code, response.get("Location")) == (302, page), form

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.text import capfirst
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from agon.bots.models import Bot
 from agon.bots.pausing import version_resume
@@ -21,7 +21,7 @@ from agon.version_tests.selectors import version_tests_of
 from agon.web import selectors
 from agon.web.charts import rating_chart
 from agon.web.forms import BotUploadForm, VersionTestForm, VersionUploadForm
-from agon.web.views.common import signed_in
+from agon.web.views.common import post_form, signed_in
 from agon.web.views.limits import refused_page
 
 
@@ -127,7 +127,7 @@ def my_bot(request: HttpRequest, bot_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_form("web:my-bot", "bot_id")
 def my_bot_resume(request: HttpRequest, bot_id: int) -> HttpResponse:
     """The owner's button on a paused version: it plays ranked matches again."""
     bot = selectors.bot_of_owner(owner=signed_in(request), bot_id=bot_id)
@@ -146,7 +146,7 @@ def my_bot_resume(request: HttpRequest, bot_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_form("web:my-bot", "bot_id")
 def my_bot_open_to_events(request: HttpRequest, bot_id: int) -> HttpResponse:
     """The owner's switch: may other users enter the bot into their private tournaments?"""
     bot = selectors.bot_of_owner(owner=signed_in(request), bot_id=bot_id)

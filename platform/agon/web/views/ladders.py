@@ -11,7 +11,6 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
 
 from agon.ladders.models import Ladder
 from agon.ladders.selectors import LeaderboardListing, ladder_get
@@ -19,7 +18,7 @@ from agon.ladders.services import challenge_create
 from agon.limits.services import RateLimited, limit_take
 from agon.web import selectors
 from agon.web.forms import ChallengeForm
-from agon.web.views.common import paginate, signed_in
+from agon.web.views.common import paginate, post_form, signed_in
 from agon.web.views.limits import refused_page
 
 LEADERBOARD_PAGE = 50
@@ -71,7 +70,7 @@ def ladder_page(request: HttpRequest, ladder_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_form("web:ladder", "ladder_id")
 def ladder_challenge(request: HttpRequest, ladder_id: int) -> HttpResponse:
     """Start an unranked match from the ladder's challenge form, counted and checked as
     the API's POST /api/challenges/ is (the same limit, the same service), and follow it

@@ -16,7 +16,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_POST
 
 from agon.tournaments.cancellation import may_cancel, tournament_cancel
 from agon.tournaments.models import Entry, Tournament
@@ -29,7 +28,7 @@ from agon.tournaments.services import (
 )
 from agon.web.tournament_forms import EntryForm, TournamentForm
 from agon.web.tournament_pages import RoundChoice, live_part, tournament_groups
-from agon.web.views.common import signed_in
+from agon.web.views.common import post_form, signed_in
 
 
 def _viewer(request: HttpRequest) -> User | None:
@@ -53,9 +52,13 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
 def tournament_new(request: HttpRequest) -> HttpResponse:
+    """The "New tournament" form on its own page (GET), and making the tournament (POST);
+    a refused form is shown again on the list."""
     user = signed_in(request)
+    if request.method != "POST":
+        form = TournamentForm(user=user)
+        return render(request, "web/tournament_new.html", {"form": form})
     form = TournamentForm(request.POST, user=user)
     if form.is_valid():
         try:
@@ -140,7 +143,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_form("web:tournament", "tournament_id")
 def tournament_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
     user = signed_in(request)
     tournament = _visible_or_404(request, tournament_id)
@@ -161,7 +164,7 @@ def tournament_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_form("web:tournament", "tournament_id")
 def tournament_withdraw(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
     """Withdraw an entry; one withdrawn already (a second click) just says so."""
     user = signed_in(request)
@@ -185,7 +188,7 @@ def tournament_withdraw(request: HttpRequest, tournament_id: int, entry_id: int)
 
 
 @login_required
-@require_POST
+@post_form("web:tournament", "tournament_id")
 def tournament_cancel_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
     user = signed_in(request)
     tournament = _visible_or_404(request, tournament_id)

@@ -9,7 +9,6 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import capfirst
-from django.views.decorators.http import require_POST
 
 from agon.tournaments.formats import sprt_words
 from agon.tournaments.formats.sprt import Sprt, elo_interval
@@ -19,7 +18,7 @@ from agon.web import selectors
 from agon.web.charts import llr_chart
 from agon.web.forms import VersionTestForm
 from agon.web.views.bots import my_bot_page
-from agon.web.views.common import signed_in
+from agon.web.views.common import post_form, signed_in
 
 PAIR_POINTS = ("0", "½", "1", "1½", "2")
 """The candidate's points in a pair, as the page's table heads them."""
@@ -63,7 +62,7 @@ def version_test_page(request: HttpRequest, bot_id: int, test_id: int) -> HttpRe
 
 
 @login_required
-@require_POST
+@post_form("web:my-bot", "bot_id")
 def version_test_start(request: HttpRequest, bot_id: int) -> HttpResponse:
     owner = signed_in(request)
     bot = selectors.bot_of_owner(owner=owner, bot_id=bot_id)

@@ -4,7 +4,11 @@ desktop and on a phone."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
 from django.contrib.auth.models import User
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 from pytest_django import Settings
 
@@ -16,8 +20,8 @@ from tests.platform.web.browser.checks import accessibility_problems, horizontal
 from tests.platform.web.browser.conftest import PHONE, Site
 
 
-def sign_in(site: Site, page: Page, next_path: str) -> None:
-    page.goto(f"{site.url}/signin/?next={next_path}")
+def sign_in(site: Site, page: Page, next_path: str, *, via: str = "") -> None:
+    page.goto(f"{site.url}{via}" if via else f"{site.url}/signin/?next={next_path}")
     page.get_by_label("Username").fill("alice")
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
@@ -30,12 +34,26 @@ def test_make_a_tournament_and_enter_a_bot_on_a_desktop_and_a_phone(
     settings.AGON_PRIVATE_TOURNAMENTS_PER_USER = 1
     ant = make_bot(alice, "ant")
     make_bot(alice, "bee")
-    sign_in(site, site.page, "/tournaments/")
+    # The desktop's browser is in Tokyo; the form's address, opened signed out, signs in
+    # and comes back to the form.
+    tokyo = ZoneInfo("Asia/Tokyo")
+    cdp = site.context.new_cdp_session(site.page)
+    cdp.send("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Tokyo"})
+    before = timezone.now()
+    sign_in(site, site.page, "/tournaments/new/", via="/tournaments/new/")
+    expect(site.page.locator("h1")).to_have_text("New tournament")
     phone = site.new_page(PHONE)  # the same browser: signed in too
     for width, page, name in (("desktop", site.page, "spring cup"), ("phone", phone, "dup")):
-        page.goto(f"{site.url}/tournaments/")
-        page.get_by_text("New tournament").click()
         form = page.locator("form.tournament-form")
+        if width == "desktop":
+            # Entry closes at the next quarter hour a few minutes ahead, in Tokyo's time.
+            expect(form.get_by_text("Your time (Asia/Tokyo)").first).to_be_visible()
+            typed = form.get_by_label("Entry closes").input_value()
+            closes = datetime.fromisoformat(typed).replace(tzinfo=tokyo)
+            assert before + timedelta(minutes=5) <= closes <= before + timedelta(minutes=20)
+        else:
+            page.goto(f"{site.url}/tournaments/")
+            page.get_by_text("New tournament").click()
         form.get_by_label("Name").fill(name)
         form.get_by_label("Game").select_option(label="Akropolis")
         form.get_by_label("Format").select_option("round-robin")
@@ -53,6 +71,8 @@ def test_make_a_tournament_and_enter_a_bot_on_a_desktop_and_a_phone(
             site.screenshot(f"tournament-forms/{width}-02-refused", page)
             assert horizontal_overflow(page) == 0
         tournament = Tournament.objects.get()
+        if width == "desktop":
+            assert tournament.entry_closes == closes
         page.goto(f"{site.url}/tournaments/{tournament.id}/")
         expect(page.locator("h1")).to_contain_text("spring cup")
 

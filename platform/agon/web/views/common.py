@@ -9,8 +9,13 @@ from typing import Any, TypeVar
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Page, Paginator
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
-from django.shortcuts import redirect
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+)
+from django.urls import reverse
 
 T = TypeVar("T")
 
@@ -46,7 +51,9 @@ def post_form(page: str, *arguments: str) -> Callable[[View], View]:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if request.method in ("GET", "HEAD"):
-                return redirect(page, **{name: kwargs[name] for name in arguments})
+                return HttpResponseRedirect(
+                    reverse(page, kwargs={name: kwargs[name] for name in arguments})
+                )
             if request.method != "POST":
                 return HttpResponseNotAllowed(["POST"])
             return view(request, *args, **kwargs)

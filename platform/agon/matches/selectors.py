@@ -128,10 +128,13 @@ class MatchListing(Listing[ListedMatch]):
         statuses: Collection[str] = (),
         game: str | None = None,
         by_finish: bool = False,
+        kinds: Collection[str] = (),
+        other_kinds: bool = False,
     ) -> None:
         """`viewer`: the user asking (None or anonymous for nobody signed in), who sees
         the matches `matches_visible_to` gives them. `statuses`: any of these (with
-        `status`, both must hold)."""
+        `status`, both must hold). `kinds`: matches of any of these kinds (or, with
+        `other_kinds`, of none of them)."""
         self.order = "finished DESC, id DESC" if by_finish else "id DESC"
         where: list[str] = []
         params: list[Value] = []
@@ -153,6 +156,10 @@ class MatchListing(Listing[ListedMatch]):
         if statuses:
             where.append(f"status IN ({', '.join(['%s'] * len(statuses))})")
             params += sorted(statuses)
+        if kinds:
+            negation = "NOT " if other_kinds else ""
+            where.append(f"kind {negation}IN ({', '.join(['%s'] * len(kinds))})")
+            params += sorted(kinds)
         super().__init__(_MATCH, where, params)
 
     def page_sql(self, start: int, stop: int) -> tuple[str, list[Value]]:

@@ -128,6 +128,14 @@ def bot_record(*, bot: Bot) -> BotRecord:
     return BotRecord(counts["played"], counts["wins"], counts["shared_firsts"], counts["faults"])
 
 
+def bot_games(*, bot: Bot, viewer: Any, ranked: bool) -> MatchListing:
+    """The bot's matches `viewer` may see, newest first: its ranked games, or
+    (`ranked=False`) all its others (challenges, tournaments, version tests)."""
+    return MatchListing(
+        viewer=viewer, bot_id=bot.id, kinds=[Match.Kind.RANKED], other_kinds=not ranked
+    )
+
+
 def bot_matches(*, bot: Bot, viewer: Any, limit: int = 20) -> list[ListedMatch]:
     """The bot's latest matches that `viewer` may see (agon.matches.visibility)."""
     return MatchListing(viewer=viewer, bot_id=bot.id)[:limit]

@@ -21,8 +21,11 @@ from agon.version_tests.selectors import version_tests_of
 from agon.web import selectors
 from agon.web.charts import rating_chart
 from agon.web.forms import BotUploadForm, VersionTestForm, VersionUploadForm
-from agon.web.views.common import post_form, signed_in
+from agon.web.views.common import paginate_as, post_form, signed_in
 from agon.web.views.limits import refused_page
+
+BOT_GAMES_PAGE = 10
+"""Games in each of the bot page's lists (ranked, other) a page."""
 
 
 def _errors(error: ValidationError) -> str:
@@ -202,7 +205,18 @@ def bot_page(request: HttpRequest, bot_id: int) -> HttpResponse:
             "charts": charts,
             "record": selectors.bot_record(bot=bot),
             "head_to_head": head_to_head(bot=bot),
-            "matches": selectors.bot_matches(bot=bot, viewer=request.user, limit=20),
+            "ranked_games": paginate_as(
+                request,
+                selectors.bot_games(bot=bot, viewer=request.user, ranked=True),
+                BOT_GAMES_PAGE,
+                "ranked",
+            ),
+            "other_games": paginate_as(
+                request,
+                selectors.bot_games(bot=bot, viewer=request.user, ranked=False),
+                BOT_GAMES_PAGE,
+                "other",
+            ),
             "tests": list(version_tests_of(bot=bot, viewer=request.user)[:10]),
             "is_owner": request.user.is_authenticated and request.user.id == bot.owner_id,
         },

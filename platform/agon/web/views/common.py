@@ -25,6 +25,11 @@ def paginate(request: HttpRequest, items: Any, per_page: int) -> Page[Any]:
     return Paginator(items, per_page).get_page(request.GET.get("page"))
 
 
+def paginate_as(request: HttpRequest, items: Any, per_page: int, name: str) -> Page[Any]:
+    """`paginate` for one of several lists on a page, its page number in `?<name>=`."""
+    return Paginator(items, per_page).get_page(request.GET.get(name))
+
+
 def signed_in(request: HttpRequest) -> User:
     user = request.user
     if not isinstance(user, User):

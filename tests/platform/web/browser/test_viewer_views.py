@@ -64,6 +64,22 @@ def in_window(page: Page, selector: str) -> bool:
     return box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
 
 
+def overlapping(page: Page, first: str, second: str) -> bool:
+    """Whether the box of `first` meets the box of any `second` on screen."""
+    bar = page.locator(first).bounding_box()
+    assert bar is not None
+    for box in (page.locator(second).nth(k).bounding_box() for k in range(page.locator(second).count())):
+        assert box is not None
+        if (
+            bar["x"] < box["x"] + box["width"] - 0.5
+            and box["x"] < bar["x"] + bar["width"] - 0.5
+            and bar["y"] < box["y"] + box["height"] - 0.5
+            and box["y"] < bar["y"] + bar["height"] - 0.5
+        ):
+            return True
+    return False
+
+
 @pytest.mark.parametrize(("game", "players", "seed"), GAMES)
 def test_every_game_s_board_fits_the_position_of_its_step_and_grows_smoothly(
     site: Site, make_bot: MakeBot, four_owners: list[User], game: str, players: int, seed: int
@@ -94,9 +110,21 @@ def test_every_game_s_board_fits_the_position_of_its_step_and_grows_smoothly(
             assert sizes["cell"] >= 24, (game, suffix, name, sizes)
             if game != "architekton":  # its cells have no labels
                 assert sizes["label"] >= 8, (game, suffix, name, sizes)
-            # The controls stay on screen below the board, whatever its size.
-            page.evaluate("document.getElementById('viewer-board').scrollIntoView()")
+            # The controls on screen above the board, whatever its size.
+            page.evaluate("document.querySelector('.viewer-controls').scrollIntoView({block: 'center'})")
             assert in_window(page, ".viewer-controls"), f"{game} {suffix} step {step}"
+            # The bar never covers the board, at any scroll of the page.
+            for scroll in (0, 300, 10_000):
+                page.evaluate(f"window.scrollTo(0, {scroll})")
+                assert not overlapping(page, ".viewer-controls", ".zoomable"), (
+                    f"{game} {suffix} step {step} scroll {scroll}"
+                )
+            if viewport == DESKTOP:  # the viewer at the window's top: most of a board in it
+                page.evaluate("document.getElementById('viewer').scrollIntoView()")
+                first_board = page.locator(".zoomable").first.bounding_box()
+                assert first_board is not None and first_board["y"] < DESKTOP["height"] - 300, (
+                    f"{game} step {step}: the board begins at {first_board}"
+                )
             # On a phone, the board at the top of the window: the players' cards come first.
             top = ".zoomable" if viewport == PHONE else "#viewer"
             screenshot_viewer(page, f"viewer-{game}-{name}-{suffix}", top)

@@ -375,27 +375,33 @@ def test_the_owner_reads_its_bot_s_log_beside_each_of_its_turns_and_nobody_else_
     expect(page.locator("#viewer-moves .has-log")).to_have_count(0)
 
 
-def test_long_bot_names_wrap_between_words_and_end_in_an_ellipsis(
-    site: Site, make_bot: MakeBot, alice: User, bob: User
+def test_long_bot_names_are_shown_whole_and_told_apart_on_every_card(
+    site: Site, make_bot: MakeBot, four_owners: list[User]
 ) -> None:
     long_name = "an-extraordinarily-long-bot-name-that-never-ends-anywhere-soon"
+    names = [long_name, "megalopolis-random", "megalopolis-random-2"]
     match = finished_match(
-        make_bot, [alice, bob], game="akropolis", seed=11, bot_names=[long_name, "short"]
+        make_bot, four_owners[:3], game="megalopolis", seed=7, bot_names=names
     )
-    page = site.new_page(PHONE)
-    open_replay(page, site.url, match, step=1)
-    name = page.locator(".player .bot-name").first
-    expect(name).to_have_attribute("title", f"alice/{long_name} v1")
-    words = name.locator(".word")
-    assert words.all_inner_texts() == ["alice/", long_name, "v1"]
-    # The long word is cut with an ellipsis inside its card, on one line.
-    cut = page.evaluate(
-        """() => { const word = document.querySelectorAll(".player .bot-name .word")[1];
-          const card = word.closest(".player").getBoundingClientRect();
-          const box = word.getBoundingClientRect();
-          const line = parseFloat(getComputedStyle(word).lineHeight);
-          return { over: word.scrollWidth > word.clientWidth, inside: box.right <= card.right,
-                   lines: Math.round(box.height / line) }; }"""
-    )
-    assert cut == {"over": True, "inside": True, "lines": 1}
-    screenshot_viewer(page, "viewer-long-names-phone")
+    for viewport, suffix in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page = site.new_page(viewport)
+        open_replay(page, site.url, match, step=1)
+        name = page.locator(".player .bot-name").first
+        expect(name).to_have_attribute("title", f"alice/{long_name} v1")
+        # Every word whole (wrapped inside its card, never cut), so the seats differ.
+        shown = page.evaluate(
+            """() => [...document.querySelectorAll(".player .bot-name")].map((label) => {
+              const card = label.closest(".player").getBoundingClientRect();
+              const words = [...label.querySelectorAll(".word")];
+              return { text: label.innerText.replace(/\\s+/g, " "),
+                       cut: words.some((w) => w.scrollWidth > w.clientWidth + 1),
+                       inside: words.every((w) => w.getBoundingClientRect().right <= card.right + 0.5) };
+            })"""
+        )
+        assert [entry["text"].replace(" ", "") for entry in shown] == [
+            f"{owner.username}/{bot}v1" for owner, bot in zip(four_owners, names, strict=False)
+        ], shown
+        assert not any(entry["cut"] for entry in shown), shown
+        assert all(entry["inside"] for entry in shown), shown
+        screenshot_viewer(page, f"viewer-long-names-{suffix}")
+        page.close()

@@ -68,7 +68,9 @@ def overlapping(page: Page, first: str, second: str) -> bool:
     """Whether the box of `first` meets the box of any `second` on screen."""
     bar = page.locator(first).bounding_box()
     assert bar is not None
-    for box in (page.locator(second).nth(k).bounding_box() for k in range(page.locator(second).count())):
+    for box in (
+        page.locator(second).nth(k).bounding_box() for k in range(page.locator(second).count())
+    ):
         assert box is not None
         if (
             bar["x"] < box["x"] + box["width"] - 0.5
@@ -111,7 +113,9 @@ def test_every_game_s_board_fits_the_position_of_its_step_and_grows_smoothly(
             if game != "architekton":  # its cells have no labels
                 assert sizes["label"] >= 8, (game, suffix, name, sizes)
             # The controls on screen above the board, whatever its size.
-            page.evaluate("document.querySelector('.viewer-controls').scrollIntoView({block: 'center'})")
+            page.evaluate(
+                "document.querySelector('.viewer-controls').scrollIntoView({block: 'center'})"
+            )
             assert in_window(page, ".viewer-controls"), f"{game} {suffix} step {step}"
             # The bar never covers the board, at any scroll of the page.
             for scroll in (0, 300, 10_000):
@@ -380,9 +384,7 @@ def test_long_bot_names_are_shown_whole_and_told_apart_on_every_card(
 ) -> None:
     long_name = "an-extraordinarily-long-bot-name-that-never-ends-anywhere-soon"
     names = [long_name, "megalopolis-random", "megalopolis-random-2"]
-    match = finished_match(
-        make_bot, four_owners[:3], game="megalopolis", seed=7, bot_names=names
-    )
+    match = finished_match(make_bot, four_owners[:3], game="megalopolis", seed=7, bot_names=names)
     for viewport, suffix in ((DESKTOP, "desktop"), (PHONE, "phone")):
         page = site.new_page(viewport)
         open_replay(page, site.url, match, step=1)
@@ -395,7 +397,8 @@ def test_long_bot_names_are_shown_whole_and_told_apart_on_every_card(
               const words = [...label.querySelectorAll(".word")];
               return { text: label.innerText.replace(/\\s+/g, " "),
                        cut: words.some((w) => w.scrollWidth > w.clientWidth + 1),
-                       inside: words.every((w) => w.getBoundingClientRect().right <= card.right + 0.5) };
+                       inside: words.every(
+                         (w) => w.getBoundingClientRect().right <= card.right + 0.5) };
             })"""
         )
         assert [entry["text"].replace(" ", "") for entry in shown] == [

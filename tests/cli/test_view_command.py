@@ -148,3 +148,33 @@ def test_play_view_without_a_replay_or_a_browser_prints_the_path(
         assert f"open {page.resolve().as_uri()}" in outcome.err
     finally:
         page.unlink()
+
+
+def test_seats_and_options_read_as_a_person_names_them(
+    agon: Callable[..., Outcome], replay_file: Path, tmp_path: Path
+) -> None:
+    data = json.loads(replay_file.read_text())
+    data["bots"] = [
+        "file:my_bot.py@sha256:0123456789abcdef",
+        "file:my_bot.py@sha256:fedcba9876543210",
+    ]
+    named = tmp_path / "named.json"
+    named.write_text(json.dumps(data))
+    assert agon("view", str(named)).code == 0
+    page = named.with_suffix(".html").read_text()
+    # The file's name, and its short digest where two seats would read alike.
+    assert embedded(page, "seat-labels") == ["my_bot.py · 0123456", "my_bot.py · fedcba9"]
+    assert 'title="file:my_bot.py@sha256:0123456789abcdef"' in page
+    assert "<td><span" in page and ">my_bot.py</span>" in page
+
+
+def test_options_read_as_a_list() -> None:
+    text = view._options_text({"variant": "all_tiles", "fast": True, "players": 3})
+    assert text == "fast: yes, players: 3, variant: all_tiles"
+
+
+def test_a_label_keeps_the_file_name_and_a_lone_file_needs_no_digest() -> None:
+    assert view._labels(["file:a.py@sha256:0123456789abcdef", "builtin:random"]) == [
+        "a.py",
+        "builtin:random",
+    ]

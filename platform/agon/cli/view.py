@@ -14,9 +14,11 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import re
 import sys
 import tempfile
 import webbrowser
+from collections import Counter
 from pathlib import Path
 from string import Template
 from typing import Any
@@ -117,7 +119,8 @@ def replay_page(replay: Replay) -> str:
         "result": result,
         "error": "",
     }
-    labels = [_label(bot, seat) for seat, bot in enumerate(_bots(replay))]
+    bots = _bots(replay)
+    labels = _labels(bots)
     scripts = [
         (PAGE_DIR / "fetch.js").read_text(encoding="utf-8"),
         _static_text("zoom.js"),
@@ -133,10 +136,10 @@ def replay_page(replay: Replay) -> str:
         subtitle=html.escape(f"{replay.players} players, seed {replay.seed}"),
         meta=html.escape(
             f"{len(replay.actions)} actions · engine {replay.engine_version}"
-            + (f" · options {json.dumps(replay.options, sort_keys=True)}" if replay.options else "")
+            + (f" · options: {_options_text(replay.options)}" if replay.options else "")
         ),
         seat_rows="\n".join(
-            _seat_row(seat, label, result, faults.get(seat)) for seat, label in enumerate(labels)
+            _seat_row(seat, bot, result, faults.get(seat)) for seat, bot in enumerate(bots)
         ),
         controls=_fragment("_viewer_controls.html"),
         side=_fragment("_viewer_side.html"),
@@ -165,19 +168,59 @@ def _bots(replay: Replay) -> list[str]:
     return [str(bot) for bot in replay.bots] or [f"seat {seat}" for seat in range(replay.players)]
 
 
+FILE_ID = re.compile(r"file:(?P<name>.+)@sha256:(?P<digest>[0-9a-f]+)")
+"""A bot file's id as `agon play` writes it: its name and the start of its SHA-256."""
+
+
+def _person_name(bot: str) -> tuple[str, str]:
+    """A bot id as a person names it, and the short digest of its file ("" if none):
+    `file:my_bot.py@sha256:0123…` is `my_bot.py`, `0123456`."""
+    found = FILE_ID.fullmatch(bot)
+    if not found:
+        return bot, ""
+    return found["name"], found["digest"][:7]
+
+
+def _labels(bots: list[str]) -> list[str]:
+    """The seats' labels: the bots' names, with the short digest where two would read alike."""
+    named = [_person_name(bot) for bot in bots]
+    counts = Counter(name for name, _ in named)
+    return [
+        _label(f"{name} · {digest}" if digest and counts[name] > 1 else name, seat)
+        for seat, (name, digest) in enumerate(named)
+    ]
+
+
+def _options_text(options: dict[str, Any]) -> str:
+    """The match's options as a list to read: `variant: all_tiles, fast: yes`."""
+
+    def shown(value: Any) -> str:
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, str | int | float) or value is None:
+            return str(value)
+        return json.dumps(value, sort_keys=True)
+
+    return ", ".join(f"{key}: {shown(value)}" for key, value in sorted(options.items()))
+
+
 def _label(bot: str, seat: int) -> str:
     text = " ".join(bot.split()) or f"seat {seat}"
     return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1] + "…"
 
 
-def _seat_row(seat: int, label: str, result: dict[str, Any], fault: str | None) -> str:
+def _seat_row(seat: int, bot: str, result: dict[str, Any], fault: str | None) -> str:
+    name, digest = _person_name(bot)
+    label = _label(name, seat)
+    small = f' <small class="muted">sha256 {html.escape(digest)}</small>' if digest else ""
     ranks, scores = result.get("ranks") or [], result.get("scores") or []
     rank = str(ranks[seat]) if seat < len(ranks) else "\N{EN DASH}"
     score = str(scores[seat]) if seat < len(scores) else "\N{EN DASH}"
     fault_cell = f'<span class="badge badge-fault">{html.escape(fault)}</span>' if fault else ""
     return (
         f'    <tr><td><span class="seat-chip seat-{seat % 6}" aria-hidden="true"></span>{seat}</td>'
-        f"<td>{html.escape(label)}</td><td>{html.escape(rank)}</td>"
+        f'<td><span title="{html.escape(bot)}">{html.escape(label)}</span>{small}</td>'
+        f"<td>{html.escape(rank)}</td>"
         f'<td class="num">{html.escape(score)}</td><td>{fault_cell}</td></tr>'
     )
 

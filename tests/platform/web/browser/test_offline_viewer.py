@@ -75,9 +75,29 @@ def test_the_page_plays_the_replay_with_no_network(
     assert not problems.found, problems.found
     if game == "akropolis":
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        assert moves_scroll_in_their_box(page), "desktop"
         page.screenshot(path=str(SCREENSHOTS / "offline-viewer-desktop.png"), full_page=True)
         page.set_viewport_size(PHONE)  # type: ignore[arg-type]
+        assert moves_scroll_in_their_box(page), "phone"
         page.screenshot(path=str(SCREENSHOTS / "offline-viewer-phone.png"), full_page=True)
+
+
+def moves_scroll_in_their_box(page: Page) -> bool:
+    """The Moves list scrolls inside its panel: the list is shorter than its content, ends
+    inside the panel, and the page is no wider than the window."""
+    return bool(
+        page.evaluate(
+            """() => {
+              const list = document.getElementById("viewer-moves");
+              const panel = list.closest(".viewer-moves").getBoundingClientRect();
+              const box = list.getBoundingClientRect();
+              return list.scrollHeight > list.clientHeight
+                && box.bottom <= panel.bottom + 0.5 && box.right <= panel.right + 0.5
+                && list.clientHeight <= window.innerHeight
+                && document.documentElement.scrollWidth <= window.innerWidth;
+            }"""
+        )
+    )
 
 
 def test_a_hostile_bot_name_is_shown_as_text(offline: BrowserContext, tmp_path: Path) -> None:

@@ -64,6 +64,24 @@ def in_window(page: Page, selector: str) -> bool:
     return box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
 
 
+def overlapping(page: Page, first: str, second: str) -> bool:
+    """Whether the box of `first` meets the box of any `second` on screen."""
+    bar = page.locator(first).bounding_box()
+    assert bar is not None
+    for box in (
+        page.locator(second).nth(k).bounding_box() for k in range(page.locator(second).count())
+    ):
+        assert box is not None
+        if (
+            bar["x"] < box["x"] + box["width"] - 0.5
+            and box["x"] < bar["x"] + bar["width"] - 0.5
+            and bar["y"] < box["y"] + box["height"] - 0.5
+            and box["y"] < bar["y"] + bar["height"] - 0.5
+        ):
+            return True
+    return False
+
+
 @pytest.mark.parametrize(("game", "players", "seed"), GAMES)
 def test_every_game_s_board_fits_the_position_of_its_step_and_grows_smoothly(
     site: Site, make_bot: MakeBot, four_owners: list[User], game: str, players: int, seed: int
@@ -94,9 +112,23 @@ def test_every_game_s_board_fits_the_position_of_its_step_and_grows_smoothly(
             assert sizes["cell"] >= 24, (game, suffix, name, sizes)
             if game != "architekton":  # its cells have no labels
                 assert sizes["label"] >= 8, (game, suffix, name, sizes)
-            # The controls stay on screen below the board, whatever its size.
-            page.evaluate("document.getElementById('viewer-board').scrollIntoView()")
+            # The controls on screen above the board, whatever its size.
+            page.evaluate(
+                "document.querySelector('.viewer-controls').scrollIntoView({block: 'center'})"
+            )
             assert in_window(page, ".viewer-controls"), f"{game} {suffix} step {step}"
+            # The bar never covers the board, at any scroll of the page.
+            for scroll in (0, 300, 10_000):
+                page.evaluate(f"window.scrollTo(0, {scroll})")
+                assert not overlapping(page, ".viewer-controls", ".zoomable"), (
+                    f"{game} {suffix} step {step} scroll {scroll}"
+                )
+            if viewport == DESKTOP:  # the viewer at the window's top: most of a board in it
+                page.evaluate("document.getElementById('viewer').scrollIntoView()")
+                first_board = page.locator(".zoomable").first.bounding_box()
+                assert first_board is not None and first_board["y"] < DESKTOP["height"] - 300, (
+                    f"{game} step {step}: the board begins at {first_board}"
+                )
             # On a phone, the board at the top of the window: the players' cards come first.
             top = ".zoomable" if viewport == PHONE else "#viewer"
             screenshot_viewer(page, f"viewer-{game}-{name}-{suffix}", top)
@@ -347,27 +379,32 @@ def test_the_owner_reads_its_bot_s_log_beside_each_of_its_turns_and_nobody_else_
     expect(page.locator("#viewer-moves .has-log")).to_have_count(0)
 
 
-def test_long_bot_names_wrap_between_words_and_end_in_an_ellipsis(
-    site: Site, make_bot: MakeBot, alice: User, bob: User
+def test_long_bot_names_are_shown_whole_and_told_apart_on_every_card(
+    site: Site, make_bot: MakeBot, four_owners: list[User]
 ) -> None:
     long_name = "an-extraordinarily-long-bot-name-that-never-ends-anywhere-soon"
-    match = finished_match(
-        make_bot, [alice, bob], game="akropolis", seed=11, bot_names=[long_name, "short"]
-    )
-    page = site.new_page(PHONE)
-    open_replay(page, site.url, match, step=1)
-    name = page.locator(".player .bot-name").first
-    expect(name).to_have_attribute("title", f"alice/{long_name} v1")
-    words = name.locator(".word")
-    assert words.all_inner_texts() == ["alice/", long_name, "v1"]
-    # The long word is cut with an ellipsis inside its card, on one line.
-    cut = page.evaluate(
-        """() => { const word = document.querySelectorAll(".player .bot-name .word")[1];
-          const card = word.closest(".player").getBoundingClientRect();
-          const box = word.getBoundingClientRect();
-          const line = parseFloat(getComputedStyle(word).lineHeight);
-          return { over: word.scrollWidth > word.clientWidth, inside: box.right <= card.right,
-                   lines: Math.round(box.height / line) }; }"""
-    )
-    assert cut == {"over": True, "inside": True, "lines": 1}
-    screenshot_viewer(page, "viewer-long-names-phone")
+    names = [long_name, "megalopolis-random", "megalopolis-random-2"]
+    match = finished_match(make_bot, four_owners[:3], game="megalopolis", seed=7, bot_names=names)
+    for viewport, suffix in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page = site.new_page(viewport)
+        open_replay(page, site.url, match, step=1)
+        name = page.locator(".player .bot-name").first
+        expect(name).to_have_attribute("title", f"alice/{long_name} v1")
+        # Every word whole (wrapped inside its card, never cut), so the seats differ.
+        shown = page.evaluate(
+            """() => [...document.querySelectorAll(".player .bot-name")].map((label) => {
+              const card = label.closest(".player").getBoundingClientRect();
+              const words = [...label.querySelectorAll(".word")];
+              return { text: label.innerText.replace(/\\s+/g, " "),
+                       cut: words.some((w) => w.scrollWidth > w.clientWidth + 1),
+                       inside: words.every(
+                         (w) => w.getBoundingClientRect().right <= card.right + 0.5) };
+            })"""
+        )
+        assert [entry["text"].replace(" ", "") for entry in shown] == [
+            f"{owner.username}/{bot}v1" for owner, bot in zip(four_owners, names, strict=False)
+        ], shown
+        assert not any(entry["cut"] for entry in shown), shown
+        assert all(entry["inside"] for entry in shown), shown
+        screenshot_viewer(page, f"viewer-long-names-{suffix}")
+        page.close()

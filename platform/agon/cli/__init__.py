@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from collections.abc import Sequence
+
+from agon.cli import common
 
 COMMANDS = (
     "up",
@@ -40,7 +43,20 @@ def build_parser(
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in commands:
         importlib.import_module(f"agon.cli.{name}").register(subparsers)
+    if prog != "agon":
+        _name_commands_by(prog, subparsers.choices.values())
     return parser
+
+
+def _name_commands_by(prog: str, parsers: object) -> None:
+    """Helps and examples say `agon play ...`; under another command (`agon-kit`) they
+    name that one, so that every example can be pasted as it is."""
+    mention = re.compile(r"\bagon (?=[a-z])")
+    for parser in parsers:  # type: ignore[attr-defined]
+        for field in ("description", "epilog"):
+            text = getattr(parser, field)
+            if text:
+                setattr(parser, field, mention.sub(f"{prog} ", text))
 
 
 def main(
@@ -50,6 +66,7 @@ def main(
     prog: str = "agon",
 ) -> int:
     parser = build_parser(commands, prog=prog)
+    common.PROG = prog
     args = parser.parse_args(argv)
     try:
         code: int = args.run(args)

@@ -10,10 +10,27 @@ from typing import Any
 from engine.core import JSON
 from sandbox.backends import BACKENDS
 
+PROG = "agon"
+"""The command's name as the user typed it (`agon`, or the kit's `agon-kit`)."""
+
+NO_BOX_WAY_OUT = (
+    "to run your own bot anyway, pass --sandbox none: it runs unboxed, with no limits on "
+    "files or network, which is fine for code you wrote and trust; for a box, run as root "
+    "(bubblewrap needs cgroups) or where a Docker engine answers"
+)
+
 
 def fail(message: str) -> int:
-    print(f"agon: error: {message}", file=sys.stderr)
+    print(f"{PROG}: error: {message}", file=sys.stderr)
     return 2
+
+
+def fail_box(error: Exception) -> int:
+    """`fail`, and when no box works here, the way out."""
+    message = str(error)
+    if message.startswith("no sandbox works here"):
+        message += f"\n{PROG}: {NO_BOX_WAY_OUT}"
+    return fail(message)
 
 
 def parse_option(text: str) -> tuple[str, JSON]:

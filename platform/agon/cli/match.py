@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from agon.cli.common import fail, print_json
+from agon.cli.common import fail, fail_box, print_json
 from agon.cli.games import (
     Setup,
     add_arguments,
@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
             args.replays.mkdir(parents=True, exist_ok=True)
         pairs, games, trace, verdict = play_pairs(setup, test, args)
     except (InvalidOptions, PackageError, SandboxError, ValueError, OSError) as error:
-        return fail(str(error))
+        return fail_box(error)
     result = summary(pairs, games, trace, verdict)
     state = sprt_words.VersionTestState(
         candidate=args.candidate,

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from agon.cli import view
-from agon.cli.common import add_box_arguments, fail, print_json
+from agon.cli.common import add_box_arguments, fail, fail_box, print_json
 from engine.bots import BUILTIN_BOTS
 from engine.core import InvalidOptions
 from engine.registry import UnknownGame, game_ids, get_game
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
             limits=dict(args.limit),
         )
     except (InvalidOptions, PackageError, SandboxError, ValueError, OSError) as error:
-        return fail(str(error))
+        return fail_box(error)
     replay = record.replay
     if args.replay is not None:
         try:

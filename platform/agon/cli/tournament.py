@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from agon.cli import tournament_view
-from agon.cli.common import fail, print_json
+from agon.cli.common import fail, fail_box, print_json
 from agon.cli.games import (
     Played,
     Setup,
@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         played = load_state(args.replays, config)
         play_event(event, setup, played, args.jobs, config)
     except (InvalidOptions, PackageError, SandboxError, ValueError, OSError) as error:
-        return fail(str(error))
+        return fail_box(error)
     names = bot_names(args.bots)
     results = [p.result for p in played]
     tournament_view.draw(event, results, names)

@@ -3,6 +3,7 @@ box works, and every help of the kit names the command the author typed."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import subprocess
@@ -60,9 +61,14 @@ def test_without_a_box_play_names_the_way_out_and_the_way_out_plays(open_folder:
     assert '"ranks"' in played.stdout.splitlines()[-1]
 
 
+def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    (action,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(action.choices)
+
+
 def test_every_help_of_the_kit_names_agon_kit() -> None:
     parser = build_parser(KIT_COMMANDS, prog="agon-kit")
-    commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    commands = subcommands(parser)
     helps = [parser.format_help(), *(command.format_help() for command in commands.values())]
     for text in helps:
         assert not re.findall(r"\bagon (?=[a-z])", text), text
@@ -70,6 +76,5 @@ def test_every_help_of_the_kit_names_agon_kit() -> None:
 
 
 def test_the_platform_s_helps_keep_saying_agon() -> None:
-    parser = build_parser(prog="agon")
-    commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    commands = subcommands(build_parser(prog="agon"))
     assert "agon play --game akropolis" in commands["play"].format_help()

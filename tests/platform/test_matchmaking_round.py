@@ -12,8 +12,8 @@ from pytest_django import Settings
 
 from agon.bots.examples import examples_owner_ensure
 from agon.bots.models import Bot
-from agon.cli.up_status import status_lines
-from agon.ladders.models import Ladder
+from agon.cli.up_status import Snapshot, news, snapshot
+from agon.ladders.models import Ladder, Rating
 from agon.ladders.services import matchmaking_round
 from agon.matches import services
 from agon.matches.models import Match
@@ -69,7 +69,7 @@ def test_ladders_share_the_workers_by_games_per_bot(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_status_line_of_agon_up_shows_each_ladders_matches_lately(
+def test_agon_up_s_snapshot_counts_the_matches_and_names_settled_leaders_only(
     akropolis_ladders: list[Ladder], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(services, "_enqueue", lambda match_id: None)  # no broker here
@@ -77,12 +77,17 @@ def test_the_status_line_of_agon_up_shows_each_ladders_matches_lately(
     bots = list(Bot.objects.order_by("id"))
     for scores in ([30, 10], [10, 30], [20, 20]):
         play_ranked(two_players, bots[:2], scores)
-    lines = status_lines()
-    assert "3 ranked" in lines[0] and "in the last 10 min" in lines[0]
-    (akropolis,) = [line for line in lines if line.startswith("  Akropolis:")]
-    two, three, four = akropolis.removeprefix("  Akropolis: ").split(" | ")
-    assert two.startswith("2p 3: bot-")
-    assert (three, four) == ("3p 0: -", "4p 0: -")
+    provisional = snapshot()
+    assert provisional.ranked == 3
+    assert provisional.leaders == {}, "three games settle nobody: no leader to announce"
+    assert news(Snapshot(), provisional) == [provisional.summary()]
+
+    Rating.objects.filter(ladder=two_players, bot=bots[1]).update(rankable=True, ranking=9e9)
+    settled = snapshot()
+    assert list(settled.leaders) == ["Akropolis 2p"]
+    assert news(provisional, settled) == [
+        f"Akropolis 2p: {bots[1].name} leads, {settled.leaders['Akropolis 2p'].shown} after 3 games"
+    ]
 
 
 def test_a_ranked_match_never_seats_two_bots_of_one_owner(

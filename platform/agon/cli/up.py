@@ -67,8 +67,9 @@ def register(commands: Any) -> None:
         type=float,
         default=20.0,
         metavar="S",
-        help="print the matches played and each ladder's leader every S seconds, when "
-        "they changed (default: 20; 0: never)",
+        help="look every S seconds for news worth a line (a ranked-match milestone, a "
+        "failed match, a ladder's new settled leader; a summary at most every 10 min) "
+        "(default: 20; 0: never)",
     )
     parser.add_argument(
         "--stop-timeout",
@@ -279,7 +280,7 @@ def _serve(args: argparse.Namespace, console: Console, settings: Any, log: str) 
     from django.db import DatabaseError
 
     # Imported late: models load once Django is set up.
-    from agon.cli.up_status import status_lines
+    from agon.cli.up_status import SUMMARY_SECONDS, Snapshot, news, snapshot
 
     prepare(args, console)
 
@@ -301,8 +302,9 @@ def _serve(args: argparse.Namespace, console: Console, settings: Any, log: str) 
         supervisor.start()
         ready = False
         started = time.monotonic()
-        last_status: list[str] = []
-        last_status_at, last_prune = time.monotonic(), 0.0
+        last_status = last_summary = Snapshot()
+        last_status_at = last_summary_at = time.monotonic()
+        last_prune = 0.0
         while not stop.wait(0.25):
             gone = supervisor.exited()
             if gone is not None:
@@ -327,14 +329,20 @@ def _serve(args: argparse.Namespace, console: Console, settings: Any, log: str) 
             if args.status_seconds > 0 and moment - last_status_at >= args.status_seconds:
                 last_status_at = moment
                 try:
-                    lines = status_lines()
+                    current = snapshot()
                 except DatabaseError as error:
-                    lines = [f"no status this time: {error}"]
-                if lines != last_status:
+                    console.say(f"no news this time: {error}")
+                    current = last_status
+                lines = news(last_status, current)
+                if not lines and moment - last_summary_at >= SUMMARY_SECONDS:
+                    lines = [current.summary()] if current.moved(last_summary) else []
+                if lines:
                     for line in lines:
                         console.say(line)
                     console.say(address_line(url, log))
-                    last_status = lines
+                    if current.summary() in lines:
+                        last_summary, last_summary_at = current, moment
+                last_status = current
             if moment - last_prune >= PROCESSED_MESSAGE_SECONDS:
                 last_prune = moment
                 _prune_processed(settings)

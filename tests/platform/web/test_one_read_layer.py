@@ -63,11 +63,12 @@ def test_it_calls_a_rating_provisional_by_one_rule_everywhere(
     assert {rating.provisional for rating in stored} == rule
 
 
-def _ladder_rows(page: str) -> list[tuple[str, str, str]]:
-    """Rank (empty for a provisional bot), bot and version of each row of a leaderboard page."""
+def _ladder_rows(page: str) -> list[tuple[str, str, str, str]]:
+    """Rank, bot name, owner and version of each row of a leaderboard page."""
     return re.findall(
-        r"<tr[^>]*>\s*<td>(?:(\d+)|<span[^>]*>\N{EN DASH}</span>)</td>"
-        r"\s*<td><a href=\"/bots/\d+/\">([^<]+)</a>.*?<td>v(\d+)</td>",
+        r"<tr[^>]*>\s*<td>(\d+)</td>"
+        r"\s*<td class=\"bot-cell\"><a href=\"/bots/\d+/\">([^<]+)</a> <span class=\"owner\">"
+        r"by ([^<]+)</span>.*?<td class=\"wide-only\">v(\d+)</td>",
         page,
         flags=re.DOTALL,
     )
@@ -85,8 +86,7 @@ def test_it_shows_the_leaderboard_as_the_api_lists_it_ties_broken_by_id(
     api = anonymous.get(f"/api/ladders/{world.ladder.id}/leaderboard/").json()["results"]
 
     assert _ladder_rows(page) == [
-        (str(row["rank"] or ""), f"{row['owner']}/{row['name']}", str(row["version"]))
-        for row in api
+        (str(row["rank"]), row["name"], row["owner"], str(row["version"])) for row in api
     ]
     assert page.count('<tr class="provisional">') == sum(row["provisional"] for row in api)
 

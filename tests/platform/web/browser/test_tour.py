@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from agon.ladders.models import Ladder, Rating
 from agon.matches.models import Match
@@ -87,12 +87,28 @@ def test_the_main_pages_on_a_desktop_and_on_a_phone(
             assert not problems, f"{name}{suffix}: " + "; ".join(problems)
             if suffix:
                 assert horizontal_overflow(page) <= 0, f"{name} is wider than a phone"
+            if name == "leaderboard":
+                assert_every_column_and_name_fits(page)
             site.screenshot(f"{name}{suffix}", page)
     phone.goto(site.url + urls["match"])
     expect(phone.locator("#viewer-status")).to_contain_text("Finished")
     phone.get_by_role("button", name="Step forward").click()
     expect(phone.locator("#viewer-position")).to_contain_text("1 / ")
     assert phone.get_by_role("button", name="Play").bounding_box() is not None
+
+
+def assert_every_column_and_name_fits(page: Page) -> None:
+    """Issue 26: on a phone, Games, Wins and Version were off the right edge of the
+    leaderboard (scrolled inside its frame), and names wrapped onto three lines."""
+    frame = page.locator(".table-wrap").first
+    widths = frame.evaluate("(e) => [e.scrollWidth, e.clientWidth]")
+    assert widths[0] <= widths[1], f"the leaderboard scrolls sideways: {widths}"
+    for link in page.locator("table.leaderboard td.bot-cell a").all():
+        lines = link.evaluate(
+            "(e) => Math.round(e.getBoundingClientRect().height"
+            " / parseFloat(getComputedStyle(e).lineHeight))"
+        )
+        assert lines <= 1, f"{link.inner_text()} takes {lines} lines"
 
 
 @pytest.mark.parametrize(

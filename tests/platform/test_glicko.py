@@ -135,4 +135,5 @@ def test_beat_ages_the_idle_ratings_and_unranks_those_grown_unsure(
     aged, kept = (Rating.objects.get(ladder=ladder_2p, bot=bot) for bot in (idle, busy))
     assert aged.deviation is not None and aged.deviation > PROVISIONAL_DEVIATION
     assert (aged.rankable, aged.deviation_at) == (False, now)
+    assert aged.ranking == ratings.ranking_value(aged.current), "ranked by its aged interval"
     assert (kept.deviation, kept.rankable) == (100.0, True)

@@ -6,6 +6,7 @@ from agon.web.views import (
     accounts,
     bots,
     docs,
+    games,
     home,
     ladders,
     matches,
@@ -70,5 +71,6 @@ urlpatterns = [
     path("docs/kit/<str:filename>", docs.kit_wheel_file, name="kit-wheel"),
     path("docs/examples/<str:name>", docs.example, name="example"),
     path("docs/<slug:slug>/", docs.doc_page, name="doc"),
+    path("games/<slug:game_id>/", games.game_page, name="game"),
     path("games/<slug:game_id>/rules/", rules.rules_page, name="rules"),
 ]

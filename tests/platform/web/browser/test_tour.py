@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from django.db.models import F
 from playwright.sync_api import Page, expect
 
 from agon.ladders.models import Ladder, Rating
@@ -39,6 +40,7 @@ def pages_of(match: Match) -> dict[str, str]:
     assert ladder is not None
     return {
         "home": "/",
+        "game": f"/games/{match.game}/",
         "ladders": "/ladders/",
         "leaderboard": f"/ladders/{ladder.id}/",
         "matches": "/matches/",
@@ -64,7 +66,9 @@ def test_the_main_pages_on_a_desktop_and_on_a_phone(
     first = match.seats.select_related("version").get(seat=0).version
     last = match.seats.select_related("version").get(seat=2).version
     assert first is not None and last is not None
-    Rating.objects.filter(bot_id=last.bot_id).update(deviation=52.0, rankable=True)
+    Rating.objects.filter(bot_id=last.bot_id).update(
+        deviation=52.0, rankable=True, ranking=F("rating") - 1.96 * 52.0
+    )
     first.paused_reason = (
         "Paused from matchmaking: it faulted in 3 of its last 12 matches (crash, timeout), "
         "more than 10%."

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from agon import ratings
@@ -148,3 +148,55 @@ class LeaderboardListing(Listing[Standing]):
                 )
             )
         return standings
+
+
+@dataclass(frozen=True)
+class BotStanding:
+    """A bot's place on one ladder: what its owner's list of bots shows."""
+
+    ladder: str
+    ladder_id: int
+    rank: int
+    of: int
+    shown: str
+    games: int
+    provisional: bool
+
+
+def standings_of_bots(bot_ids: list[int]) -> dict[int, list[BotStanding]]:
+    """Bot id -> its active ratings' places, ladder by ladder, ranked in the leaderboards'
+    order (LEADERBOARD_ORDER); one statement whatever the number of bots."""
+    active = Rating.objects.filter(ladder_id=OuterRef("ladder_id"), active=True)
+    ahead = active.filter(
+        Q(ranking__gt=OuterRef("ranking"))
+        | Q(ranking=OuterRef("ranking"), rating__gt=OuterRef("rating"))
+        | Q(ranking=OuterRef("ranking"), rating=OuterRef("rating"), id__lt=OuterRef("id"))
+    )
+    rows = (
+        Rating.objects.filter(bot_id__in=bot_ids, active=True)
+        .select_related("ladder")
+        .annotate(
+            ahead=_count_of(ahead),
+            rated=_count_of(active),
+        )
+        .order_by("ladder__game", "ladder__players")
+    )
+    found: dict[int, list[BotStanding]] = {}
+    for row in rows:
+        found.setdefault(row.bot_id, []).append(
+            BotStanding(
+                ladder=row.ladder.name,
+                ladder_id=row.ladder_id,
+                rank=row.ahead + 1,
+                of=row.rated,
+                shown=row.shown,
+                games=row.games,
+                provisional=row.provisional,
+            )
+        )
+    return found
+
+
+def _count_of(rows: QuerySet[Rating]) -> Coalesce:
+    counted = rows.order_by().values("ladder_id").annotate(n=Count("id")).values("n")[:1]
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)

@@ -9,10 +9,10 @@ from django.test import Client
 from django.urls import reverse
 
 from agon.bots.models import Bot, BotVersion
-from agon.ladders.models import Ladder
+from agon.ladders.models import Ladder, Rating
 from agon.matches.models import Match
 from tests.platform.conftest import PASSWORD, MakeBot
-from tests.platform.support import BOT_SOURCE, fail_validation, zip_bytes
+from tests.platform.support import BOT_SOURCE, fail_validation, play_ranked, zip_bytes
 from tests.platform.web.conftest import World
 
 
@@ -138,3 +138,24 @@ def test_a_validated_bot_s_page_names_the_ladders_it_plays_on(
     assert two in page and three in page and four not in page
     assert "you can challenge bots from a ladder's page" in page
     assert "Plays ranked matches on" not in unrated
+
+
+def test_my_bots_shows_each_bot_s_place_on_each_ladder(
+    client: Client, ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User
+) -> None:
+    """Issue 26: My bots showed no ratings."""
+    mine, theirs, idle = make_bot(alice, "mine"), make_bot(bob, "theirs"), make_bot(alice, "idle")
+    for _ in range(2):
+        play_ranked(ladder_2p, [mine, theirs], scores=[3, 1])
+    client.login(username="alice", password=PASSWORD)
+
+    page = client.get(reverse("web:my-bots")).content.decode()
+
+    mine_card = page[page.index('id="bot-' + str(mine.id)) :]
+    mine_card = mine_card[: mine_card.index("</article>")]
+    rated = Rating.objects.get(bot=mine, ladder=ladder_2p)
+    assert f"{ladder_2p.name}</a>: <strong>#1</strong> of 3 · {rated.shown} · 2 games" in mine_card
+    idle_card = page[page.index('id="bot-' + str(idle.id)) :]
+    idle_card = idle_card[: idle_card.index("</article>")]
+    assert "<strong>#3</strong> of 3" in idle_card, "never played: last, as on the leaderboard"
+    assert "theirs" not in page

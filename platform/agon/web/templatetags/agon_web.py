@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from django import template
 from django.urls import reverse
@@ -18,6 +19,12 @@ register = template.Library()
 @register.filter
 def game_name(game_id: str) -> str:
     return _game_name(game_id)
+
+
+@register.filter
+def get_item(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
+    """`mapping[key]`, or None (a missing mapping, as a page refused early has)."""
+    return None if mapping is None else mapping.get(key)
 
 
 @register.filter

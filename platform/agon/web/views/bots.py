@@ -14,6 +14,7 @@ from agon.bots.models import Bot
 from agon.bots.pausing import version_resume
 from agon.bots.selectors import bot_get
 from agon.bots.services import bot_open_to_events, bot_submit, version_submit
+from agon.ladders.selectors import standings_of_bots
 from agon.limits.services import RateLimited, limit_take
 from agon.matches.selectors import head_to_head, match_seat, seat_owned_by
 from agon.tournaments.selectors import bot_entries
@@ -63,8 +64,11 @@ def my_bots(request: HttpRequest) -> HttpResponse:
                 f"{bot.name} v1 is uploaded and plays its validation match now.",
             )
             return redirect("web:my-bot", bot_id=bot.id)
+    bots = selectors.bots_of(owner=owner)
     return render(
-        request, "web/my_bots.html", {"form": form, "bots": selectors.bots_of(owner=owner)}
+        request,
+        "web/my_bots.html",
+        {"form": form, "bots": bots, "standings": standings_of_bots([bot.id for bot in bots])},
     )
 
 

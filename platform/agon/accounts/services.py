@@ -42,3 +42,15 @@ def token_obtain(*, user: User) -> Token:
     """The user's API token, made on first use."""
     token, _ = Token.objects.get_or_create(user=user)
     return token
+
+
+def token_of(*, user: User) -> Token | None:
+    """The user's API token if they have one (reading it never makes one)."""
+    return Token.objects.filter(user=user).first()
+
+
+@transaction.atomic
+def token_regenerate(*, user: User) -> Token:
+    """A new API token for the user; the old one stops working at once."""
+    Token.objects.filter(user=user).delete()
+    return Token.objects.create(user=user)

@@ -23,6 +23,7 @@ urlpatterns = [
     path("signin/", accounts.SignInView.as_view(), name="signin"),
     path("signout/", accounts.SignOutView.as_view(), name="signout"),
     path("my/bots/", bots.my_bots, name="my-bots"),
+    path("my/token/", accounts.my_token, name="my-token"),
     path("my/bots/status.json", bots.my_versions_status, name="my-versions-status"),
     path("my/bots/<int:bot_id>/", bots.my_bot, name="my-bot"),
     path(

@@ -7,11 +7,14 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView, LogoutView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 
+from agon.accounts.services import token_obtain, token_of, token_regenerate
 from agon.limits.services import (
     RateLimited,
     client_address,
@@ -20,6 +23,7 @@ from agon.limits.services import (
     signin_limits,
 )
 from agon.web.forms import SignUpForm
+from agon.web.views.common import signed_in
 from agon.web.views.limits import refused_page
 
 
@@ -66,3 +70,25 @@ class SignInView(LoginView):
 
 class SignOutView(LogoutView):
     """POST only (Django 5): the sign-out button is a form with its CSRF token."""
+
+
+@never_cache
+@login_required
+def my_token(request: HttpRequest) -> HttpResponse:
+    """The signed-in user's API token, for the kit and scripts: made or replaced by a
+    POST only (a GET never makes one), shown to its owner only, cached nowhere."""
+    user = signed_in(request)
+    if request.method == "POST":
+        replacing = token_of(user=user) is not None
+        token = token_regenerate(user=user) if replacing else token_obtain(user=user)
+        messages.success(
+            request,
+            "A new token: the old one no longer works." if replacing else "Your token is made.",
+        )
+        return redirect("web:my-token")
+    token = token_of(user=user)
+    return render(
+        request,
+        "web/my_token.html",
+        {"token": token.key if token else None, "site": request.build_absolute_uri("/")[:-1]},
+    )

@@ -50,6 +50,7 @@ def pages_of(match: Match) -> dict[str, str]:
         "signin": "/signin/",
         "my-bots": "/my/bots/",
         "my-bot": f"/my/bots/{seat.version.bot_id}/",
+        "my-token": "/my/token/",
     }
 
 

@@ -80,15 +80,18 @@ def my_token(request: HttpRequest) -> HttpResponse:
     user = signed_in(request)
     if request.method == "POST":
         replacing = token_of(user=user) is not None
-        token = token_regenerate(user=user) if replacing else token_obtain(user=user)
+        if replacing:
+            token_regenerate(user=user)
+        else:
+            token_obtain(user=user)
         messages.success(
             request,
             "A new token: the old one no longer works." if replacing else "Your token is made.",
         )
         return redirect("web:my-token")
-    token = token_of(user=user)
+    shown = token_of(user=user)
     return render(
         request,
         "web/my_token.html",
-        {"token": token.key if token else None, "site": request.build_absolute_uri("/")[:-1]},
+        {"token": shown.key if shown else None, "site": request.build_absolute_uri("/")[:-1]},
     )

@@ -22,9 +22,10 @@ def game_name(game_id: str) -> str:
 
 
 @register.filter
-def get_item(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
-    """`mapping[key]`, or None (a missing mapping, as a page refused early has)."""
-    return None if mapping is None else mapping.get(key)
+def get_item(mapping: object, key: Any) -> Any:
+    """`mapping[key]`, or None (a missing mapping, as a page refused early has: the
+    template engine gives it as "")."""
+    return mapping.get(key) if isinstance(mapping, Mapping) else None
 
 
 @register.filter

@@ -180,7 +180,7 @@ def test_a_bot_author_s_first_hour(
     # Challenge the ladder's other bot from the ladder's page and follow the match live.
     page.locator(".ladders-of").get_by_role("link", name=ladder.name).click()
     page.wait_for_url(f"**/ladders/{ladder.id}/")
-    expect(page.locator("table.leaderboard")).to_contain_text(f"{author}/first-bot")
+    expect(page.locator("table.leaderboard")).to_contain_text(f"first-bot by {author}")
     form = page.locator("form.challenge-form")
     form.get_by_label("Opponent").select_option(str(sparring.id))
     walk.legible(page, "ladder with its challenge form")

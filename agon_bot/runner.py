@@ -38,6 +38,27 @@ class _FunctionBot(Bot):
         return self._act(observation, legal_actions)
 
 
+class Observation(dict[str, Any]):
+    """An observation as the game sent it, whose missing keys say what was meant: the
+    clock, the legal actions and the turn count come beside the observation, not in it."""
+
+    def __missing__(self, key: str) -> Any:
+        where = MISPLACED.get(key)
+        if where is None:
+            raise KeyError(key)
+        raise KeyError(f"{key!r} is not in the observation: {where}")
+
+
+MISPLACED = {
+    "time_left_ms": "the clock is self.time_left_ms on a Bot subclass (set before each act)",
+    "legal_actions": "the legal actions are act's second argument",
+}
+
+
+def _observation(data: Any) -> Any:
+    return Observation(data) if type(data) is dict else data
+
+
 def log(*parts: object) -> None:
     """A line in your bot's log (stderr), for its owner's eyes only."""
     print(*parts, file=sys.stderr, flush=True)
@@ -75,7 +96,7 @@ def run(
         elif kind == "turn":
             legal = legal_actions_from_message(game_id, message["legal_actions"])
             player.time_left_ms = message.get("time_left_ms")
-            action = player.act(message["observation"], legal)
+            action = player.act(_observation(message["observation"]), legal)
             sink.write(json.dumps({"action": action}, separators=(",", ":")) + "\n")
             sink.flush()
         elif kind == "end":

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +33,9 @@ class Fault:
     kind: str
     detail: str
     turn: int
+    """The game's turn, counted from 0 over every seat's moves (the observation's `turn`)."""
+    move: int | None = None
+    """The faulted seat's own move, counted from 1 (its 3rd move is 3)."""
 
     def __post_init__(self) -> None:
         # The one place every fault passes: what a bot can put in a detail is bounded
@@ -40,7 +43,37 @@ class Fault:
         object.__setattr__(self, "detail", bounded_detail(self.detail))
 
     def to_json(self) -> dict[str, JSON]:
-        return {"seat": self.seat, "kind": self.kind, "detail": self.detail, "turn": self.turn}
+        shown: dict[str, JSON] = {
+            "seat": self.seat,
+            "kind": self.kind,
+            "detail": self.detail,
+            "turn": self.turn,
+        }
+        if self.move is not None:
+            shown["move"] = self.move
+        return shown
+
+
+def ordinal(number: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 21st..."""
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
+
+
+def fault_when(fault: Mapping[str, Any]) -> str:
+    """When a fault came, saying which count it means: "on its 3rd move (game turn 4)";
+    a fault recorded before moves were counted names the game turn alone."""
+    move = fault.get("move")
+    if isinstance(move, int) and not isinstance(move, bool):
+        return f"on its {ordinal(move)} move (game turn {fault.get('turn')})"
+    return f"on game turn {fault.get('turn')}"
+
+
+def fault_reason(fault: Mapping[str, Any]) -> str:
+    """A fault as one line: "crash on its 3rd move (game turn 4): RuntimeError"."""
+    return f"{fault.get('kind')} {fault_when(fault)}: {fault.get('detail')}"
 
 
 def bounded_detail(text: str, limit: int = MAX_DETAIL_CHARS) -> str:
@@ -113,9 +146,11 @@ def play_match(
     faults: list[Fault] = []
     stand_ins: dict[int, Bot] = {}
     actions: list[JSON] = []
+    moves = [0] * players
     while not game.is_over(state):
         seat = game.current_player(state)
         turn = game.turn_number(state)
+        moves[seat] += 1
         legal = game.legal_actions(state)
         action: JSON = None
         if seat not in stand_ins:
@@ -124,13 +159,17 @@ def play_match(
                 action = _bot_action(bots[seat], observation, legal)
                 game.apply(state, action)
             except BotFault as fault:
-                faults.append(Fault(seat, fault.kind, fault.detail, turn))
+                faults.append(Fault(seat, fault.kind, fault.detail, turn, moves[seat]))
             except IllegalAction as error:
-                faults.append(Fault(seat, "illegal_action", str(error), turn))
+                faults.append(Fault(seat, "illegal_action", str(error), turn, moves[seat]))
             except (TypeError, ValueError, RecursionError) as error:
-                faults.append(Fault(seat, "bad_output", f"not an action: {error}", turn))
+                faults.append(
+                    Fault(seat, "bad_output", f"not an action: {error}", turn, moves[seat])
+                )
             except Exception as error:  # the game choked on what the bot sent
-                faults.append(Fault(seat, "crash", f"{type(error).__name__}: {error}", turn))
+                faults.append(
+                    Fault(seat, "crash", f"{type(error).__name__}: {error}", turn, moves[seat])
+                )
             else:
                 actions.append(action)
                 if on_turn:

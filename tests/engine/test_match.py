@@ -11,7 +11,14 @@ import pytest
 from engine.akropolis import Akropolis
 from engine.bots import builtin_bot
 from engine.core import JSON, competition_ranks
-from engine.match import MAX_DETAIL_CHARS, Fault, bounded_detail, fallback_bot, play_match
+from engine.match import (
+    MAX_DETAIL_CHARS,
+    Fault,
+    bounded_detail,
+    fallback_bot,
+    fault_reason,
+    play_match,
+)
 from engine.players import Bot, BotFault, RandomBot
 from engine.replay import Replay, verify_replay
 from engine.rng import derive_seed
@@ -328,3 +335,15 @@ def test_a_fault_detail_escapes_what_is_not_printable() -> None:
 def test_escapes_count_towards_the_bound() -> None:
     detail = bounded_detail("\x00" * 1000, limit=10)
     assert detail == "\\x00\\x00... (998 more characters)"
+
+
+def test_a_fault_names_the_bots_own_move_and_the_game_turn_apart() -> None:
+    replay = match([CrashingBot(1), RandomBot(2), RandomBot(3)])
+    (fault,) = replay.faults
+    assert fault["move"] == 3
+    assert fault["turn"] == FAULT_TURN
+    assert fault_reason(fault) == (
+        f"crash on its 3rd move (game turn {FAULT_TURN}): RuntimeError: the bot fell over"
+    )
+    old = {key: value for key, value in fault.items() if key != "move"}
+    assert fault_reason(old).startswith(f"crash on game turn {FAULT_TURN}: ")

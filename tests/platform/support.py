@@ -122,7 +122,13 @@ def made_up_record(
         [(0 if seat in faults else 1, score) for seat, score in enumerate(scores)]
     )
     fault_records: list[dict[str, JSON]] = [
-        {"seat": seat, "kind": kind, "turn": 1, "detail": f"a {kind} made up by the test"}
+        {
+            "seat": seat,
+            "kind": kind,
+            "turn": 1,
+            "move": 1,
+            "detail": f"a {kind} made up by the test",
+        }
         for seat, kind in sorted(faults.items())
     ]
     labels = [seat.bot_id_label for seat in match.seats.select_related("version__bot__owner")]

@@ -17,6 +17,7 @@ from agon.accounts.names import bot_name_check
 from agon.bots.models import Bot, BotVersion
 from agon.matches.models import Match
 from agon.matches.services import match_create
+from engine.match import fault_reason
 from engine.registry import UnknownGame, get_game
 from sandbox.packages import MAX_PACKED_BYTES, PackageError, check_package
 
@@ -112,7 +113,7 @@ def validation_conclude(*, match: Match) -> BotVersion | None:
     elif seat.fault:
         fault = next(f for f in match.faults if f["seat"] == seat.seat)
         version.status = BotVersion.Status.REJECTED
-        version.reason = f"{fault['kind']} on turn {fault['turn']}: {fault['detail']}"
+        version.reason = fault_reason(fault)
     else:
         BotVersion.objects.filter(bot=version.bot, status=BotVersion.Status.ACTIVE).update(
             status=BotVersion.Status.RETIRED

@@ -12,6 +12,7 @@ from agon.cli import view
 from agon.cli.common import add_box_arguments, fail, fail_box, print_json
 from engine.bots import BUILTIN_BOTS
 from engine.core import InvalidOptions
+from engine.match import fault_reason
 from engine.registry import UnknownGame, game_ids, get_game
 from engine.replay import Replay, ReplayError
 from sandbox.backends import SandboxError
@@ -101,8 +102,7 @@ def run(args: argparse.Namespace) -> int:
             for line in report.log.strip().splitlines()[-5:]:
                 print(f"  {line}")
     for fault in replay.faults:
-        seat, kind, turn = fault["seat"], fault["kind"], fault["turn"]
-        print(f"fault: seat {seat} {kind} on turn {turn}: {fault['detail']}")
+        print(f"fault: seat {fault['seat']} {fault_reason(fault)}")
     if args.view:
         page = _write_view(replay, args.replay)
         if page is None:

@@ -23,6 +23,8 @@ from django.conf import settings
 from django.db import connections
 from django.db.utils import load_backend
 
+from engine.match import fault_reason
+
 ERROR_CHARS = 500
 """An error message is cut at this length: enough for the reason, not a traceback."""
 
@@ -197,8 +199,8 @@ def _probe_sandbox() -> dict[str, Any]:
         fault = record.replay.faults[0]
         log = " | ".join(boxed.log.strip().splitlines()[-3:])
         raise RuntimeError(
-            f"the boxed bot faulted ({fault['kind']} on turn {fault['turn']}: "
-            f"{fault['detail']})" + (f"; its log ends: {log}" if log else "")
+            f"the boxed bot faulted ({fault_reason(fault)})"
+            + (f"; its log ends: {log}" if log else "")
         )
     if boxed.turns == 0:
         raise RuntimeError("the boxed bot played no turn")

@@ -140,7 +140,10 @@ def test_only_the_owner_sees_why_a_version_was_rejected(
     seen_by_anybody = anonymous.get(f"/api/bots/{bot.id}/").json()["versions"][0]
 
     assert seen_by_owner["status"] == "rejected"
-    assert seen_by_owner["reason"] == "crash on turn 1: a crash made up by the test"
+    assert (
+        seen_by_owner["reason"]
+        == "crash on its 1st move (game turn 1): a crash made up by the test"
+    )
     assert seen_by_other["status"] == seen_by_anybody["status"] == "rejected"
     assert seen_by_other["reason"] is None
     assert seen_by_anybody["reason"] is None

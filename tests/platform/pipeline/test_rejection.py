@@ -63,7 +63,10 @@ def test_a_bot_that_crashes_in_validation_is_rejected_with_its_reason_for_its_ow
     )
 
     assert version["status"] == "rejected"
-    reason = "crash on turn 0: the program exited with code 1 after raising RuntimeError"
+    reason = (
+        "crash on its 1st move (game turn 0): "
+        "the program exited with code 1 after raising RuntimeError"
+    )
     assert version["reason"] == reason
     someone_else = signed_in_client("onlooker")
     for stranger in (someone_else, APIClient()):

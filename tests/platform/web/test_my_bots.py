@@ -75,7 +75,7 @@ def test_a_new_version_and_a_rejected_one_with_its_reason(
     page = alice_browser.get(reverse("web:my-bot", args=[bot.id])).content.decode()
     assert "badge-rejected" in page and "badge-active" in page
     version.refresh_from_db()
-    assert version.reason.startswith("timeout on turn 1")
+    assert version.reason.startswith("timeout on its 1st move (game turn 1)")
     assert version.reason.replace("'", "&#x27;") in page
 
 

@@ -12,8 +12,15 @@ from django.utils.safestring import SafeString
 
 from agon.matches.selectors import SeatShown
 from agon.web.games import game_name as _game_name
+from engine.match import fault_when as _fault_when
 
 register = template.Library()
+
+
+@register.filter
+def fault_when(fault: dict[str, object]) -> str:
+    """ "on its 3rd move (game turn 4)": the seat's own move and the game's turn, apart."""
+    return _fault_when(fault)
 
 
 @register.filter

@@ -245,7 +245,13 @@ def test_a_match_shows_its_scores_ranks_faults_and_duration(
     assert body["scores"] == [0, 25]
     assert body["ranks"] == [2, 1]
     assert body["faults"] == [
-        {"seat": 0, "kind": "timeout", "turn": 1, "detail": "a timeout made up by the test"}
+        {
+            "seat": 0,
+            "kind": "timeout",
+            "turn": 1,
+            "move": 1,
+            "detail": "a timeout made up by the test",
+        }
     ]
     assert body["match_seconds"] == 1.5
     assert body["options"] == {}

@@ -99,7 +99,7 @@ def test_health_of_a_worker_fails_when_the_boxed_bot_faults(
     code, report = agon_health("--worker")
     assert code == 1
     error = report["checks"]["sandbox"]["error"]
-    assert error.startswith("RuntimeError: the boxed bot faulted (crash on turn")
+    assert error.startswith("RuntimeError: the boxed bot faulted (crash on its 1st move (game turn")
     assert "no bot here" in error
     assert leftovers()["children"] == set()
 

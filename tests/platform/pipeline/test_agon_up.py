@@ -93,7 +93,8 @@ class Up:
 
     def get(self, path: str) -> tuple[int, bytes]:
         url = f"http://127.0.0.1:{self.port}{path}"
-        with urllib.request.urlopen(url, timeout=10) as response:
+        # A first request on a loaded machine (imports, SQLite warming up) took over 10 s.
+        with urllib.request.urlopen(url, timeout=60) as response:
             return response.status, response.read()
 
 

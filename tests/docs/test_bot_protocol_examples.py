@@ -27,7 +27,7 @@ def test_the_page_shows_a_bot_before_anything_else() -> None:
     assert text.startswith("```python\nfrom agon_bot import run", first_code)
     for needed in ("log(", "def end(", "self.time_left_ms", "Lookahead(", "builtin:greedy"):
         assert needed in text
-    assert "](/docs/command-line/)" in text
+    assert "](/my/token/)" in text, "the upload section names the token page"
 
 
 def test_the_page_has_an_example_of_each_part_of_the_library() -> None:

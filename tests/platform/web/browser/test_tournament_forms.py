@@ -4,7 +4,7 @@ desktop and on a phone."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
@@ -75,6 +75,13 @@ def test_make_a_tournament_and_enter_a_bot_on_a_desktop_and_a_phone(
             assert tournament.entry_closes == closes
         page.goto(f"{site.url}/tournaments/{tournament.id}/")
         expect(page.locator("h1")).to_contain_text("spring cup")
+        if width == "desktop":
+            # The page says the entry close as it was typed: in Tokyo's time, zone named,
+            # the UTC time kept in its title.
+            shown = page.locator("#enter time")
+            expect(shown).to_contain_text(f"{closes.day} {closes:%b, %H:%M}")
+            expect(shown).to_have_attribute("title", f"{closes.astimezone(UTC):%-d %b, %H:%M} UTC")
+            assert "UTC" not in shown.inner_text()
 
         entry = page.locator("form.entry-form")
         bot = "ant" if width == "desktop" else "bee"

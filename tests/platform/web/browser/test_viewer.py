@@ -226,6 +226,8 @@ def test_a_running_match_updates_without_reloading(
     for action in replay.actions[10:25]:
         live(None, 0, action)
     expect(page.locator("#viewer-position")).to_have_text("25 / 25", timeout=10_000)
+    # The status line counts what the scrubber holds, not an earlier poll's count.
+    expect(page.locator("#viewer-status")).to_contain_text("Live: 25 moves so far")
     site.screenshot("match-live")
 
     record = MatchRecord(

@@ -35,6 +35,7 @@
           const adopted = document.importNode(fresh, true);
           carryOver(live, adopted);
           live.replaceWith(adopted);
+          if (window.agonLocalTimes) window.agonLocalTimes(adopted);
         }
       }
     } catch (error) {

@@ -419,11 +419,16 @@
         this.load(0);
         return;
       }
-      if (since === 0 && this.views.length) this.reset();
-      if (data.total > this.views.length && data.since === this.views.length) this.append(data.steps);
-      this.describeStatus(data);
-      if (this.final) this.whenFinal(data.status);
-      else window.setTimeout(() => this.load(this.views.length), POLL_MS);
+      try {
+        if (since === 0 && this.views.length) this.reset();
+        if (data.total > this.views.length && data.since === this.views.length) this.append(data.steps);
+      } finally {
+        // Whatever drawing a step threw, the status line counts the steps the scrubber has,
+        // and a live match keeps coming in.
+        this.describeStatus(data);
+        if (this.final) this.whenFinal(data.status);
+        else window.setTimeout(() => this.load(this.views.length), POLL_MS);
+      }
     }
 
     // Once the match is over: what each seat saw (a finished match's), and the owner's logs.
@@ -524,7 +529,11 @@
         const page = new DOMParser().parseFromString(await response.text(), "text/html");
         const fresh = page.getElementById("match-summary");
         const current = document.getElementById("match-summary");
-        if (fresh && current) current.replaceWith(document.importNode(fresh, true));
+        if (fresh && current) {
+          const adopted = document.importNode(fresh, true);
+          current.replaceWith(adopted);
+          if (window.agonLocalTimes) window.agonLocalTimes(adopted);
+        }
         const controls = this.root.querySelector(".viewer-extras");
         const link = page.querySelector(".replay-link");
         if (link && !controls.querySelector(".replay-link")) controls.appendChild(document.importNode(link, true));

@@ -3,8 +3,9 @@ and watch them offline, score cities, watch a demo ladder, check a machine's hea
 recompute a ladder's ratings.
 
 Each subcommand is a module of this package with a `register(commands)`; a module is
-imported only when a parser that offers it is built, so that the bot kit (`agon-kit`,
-agon.cli.kit) offers `play`, `view` and `replay` without the platform's dependencies.
+imported only when its command is the one run, so that a command starts as fast as what
+it uses allows, and the bot kit (`agon-kit`, agon.cli.kit) offers `play`, `view` and
+`replay` without the platform's dependencies.
 """
 
 from __future__ import annotations
@@ -17,24 +18,35 @@ from collections.abc import Sequence
 
 from agon.cli import common
 
-COMMANDS = (
-    "up",
-    "play",
-    "view",
-    "tournament",
-    "match",
-    "replay",
-    "score",
-    "demo",
-    "health",
-    "rating_commands",
-)
-"""The modules of `agon`'s subcommands, in the order of its help."""
+COMMANDS: dict[str, tuple[str, str]] = {
+    "up": ("up", "run the platform here: web, worker, scheduler, example bots playing"),
+    "play": ("play", "play one match between bots"),
+    "view": ("view", "write a replay as one HTML file that plays it offline"),
+    "tournament": ("tournament", "play a tournament between bots"),
+    "match": ("match", "test whether one bot is stronger than another (sequential test)"),
+    "replay": ("replay", "verify a replay or show a position from it"),
+    "score": ("score", "score cities given as JSON"),
+    "demo": ("demo", "watch a live demo ladder of the builtin bots"),
+    "health": ("health", "check the database, the broker and (--worker) the sandbox"),
+    "ratings": (
+        "rating_commands",
+        "recompute a ladder's ratings, or fit its results offline",
+    ),
+}
+"""`agon`'s subcommands in the order of its help: the module that registers each (with
+its options) and its line in the list of commands (the module's own `help`, which a
+test keeps equal)."""
 
 
 def build_parser(
-    commands: Sequence[str] = COMMANDS, *, prog: str = "agon"
+    commands: Sequence[str] = tuple(COMMANDS),
+    *,
+    prog: str = "agon",
+    chosen: str | None = None,
 ) -> argparse.ArgumentParser:
+    """The parser of `prog`'s `commands`. Only the `chosen` command's module is imported
+    and registers its options (every one of them when `chosen` is None); the others are
+    a name and a line of help, enough for the list of commands and for choosing."""
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Agon: bot competitions on city-building board games.",
@@ -42,10 +54,21 @@ def build_parser(
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in commands:
-        importlib.import_module(f"agon.cli.{name}").register(subparsers)
+        module, summary = COMMANDS[name]
+        if chosen is None or name == chosen:
+            importlib.import_module(f"agon.cli.{module}").register(subparsers)
+        else:
+            subparsers.add_parser(name, help=summary, add_help=False)
     if prog != "agon":
         _name_commands_by(prog, subparsers.choices.values())
     return parser
+
+
+def chosen_command(argv: Sequence[str], commands: Sequence[str]) -> str | None:
+    """The command `argv` names (its first word; `agon` has no option of its own before
+    it but --help), or None when it names none of `commands`."""
+    first = argv[0] if argv else None
+    return first if first in commands else None
 
 
 def _name_commands_by(prog: str, parsers: object) -> None:
@@ -62,12 +85,16 @@ def _name_commands_by(prog: str, parsers: object) -> None:
 def main(
     argv: Sequence[str] | None = None,
     *,
-    commands: Sequence[str] = COMMANDS,
+    commands: Sequence[str] = tuple(COMMANDS),
     prog: str = "agon",
 ) -> int:
-    parser = build_parser(commands, prog=prog)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    chosen = chosen_command(arguments, commands)
+    # Only the chosen command's module is imported: `agon play --help` does not load
+    # the platform, the tournament formats or networkx.
+    parser = build_parser(commands, prog=prog, chosen=chosen or "")
     common.PROG = prog
-    args = parser.parse_args(argv)
+    args = parser.parse_args(arguments)
     try:
         code: int = args.run(args)
     except KeyboardInterrupt:

@@ -31,8 +31,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
 
-import networkx as nx
-
 Pair = tuple[int, int]
 
 
@@ -65,12 +63,8 @@ class Unmet:
             return size // 2
         if self._greedy_pairs(bots) == size // 2:
             return size // 2
-        graph = nx.Graph()
-        graph.add_nodes_from(bots)
-        graph.add_edges_from(
-            (a, b) for i, a in enumerate(bots) for b in bots[i + 1 :] if self.fresh(a, b)
-        )
-        return len(nx.max_weight_matching(graph, maxcardinality=True))
+        edges = [(a, b, 1) for i, a in enumerate(bots) for b in bots[i + 1 :] if self.fresh(a, b)]
+        return len(max_weight_matching(bots, edges))
 
     def _greedy_pairs(self, bots: Sequence[int]) -> int:
         """Pairs made by each bot in turn taking the first free bot it has not met: a lower
@@ -175,18 +169,17 @@ def pair_bracket_exactly(
     place = {bot: index for index, bot in enumerate(bracket)}
     within = 2 * size * size + 1  # one more pair within outweighs every other term
     everyone = [*bracket, *below]
-    graph = nx.Graph()
-    graph.add_nodes_from(everyone)
+    edges = []
     for i, a in enumerate(everyone):
         for b in everyone[i + 1 :]:
             if not unmet.fresh(a, b):
                 continue
             if b in place:  # a too, as the bracket comes first
                 gap = place[b] - place[a]
-                graph.add_edge(a, b, weight=within + size - abs(gap - size // 2))
+                edges.append((a, b, within + size - abs(gap - size // 2)))
             else:
-                graph.add_edge(a, b, weight=place.get(a, 0))
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
+                edges.append((a, b, place.get(a, 0)))
+    matching = max_weight_matching(everyone, edges)
     pairs = sorted(
         (min(a, b, key=place.__getitem__), max(a, b, key=place.__getitem__))
         for a, b in matching
@@ -216,15 +209,30 @@ def pair_on_complete_graph(
 
     worst = max((cost(a, b) for a in order for b in order if a != b), default=0)
     new_pair = (worst + 1) * (len(order) // 2 + 1)
-    graph = nx.Graph()
-    graph.add_nodes_from(order)
-    for i, a in enumerate(order):
-        for b in order[i + 1 :]:
-            fresh = frozenset((a, b)) not in met
-            graph.add_edge(a, b, weight=new_pair * fresh + worst + 1 - cost(a, b))
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    edges = [
+        (a, b, new_pair * (frozenset((a, b)) not in met) + worst + 1 - cost(a, b))
+        for i, a in enumerate(order)
+        for b in order[i + 1 :]
+    ]
+    matching = max_weight_matching(order, edges)
     pairs = [(a, b) if position[a] < position[b] else (b, a) for a, b in matching]
     return sorted(pairs, key=lambda pair: position[pair[0]])
+
+
+def max_weight_matching(
+    nodes: Sequence[int], edges: Sequence[tuple[int, int, int]]
+) -> set[tuple[int, int]]:
+    """The pairs of a maximum-cardinality, then maximum-weight matching (networkx's
+    blossom algorithm) of `nodes` over the weighted `edges`."""
+    # networkx takes 0.3 s to import: only the pairings that need a blossom pay it, not
+    # every process that imports the formats (`agon tournament --help`, the web pages).
+    import networkx as nx
+
+    graph = nx.Graph()
+    graph.add_nodes_from(nodes)
+    graph.add_weighted_edges_from(edges)
+    matching: set[tuple[int, int]] = nx.max_weight_matching(graph, maxcardinality=True)
+    return matching
 
 
 def _counts(values: Mapping[int, int]) -> dict[int, int]:

@@ -1,0 +1,74 @@
+"""What a command costs before it does anything: the CPU time of `agon` and `agon-kit`
+commands that only print their help, against a bare interpreter's start (`python -c
+pass`) measured in the same run, interleaved (one run of each in turn, repeated), so
+that a busy machine slows every contender alike.
+
+A command imports only its own module (`agon.cli.build_parser(chosen=...)`), so a
+command's help costs what that command needs to start; the issue's goal is under 4x a
+bare interpreter for `agon play --help` and the kit's commands.
+
+Run with `.venv/bin/python bench/cli_start.py [--repeats N]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CONTENDERS: dict[str, list[str]] = {
+    "python -c pass": ["-c", "pass"],
+    "agon --help": ["-m", "agon.cli", "--help"],
+    "agon play --help": ["-m", "agon.cli", "play", "--help"],
+    "agon-kit play --help": ["-m", "agon.cli.kit", "play", "--help"],
+    "agon-kit view --help": ["-m", "agon.cli.kit", "view", "--help"],
+    "agon-kit replay --help": ["-m", "agon.cli.kit", "replay", "--help"],
+    "agon tournament --help": ["-m", "agon.cli", "tournament", "--help"],
+    "agon up --help": ["-m", "agon.cli", "up", "--help"],
+}
+BASELINE = "python -c pass"
+
+
+def cpu_seconds(argv: Sequence[str]) -> float:
+    """The user + system CPU time of one run of `python ARGV`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    environment = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'platform'}"}
+    subprocess.run(  # noqa: S603 - our own interpreter and commands
+        [sys.executable, *argv], env=environment, stdout=subprocess.DEVNULL, check=True
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def measure(repeats: int) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {name: [] for name in CONTENDERS}
+    for _ in range(repeats):
+        for name, argv in CONTENDERS.items():
+            times[name].append(cpu_seconds(argv))
+    return times
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=15, help="runs of each (default 15)")
+    args = parser.parse_args(argv)
+    times = measure(args.repeats)
+    base = statistics.median(times[BASELINE])
+    print(f"CPU to print a help, median of {args.repeats} interleaved runs")
+    print(f"{'command':<26}{'ms':>8}{'x bare':>9}")
+    for name, runs in times.items():
+        median = statistics.median(runs)
+        ratio = median / base if base else float("inf")
+        print(f"{name:<26}{median * 1000:>8.1f}{ratio:>9.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

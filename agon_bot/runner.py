@@ -20,6 +20,11 @@ class Bot:
     time_left_ms: int | None = None
     """Set before each `act`: the time this turn may take, time bank included."""
 
+    move: int = 0
+    """Set before each `act`: which of this bot's own moves it is, 1 for its first (the
+    number a fault report gives: "crash on its 3rd move"). The game's turn, which counts
+    every seat's moves, is the observation's `turn` where the game has one."""
+
     def start(self, info: dict[str, Any]) -> None:
         """The match begins: game, your seat (`player`), players, options, limits."""
 
@@ -51,6 +56,7 @@ class Observation(dict[str, Any]):
 
 MISPLACED = {
     "time_left_ms": "the clock is self.time_left_ms on a Bot subclass (set before each act)",
+    "move": "your own move count is self.move on a Bot subclass (set before each act)",
     "legal_actions": "the legal actions are act's second argument",
 }
 
@@ -96,6 +102,8 @@ def run(
         elif kind == "turn":
             legal = legal_actions_from_message(game_id, message["legal_actions"])
             player.time_left_ms = message.get("time_left_ms")
+            # A referee from before `move` sent only `turn`, this bot's moves from 0.
+            player.move = message.get("move", message.get("turn", -1) + 1)
             action = player.act(_observation(message["observation"]), legal)
             sink.write(json.dumps({"action": action}, separators=(",", ":")) + "\n")
             sink.flush()

@@ -60,6 +60,7 @@ def turn_message(
 ) -> dict[str, JSONValue | EncodedText]:
     return {
         "type": "turn",
+        "move": turn + 1,
         "turn": turn,
         "observation": observation,
         "legal_actions": legal_actions_json(legal_actions),
@@ -81,7 +82,7 @@ def turn_line(
         return encode(turn_message(turn, observation, legal_actions, time_left_ms))
     seen = encoded_text(observation)
     return (
-        f'{{"type":"turn","turn":{_value_text(turn)},'
+        f'{{"type":"turn","move":{_value_text(turn + 1)},"turn":{_value_text(turn)},'
         f'"observation":{compact_json(observation) if seen is None else seen},'
         f'"legal_actions":{compact_text()},"time_left_ms":{_value_text(time_left_ms)}}}\n'
     ).encode()

@@ -28,6 +28,7 @@ def plain_line(turn: int, observation: Any, legal: Any, time_left_ms: int) -> by
     compact = getattr(legal, "compact", None)
     message = {
         "type": "turn",
+        "move": turn + 1,
         "turn": turn,
         "observation": observation,
         "legal_actions": compact() if compact else list(legal),

@@ -102,3 +102,29 @@ def test_the_kit_plays_views_and_verifies_without_the_platform(kit: Path, tmp_pa
     assert "OK: akropolis, 2 players, seed 1" in verified.stdout
     helped = run(kit / "agon-kit", "--help", cwd=tmp_path)
     assert "play" in helped.stdout and " up " not in helped.stdout
+
+
+def test_the_kit_tests_a_bot_here_and_talks_to_a_site_without_the_platform(
+    kit: Path, tmp_path: Path
+) -> None:
+    bot = tmp_path / "main.py"
+    shutil.copy(REPO_DIR / "examples" / "bots" / "random_bot.py", bot)
+    matched = run(
+        kit / "agon-kit", "match", "builtin:greedy", "main.py", "--game", "architekton",
+        "--sprt", "elo0=0,elo1=400", "--max-games", "20", "--sandbox", "none",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert matched.returncode == 0, matched.stdout + matched.stderr
+    assert "games" in matched.stdout
+    for command in ("login", "submit", "test"):
+        helped = run(kit / "agon-kit", command, "--help", cwd=tmp_path)
+        assert helped.returncode == 0, helped.stderr
+        assert f"agon-kit {command}" in helped.stdout
+    # No site answers here: one line says so, not a traceback.
+    refused = run(
+        kit / "agon-kit", "submit", "main.py", "--bot", "b", "--token", "t",
+        "--server", "http://127.0.0.1:9",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert refused.returncode == 2
+    assert refused.stderr.startswith("agon-kit: error: cannot reach http://127.0.0.1:9 (")

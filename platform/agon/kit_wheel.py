@@ -44,10 +44,22 @@ AGON_FILES = (
     "__init__.py",
     "cli/__init__.py",
     "cli/common.py",
+    "cli/games.py",
     "cli/kit.py",
+    "cli/match.py",
     "cli/play.py",
+    "cli/progress.py",
+    "cli/remote.py",
     "cli/replay.py",
+    "cli/site_commands.py",
+    "cli/sprt_option.py",
     "cli/view.py",
+    "tournaments/__init__.py",
+    "tournaments/formats/__init__.py",
+    "tournaments/formats/core.py",
+    "tournaments/formats/sprt.py",
+    "tournaments/formats/sprt_words.py",
+    "tournaments/formats/version_test.py",
     "cli/offline/*",
     "web/static/web/agon.css",
     "web/static/web/zoom.js",
@@ -57,7 +69,7 @@ AGON_FILES = (
     "web/static/web/games/*.js",
 )
 """What the kit takes of the platform's package: its commands and the viewer's files."""
-SUMMARY = "Agon's bot kit: agon_bot, the engine, and agon-kit play / view / replay"
+SUMMARY = "Agon's bot kit: agon_bot, the engine, and agon-kit play / match / view / submit"
 DESCRIPTION = """\
 # Agon bot kit
 
@@ -66,6 +78,10 @@ Write a bot for Agon's city-building board games and try it on your machine.
     agon-kit play --game akropolis --seed 1 --sandbox none --replay m.json main.py builtin:greedy
     agon-kit view m.json          # m.html: the replay viewer, offline
     agon-kit replay verify m.json
+    agon-kit match new.py old.py --game akropolis --sprt elo0=0,elo1=50   # is new stronger?
+    agon-kit login                # once: the API token of the site's /my/token/ page
+    agon-kit submit main.py --bot first --game akropolis
+    agon-kit test --bot first --baseline builtin:greedy
 
 `--sandbox none` runs the bots unboxed: for your own code only. `agon_bot` turns the bot
 protocol into one function, `act(observation, legal_actions)`; `engine` is the rules, for

@@ -1,4 +1,5 @@
-"""Signing up and API tokens: `POST /api/auth/register/`, `POST /api/auth/token/`."""
+"""Signing up and API tokens: `POST /api/auth/register/`, `POST /api/auth/token/`, and
+`GET /api/auth/me/`: whose token this is."""
 
 from __future__ import annotations
 
@@ -9,13 +10,13 @@ from django.contrib.auth.models import User
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.authtoken.serializers import AuthTokenSerializer
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from agon.accounts.services import token_obtain, user_register
-from agon.api.common import error_responses
+from agon.api.common import error_responses, signed_in_user
 from agon.api.throttles import SignUpThrottle, take_or_refuse
 from agon.limits.services import limit_give_back, signin_limits
 
@@ -81,3 +82,16 @@ class TokenView(APIView):
         limit_give_back(taken)
         token = token_obtain(user=given.validated_data["user"])
         return Response(TokenSerializer(token).data)
+
+
+class MeView(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(
+        responses={200: UserSerializer, **error_responses(401)},
+        summary="Who is signed in",
+        description="The user the token (or session) belongs to: what `agon-kit login` "
+        "checks a token with.",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(UserSerializer(signed_in_user(request)).data)

@@ -18,6 +18,7 @@ urlpatterns = [
     path("", root.ApiRootView.as_view(), name="api-root"),
     path("auth/register/", auth.RegisterView.as_view(), name="register"),
     path("auth/token/", auth.TokenView.as_view(), name="token"),
+    path("auth/me/", auth.MeView.as_view(), name="me"),
     path("games/", games.GameListView.as_view(), name="games"),
     path("bots/", bots.BotListView.as_view(), name="bots"),
     path("bots/<int:bot_id>/", bots.BotDetailView.as_view(), name="bot"),

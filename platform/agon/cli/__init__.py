@@ -32,6 +32,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "rating_commands",
         "recompute a ladder's ratings, or fit its results offline",
     ),
+    "login": ("site_commands", "keep your API token for the commands that talk to the site"),
+    "submit": (
+        "site_commands",
+        "upload a bot, or a new version of it, and follow its validation",
+    ),
+    "test": ("site_commands", "start a version test of your bot on the site and follow it"),
 }
 """`agon`'s subcommands in the order of its help: the module that registers each (with
 its options) and its line in the list of commands (the module's own `help`, which a
@@ -53,15 +59,25 @@ def build_parser(
         epilog=f"Run `{prog} COMMAND --help` for the options of each command.",
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    registered: set[str] = set()
     for name in commands:
         module, summary = COMMANDS[name]
-        if chosen is None or name == chosen:
-            importlib.import_module(f"agon.cli.{module}").register(subparsers)
+        if name in subparsers.choices:
+            continue  # its module registered it with another of its commands
+        if chosen is None or name == chosen or _registers(module, chosen):
+            if module not in registered:
+                importlib.import_module(f"agon.cli.{module}").register(subparsers)
+                registered.add(module)
         else:
             subparsers.add_parser(name, help=summary, add_help=False)
     if prog != "agon":
         _name_commands_by(prog, subparsers.choices.values())
     return parser
+
+
+def _registers(module: str, command: str | None) -> bool:
+    """Whether `module` registers `command` (a module may register several)."""
+    return command is not None and command in COMMANDS and COMMANDS[command][0] == module
 
 
 def chosen_command(argv: Sequence[str], commands: Sequence[str]) -> str | None:

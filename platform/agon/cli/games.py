@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from agon.cli.common import add_box_arguments
 from agon.cli.play import program_for
@@ -126,18 +122,3 @@ def play_games(
     finally:
         for future in waiting:
             future.cancel()
-
-
-def progress_bar(total: int, description: str) -> Progress:
-    """A bar on standard error when it is a terminal, nothing otherwise."""
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=Console(file=sys.stderr),
-        disable=not sys.stderr.isatty(),
-        transient=True,
-    )
-    progress.add_task(description, total=total)
-    return progress

@@ -1,5 +1,6 @@
-"""`agon-kit`: the bot kit's command (the wheel `make kit` builds): `play`, `view` and
-`replay` of `agon`, which need neither Django nor the rest of the platform."""
+"""`agon-kit`: the bot kit's command (the wheel `make kit` builds): the commands of `agon`
+that need neither Django nor the rest of the platform: `play`, `view`, `replay` and
+`match` on the author's machine, `login`, `submit` and `test` with a site."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Sequence
 
 from agon.cli import main as agon_main
 
-KIT_COMMANDS = ("play", "view", "replay")
+KIT_COMMANDS = ("play", "match", "view", "replay", "login", "submit", "test")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

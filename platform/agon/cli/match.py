@@ -14,10 +14,11 @@ from agon.cli.games import (
     add_arguments,
     play_games,
     programs_for,
-    progress_bar,
     seats_problem,
     worker_pool,
 )
+from agon.cli.progress import progress_bar
+from agon.cli.sprt_option import parse_sprt
 from agon.tournaments.formats import sprt_words
 from agon.tournaments.formats.sprt import (
     DEFAULT_ALPHA,
@@ -110,22 +111,6 @@ def opponents(args: argparse.Namespace) -> list[str]:
     """The P - 1 fixed opponents of mirrored tables, the given ones repeated in turn."""
     given = args.opponent or ["builtin:greedy"]
     return [given[i % len(given)] for i in range(args.players - 1)] if args.players > 2 else []
-
-
-def parse_sprt(text: str) -> Sprt:
-    values: dict[str, float] = {}
-    for part in filter(None, text.split(",")):
-        key, sep, value = part.partition("=")
-        if not sep or key not in ("elo0", "elo1", "alpha", "beta"):
-            raise argparse.ArgumentTypeError(f"--sprt takes elo0, elo1, alpha, beta, not {part!r}")
-        try:
-            values[key] = float(value)
-        except ValueError as error:
-            raise argparse.ArgumentTypeError(f"{key} must be a number, not {value!r}") from error
-    try:
-        return Sprt(**values)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from error
 
 
 def run(args: argparse.Namespace) -> int:

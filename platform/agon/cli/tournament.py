@@ -19,10 +19,10 @@ from agon.cli.games import (
     bot_names,
     play_games,
     programs_for,
-    progress_bar,
     seats_problem,
     worker_pool,
 )
+from agon.cli.progress import progress_bar
 from agon.tournaments.formats.core import Game, deal_seed
 from agon.tournaments.formats.gauntlet import Gauntlet
 from agon.tournaments.formats.knockout import Knockout

@@ -31,6 +31,7 @@ from engine.registry import game_ids, get_spec
 
 DOCS = {
     "bot-protocol": "bot-protocol.md",
+    "command-line": "command-line.md",
     "attika-reconstruction": "attika-reconstruction.md",
 }
 """The documents served, by slug: file names under docs/."""

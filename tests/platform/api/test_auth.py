@@ -122,3 +122,15 @@ def test_a_wrong_token_is_refused_with_401(anonymous: APIClient) -> None:
 
     assert response.status_code == 401
     assert response.json()["error"] == "Invalid token."
+
+
+def test_me_names_the_token_s_user_and_no_one_without_a_token(
+    anonymous: APIClient, alice: User
+) -> None:
+    token = Token.objects.create(user=alice)
+    anonymous.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert anonymous.get("/api/auth/me/").json() == {"id": alice.id, "username": "alice"}
+    anonymous.credentials()
+    refused = anonymous.get("/api/auth/me/")
+    assert refused.status_code == 401
+    assert "credentials were not provided" in refused.json()["error"]

@@ -105,6 +105,10 @@ ENDPOINTS: dict[str, tuple[Endpoint, dict[str, int]]] = {
         ),
         {"anonymous": 200, "other": 200, "owner": 200},
     ),
+    "who is signed in": (
+        Endpoint("get", lambda w: "/api/auth/me/"),
+        {"anonymous": 401, "other": 200, "owner": 200},
+    ),
     "the API's root": (
         Endpoint("get", lambda w: "/api/"),
         {"anonymous": 200, "other": 200, "owner": 200},

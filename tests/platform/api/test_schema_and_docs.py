@@ -33,6 +33,7 @@ def test_the_schema_describes_every_endpoint(anonymous: APIClient) -> None:
         "/api/",
         "/api/auth/register/",
         "/api/auth/token/",
+        "/api/auth/me/",
         "/api/games/",
         "/api/bots/",
         "/api/bots/{bot_id}/",

@@ -3,7 +3,8 @@
 GET  /api/bots/                                   every bot (?owner=, ?game=)
 POST /api/bots/                                   a new bot with its first version
 GET  /api/bots/{id}/                              versions and ratings
-PATCH /api/bots/{id}/                             open it to other users' events (owner only)
+PATCH /api/bots/{id}/                             rename, open to others' events, retire (owner)
+DELETE /api/bots/{id}/                            delete one that played no match (owner only)
 GET  /api/bots/{id}/head-to-head/                 its record in ranked games against each opponent
 POST /api/bots/{id}/versions/                     a new version (owner only)
 GET  /api/bots/{id}/versions/{number}/download/   its archive (owner only)
@@ -24,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from agon.api.common import (
+    Conflict,
     FileContentNegotiation,
     IsOwner,
     error_responses,
@@ -34,6 +36,7 @@ from agon.api.common import (
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.api.ratings import DEVIATION_HELP, DISPLAY_HELP, PROVISIONAL_HELP, RATING_HELP
 from agon.api.throttles import ResumeThrottle, UploadThrottle
+from agon.bots.lifecycle import BotInUse, bot_delete, bot_reactivate, bot_rename, bot_retire
 from agon.bots.models import Bot, BotVersion
 from agon.bots.pausing import version_resume
 from agon.bots.selectors import bot_get, bot_list, bot_version_of_owner
@@ -65,6 +68,13 @@ class BotSummarySerializer(serializers.ModelSerializer[Bot]):
         "(off by default: then only its owner enters it anywhere).",
     )
 
+    retired = serializers.DateTimeField(
+        read_only=True,
+        allow_null=True,
+        help_text="When its owner retired it: it plays no new match and is off the "
+        "leaderboards (null while it plays).",
+    )
+
     class Meta:
         model = Bot
         fields: tuple[str, ...] = (
@@ -74,6 +84,7 @@ class BotSummarySerializer(serializers.ModelSerializer[Bot]):
             "game",
             "active_version",
             "open_to_events",
+            "retired",
             "created",
         )
         read_only_fields = fields
@@ -180,9 +191,24 @@ class HeadToHeadSerializer(serializers.Serializer[Any]):
 
 
 class BotUpdateSerializer(serializers.Serializer[Any]):
-    open_to_events = serializers.BooleanField(
-        help_text="Let other users enter the bot into their private tournaments."
+    name = serializers.CharField(
+        max_length=64, required=False, help_text="A new name (the rules of a new bot's name)."
     )
+    open_to_events = serializers.BooleanField(
+        required=False,
+        help_text="Let other users enter the bot into their private tournaments and measure "
+        "their versions against it.",
+    )
+    retired = serializers.BooleanField(
+        required=False,
+        help_text="true: the bot leaves every ladder and plays no new match (its history "
+        "and ratings stay, off the leaderboards); false: it plays again.",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs:
+            raise serializers.ValidationError("give name, open_to_events or retired")
+        return attrs
 
 
 class BotCreateSerializer(serializers.Serializer[Any]):
@@ -252,21 +278,50 @@ class BotDetailView(APIView):
     @extend_schema(
         request=BotUpdateSerializer,
         responses={200: BotDetailSerializer, **error_responses(400, 401, 403, 404)},
-        summary="Open your bot to other users' events, or close it",
-        description="Open to events, other users may enter it into their private "
-        "tournaments at once; closed (the default), only you enter it anywhere. Entries "
-        "made already stay until you withdraw them (GET .../entries/ lists them).",
+        summary="Rename your bot, open it to others' events, retire or reactivate it",
+        description="Any of the three fields. Open to events, other users may enter it into "
+        "their private tournaments and test their versions against it; closed (the "
+        "default), only you do. Entries made already stay until you withdraw them (GET "
+        ".../entries/ lists them). Retired, it leaves every ladder's matchmaking and "
+        "leaderboard and plays no new match; matches made already play to their end.",
     )
     def patch(self, request: Request, bot_id: int) -> Response:
+        bot = self._own_bot(request, bot_id)
+        given = BotUpdateSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        changes = given.validated_data
+        if "name" in changes:
+            bot = bot_rename(bot=bot, name=changes["name"])
+        if "open_to_events" in changes:
+            bot = bot_open_to_events(bot=bot, open_to_events=changes["open_to_events"])
+        if changes.get("retired") is True:
+            bot = bot_retire(bot=bot)
+        elif changes.get("retired") is False:
+            bot = bot_reactivate(bot=bot)
+        return Response(BotDetailSerializer(bot_or_404(bot_id), context={"request": request}).data)
+
+    @extend_schema(
+        responses={204: None, **error_responses(401, 403, 404, 409)},
+        summary="Delete your bot",
+        description="Only a bot that has played no match but its own validation (and is "
+        "in no tournament): its versions and their files go with it. Any other bot is "
+        "named in others' histories: retire it instead (409 says so).",
+    )
+    def delete(self, request: Request, bot_id: int) -> Response:
+        bot = self._own_bot(request, bot_id)
+        try:
+            bot_delete(bot=bot)
+        except BotInUse as refused:
+            raise Conflict(str(refused)) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    def _own_bot(self, request: Request, bot_id: int) -> Bot:
         bot = bot_or_404(bot_id)
         if not request.user.is_authenticated:
             raise exceptions.NotAuthenticated()
         if not IsOwner().has_object_permission(request, self, bot):
             raise exceptions.PermissionDenied(IsOwner.message)
-        given = BotUpdateSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        bot_open_to_events(bot=bot, open_to_events=given.validated_data["open_to_events"])
-        return Response(BotDetailSerializer(bot_or_404(bot_id), context={"request": request}).data)
+        return bot
 
 
 class HeadToHeadView(APIView):

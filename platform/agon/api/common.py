@@ -21,6 +21,15 @@ MULTIPART_OVERHEAD = 64 * 1024
 """Room for the form's other fields and boundaries around an upload's bytes."""
 
 
+class Conflict(exceptions.APIException):
+    """409: the request is sound but the resource's state refuses it (the message says
+    what to do instead)."""
+
+    status_code = 409
+    default_detail = "the resource's state refuses this request"
+    default_code = "conflict"
+
+
 class ErrorSerializer(serializers.Serializer[Any]):
     """The shape of every error: a sentence, and DRF's detail (per field when relevant)."""
 

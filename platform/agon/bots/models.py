@@ -17,6 +17,9 @@ class Bot(models.Model):
     open_to_events = models.BooleanField(default=False)
     """Its owner lets other users enter it into their private tournaments; off, only its
     owner enters it anywhere (`agon.tournaments.services.entry_create`)."""
+    retired = models.DateTimeField(null=True, blank=True)
+    """When its owner retired it (`agon.bots.lifecycle`): it left every ladder and plays
+    no new match; its history stays. None while it plays."""
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["owner", "name"], name="bot_name_per_owner")]

@@ -40,7 +40,9 @@ def _read_upload(upload: UploadedFile) -> tuple[bytes, str]:
 def version_submit(*, bot: Bot, upload: UploadedFile) -> BotVersion:
     """A new version of a bot: checked now, validated by a match against a builtin bot."""
     data, filename = _read_upload(upload)
-    Bot.objects.select_for_update().get(pk=bot.pk)  # one version number at a time
+    # One version number at a time; and none for a retired bot.
+    if Bot.objects.select_for_update().get(pk=bot.pk).retired is not None:
+        raise ValidationError(f"{bot.name} is retired: reactivate it to upload a new version")
     number = (bot.versions.aggregate(top=Max("number"))["top"] or 0) + 1
     version = BotVersion(
         bot=bot,

@@ -53,7 +53,9 @@ def ladder_ensure_defaults() -> list[Ladder]:
 def ratings_enter(*, version: BotVersion) -> list[Rating]:
     """A newly active version plays for its bot on every active ladder of its game.
     A bot that was rated keeps its rating; the new version is provisional again."""
-    entered = []
+    entered: list[Rating] = []
+    if version.bot.retired is not None:
+        return entered  # validated after its owner retired the bot: it stays off
     now = timezone.now()
     for ladder in Ladder.objects.filter(game=version.bot.game, active=True):
         rating, created = Rating.objects.select_for_update().get_or_create(
@@ -276,6 +278,8 @@ def challenge_create(*, user: User, ladder: Ladder, bot_ids: Sequence[int]) -> M
             raise ValidationError(f"the bot {bot.name!r} plays {bot.game}, not {ladder.game}")
         if bot_id not in versions:
             raise ValidationError(f"the bot {bot.name!r} has no active version yet")
+        if bot.retired is not None:
+            raise ValidationError(f"the bot {bot.name!r} is retired")
     return ladder_match_create(
         ladder=ladder,
         kind=Match.Kind.CHALLENGE,

@@ -220,6 +220,8 @@ def entry_create(*, user: User, tournament_id: int, bot_id: int) -> Entry:
         )
     if bot.game != tournament.game:
         raise ValidationError(f"the bot {bot.name!r} plays {bot.game}, not {tournament.game}")
+    if bot.retired is not None:
+        raise ValidationError(f"the bot {bot.name!r} is retired")
     if not bot.versions.filter(status=BotVersion.Status.ACTIVE).exists():
         raise ValidationError(f"the bot {bot.name!r} has no active version yet")
     if tournament.entries.count() >= tournament.max_entrants:

@@ -106,9 +106,14 @@ def _baseline_seat(bot: Bot, candidate: BotVersion, baseline: Baseline) -> BotVe
         return baseline.builtin
     other = Bot.objects.filter(id=baseline.bot).first() if baseline.bot is not None else None
     if other is None:
-        raise ValidationError(f"there is no bot {baseline.bot}")
+        raise ValidationError(f"there is no bot {baseline.bot} open to other users' tests")
     if other.id == bot.id:
         raise ValidationError("to test against this bot, name one of its versions")
+    if other.owner_id != bot.owner_id and not other.open_to_events:
+        # The same words whether it exists or not: a private bot is not to be found here.
+        raise ValidationError(f"there is no bot {baseline.bot} open to other users' tests")
+    if other.retired is not None:
+        raise ValidationError(f"the bot {other.name!r} is retired")
     if other.game != bot.game:
         raise ValidationError(f"the bot {other.name!r} plays {other.game}, not {bot.game}")
     active = BotVersion.objects.select_related("bot__owner").filter(

@@ -33,10 +33,10 @@ def test_a_method_the_endpoint_does_not_have_is_405(
 ) -> None:
     bot = make_bot(alice, "mine")
 
-    response = alice_client.delete(f"/api/bots/{bot.id}/")
+    response = alice_client.put(f"/api/bots/{bot.id}/", {}, format="json")
 
     assert response.status_code == 405
-    assert response.json()["error"] == 'Method "DELETE" not allowed.'
+    assert response.json()["error"] == 'Method "PUT" not allowed.'
 
 
 def test_a_json_body_where_a_form_is_expected_is_415(alice_client: APIClient) -> None:

@@ -139,6 +139,10 @@ ENDPOINTS: dict[str, tuple[Endpoint, dict[str, int]]] = {
         ),
         {"anonymous": 401, "other": 403, "owner": 200},
     ),
+    "delete a bot (one that played: refused, it is to be retired)": (
+        Endpoint("delete", lambda w: f"/api/bots/{w.ant.id}/"),
+        {"anonymous": 401, "other": 403, "owner": 409},
+    ),
     "list the tournaments a bot is entered in": (
         Endpoint("get", lambda w: f"/api/bots/{w.ant.id}/entries/"),
         {"anonymous": 200, "other": 200, "owner": 200},

@@ -17,6 +17,7 @@ from agon.accounts.names import bot_name_check
 from agon.bots.models import Bot, BotVersion
 from agon.ladders.models import Ladder, Rating
 from agon.matches.models import Match, MatchSeat
+from agon.matches.stored_timelines import timeline_names
 from agon.tournaments.models import Entry
 from agon.version_tests.models import VersionTest
 
@@ -101,6 +102,8 @@ def bot_delete(*, bot: Bot) -> None:
             kind=Match.Kind.VALIDATION, seats__version__bot=locked
         ).distinct()
         files = [m.replay.name for m in validations if m.replay]
+        for match in validations:
+            files += timeline_names(match.id, match.game, match.players)
         files += [v.archive.name for v in locked.versions.all() if v.archive]
         validations.delete()
         Rating.objects.filter(bot=locked).delete()
@@ -112,4 +115,4 @@ def bot_delete(*, bot: Bot) -> None:
 
 def _delete_files(names: list[str]) -> None:
     for name in names:
-        default_storage.delete(name)
+        default_storage.delete(name)  # a name with no file is no error

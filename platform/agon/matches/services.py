@@ -36,6 +36,7 @@ from agon.matches.live import LiveRecorder, live_clear
 from agon.matches.models import Match, MatchSeat
 from agon.matches.outcomes import outcome_conclude
 from agon.matches.selectors import silent_matches
+from agon.matches.timeline import store_finished_timeline
 from agon.ops import metrics
 from engine.match import bounded_detail
 from sandbox.backends import SandboxError
@@ -245,13 +246,16 @@ def _finish_or_fail(*, match_id: int, token: str, record: MatchRecord, started: 
     when the failure cannot even be recorded (the database is gone) does it propagate,
     and the stuck-match sweep takes the match back later."""
     try:
-        return match_finish(match_id=match_id, token=token, record=record, started=started)
+        finished = match_finish(match_id=match_id, token=token, record=record, started=started)
     except Exception as error:
         log.exception("match %s: the platform could not store its result", match_id)
         first_line = bounded_detail((str(error).strip().splitlines() or [""])[0], limit=200)
         reason = f"the platform could not store its result ({type(error).__name__}: {first_line})"
         match_fail(match_id=match_id, token=token, error=reason)
         return False
+    if finished:
+        store_finished_timeline(match_id, record.replay)
+    return finished
 
 
 @transaction.atomic

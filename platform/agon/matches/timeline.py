@@ -1,19 +1,22 @@
 """A match step by step, for the replay viewer: `GET /api/matches/{id}/timeline/`.
 
 The steps come from `engine.timeline` (the replay played again through the engine, each
-view a patch of the one before); here they are cached, and a running match's are made
-from the moves written so far, so that a page polling it asks only for the steps it has
-not seen (`since`).
+view a patch of the one before). A finished match's are made once, when it finishes,
+and stored beside its replay (`agon.matches.stored_timelines`); a running match's are
+made from the moves written so far, and cached, so that a page polling it asks only for
+the steps it has not seen (`since`).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 
 from django.core.cache import caches
 
 from agon.matches.live import live_actions
 from agon.matches.models import Match
+from agon.matches.stored_timelines import read_steps, timeline_name, write_steps
 from engine.core import JSON
 from engine.registry import get_game
 from engine.replay import Replay, ReplayError
@@ -27,23 +30,54 @@ __all__ = [
     "view_patch",
 ]
 
+log = logging.getLogger(__name__)
+
 TIMELINE_CACHE_SECONDS = 24 * 3600
 """How long a computed timeline is kept, at most: the `timelines` cache is bounded
 (settings: a capped Redis, or a number of entries) and drops the least recently used."""
 
 
 def _with_observations(
-    match_id: int, version: object, replay: Replay, seat: int, steps: list[dict[str, JSON]]
+    match: Match, seat: int, steps: list[dict[str, JSON]]
 ) -> list[dict[str, JSON]]:
-    key = f"agon:observations:{match_id}:{version}:{seat}"
+    name = timeline_name(match.id, match.game, seat)
     cache = caches["timelines"]
-    patches = cache.get(key)
+    patches = cache.get(name)
     if patches is None:
-        patches = seat_observation_patches(replay, seat)
-        cache.set(key, patches, TIMELINE_CACHE_SECONDS)
+        patches = read_steps(name)
+        if patches is None:
+            patches = seat_observation_patches(_stored_replay(match), seat)
+            write_steps(name, patches)
+        cache.set(name, patches, TIMELINE_CACHE_SECONDS)
     return [
         {**step, "observation_patch": patch} for step, patch in zip(steps, patches, strict=True)
     ]
+
+
+def store_finished_timeline(match_id: int, replay: Replay) -> None:
+    """Make and store a match's timeline as it finishes (the worker, after its commit),
+    so that no viewer waits for the engine. Never fails the match: a timeline not stored
+    here is made on its first request."""
+    try:
+        write_steps(timeline_name(match_id, replay.game), timeline_steps(replay, reveal=True))
+    except Exception:
+        log.warning("match %s: its timeline was not stored", match_id, exc_info=True)
+
+
+def finished_steps(match: Match) -> list[dict[str, JSON]]:
+    """A finished match's steps: from the cache, else from its stored timeline, else made
+    from its replay through the engine (and stored, once). ReplayError if the replay
+    cannot be played again."""
+    name = timeline_name(match.id, match.game)
+    cache = caches["timelines"]
+    steps: list[dict[str, JSON]] | None = cache.get(name)
+    if steps is None:
+        steps = read_steps(name)
+        if steps is None:
+            steps = timeline_steps(_stored_replay(match), reveal=True)
+            write_steps(name, steps)
+        cache.set(name, steps, TIMELINE_CACHE_SECONDS)
+    return steps
 
 
 def _stored_replay(match: Match) -> Replay:
@@ -73,28 +107,27 @@ def match_timeline(match: Match, *, since: int = 0, seat: int | None = None) -> 
     finished = match.status == Match.Status.FINISHED and bool(match.replay)
     steps: list[dict[str, JSON]] = []
     error = ""
-    replay: Replay | None = None
     if finished:
-        replay = _stored_replay(match)
+        try:
+            steps = finished_steps(match)
+        except ReplayError as problem:
+            error = str(problem)
+        if seat is not None and steps:
+            steps = _with_observations(match, seat, steps)
     elif match.status == Match.Status.RUNNING:
         # Before the first write (or while it is rewritten) the table after setup.
         replay = _running_replay(match, live_actions(match.id) or [])
-    if replay is not None:
-        version = get_game(match.game).rules_version
-        key = f"agon:timeline:{match.id}:{version}:{int(finished)}:{len(replay.actions)}"
+        key = f"{timeline_name(match.id, match.game)}:running:{len(replay.actions)}"
         cache = caches["timelines"]
         cached = cache.get(key)
         if cached is None:
             try:
-                cached = timeline_steps(replay, reveal=finished)
+                cached = timeline_steps(replay, reveal=False)
             except ReplayError as problem:
                 error = str(problem)
             else:
                 cache.set(key, cached, TIMELINE_CACHE_SECONDS)
-        if cached is not None:
-            steps = cached
-        if finished and seat is not None and steps:
-            steps = _with_observations(match.id, version, replay, seat, steps)
+        steps = cached or []
     since = max(0, since)
     return {
         "match": match.id,

@@ -11,6 +11,7 @@ from pytest_django import Settings
 from agon.ladders.models import RatingChange
 from agon.ladders.services import matchmaking_round
 from agon.matches.models import Match
+from agon.matches.stored_timelines import read_steps, timeline_name
 from engine.replay import Replay, verify_replay
 from tests.platform.pipeline.conftest import Pipeline
 from tests.platform.pipeline.support import (
@@ -85,3 +86,7 @@ def test_an_upload_is_validated_then_rated_on_its_ladder_and_its_match_replays(
     verify_replay(replay)
     assert replay.result["ranks"] == detail["ranks"]
     assert replay.faults == []
+    # The worker stored the match's timeline as it finished: the viewer reads it as it is.
+    stored = read_steps(timeline_name(match.id, match.game))
+    assert stored is not None
+    assert client.get(f"/api/matches/{match.id}/timeline/").json()["steps"] == stored

@@ -88,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 for _ in range(args.repeats):
                     old.append(
                         cpu_ms(
-                            lambda: timeline_steps(  # noqa: B023
+                            lambda: timeline_steps(
                                 Replay.from_json(json.loads(text)),  # noqa: B023
                                 reveal=True,
                             )

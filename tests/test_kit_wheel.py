@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from agon import kit_wheel
+from engine.registry import game_ids
 
 REPO_DIR = Path(__file__).resolve().parents[1]
 MAKE = shutil.which("make") or "make"
@@ -109,14 +110,17 @@ def test_the_kit_tests_a_bot_here_and_talks_to_a_site_without_the_platform(
 ) -> None:
     bot = tmp_path / "main.py"
     shutil.copy(REPO_DIR / "examples" / "bots" / "random_bot.py", bot)
-    matched = run(
-        kit / "agon-kit", "match", "builtin:greedy", "main.py", "--game", "architekton",
-        "--sprt", "elo0=0,elo1=400", "--max-games", "20", "--sandbox", "none",
-        cwd=tmp_path,
-    )  # fmt: skip
-    assert matched.returncode == 0, matched.stdout + matched.stderr
-    assert "games" in matched.stdout
-    for command in ("login", "submit", "test"):
+    for game in game_ids():
+        matched = run(
+            kit / "agon-kit", "match", "builtin:greedy", "main.py", "--game", game,
+            "--sprt", "elo0=0,elo1=400", "--max-games", "20", "--sandbox", "none",
+            cwd=tmp_path,
+        )  # fmt: skip
+        assert matched.returncode == 0, matched.stdout + matched.stderr
+        assert "Is builtin:greedy at least 400 Elo stronger than main.py?" in matched.stdout
+        summary = json.loads(matched.stdout.strip().splitlines()[-1])
+        assert summary["verdict"] == "H1" and summary["games"] <= 20, (game, summary)
+    for command in ("login", "submit", "test", "match"):
         helped = run(kit / "agon-kit", command, "--help", cwd=tmp_path)
         assert helped.returncode == 0, helped.stderr
         assert f"agon-kit {command}" in helped.stdout

@@ -1,10 +1,12 @@
-"""The bot kit as a wheel: `pip install` it and play, watch and check matches on your own
-machine, without a checkout of Agon, Django or anything else.
+"""The bot kit as a wheel: `pip install` it and play, watch, check and measure matches on
+your own machine, and send bots to a site, without a checkout of Agon, Django or
+anything else.
 
 It holds `agon_bot` (the library for bot authors), `engine` (the rules, for lookahead
 and for playing), `sandbox` (the boxes and the referee `agon play` uses) and the
-`agon-kit` command (agon.cli.kit: `play`, `view`, `replay`) with the site's replay viewer
-files that `view` inlines. It depends on no other package.
+`agon-kit` command (agon.cli.kit: `play`, `view`, `replay`, `match`, and `login`,
+`submit`, `test` with a site, over the standard library's urllib) with the site's replay
+viewer files that `view` inlines. It depends on no other package.
 
 The wheel is written here, with the standard library, from the files of this
 installation: a zip with fixed timestamps and the files in a fixed order, so the same
@@ -43,16 +45,21 @@ PACKAGES = {
 AGON_FILES = (
     "__init__.py",
     "cli/__init__.py",
+    "cli/bot_packing.py",
     "cli/common.py",
     "cli/games.py",
     "cli/kit.py",
+    "cli/login.py",
     "cli/match.py",
     "cli/play.py",
     "cli/progress.py",
     "cli/remote.py",
+    "cli/remote_bots.py",
     "cli/replay.py",
-    "cli/site_commands.py",
+    "cli/site_access.py",
     "cli/sprt_option.py",
+    "cli/submit.py",
+    "cli/version_test.py",
     "cli/view.py",
     "tournaments/__init__.py",
     "tournaments/formats/__init__.py",
@@ -80,7 +87,7 @@ Write a bot for Agon's city-building board games and try it on your machine.
     agon-kit replay verify m.json
     agon-kit match new.py old.py --game akropolis --sprt elo0=0,elo1=50   # is new stronger?
     agon-kit login                # once: the API token of the site's /my/token/ page
-    agon-kit submit main.py --bot first --game akropolis
+    agon-kit submit main.py --bot first --game akropolis --create
     agon-kit test --bot first --baseline builtin:greedy
 
 `--sandbox none` runs the bots unboxed: for your own code only. `agon_bot` turns the bot

@@ -4,8 +4,9 @@ recompute a ladder's ratings.
 
 Each subcommand is a module of this package with a `register(commands)`; a module is
 imported only when its command is the one run, so that a command starts as fast as what
-it uses allows, and the bot kit (`agon-kit`, agon.cli.kit) offers `play`, `view` and
-`replay` without the platform's dependencies.
+it uses allows, and the bot kit (`agon-kit`, agon.cli.kit) offers `play`, `view`,
+`replay` and `match`, and `login`, `submit` and `test` with a site, without the
+platform's dependencies.
 """
 
 from __future__ import annotations
@@ -32,12 +33,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "rating_commands",
         "recompute a ladder's ratings, or fit its results offline",
     ),
-    "login": ("site_commands", "keep your API token for the commands that talk to the site"),
-    "submit": (
-        "site_commands",
-        "upload a bot, or a new version of it, and follow its validation",
-    ),
-    "test": ("site_commands", "start a version test of your bot on the site and follow it"),
+    "login": ("login", "keep your API token for the commands that talk to the site"),
+    "submit": ("submit", "upload a bot, or a new version of it, and follow its validation"),
+    "test": ("version_test", "start a version test of your bot on the site and follow it"),
 }
 """`agon`'s subcommands in the order of its help: the module that registers each (with
 its options) and its line in the list of commands (the module's own `help`, which a

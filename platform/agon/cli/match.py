@@ -43,21 +43,23 @@ examples:
   agon match new.py builtin:greedy --game architekton --max-games 200
   agon match new.py old.py --game akropolis --players 4 --opponent builtin:greedy
 
-A and B play pairs of games with the seats swapped, each game dealt afresh. After each pair the test
-weighs H1 "A is at least elo1 Elo stronger than B" against H0 "A is elo0 Elo stronger or
-less" (logistic Elo) by betting on the pairs' scores: its evidence for H1 reaches
-log(1/alpha) with probability at most alpha when H0 is true, its evidence for H0 reaches
-log(beta) with probability at most beta when H1 is true, whatever the draws and the seat
-advantage. The match stops at the first pair that reaches one (verdict H1 or H0), or at
---max-games (verdict inconclusive). Without --sprt it plays --max-games and weighs them
-with the default hypotheses. The same command gives the same verdict, whatever --jobs.
+A and B play pairs of games with the seats swapped, each game dealt afresh. After each
+pair the test weighs H1 "A is at least elo1 Elo stronger than B" against H0 "A is elo0
+Elo stronger or less" (logistic Elo) by betting on the pairs' scores: its evidence for
+H1 reaches log(1/alpha) with probability at most alpha when H0 is true, its evidence for
+H0 reaches log(beta) with probability at most beta when H1 is true, whatever the draws
+and the seat advantage. The match stops at the first pair that reaches one (verdict H1
+or H0), or at --max-games (verdict inconclusive). Without --sprt it plays --max-games
+and weighs them with the default hypotheses. The same command gives the same verdict,
+whatever --jobs.
 
 {textwrap.fill(sprt_words.HELP, 88)}
 
 With --players P above 2, A and B never meet: each plays a table against the same P - 1
-fixed opponents (--opponent) in the same seat, each table dealt afresh, and the version with more
-points wins that comparison; a pair is two such comparisons (four games), the versions a
-seat further round in the second. wins, draws and losses then count comparisons.
+fixed opponents (--opponent) in the same seat, each table dealt afresh, and the version
+with more points wins that comparison; a pair is two such comparisons (four games), the
+versions a seat further round in the second. wins, draws and losses then count
+comparisons.
 
 It prints the question, the answer and the Elo estimate in words ("Is A at least 50 Elo
 stronger than B? Yes: after 14 games ..."), then, last, one JSON object:

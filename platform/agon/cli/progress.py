@@ -13,9 +13,12 @@ from typing import Any, TextIO
 
 class LineProgress:
     """The part of rich's `Progress` the commands use, as one line: `description
-    completed/total elapsed`."""
+    completed/total elapsed`, or `description elapsed` for a total of None (something
+    that is not counted, only waited for)."""
 
-    def __init__(self, total: int, description: str, *, stream: TextIO | None = None) -> None:
+    def __init__(
+        self, total: int | None, description: str, *, stream: TextIO | None = None
+    ) -> None:
         self.stream = stream or sys.stderr
         self.shown = self.stream.isatty()
         self.total = total
@@ -70,28 +73,32 @@ class LineProgress:
             return
         elapsed = int(time.monotonic() - self.started)
         of = f"/{self.total}" if self.total else ""
-        line = f"{self.description} {self.completed}{of} {elapsed // 60}:{elapsed % 60:02d}"
+        count = "" if self.total is None else f" {self.completed}{of}"
+        line = f"{self.description}{count} {elapsed // 60}:{elapsed % 60:02d}"
         self.stream.write(f"\r\033[K{line}")
         self.stream.flush()
 
 
-def progress_bar(total: int, description: str) -> Any:
-    """A bar on standard error when it is a terminal, nothing otherwise."""
+def progress_bar(total: int | None, description: str) -> Any:
+    """A bar on standard error when it is a terminal, nothing otherwise; for a total of
+    None, a spinner and the time taken."""
     try:
         from rich.console import Console
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
             Progress,
+            ProgressColumn,
+            SpinnerColumn,
             TextColumn,
             TimeElapsedColumn,
         )
     except ImportError:  # the bot kit: no rich
         return LineProgress(total, description)
+    counted: tuple[ProgressColumn, ...] = (BarColumn(), MofNCompleteColumn())
     progress = Progress(
         TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
+        *(counted if total is not None else (SpinnerColumn(),)),
         TimeElapsedColumn(),
         console=Console(file=sys.stderr),
         disable=not sys.stderr.isatty(),

@@ -1,12 +1,21 @@
 """Talking to an Agon site from the command line (`agon-kit login`, `submit`, `test`):
 its address, the user's API token, and JSON requests with one clear line for every way
-they fail. Standard library only: the bot kit installs no other package."""
+they fail. Standard library only: the bot kit installs no other package.
+
+Whatever the server answers is shown through `printable`: a site, or whatever answers in
+its place, must not be able to write escape sequences to the user's terminal. Redirects
+are not followed: the token would go with the request to wherever it was sent, and an
+upload redirected would arrive as a GET without its file."""
 
 from __future__ import annotations
 
+import http.client
 import json
+import math
 import os
+import re
 import stat
+import unicodedata
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -21,10 +30,28 @@ SERVER_VARIABLE = "AGON_SERVER"
 TOKEN_VARIABLE = "AGON_TOKEN"  # noqa: S105 - the variable's name, not a token
 TIMEOUT_SECONDS = 60
 MAX_ANSWER_BYTES = 8 * 1024 * 1024
+MAX_SHOWN_CHARACTERS = 300
+TOKEN_SHAPE = re.compile(r"[!-~]{1,200}")
+"""Printable ASCII without spaces: what fits in a header (the site's are 40 hex digits)."""
 
 
 class RemoteError(Exception):
     """A request that did not give what was asked; the message is for the user as it is."""
+
+
+ESCAPE_SEQUENCE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|.)")
+"""A terminal's control sequences: CSI (colours, cursor, clearing), OSC (the window's
+title), or ESC and one character."""
+
+
+def printable(text: object, limit: int = MAX_SHOWN_CHARACTERS) -> str:
+    """`text` from the server as one line of plain characters, at most `limit` long."""
+    shown = "".join(
+        " " if unicodedata.category(c)[0] in "CZ" and c != " " else c
+        for c in ESCAPE_SEQUENCE.sub("", str(text))
+    )
+    shown = " ".join(shown.split())
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
 
 
 def token_file() -> Path:
@@ -52,12 +79,43 @@ def find_token(given: str | None) -> str | None:
         return os.environ[TOKEN_VARIABLE].strip()
     try:
         return token_file().read_text(encoding="utf-8").strip() or None
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         return None
 
 
+def check_token(token: str, server: str) -> str:
+    if not TOKEN_SHAPE.fullmatch(token):
+        raise RemoteError(f"that is not an API token: copy yours from {server}/my/token/")
+    return token
+
+
 def find_server(given: str | None) -> str:
-    return (given or os.environ.get(SERVER_VARIABLE) or DEFAULT_SERVER).rstrip("/")
+    """--server, else $AGON_SERVER, else the default: an http(s) address with a host."""
+    server = (given or os.environ.get(SERVER_VARIABLE) or DEFAULT_SERVER).strip().rstrip("/")
+    parts = urllib.parse.urlsplit(server)
+    if parts.scheme not in ("http", "https"):
+        raise RemoteError(
+            f"the server's address must start with http:// or https://: {printable(server)}"
+        )
+    if not parts.hostname:
+        raise RemoteError(f"the server's address names no host: {printable(server)}")
+    try:
+        parts.port  # noqa: B018 - it raises when out of range
+    except ValueError:
+        raise RemoteError(
+            f"the server's address has a port out of range: {printable(server)}"
+        ) from None
+    if parts.query or parts.fragment or any(c.isspace() for c in server):
+        raise RemoteError(f"the server's address is a site's, with no query: {printable(server)}")
+    return server
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None  # urllib then raises the 3xx as an HTTPError
+
+
+_OPENER = urllib.request.build_opener(_NoRedirects)
 
 
 @dataclass(frozen=True)
@@ -103,31 +161,30 @@ class Site:
         headers = {"Accept": "application/json", **headers}
         if self.token:
             headers["Authorization"] = f"Token {self.token}"
-        request = urllib.request.Request(  # noqa: S310 - the user's own server, http(s) only
+        # find_server let only http(s) addresses through
+        request = urllib.request.Request(  # noqa: S310
             self.page(path), data=body, headers=headers, method=method
         )
-        if urllib.parse.urlsplit(request.full_url).scheme not in ("http", "https"):
-            raise RemoteError(
-                f"the server's address must start with http:// or https://: {self.url}"
-            )
         try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as answer:  # noqa: S310
+            with _OPENER.open(request, timeout=TIMEOUT_SECONDS) as answer:
                 return _json_of(answer.read(MAX_ANSWER_BYTES + 1), self.url)
         except urllib.error.HTTPError as error:
             raise RemoteError(self._refusal(error)) from None
-        except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
-            reason = getattr(error, "reason", error)
+        except (OSError, http.client.HTTPException) as error:
+            reason = getattr(error, "reason", None) or error
             raise RemoteError(
-                f"cannot reach {self.url} ({reason}): is the site up? "
+                f"cannot reach {self.url} ({printable(reason)}): is the site up? "
                 f"Name another with --server or {SERVER_VARIABLE}"
             ) from None
 
     def _refusal(self, error: urllib.error.HTTPError) -> str:
-        try:
-            said = _said(json.loads(error.read(64 * 1024)))
-        except (ValueError, OSError):
-            said = ""
         code = error.code
+        if 300 <= code < 400:
+            return self._redirected(error)
+        try:
+            said = printable(_said(json.loads(error.read(64 * 1024))))
+        except (ValueError, OSError, http.client.HTTPException):
+            said = ""
         if code == 401:
             where = self.page("/my/token/")
             how = "no token was given" if not self.token else "the server refused the token"
@@ -137,8 +194,31 @@ class Site:
         if code == 404:
             return f"not found (404){': ' + said if said else ''}"
         if code == 429:
-            return f"too many requests (429){': ' + said if said else ''}; try again later"
+            wait = _retry_after(error.headers.get("Retry-After"))
+            return f"too many requests (429){': ' + said if said else ''}; try again {wait}"
         return f"the server refused ({code}){': ' + said if said else ''}"
+
+    def _redirected(self, error: urllib.error.HTTPError) -> str:
+        target = urllib.parse.urljoin(error.url, error.headers.get("Location") or "")
+        message = f"{self.url} sent the request on to {printable(target)} ({error.code})"
+        asked = urllib.parse.urlsplit(error.url).path
+        moved = urllib.parse.urlsplit(target)
+        if moved.scheme in ("http", "https") and moved.netloc and moved.path.endswith(asked):
+            base = f"{moved.scheme}://{moved.netloc}{moved.path.removesuffix(asked)}"
+            return f"{message}: if the site moved, give --server {printable(base)}"
+        return f"{message}: is {self.url} an Agon site?"
+
+
+def _retry_after(header: str | None) -> str:
+    """When to try again, in words, from a Retry-After of seconds."""
+    if header is None or not header.strip().isdigit():
+        return "later"
+    seconds = int(header.strip())
+    if seconds < 90:
+        return f"in {max(seconds, 1)} seconds"
+    if seconds < 90 * 60:
+        return f"in {math.ceil(seconds / 60)} minutes"
+    return f"in {math.ceil(seconds / 3600)} hours"
 
 
 def _json_of(data: bytes, url: str) -> Any:

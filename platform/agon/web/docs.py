@@ -4,10 +4,10 @@
 with markdown-it (CommonMark and tables, raw HTML escaped), the bot protocol followed by
 each game's section from its package; headings get ids for the table of contents, and
 links between the repository's files become links to the pages and files served here.
-The starter kit is a zip of the example bots, the bot protocol, a README and the bot
-kit's wheel (agon.kit_wheel), built in memory with fixed timestamps, so the same files
-always give the same bytes; it is built once per version of those files (compressing the
-wheel again took 70-145 ms a download).
+The starter kit is a zip of the example bots, the bot protocol, the command line's page,
+a README and the bot kit's wheel (agon.kit_wheel), built in memory with fixed timestamps,
+so the same files always give the same bytes; it is built once per version of those
+files (compressing the wheel again took 70-145 ms a download).
 """
 
 from __future__ import annotations
@@ -196,6 +196,8 @@ def starter_kit_files() -> list[tuple[str, bytes]]:
     files += [(f"{STARTER_KIT_FOLDER}/examples/{p.name}", p.read_bytes()) for p in examples]
     protocol = bot_protocol_text().encode()
     files.append((f"{STARTER_KIT_FOLDER}/docs/bot-protocol.md", protocol))
+    command_line = (docs_dir() / DOCS["command-line"]).read_bytes()
+    files.append((f"{STARTER_KIT_FOLDER}/docs/command-line.md", command_line))
     wheel = kit_wheel()
     files.append((f"{STARTER_KIT_FOLDER}/{wheel.filename}", wheel.content))
     return files

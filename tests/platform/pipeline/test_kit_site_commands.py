@@ -7,6 +7,7 @@ clear line, never a traceback."""
 from __future__ import annotations
 
 import os
+import select
 import stat
 import subprocess
 import sys
@@ -21,9 +22,7 @@ from tests.platform.pipeline.support import EXAMPLE_BOTS, REPO_DIR, only_ladder,
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def kit(
-    *arguments: str, home: Path, server: str, stdin: str = "", token: str | None = None
-) -> subprocess.CompletedProcess[str]:
+def kit_environment(home: Path, server: str, token: str | None = None) -> dict[str, str]:
     environment = {
         **os.environ,
         "HOME": str(home),
@@ -34,15 +33,38 @@ def kit(
     environment.pop("AGON_TOKEN", None)
     if token is not None:
         environment["AGON_TOKEN"] = token
+    return environment
+
+
+def kit(
+    *arguments: str, home: Path, server: str, stdin: str = "", token: str | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(  # noqa: S603 - our own command
         [sys.executable, "-m", "agon.cli.kit", *arguments],
         input=stdin,
         capture_output=True,
         text=True,
-        env=environment,
+        env=kit_environment(home, server, token),
         timeout=900,
         check=False,
     )
+
+
+def started_kit(*arguments: str, home: Path, server: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(  # noqa: S603 - our own command
+        [sys.executable, "-m", "agon.cli.kit", *arguments],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=kit_environment(home, server),
+    )
+
+
+def next_line(process: subprocess.Popen[str], seconds: float = 60) -> str:
+    assert process.stdout is not None
+    readable, _, _ = select.select([process.stdout], [], [], seconds)
+    assert readable, f"no line from {process.args!r} in {seconds} s"
+    return process.stdout.readline().rstrip("\n")
 
 
 def token_of(username: str) -> str:
@@ -56,7 +78,7 @@ def test_an_author_logs_in_submits_a_folder_and_tests_a_new_version(
 ) -> None:
     only_ladder("akropolis", 2)
     token = token_of("dana")
-    pipeline.start_worker(concurrency=2)
+    worker = pipeline.start_worker(concurrency=2)
     home = tmp_path / "home"
     home.mkdir()
 
@@ -72,27 +94,42 @@ def test_an_author_logs_in_submits_a_folder_and_tests_a_new_version(
     (folder / "main.py").write_bytes((EXAMPLE_BOTS / "random_bot.py").read_bytes())
     (folder / "__pycache__" / "main.cpython-311.pyc").write_bytes(b"\0" * 64)
     made = kit(
-        "submit", str(folder), "--bot", "climber", "--game", "akropolis",
+        "submit", str(folder), "--bot", "climber", "--game", "akropolis", "--create",
         home=home, server=live_server.url,
     )  # fmt: skip
     assert made.returncode == 0, (made.stdout, made.stderr, pipeline.explain()())
     assert "made climber (akropolis), version v1" in made.stdout
     assert "v1 passed validation and is active" in made.stdout
+    bot_page = made.stdout.strip().splitlines()[-1].split()[-1]
+    assert bot_page.startswith(f"{live_server.url}/my/bots/")
 
+    # Not waited for, and no worker to validate it yet: `test` waits for the new
+    # version's validation itself, then tests that version, not the one still active.
+    worker.kill()
     second = kit(
-        "submit", str(EXAMPLE_BOTS / "lookahead_bot.py"), "--bot", "climber",
+        "submit", str(EXAMPLE_BOTS / "lookahead_bot.py"), "--bot", "climber", "--no-wait",
         home=home, server=live_server.url,
     )  # fmt: skip
     assert second.returncode == 0, (second.stdout, second.stderr, pipeline.explain()())
-    assert "uploaded climber v2" in second.stdout
+    assert second.stdout.splitlines() == [
+        "uploaded climber v2",
+        f"validating; follow it at {bot_page}",
+    ]
 
-    tested = kit(
+    testing = started_kit(
         "test", "--bot", "climber", "--sprt", "elo0=0,elo1=300", "--max-games", "40",
         home=home, server=live_server.url,
     )  # fmt: skip
-    assert tested.returncode == 0, (tested.stdout, tested.stderr, pipeline.explain()())
-    first_line, *rest = tested.stdout.splitlines()
-    assert first_line.startswith("test #") and "v2" in first_line and "v1" in first_line
+    try:
+        assert next_line(testing) == "climber v2 is still validating: waiting for it"
+        pipeline.start_worker(concurrency=2)
+        out, err = testing.communicate(timeout=900)
+    finally:
+        testing.kill()
+    assert testing.returncode == 0, (out, err, pipeline.explain()())
+    validated, started, *rest = out.splitlines()
+    assert validated == "climber v2 passed validation"
+    assert started.startswith("test #") and "v2" in started and "v1" in started
     assert rest[-1].startswith(f"{live_server.url}/bots/")
     assert "games" in rest[-2]
 
@@ -122,7 +159,10 @@ def test_every_refusal_is_one_line_that_says_what_to_do(
     )
     token = token_of("erin")
     assert refused("submit", str(bot), "--bot", "nobody", token=token) == (
-        "agon-kit: error: you have no bot 'nobody': give --game to make it"
+        "agon-kit: error: you have no bot 'nobody': add --create --game GAME to make it"
+    )
+    assert refused("submit", str(bot), "--bot", "nobody", "--create", token=token) == (
+        "agon-kit: error: a new bot needs its game: add --game GAME"
     )
     big = tmp_path / "big.py"
     big.write_bytes(b"#" * (5 * 1024 * 1024 + 1))

@@ -58,6 +58,9 @@ def turn_message(
     legal_actions: Sequence[JSON],
     time_left_ms: int | None,
 ) -> dict[str, JSONValue | EncodedText]:
+    """The message asking a bot for a move. `turn` counts the bot's own moves from 0 (not
+    the game's turns); the bot reads it as `move`, from 1, as fault reports count. The
+    `turn` key repeats it from 0 for bots written before `move` (deprecated)."""
     return {
         "type": "turn",
         "move": turn + 1,

@@ -24,7 +24,10 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
 
 from agon.kit_wheel import kit_wheel
 from engine.registry import game_ids, get_spec
@@ -105,12 +108,26 @@ def _take_anchor(inline: Token) -> str | None:
     return found.group(1)
 
 
+def _code_inline(
+    renderer: RendererHTML, tokens: list[Token], index: int, options: OptionsDict, env: EnvType
+) -> str:
+    """Inline code; in a table, free to break after each `_`, so that a phone's table fits
+    as soon as the words between them do (`construction_site` is one long word)."""
+    token = tokens[index]
+    text = escapeHtml(token.content)
+    if token.meta.get("in_table"):
+        text = text.replace("_", "_<wbr>")
+    return f"<code{renderer.renderAttrs(token)}>{text}</code>"
+
+
 def render_markdown(text: str, anchor_prefix: str = "", *, below: bool = False) -> RenderedDoc:
     """`text` as HTML; `anchor_prefix` keeps the heading ids of a document shown after
     another on one page apart from the first one's, and `below` puts its headings a level
     down, so that the page has one title."""
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md.add_render_rule("code_inline", _code_inline)
     tokens = md.parse(text)
+    in_table = False
     headings: list[Heading] = []
     used: set[str] = set()
     title = ""
@@ -136,8 +153,12 @@ def render_markdown(text: str, anchor_prefix: str = "", *, below: bool = False) 
             for child in token.children or []:
                 if child.type == "link_open":
                     child.attrSet("href", _link_target(str(child.attrGet("href") or "")))
-        elif token.type == "table_open":
-            token.attrSet("class", "doc-table")
+                elif child.type == "code_inline" and in_table:
+                    child.meta["in_table"] = True
+        elif token.type in ("table_open", "table_close"):
+            in_table = token.type == "table_open"
+            if in_table:
+                token.attrSet("class", "doc-table")
     html = md.renderer.render(tokens, md.options, {})
     # markdown-it escapes the documents' text and drops raw HTML ("html": False).
     return RenderedDoc(title, mark_safe(html), headings)  # noqa: S308

@@ -138,3 +138,17 @@ def test_markdown_gets_heading_ids_site_links_and_no_raw_html() -> None:
     assert 'href="/docs/attika-reconstruction/#maps"' in doc.html
     assert 'href="https://example.org"' in doc.html
     assert "<script>" not in doc.html and "&lt;script&gt;" in doc.html
+
+
+@pytest.mark.django_db
+def test_code_in_a_table_may_break_after_its_underscores_and_nowhere_else() -> None:
+    """A phone's table fits only if its longest word does: `construction_site` may go on
+    a second line after its `_`, the code outside tables and the code's text stay as they
+    are, escaped."""
+    doc = render_markdown(
+        "Use `construction_site`.\n\n| kind | what |\n|---|---|\n"
+        "| `construction_site` | `<b>_x` |\n"
+    )
+    assert "<p>Use <code>construction_site</code>.</p>" in doc.html
+    assert "<td><code>construction_<wbr>site</code></td>" in doc.html
+    assert "<td><code>&lt;b&gt;_<wbr>x</code></td>" in doc.html

@@ -108,3 +108,42 @@ def akropolis_cities(page: Page) -> list[dict[tuple[int, int], tuple[int, str]]]
 def shown_scores(page: Page) -> list[int]:
     texts: list[str] = page.locator("[data-score-seat]").all_inner_texts()
     return [int(text) for text in texts]
+
+
+def past_the_right_edge(page: Page, selector: str) -> list[str]:
+    """The elements of `selector` whose box runs past the window's right edge."""
+    found: list[str] = page.evaluate(
+        """(selector) => Array.from(document.querySelectorAll(selector))
+             .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+             .map((e) => `${e.tagName.toLowerCase()} "${e.textContent.trim().slice(0, 60)}"`)""",
+        selector,
+    )
+    return found
+
+
+def scrolling_sideways(page: Page, selector: str) -> list[str]:
+    """The elements of `selector` whose content is wider than their box."""
+    found: list[str] = page.evaluate(
+        """(selector) => Array.from(document.querySelectorAll(selector))
+             .filter((e) => e.scrollWidth > e.clientWidth + 1)
+             .map((e) => `${e.tagName.toLowerCase()} "${e.textContent.trim().slice(0, 60)}"`
+               + ` (${e.scrollWidth} px in ${e.clientWidth})`)""",
+        selector,
+    )
+    return found
+
+
+def on_more_than_one_line(page: Page, selector: str) -> list[str]:
+    """The elements of `selector` whose text takes more than one line (counted from
+    where its fragments sit, not from the element's box, which a flex row may stretch)."""
+    found: list[str] = page.evaluate(
+        """(selector) => Array.from(document.querySelectorAll(selector)).filter((e) => {
+             const range = document.createRange();
+             range.selectNodeContents(e);
+             const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0);
+             const top = Math.min(...rects.map((r) => r.top));
+             return rects.some((r) => r.top >= top + 0.75 * r.height);
+           }).map((e) => e.textContent.trim().replace(/\\s+/g, " "))""",
+        selector,
+    )
+    return found

@@ -1,6 +1,7 @@
 """Every main page, on a desktop and on a phone: accessibility basics (labels, names,
-alt text, text contrast), no sideways scrolling on a phone, a screenshot of each; and
-the boards of Attika, Architekton and Megalopolis as the engine has them."""
+alt text, text contrast), no sideways scrolling on a phone, a screenshot of each; every
+documentation page and the home page as a newcomer reads them at both sizes; and the
+boards of Attika, Architekton and Megalopolis as the engine has them."""
 
 from __future__ import annotations
 
@@ -9,13 +10,21 @@ from django.contrib.auth.models import User
 from django.db.models import F
 from playwright.sync_api import Page, expect
 
+from agon.accounts.names import BOT_NAME_MAX
 from agon.ladders.models import Ladder, Rating
 from agon.matches.models import Match
-from engine.registry import get_game
+from agon.web.docs import DOCS
+from engine.registry import game_ids, get_game
 from engine.replay import replay_states
 from tests.platform.conftest import PASSWORD, MakeBot
 from tests.platform.support import ranked_match
-from tests.platform.web.browser.checks import accessibility_problems, horizontal_overflow
+from tests.platform.web.browser.checks import (
+    accessibility_problems,
+    horizontal_overflow,
+    on_more_than_one_line,
+    past_the_right_edge,
+    scrolling_sideways,
+)
 from tests.platform.web.browser.conftest import PHONE, Site
 from tests.platform.web.browser.support import stored_replay
 from tests.platform.web.support import play_and_finish
@@ -114,6 +123,55 @@ def assert_every_column_and_name_fits(page: Page) -> None:
             " / parseFloat(getComputedStyle(e).lineHeight))"
         )
         assert lines <= 1, f"{link.inner_text()} takes {lines} lines"
+
+
+WIDE_DESKTOP = {"width": 1366, "height": 900}
+LONGEST_OWNER = "bartholomew-of-the-longer-name"
+"""As long as a username may be: 30 characters."""
+LONGEST_NAME = ("monte-carlo-tree-search-" * 3)[:BOT_NAME_MAX]
+
+
+def docs_pages() -> dict[str, str]:
+    """Every documentation page: the guide, the other documents, each game's rules."""
+    others = {slug: f"/docs/{slug}/" for slug in DOCS if slug != "bot-protocol"}
+    rules = {f"rules-{game}": f"/games/{game}/rules/" for game in game_ids()}
+    return {"guide": "/docs/"} | others | rules
+
+
+def test_the_docs_and_the_home_page_read_well_on_a_desktop_and_on_a_phone(
+    site: Site, ladders: list[Ladder], make_bot: MakeBot, owners: list[User]
+) -> None:
+    """Issue 26, findings 2 and 4: a newcomer's first pages. On a phone no page scrolls
+    sideways, a code block stays inside the window (scrolling inside itself) and a table
+    fits its box, so no column of it hides off the edge; on the home page a bot's name and
+    rating keep to one line on a desktop, even for a name as long as names may be, and
+    the title is plain text."""
+    ladder = Ladder.objects.get(game="akropolis", players=3)
+    owners[0] = User.objects.create_user(LONGEST_OWNER, password="x" * 12)
+    bots = [make_bot(owners[0], LONGEST_NAME), make_bot(owners[1], "greedy-2")]
+    bots.append(make_bot(owners[2], "random"))
+    versions = [bot.versions.get(status="active") for bot in bots]
+    play_and_finish(ranked_match(ladder, versions, seed=8))
+    desktop, phone = site.new_page(WIDE_DESKTOP), site.new_page(PHONE)
+
+    for page, suffix in ((desktop, ""), (phone, "-phone")):
+        page.goto(site.url + "/")
+        assert page.title() == "Bots for city-building board games · Agon"
+        assert accessibility_problems(page) == []
+        assert on_more_than_one_line(page, ".leaders .rating") == [], f"home{suffix}"
+        site.screenshot(f"first-pages/home{suffix}", page)
+    assert on_more_than_one_line(desktop, ".leaders li") == []
+    assert scrolling_sideways(desktop, ".table-wrap") == [], "a match list hides a column"
+    assert horizontal_overflow(phone) <= 0, "the home page is wider than a phone"
+
+    for name, path in docs_pages().items():
+        for page, suffix in ((desktop, ""), (phone, "-phone")):
+            page.goto(site.url + path)
+            assert "<" not in page.title() and "&" not in page.title(), page.title()
+            site.screenshot(f"first-pages/{name}{suffix}", page)
+        assert horizontal_overflow(phone) <= 0, f"{name} is wider than a phone"
+        assert past_the_right_edge(phone, "pre, table") == [], f"{name} on a phone"
+        assert scrolling_sideways(phone, ".doc table") == [], f"{name}: a table hides a column"
 
 
 @pytest.mark.parametrize(

@@ -55,6 +55,23 @@ class IsOwner(BasePermission):
         return bool(getattr(obj, "owner_id", None) == request.user.id)
 
 
+class IsOwnerOrStaff(IsOwner):
+    """Object permission: the object's owner, or staff (as admins: renaming, retiring or
+    deleting a bot)."""
+
+    def has_object_permission(self, request: Request, view: APIView, obj: Any) -> bool:
+        return super().has_object_permission(request, view, obj) or bool(request.user.is_staff)
+
+
+class Conflict(exceptions.APIException):
+    """The request is understood and allowed, but what it asks for clashes with what
+    exists (a bot that other players' histories refer to cannot be deleted)."""
+
+    status_code = 409
+    default_detail = "this conflicts with the resource's state"
+    default_code = "conflict"
+
+
 class FileContentNegotiation(BaseContentNegotiation):
     """For views that answer with a file: whatever the client accepts, the file comes
     back as it is, and errors as JSON."""

@@ -260,6 +260,8 @@ def test_it_measures_against_a_builtin_or_another_bot(
     assert builtin.baseline is None and builtin.baseline_builtin == "greedy"
     assert {s.builtin for s in queued_games(builtin)[0].seats.all()} == {"", "greedy"}
     rival = make_bot(bob, "rival")
+    rival.open_to_events = True  # public: other users may measure against it
+    rival.save(update_fields=["open_to_events"])
     other = start(alice, hero, baseline=Baseline(bot=rival.id))
     assert other.baseline is not None and other.baseline.bot_id == rival.id
 

@@ -1,6 +1,7 @@
 """The private events' rules hold on SQLite too, the embedded default `agon up` runs on:
 who sees a private match (its lists are read in plain SQL with a subquery of the ORM's),
-consent and withdrawal, and what pauses a bot or counts head to head. The same test
+consent and withdrawal, what pauses a bot or counts head to head, and a bot renamed,
+retired, deleted or measured against as a public baseline. The same test
 files run in a pytest of their own, with the test settings pointed at a SQLite file (this
 process's are PostgreSQL's)."""
 
@@ -21,6 +22,9 @@ FILES = (
     "tests/platform/tournaments/test_consent_and_withdrawal.py",
     "tests/platform/test_broken_bots.py",
     "tests/platform/test_head_to_head.py",
+    "tests/platform/api/test_bot_lifecycle.py",
+    "tests/platform/api/test_version_test_baselines.py",
+    "tests/platform/test_retired_bots.py",
 )
 
 

@@ -135,9 +135,11 @@ def test_a_private_tournaments_games_count_in_no_public_record(
 
 @pytest.fixture
 def version_test(make_bot: MakeBot, alice: User, bob: User) -> VersionTest:
-    """Alice tests her bot against bob's bot: its games are alice's business only."""
+    """Alice tests her bot against bob's public bot: its games are alice's business only."""
     hero = bot_with_two_versions(make_bot, alice)
-    rival = bot_open_to_events(bot=make_bot(bob, "rival"), open_to_events=True)
+    rival = make_bot(bob, "rival")
+    rival.open_to_events = True  # bob lets other users measure against it
+    rival.save(update_fields=["open_to_events"])
     return version_test_create(
         user=alice, bot=hero, candidate=2, baseline=Baseline(bot=rival.id), max_games=4
     )

@@ -3,8 +3,10 @@
 GET  /api/bots/                                   every bot (?owner=, ?game=)
 POST /api/bots/                                   a new bot with its first version
 GET  /api/bots/{id}/                              versions and ratings
-PATCH /api/bots/{id}/                             rename, open to others' events, retire (owner)
-DELETE /api/bots/{id}/                            delete one that played no match (owner only)
+PATCH /api/bots/{id}/                             rename it; open it to other users' events
+DELETE /api/bots/{id}/                            delete it, if nothing else refers to it
+POST /api/bots/{id}/retire/                       take it off the ladders (owner or staff)
+POST /api/bots/{id}/reactivate/                   bring a retired bot back
 GET  /api/bots/{id}/head-to-head/                 its record in ranked games against each opponent
 POST /api/bots/{id}/versions/                     a new version (owner only)
 GET  /api/bots/{id}/versions/{number}/download/   its archive (owner only)
@@ -28,6 +30,7 @@ from agon.api.common import (
     Conflict,
     FileContentNegotiation,
     IsOwner,
+    IsOwnerOrStaff,
     error_responses,
     query_values,
     refuse_oversized_upload,
@@ -36,11 +39,12 @@ from agon.api.common import (
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.api.ratings import DEVIATION_HELP, DISPLAY_HELP, PROVISIONAL_HELP, RATING_HELP
 from agon.api.throttles import ResumeThrottle, UploadThrottle
-from agon.bots.lifecycle import BotInUse, bot_delete, bot_reactivate, bot_rename, bot_retire
+from agon.bots.deletion import BotInUse, bot_delete
 from agon.bots.models import Bot, BotVersion
 from agon.bots.pausing import version_resume
+from agon.bots.retirement import bot_reactivate, bot_retire
 from agon.bots.selectors import bot_get, bot_list, bot_version_of_owner
-from agon.bots.services import bot_open_to_events, bot_submit, version_submit
+from agon.bots.services import bot_submit, bot_update, version_submit
 from agon.ladders.models import Rating
 from agon.matches.selectors import head_to_head
 from engine.registry import game_ids
@@ -64,15 +68,16 @@ class BotSummarySerializer(serializers.ModelSerializer[Bot]):
 
     open_to_events = serializers.BooleanField(
         read_only=True,
-        help_text="Its owner lets other users enter it into their private tournaments "
-        "(off by default: then only its owner enters it anywhere).",
+        help_text="Public: its owner lets other users enter it into their private "
+        "tournaments and test their versions against it (off by default: then only its "
+        "owner enters it anywhere or tests against it).",
     )
-
     retired = serializers.DateTimeField(
         read_only=True,
         allow_null=True,
-        help_text="When its owner retired it: it plays no new match and is off the "
-        "leaderboards (null while it plays).",
+        help_text="When its owner retired it: it is off the leaderboards and plays no new "
+        "ranked match, tournament or other user's test; its history and ratings are kept. "
+        "Null while it plays.",
     )
 
     class Meta:
@@ -192,22 +197,20 @@ class HeadToHeadSerializer(serializers.Serializer[Any]):
 
 class BotUpdateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(
-        max_length=64, required=False, help_text="A new name (the rules of a new bot's name)."
+        max_length=64,
+        required=False,
+        help_text="A new name, under the rules of a new bot's: 1 to 64 characters, no control "
+        "character, no @ or /, and not one of your other bots' names or too like one.",
     )
     open_to_events = serializers.BooleanField(
         required=False,
-        help_text="Let other users enter the bot into their private tournaments and measure "
-        "their versions against it.",
-    )
-    retired = serializers.BooleanField(
-        required=False,
-        help_text="true: the bot leaves every ladder and plays no new match (its history "
-        "and ratings stay, off the leaderboards); false: it plays again.",
+        help_text="Let other users enter the bot into their private tournaments and test "
+        "against it (its owner only).",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs:
-            raise serializers.ValidationError("give name, open_to_events or retired")
+            raise serializers.ValidationError("name or open_to_events: give at least one")
         return attrs
 
 
@@ -278,50 +281,93 @@ class BotDetailView(APIView):
     @extend_schema(
         request=BotUpdateSerializer,
         responses={200: BotDetailSerializer, **error_responses(400, 401, 403, 404)},
-        summary="Rename your bot, open it to others' events, retire or reactivate it",
-        description="Any of the three fields. Open to events, other users may enter it into "
-        "their private tournaments and test their versions against it; closed (the "
-        "default), only you do. Entries made already stay until you withdraw them (GET "
-        ".../entries/ lists them). Retired, it leaves every ladder's matchmaking and "
-        "leaderboard and plays no new match; matches made already play to their end.",
+        summary="Rename your bot, or open it to other users' events",
+        description="A new name follows the rules of a new bot's (400 saying why not); "
+        "matches already played keep the name in their replays. Open to events, other users "
+        "may enter the bot into their private tournaments and test their versions against "
+        "it at once; closed (the default), only you do. Entries made already stay until you "
+        "withdraw them (GET .../entries/ lists them). Staff may rename any bot; only its "
+        "owner opens it.",
     )
     def patch(self, request: Request, bot_id: int) -> Response:
-        bot = self._own_bot(request, bot_id)
+        bot = self._managed(request, bot_id)
         given = BotUpdateSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        changes = given.validated_data
-        if "name" in changes:
-            bot = bot_rename(bot=bot, name=changes["name"])
-        if "open_to_events" in changes:
-            bot = bot_open_to_events(bot=bot, open_to_events=changes["open_to_events"])
-        if changes.get("retired") is True:
-            bot = bot_retire(bot=bot)
-        elif changes.get("retired") is False:
-            bot = bot_reactivate(bot=bot)
+        if "open_to_events" in given.validated_data and bot.owner_id != request.user.id:
+            raise exceptions.PermissionDenied(
+                "only its owner opens a bot to other users' events, or closes it"
+            )
+        bot_update(bot=bot, **given.validated_data)
         return Response(BotDetailSerializer(bot_or_404(bot_id), context={"request": request}).data)
 
     @extend_schema(
+        request=None,
         responses={204: None, **error_responses(401, 403, 404, 409)},
         summary="Delete your bot",
-        description="Only a bot that has played no match but its own validation (and is "
-        "in no tournament): its versions and their files go with it. Any other bot is "
-        "named in others' histories: retire it instead (409 says so).",
+        description="Its versions, their code, and its own matches (validation, your "
+        "challenges and version tests among your bots) go with it, for good. A bot that "
+        "played ranked matches, took part in a tournament, met another user's bot or is "
+        "another user's version-test baseline is referred to by their histories: 409, "
+        "retire it instead (POST .../retire/). 409 too while one of its matches is being "
+        "played: delete it once the match is over.",
     )
     def delete(self, request: Request, bot_id: int) -> Response:
-        bot = self._own_bot(request, bot_id)
+        bot = self._managed(request, bot_id)
         try:
             bot_delete(bot=bot)
         except BotInUse as refused:
-            raise Conflict(str(refused)) from None
+            detail = refused.refusal.reason
+            if refused.refusal.retire_instead:
+                detail += f" (POST /api/bots/{bot_id}/retire/)"
+            raise Conflict(detail) from None
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    def _own_bot(self, request: Request, bot_id: int) -> Bot:
+    def _managed(self, request: Request, bot_id: int) -> Bot:
+        """The bot, if the signed-in user may change it (its owner, or staff)."""
         bot = bot_or_404(bot_id)
         if not request.user.is_authenticated:
             raise exceptions.NotAuthenticated()
-        if not IsOwner().has_object_permission(request, self, bot):
+        if not IsOwnerOrStaff().has_object_permission(request, self, bot):
             raise exceptions.PermissionDenied(IsOwner.message)
         return bot
+
+
+class RetireView(APIView):
+    permission_classes = (IsAuthenticated, IsOwnerOrStaff)
+
+    @extend_schema(
+        request=None,
+        responses={200: BotDetailSerializer, **error_responses(401, 403, 404)},
+        summary="Retire your bot from the ladders",
+        description="It leaves every leaderboard and plays no new ranked match: its "
+        "queued ranked matches are not played (one being played finishes and counts). It "
+        "enters no tournament, drops out of those whose entry closes while it is retired, "
+        "and other users can neither challenge it nor test against it; you still may. Its "
+        "matches, replays and ratings are kept; a new version keeps it retired. Retiring a "
+        "retired bot changes nothing. POST .../reactivate/ brings it back.",
+    )
+    def post(self, request: Request, bot_id: int) -> Response:
+        bot = bot_or_404(bot_id)
+        self.check_object_permissions(request, bot)
+        bot_retire(bot=bot)
+        return Response(BotDetailSerializer(bot_or_404(bot_id), context={"request": request}).data)
+
+
+class ReactivateView(APIView):
+    permission_classes = (IsAuthenticated, IsOwnerOrStaff)
+
+    @extend_schema(
+        request=None,
+        responses={200: BotDetailSerializer, **error_responses(401, 403, 404)},
+        summary="Bring your retired bot back",
+        description="It is back on its game's leaderboards on the ratings it had (less "
+        "certain for the time it was idle) and plays ranked matches again.",
+    )
+    def post(self, request: Request, bot_id: int) -> Response:
+        bot = bot_or_404(bot_id)
+        self.check_object_permissions(request, bot)
+        bot_reactivate(bot=bot)
+        return Response(BotDetailSerializer(bot_or_404(bot_id), context={"request": request}).data)
 
 
 class HeadToHeadView(APIView):

@@ -21,15 +21,6 @@ MULTIPART_OVERHEAD = 64 * 1024
 """Room for the form's other fields and boundaries around an upload's bytes."""
 
 
-class Conflict(exceptions.APIException):
-    """409: the request is sound but the resource's state refuses it (the message says
-    what to do instead)."""
-
-    status_code = 409
-    default_detail = "the resource's state refuses this request"
-    default_code = "conflict"
-
-
 class ErrorSerializer(serializers.Serializer[Any]):
     """The shape of every error: a sentence, and DRF's detail (per field when relevant)."""
 
@@ -62,6 +53,23 @@ class IsOwner(BasePermission):
 
     def has_object_permission(self, request: Request, view: APIView, obj: Any) -> bool:
         return bool(getattr(obj, "owner_id", None) == request.user.id)
+
+
+class IsOwnerOrStaff(IsOwner):
+    """Object permission: the object's owner, or staff (as admins: renaming, retiring or
+    deleting a bot)."""
+
+    def has_object_permission(self, request: Request, view: APIView, obj: Any) -> bool:
+        return super().has_object_permission(request, view, obj) or bool(request.user.is_staff)
+
+
+class Conflict(exceptions.APIException):
+    """The request is understood and allowed, but what it asks for clashes with what
+    exists (a bot that other players' histories refer to cannot be deleted)."""
+
+    status_code = 409
+    default_detail = "this conflicts with the resource's state"
+    default_code = "conflict"
 
 
 class FileContentNegotiation(BaseContentNegotiation):

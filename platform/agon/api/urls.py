@@ -25,6 +25,8 @@ urlpatterns = [
     path("bots/<int:bot_id>/head-to-head/", bots.HeadToHeadView.as_view(), name="bot-head-to-head"),
     path("bots/<int:bot_id>/versions/", bots.VersionListView.as_view(), name="bot-versions"),
     path("bots/<int:bot_id>/resume/", bots.ResumeView.as_view(), name="bot-resume"),
+    path("bots/<int:bot_id>/retire/", bots.RetireView.as_view(), name="bot-retire"),
+    path("bots/<int:bot_id>/reactivate/", bots.ReactivateView.as_view(), name="bot-reactivate"),
     path("bots/<int:bot_id>/entries/", tournaments.BotEntriesView.as_view(), name="bot-entries"),
     path(
         "bots/<int:bot_id>/versions/<int:number>/download/",

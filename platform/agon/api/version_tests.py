@@ -44,7 +44,11 @@ class VersionTestCreateSerializer(serializers.Serializer[Any]):
         min_value=1, required=False, help_text="Measure against this version of the same bot;"
     )
     baseline_bot = serializers.IntegerField(
-        min_value=1, required=False, help_text="or against this bot's active version;"
+        min_value=1,
+        required=False,
+        help_text="or against this bot's active version: another of your bots of the game, "
+        "or another user's public one (open_to_events, not retired; any other is refused as "
+        "if it did not exist);",
     )
     baseline_builtin = serializers.ChoiceField(
         choices=BUILTIN_BOTS,

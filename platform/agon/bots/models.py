@@ -15,11 +15,13 @@ class Bot(models.Model):
     """An engine game id; checked against the registry when the bot is submitted."""
     created = models.DateTimeField(auto_now_add=True)
     open_to_events = models.BooleanField(default=False)
-    """Its owner lets other users enter it into their private tournaments; off, only its
-    owner enters it anywhere (`agon.tournaments.services.entry_create`)."""
+    """Public: its owner lets other users enter it into their private tournaments and
+    measure their versions against it; off, only its owner enters it anywhere or tests
+    against it (`agon.tournaments.services.entry_create`,
+    `agon.version_tests.services.baseline_offered`)."""
     retired = models.DateTimeField(null=True, blank=True)
-    """When its owner retired it (`agon.bots.lifecycle`): it left every ladder and plays
-    no new match; its history stays. None while it plays."""
+    """When its owner retired it from the ladders (`agon.bots.retirement`); None while it
+    plays."""
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["owner", "name"], name="bot_name_per_owner")]

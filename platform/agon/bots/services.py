@@ -1,5 +1,6 @@
-"""Bot writes: uploads (checked at once), versions, the validation verdict, and the
-owner's consent to other users' events."""
+"""Bot writes: uploads (checked at once), versions, the validation verdict, a new name,
+and the owner's consent to other users' events (retiring: `agon.bots.retirement`;
+deleting: `agon.bots.deletion`)."""
 
 from __future__ import annotations
 
@@ -40,9 +41,7 @@ def _read_upload(upload: UploadedFile) -> tuple[bytes, str]:
 def version_submit(*, bot: Bot, upload: UploadedFile) -> BotVersion:
     """A new version of a bot: checked now, validated by a match against a builtin bot."""
     data, filename = _read_upload(upload)
-    # One version number at a time; and none for a retired bot.
-    if Bot.objects.select_for_update().get(pk=bot.pk).retired is not None:
-        raise ValidationError(f"{bot.name} is retired: reactivate it to upload a new version")
+    Bot.objects.select_for_update().get(pk=bot.pk)  # one version number at a time
     number = (bot.versions.aggregate(top=Max("number"))["top"] or 0) + 1
     version = BotVersion(
         bot=bot,
@@ -65,13 +64,14 @@ def version_submit(*, bot: Bot, upload: UploadedFile) -> BotVersion:
     return version
 
 
-def bot_name_available(*, owner: User, name: str) -> str:
+def bot_name_available(*, owner: User, name: str, renaming: Bot | None = None) -> str:
     """The name as it will be kept (NFKC), or ValidationError saying why it cannot be had:
     against the rules of `agon.accounts.names`, or the same as or too like the name of
-    another of the owner's bots."""
-    return bot_name_check(
-        name, owner_bots=Bot.objects.filter(owner=owner).values_list("name", flat=True)
-    )
+    another of the owner's bots (`renaming` aside: a bot may take its own name again)."""
+    others = Bot.objects.filter(owner=owner)
+    if renaming is not None:
+        others = others.exclude(id=renaming.id)
+    return bot_name_check(name, owner_bots=others.values_list("name", flat=True))
 
 
 @transaction.atomic
@@ -146,9 +146,33 @@ def _validation_replay(*, version: BotVersion, failed: Match) -> bool:
 
 
 @transaction.atomic
+def bot_rename(*, bot: Bot, name: str) -> Bot:
+    """Give the bot a new name, under the rules of a new bot's. Its labels change
+    (`owner/name@vN`); the replays already stored keep the name it played under."""
+    name = bot_name_available(owner=bot.owner, name=name, renaming=bot)
+    try:
+        with transaction.atomic():  # a savepoint: a new bot of that name at the same time
+            Bot.objects.filter(pk=bot.pk).update(name=name)
+    except IntegrityError:
+        raise ValidationError(f"you already have a bot called {name!r}") from None
+    bot.name = name
+    return bot
+
+
+@transaction.atomic
 def bot_open_to_events(*, bot: Bot, open_to_events: bool) -> Bot:
     """The owner lets other users enter the bot into their private tournaments, or stops
     letting them (entries made already stay: the owner withdraws them)."""
     bot.open_to_events = open_to_events
     bot.save(update_fields=["open_to_events"])
+    return bot
+
+
+@transaction.atomic
+def bot_update(*, bot: Bot, name: str | None = None, open_to_events: bool | None = None) -> Bot:
+    """Rename the bot and/or open or close it to other users' events, all or nothing."""
+    if name is not None:
+        bot_rename(bot=bot, name=name)
+    if open_to_events is not None:
+        bot_open_to_events(bot=bot, open_to_events=open_to_events)
     return bot

@@ -52,19 +52,23 @@ def ladder_ensure_defaults() -> list[Ladder]:
 @transaction.atomic
 def ratings_enter(*, version: BotVersion) -> list[Rating]:
     """A newly active version plays for its bot on every active ladder of its game.
-    A bot that was rated keeps its rating; the new version is provisional again."""
-    entered: list[Rating] = []
-    if version.bot.retired is not None:
-        return entered  # validated after its owner retired the bot: it stays off
+    A bot that was rated keeps its rating; the new version is provisional again. A
+    retired bot's ratings stay off the boards (`agon.bots.retirement`)."""
+    entered = []
     now = timezone.now()
+    # Locked, as retiring locks it: a bot retired as its version passes stays retired.
+    retired = Bot.objects.select_for_update().values_list("retired", flat=True)
+    playing = retired.get(pk=version.bot_id) is None
     for ladder in Ladder.objects.filter(game=version.bot.game, active=True):
         rating, created = Rating.objects.select_for_update().get_or_create(
-            ladder=ladder, bot=version.bot, defaults={"version": version, "deviation_at": now}
+            ladder=ladder,
+            bot=version.bot,
+            defaults={"version": version, "deviation_at": now, "active": playing},
         )
         if not created:
             rating.version = version
             rating.version_games = 0
-            rating.active = True
+            rating.active = playing
             aged = ratings.aged(rating.current, rating.idle_seconds(now))
             rating.settle(ratings.new_version(aged), games=0, at=now)
             rating.save(
@@ -199,8 +203,9 @@ def matchmaking_round(*, rng: Random | None = None) -> list[Match]:
 def _candidates(
     ladder: Ladder, pending: QuerySet[Match]
 ) -> tuple[list[Candidate], list[Candidate]]:
-    """The bots rated on the ladder with an active version that is not paused (as broken),
-    and those of them in none of its `pending` matches. Each carries its owner, unless
+    """The bots rated on the ladder (their rating active: not retired) with an active
+    version that is not paused (as broken), and those of them in none of its `pending`
+    matches. Each carries its owner, unless
     the owner is a house account (AGON_HOUSE_ACCOUNTS), whose bots may meet each other."""
     busy = set(
         pending.values_list("seats__version__bot_id", flat=True).exclude(seats__version=None)
@@ -278,8 +283,8 @@ def challenge_create(*, user: User, ladder: Ladder, bot_ids: Sequence[int]) -> M
             raise ValidationError(f"the bot {bot.name!r} plays {bot.game}, not {ladder.game}")
         if bot_id not in versions:
             raise ValidationError(f"the bot {bot.name!r} has no active version yet")
-        if bot.retired is not None:
-            raise ValidationError(f"the bot {bot.name!r} is retired")
+        if bot.retired is not None and bot.owner_id != user.id:
+            raise ValidationError(f"the bot {bot.name!r} is retired: it takes no challenge")
     return ladder_match_create(
         ladder=ladder,
         kind=Match.Kind.CHALLENGE,

@@ -82,9 +82,10 @@ def tournaments_advance(*, now: datetime | None = None) -> list[int]:
 
 def tournament_close_entry(*, tournament_id: int, now: datetime | None = None) -> bool:
     """Freeze the entrants: each entered bot plays with its active version now, or drops
-    out if it has none. Seeds follow the bots' ratings on the ladder of the same game,
-    players and options, then the order of entry. Too few entrants cancel it; otherwise
-    it starts and its first games are stored. False if it was not due (or done already)."""
+    out if it has none or its owner retired it since it entered. Seeds follow the bots'
+    ratings on the ladder of the same game, players and options, then the order of entry.
+    Too few entrants cancel it; otherwise it starts and its first games are stored. False
+    if it was not due (or done already)."""
     started = _close_entry(tournament_id, timezone.now() if now is None else now)
     if started:
         tournament_advance(tournament_id=tournament_id)
@@ -105,7 +106,9 @@ def _close_entry(tournament_id: int, now: datetime) -> bool | None:
     active = {
         version.bot_id: version
         for version in BotVersion.objects.filter(
-            bot_id__in=[entry.bot_id for entry in entries], status=BotVersion.Status.ACTIVE
+            bot_id__in=[entry.bot_id for entry in entries],
+            bot__retired__isnull=True,
+            status=BotVersion.Status.ACTIVE,
         )
     }
     playing = _seeded([entry for entry in entries if entry.bot_id in active], tournament)
@@ -118,8 +121,8 @@ def _close_entry(tournament_id: int, now: datetime) -> bool | None:
         tournament.status = Tournament.Status.CANCELLED
         tournament.finished = now
         tournament.note = (
-            f"cancelled: {len(playing)} entrants with an active version when the entry "
-            f"closed, fewer than the {minimum_entrants(tournament)} it needs"
+            f"cancelled: {len(playing)} entrants with an active version (and not retired) "
+            f"when the entry closed, fewer than the {minimum_entrants(tournament)} it needs"
         )
         tournament.save(update_fields=["status", "finished", "note"])
         return False
@@ -128,7 +131,9 @@ def _close_entry(tournament_id: int, now: datetime) -> bool | None:
     if tournament.format == Tournament.Format.SWISS and tournament.rounds is None:
         tournament.rounds = swiss_rounds(len(playing))
     if dropped:
-        tournament.note = f"{dropped} entered bots had no active version and did not play"
+        tournament.note = (
+            f"{dropped} entered bots had no active version or were retired and did not play"
+        )
     tournament.save(update_fields=["status", "started", "rounds", "note"])
     return True
 

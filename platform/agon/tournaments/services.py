@@ -220,10 +220,12 @@ def entry_create(*, user: User, tournament_id: int, bot_id: int) -> Entry:
         )
     if bot.game != tournament.game:
         raise ValidationError(f"the bot {bot.name!r} plays {bot.game}, not {tournament.game}")
-    if bot.retired is not None:
-        raise ValidationError(f"the bot {bot.name!r} is retired")
     if not bot.versions.filter(status=BotVersion.Status.ACTIVE).exists():
         raise ValidationError(f"the bot {bot.name!r} has no active version yet")
+    if bot.retired is not None:
+        raise ValidationError(
+            f"the bot {bot.name!r} is retired: its owner brings it back on its page to enter it"
+        )
     if tournament.entries.count() >= tournament.max_entrants:
         raise ValidationError(f"the tournament is full ({tournament.max_entrants} entrants)")
     try:

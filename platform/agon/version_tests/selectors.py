@@ -1,12 +1,15 @@
-"""Version-test reads: a bot's tests, one test with its games, a test in plain words."""
+"""Version-test reads: a bot's tests, one test with its games, a test in plain words, and
+the other bots a test may measure against."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
-from agon.bots.models import Bot
+from agon.bots.models import Bot, BotVersion
+from agon.ladders.models import LEADERBOARD_ORDER, Ladder, Rating
 from agon.tournaments.formats.sprt import Sprt
 from agon.tournaments.formats.sprt_words import VersionTestState
 from agon.version_tests.models import VersionTest, VersionTestGame
@@ -67,4 +70,70 @@ def version_test_state(*, test: VersionTest) -> VersionTestState:
         verdict=test.verdict,
         error=test.error,
         mirrored=test.players > 2,
+    )
+
+
+MOST_BASELINES_OFFERED = 200
+"""Other users' public bots a form offers at most, the best rated first (the API takes
+any public bot's id)."""
+
+
+@dataclass(frozen=True)
+class BaselineBot:
+    """Another bot a test may measure against (its active version), as a form offers it."""
+
+    bot_id: int
+    name: str
+    owner: str
+    rating: str | None
+    """Its rating shown on `ladder`, the game's ladder of fewest players; None unrated."""
+    ladder: str | None
+
+
+@dataclass(frozen=True)
+class BaselineBots:
+    own: list[BaselineBot]
+    """The owner's other bots of the game with an active version, by name."""
+    public: list[BaselineBot]
+    """Other users' bots of the game open to events, not retired, with an active
+    version: the best rated first, then the unrated by owner and name."""
+
+
+def baseline_bots(*, bot: Bot, limit: int = MOST_BASELINES_OFFERED) -> BaselineBots:
+    """The other bots `bot`'s versions may be tested against
+    (`agon.version_tests.services.baseline_offered`, retired ones of other users left out)."""
+    playing = (
+        Bot.objects.filter(game=bot.game)
+        .exclude(id=bot.id)
+        .filter(
+            Exists(BotVersion.objects.filter(bot=OuterRef("pk"), status=BotVersion.Status.ACTIVE))
+        )
+    )
+    own = [
+        BaselineBot(other.id, other.name, bot.owner.username, None, None)
+        for other in playing.filter(owner_id=bot.owner_id).order_by("name", "id")
+    ]
+    public = playing.exclude(owner_id=bot.owner_id).filter(
+        open_to_events=True, retired__isnull=True
+    )
+    ladder = Ladder.objects.filter(game=bot.game, active=True).order_by("players", "id").first()
+    rated: list[BaselineBot] = []
+    if ladder is not None:
+        rated = [
+            BaselineBot(row.bot_id, row.bot.name, row.bot.owner.username, row.shown, ladder.name)
+            for row in Rating.objects.filter(ladder=ladder, bot__in=public)
+            .select_related("bot__owner")
+            .order_by(*LEADERBOARD_ORDER)[:limit]
+        ]
+    unrated = (
+        public.exclude(id__in=[row.bot_id for row in rated])
+        .select_related("owner")
+        .order_by("owner__username", "name", "id")[: max(limit - len(rated), 0)]
+    )
+    return BaselineBots(
+        own=own,
+        public=rated
+        + [
+            BaselineBot(other.id, other.name, other.owner.username, None, None) for other in unrated
+        ],
     )

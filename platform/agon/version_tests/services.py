@@ -69,7 +69,8 @@ class BudgetExceeded(Exception):
 @dataclass(frozen=True)
 class Baseline:
     """What the candidate is measured against: exactly one of a version number of the
-    same bot, another bot (its active version) or a builtin bot."""
+    same bot, another bot (its active version: one of the owner's, or another user's
+    public bot, see `baseline_offered`) or a builtin bot."""
 
     version: int | None = None
     bot: int | None = None
@@ -86,6 +87,14 @@ def _played_version(bot: Bot, number: int, role: str) -> BotVersion:
             f"it cannot be the {role}"
         )
     return version
+
+
+def baseline_offered(other: Bot, bot: Bot) -> bool:
+    """Whether `bot`'s versions may be tested against `other`'s active version: another
+    bot of the same game, the owner's own or one its owner opened to other users' events
+    (`Bot.open_to_events`, the consent that lets them enter it into their private
+    tournaments). Nobody else's private bot is ever played for them."""
+    return other.game == bot.game and (other.owner_id == bot.owner_id or other.open_to_events)
 
 
 def _baseline_seat(bot: Bot, candidate: BotVersion, baseline: Baseline) -> BotVersion | str:
@@ -105,17 +114,18 @@ def _baseline_seat(bot: Bot, candidate: BotVersion, baseline: Baseline) -> BotVe
             )
         return baseline.builtin
     other = Bot.objects.filter(id=baseline.bot).first() if baseline.bot is not None else None
-    if other is None:
-        raise ValidationError(f"there is no bot {baseline.bot} open to other users' tests")
-    if other.id == bot.id:
+    if other is not None and other.id == bot.id:
         raise ValidationError("to test against this bot, name one of its versions")
-    if other.owner_id != bot.owner_id and not other.open_to_events:
-        # The same words whether it exists or not: a private bot is not to be found here.
-        raise ValidationError(f"there is no bot {baseline.bot} open to other users' tests")
-    if other.retired is not None:
-        raise ValidationError(f"the bot {other.name!r} is retired")
-    if other.game != bot.game:
-        raise ValidationError(f"the bot {other.name!r} plays {other.game}, not {bot.game}")
+    if other is None or not baseline_offered(other, bot):
+        # One answer for a bot that does not exist and one not offered: a request learns
+        # nothing of a private bot (its game, its versions) by naming it.
+        raise ValidationError(
+            f"there is no public {get_game(bot.game).name} bot {baseline.bot} to test against: "
+            "name one of your bots, or another user's that its owner opened to other users' "
+            "events"
+        )
+    if other.retired is not None and other.owner_id != bot.owner_id:
+        raise ValidationError(f"the bot {other.name!r} is retired: it plays no new test")
     active = BotVersion.objects.select_related("bot__owner").filter(
         bot=other, status=BotVersion.Status.ACTIVE
     )

@@ -1,4 +1,4 @@
-"""The pages' forms: signing up, uploading bots and versions, filtering matches."""
+"""The pages' forms: signing up, uploading, renaming and testing bots, filtering matches."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
 from agon.accounts.services import username_available
-from agon.bots.models import Bot
+from agon.bots.models import Bot, BotVersion
 from agon.bots.services import bot_name_available
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
@@ -21,7 +21,8 @@ from agon.tournaments.formats.sprt import (
     DEFAULT_ELO0,
     DEFAULT_ELO1,
 )
-from agon.version_tests.services import PLAYED_VERSIONS
+from agon.version_tests.selectors import baseline_bots
+from agon.version_tests.services import PLAYED_VERSIONS, Baseline
 from agon.web.games import games
 from engine.bots import BUILTIN_BOTS
 from engine.registry import get_game
@@ -84,6 +85,29 @@ class BotUploadForm(forms.Form):
             )
         try:
             return bot_name_available(owner=self.owner, name=name)
+        except ValidationError as refused:
+            raise forms.ValidationError(sentences(refused)) from None
+
+
+class BotRenameForm(forms.Form):
+    name = forms.CharField(
+        max_length=64,
+        label="New name",
+        help_text="Up to 64 characters; unique among your bots. Matches played keep the "
+        "name it had in their replays.",
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+    def __init__(self, *args: Any, bot: Bot, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.bot = bot
+        self.initial.setdefault("name", bot.name)
+
+    def clean_name(self) -> str:
+        try:
+            return bot_name_available(
+                owner=self.bot.owner, name=self.cleaned_data["name"], renaming=self.bot
+            )
         except ValidationError as refused:
             raise forms.ValidationError(sentences(refused)) from None
 
@@ -181,10 +205,7 @@ class VersionTestForm(forms.Form):
         cast(forms.ChoiceField, self.fields["candidate"]).choices = [
             (v.number, f"v{v.number}") for v in played
         ]
-        cast(forms.ChoiceField, self.fields["baseline"]).choices = [
-            *((f"version:{v.number}", f"v{v.number} of this bot") for v in played),
-            *((f"builtin:{name}", f"builtin {name}") for name in BUILTIN_BOTS),
-        ]
+        cast(forms.ChoiceField, self.fields["baseline"]).choices = _baseline_choices(bot, played)
         if len(played) > 1:
             self.initial.setdefault("baseline", f"version:{played[1].number}")
         else:
@@ -195,10 +216,41 @@ class VersionTestForm(forms.Form):
         ]
         self.playable = bool(played)
 
-    def baseline_choice(self) -> tuple[int | None, str | None]:
-        """The baseline chosen: (version number, None) or (None, builtin name)."""
+    def baseline_choice(self) -> Baseline:
+        """The baseline chosen (one of those offered: `version_test_create` checks again)."""
         kind, _, value = self.cleaned_data["baseline"].partition(":")
-        return (int(value), None) if kind == "version" else (None, value)
+        if kind == "version":
+            return Baseline(version=int(value))
+        if kind == "bot":
+            return Baseline(bot=int(value))
+        return Baseline(builtin=value)
+
+
+Choices = list[tuple[str, str]]
+
+
+def _baseline_choices(bot: Bot, played: list[BotVersion]) -> list[tuple[str, Choices]]:
+    """What a test may measure against, grouped: the builtin bots, the bot's versions
+    that played, the owner's other bots, and other users' public bots with their owners
+    and ratings (`baseline_bots`). Empty groups are left out."""
+    others = baseline_bots(bot=bot)
+    groups: list[tuple[str, Choices]] = [
+        ("Builtin bots", [(f"builtin:{name}", name) for name in BUILTIN_BOTS]),
+        ("Versions of this bot", [(f"version:{v.number}", f"v{v.number}") for v in played]),
+        ("Your other bots", [(f"bot:{o.bot_id}", f"{o.name} (your bot)") for o in others.own]),
+        (
+            "Other users' public bots",
+            [
+                (
+                    f"bot:{o.bot_id}",
+                    f"{o.owner}/{o.name} · "
+                    + (f"{o.rating} on {o.ladder}" if o.rating else "unrated"),
+                )
+                for o in others.public
+            ],
+        ),
+    ]
+    return [(label, choices) for label, choices in groups if choices]
 
 
 class ChallengeForm(forms.Form):

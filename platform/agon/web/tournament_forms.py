@@ -136,11 +136,11 @@ class EntryForm(forms.Form):
 
 def entry_choices(user: User, tournament: Tournament) -> list[tuple[int, str]]:
     """The bots `user` may enter: their own bots of the tournament's game with an active
-    version, not entered yet, and in their own private tournament other users' bots open
-    to events as well."""
+    version, not retired, not entered yet, and in their own private tournament other
+    users' bots open to events as well."""
     active = BotVersion.objects.filter(bot=OuterRef("pk"), status=BotVersion.Status.ACTIVE)
     bots = (
-        Bot.objects.filter(game=tournament.game)
+        Bot.objects.filter(game=tournament.game, retired__isnull=True)
         .filter(Exists(active))
         .exclude(entries__tournament=tournament)
         .select_related("owner")

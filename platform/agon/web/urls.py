@@ -4,6 +4,7 @@ from django.urls import path
 
 from agon.web.views import (
     accounts,
+    bot_lifecycle,
     bots,
     docs,
     games,
@@ -32,6 +33,14 @@ urlpatterns = [
         name="version-test-start",
     ),
     path("my/bots/<int:bot_id>/resume/", bots.my_bot_resume, name="my-bot-resume"),
+    path("my/bots/<int:bot_id>/rename/", bot_lifecycle.my_bot_rename, name="my-bot-rename"),
+    path("my/bots/<int:bot_id>/retire/", bot_lifecycle.my_bot_retire, name="my-bot-retire"),
+    path(
+        "my/bots/<int:bot_id>/reactivate/",
+        bot_lifecycle.my_bot_reactivate,
+        name="my-bot-reactivate",
+    ),
+    path("my/bots/<int:bot_id>/delete/", bot_lifecycle.my_bot_delete, name="my-bot-delete"),
     path(
         "my/bots/<int:bot_id>/events/",
         bots.my_bot_open_to_events,

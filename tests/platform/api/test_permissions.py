@@ -3,7 +3,8 @@ and the owner of the bot concerned.
 
 Reading is public (bots, ladders, matches, replays); uploading needs an account; only a
 bot's owner uploads its versions, tests them (and sees its tests), downloads its code,
-opens it to other users' events and reads its logs. A version of somebody else's bot is
+opens it to other users' events and reads its logs; its owner (or staff) renames, retires
+and deletes it. A version of somebody else's bot is
 not found rather than forbidden, so its existence stays private, and so is a version
 test and a private tournament for all but who may see them.
 """
@@ -139,9 +140,21 @@ ENDPOINTS: dict[str, tuple[Endpoint, dict[str, int]]] = {
         ),
         {"anonymous": 401, "other": 403, "owner": 200},
     ),
-    "delete a bot (one that played: refused, it is to be retired)": (
-        Endpoint("delete", lambda w: f"/api/bots/{w.ant.id}/"),
-        {"anonymous": 401, "other": 403, "owner": 409},
+    "rename a bot": (
+        Endpoint("patch", lambda w: f"/api/bots/{w.ant.id}/", lambda w: {"name": "antz"}, "json"),
+        {"anonymous": 401, "other": 403, "owner": 200},
+    ),
+    "retire a bot": (
+        Endpoint("post", lambda w: f"/api/bots/{w.ant.id}/retire/"),
+        {"anonymous": 401, "other": 403, "owner": 200},
+    ),
+    "bring a retired bot back": (
+        Endpoint("post", lambda w: f"/api/bots/{w.ant.id}/reactivate/"),
+        {"anonymous": 401, "other": 403, "owner": 200},
+    ),
+    "delete a bot": (
+        Endpoint("delete", lambda w: f"/api/bots/{w.ant2.id}/"),
+        {"anonymous": 401, "other": 403, "owner": 204},
     ),
     "list the tournaments a bot is entered in": (
         Endpoint("get", lambda w: f"/api/bots/{w.ant.id}/entries/"),

@@ -43,6 +43,8 @@ def test_the_schema_describes_every_endpoint(anonymous: APIClient) -> None:
         "/api/bots/{bot_id}/tests/",
         "/api/bots/{bot_id}/tests/{test_id}/",
         "/api/bots/{bot_id}/resume/",
+        "/api/bots/{bot_id}/retire/",
+        "/api/bots/{bot_id}/reactivate/",
         "/api/bots/{bot_id}/entries/",
         "/api/ladders/",
         "/api/ladders/{ladder_id}/leaderboard/",
@@ -59,6 +61,10 @@ def test_the_schema_describes_every_endpoint(anonymous: APIClient) -> None:
         "/api/tournaments/{tournament_id}/games/",
         "/api/tournaments/{tournament_id}/cancel/",
     }
+    one_bot = paths["/api/bots/{bot_id}/"]
+    assert {"get", "patch", "delete"} <= set(one_bot)
+    assert {"204", "409"} <= set(one_bot["delete"]["responses"])
+    assert set(paths["/api/bots/{bot_id}/retire/"]) == {"post"}
     upload = paths["/api/bots/"]["post"]["requestBody"]["content"]["multipart/form-data"]
     assert upload["schema"]["$ref"] == "#/components/schemas/BotCreateRequest"
     schemas = response.json()["components"]["schemas"]

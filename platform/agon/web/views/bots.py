@@ -21,7 +21,7 @@ from agon.tournaments.selectors import bot_entries
 from agon.version_tests.selectors import version_tests_of
 from agon.web import selectors
 from agon.web.charts import rating_chart
-from agon.web.forms import BotUploadForm, VersionTestForm, VersionUploadForm
+from agon.web.forms import BotRenameForm, BotUploadForm, VersionTestForm, VersionUploadForm
 from agon.web.views.common import paginate_as, post_form, signed_in
 from agon.web.views.limits import refused_page
 
@@ -78,13 +78,15 @@ def my_bot_page(
     *,
     form: VersionUploadForm | None = None,
     test_form: VersionTestForm | None = None,
+    rename_form: BotRenameForm | None = None,
     test_refusal: str = "",
     refusal: str = "",
     status: int = 200,
 ) -> HttpResponse:
     """The owner's page of a bot: its versions, the upload form, its version tests with
     the form to start one, the tournaments it is entered in (to withdraw from) and its
-    consent to other users' events, its matches and logs."""
+    consent to other users' events, its matches and logs, and the forms to rename,
+    retire (or bring back) and delete it."""
     return render(
         request,
         "web/my_bot.html",
@@ -92,6 +94,7 @@ def my_bot_page(
             "bot": bot,
             "form": form or VersionUploadForm(),
             "test_form": test_form or VersionTestForm(bot=bot),
+            "rename_form": rename_form or BotRenameForm(bot=bot),
             "test_refusal": test_refusal,
             "refusal": refusal,
             "tests": list(version_tests_of(bot=bot, viewer=request.user)[:20]),

@@ -13,7 +13,7 @@ from django.utils.text import capfirst
 from agon.tournaments.formats import sprt_words
 from agon.tournaments.formats.sprt import Sprt, elo_interval
 from agon.version_tests.selectors import version_test_get, version_test_state
-from agon.version_tests.services import Baseline, BudgetExceeded, version_test_create
+from agon.version_tests.services import BudgetExceeded, version_test_create
 from agon.web import selectors
 from agon.web.charts import llr_chart
 from agon.web.forms import VersionTestForm
@@ -70,13 +70,12 @@ def version_test_start(request: HttpRequest, bot_id: int) -> HttpResponse:
         raise Http404(f"you have no bot {bot_id}")
     form = VersionTestForm(request.POST, bot=bot)
     if form.is_valid():
-        version, builtin = form.baseline_choice()
         try:
             test = version_test_create(
                 user=owner,
                 bot=bot,
                 candidate=form.cleaned_data["candidate"],
-                baseline=Baseline(version=version, builtin=builtin),
+                baseline=form.baseline_choice(),
                 players=form.cleaned_data["players"],
                 elo0=form.cleaned_data["elo0"],
                 elo1=form.cleaned_data["elo1"],

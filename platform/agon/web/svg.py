@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 Attrs = Mapping[str, object]
 
@@ -97,7 +97,3 @@ def image(view_box: ViewBox, label: str, children: Iterable[SafeString], **data:
         **{f"data-{name.replace('_', '-')}": value for name, value in data.items()},
     }
     return element("svg", attrs, element("title", {}, label), *children)
-
-
-def join(parts: Iterable[SafeString]) -> SafeString:
-    return mark_safe("".join(parts))  # noqa: S308 (each part is a SafeString)

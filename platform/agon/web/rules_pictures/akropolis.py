@@ -4,6 +4,7 @@ kinds of hex, and a city from a real game, coloured as the replay viewer colours
 
 from __future__ import annotations
 
+import json
 from typing import Any, cast
 
 from django.utils.safestring import SafeString
@@ -32,6 +33,8 @@ LABEL_INK = {colour: "#ffffff" for colour in FILL} | {"market": INK, "quarry": I
 EXAMPLE_SEED, EXAMPLE_PLAYERS, EXAMPLE_ACTIONS = 7, 2, 16
 SHOWN_TILE = 2
 """A tile with a plaza, a district and a quarry: every kind of hex at once."""
+TILE_LAYS: tuple[tuple[tuple[int, int], int], ...] = (((0, 0), 0), ((4, 0), 2))
+"""Where the tile is shown laid: (anchor, rotation), the first as the rules explain it."""
 
 
 def colour_of(hex_: dict[str, Any]) -> str:
@@ -120,7 +123,7 @@ def a_tile() -> Figure:
     tile = tile_hexes_json(SHOWN_TILE)
     drawn = []
     every_cell = []
-    for anchor, rotation in (((0, 0), 0), ((3, 0), 2)):
+    for anchor, rotation in TILE_LAYS:
         q, r = anchor
         cells = [
             anchor,
@@ -149,11 +152,16 @@ def a_tile() -> Figure:
         drawing,
         f"Tile {SHOWN_TILE} ({parts}) laid twice; [k] marks hexes[k], the tile's k-th "
         "hex in the observation. On the left, the action "
-        '{"q": 0, "r": 0, "rotation": 0} puts hexes[0] on 0,0, hexes[1] on 0,0 + D[0] and '
-        'hexes[2] on 0,0 + D[1]. On the right, {"q": 3, "r": 0, "rotation": 2}: the '
-        "same tile turned two sixths of a turn clockwise.",
+        f"{action_json(*TILE_LAYS[0])} puts hexes[0] on 0,0, hexes[1] on 0,0 + D[0] and "
+        f"hexes[2] on 0,0 + D[1]. On the right, {action_json(*TILE_LAYS[1])}: the same tile "
+        f"turned {TILE_LAYS[1][1]} sixths of a turn clockwise.",
         "medium",
     )
+
+
+def action_json(anchor: tuple[int, int], rotation: int) -> str:
+    """The placement part of the action that lays a tile so (its `tile` left out)."""
+    return json.dumps({"q": anchor[0], "r": anchor[1], "rotation": rotation})
 
 
 def kinds_of_hex() -> Figure:

@@ -36,8 +36,10 @@ from engine.setup_checks import checked_options
 class Attika:
     id = "attika"
     name = "Attika"
-    rules_version = 1
-    """Its boards made public changed no replay: no bot's move depended on them."""
+    rules_version = 2
+    """2: the last building drawn from a stack must be built when it can be (decision
+    last-of-a-stack); a replay of version 1 in which it was kept may not play again. Its
+    boards made public changed no replay: no bot's move depended on them."""
     player_counts: tuple[int, ...] = (2, 3, 4)
     options: tuple[OptionSpec, ...] = ()
 

@@ -6,8 +6,10 @@ turn takes one landscape card per draw or build left; a player who has drawn and
 nothing takes 3. After any card taken by choice (a forgone action or an amphora traded)
 the player may no longer draw or build this turn.
 
-A drawn building is built at once (paid as usual) or kept on the board; a draw that
-empties one of the player's four stacks makes the player place a new map tile next.
+A drawn building is built at once (paid as usual) or kept on the board, except the last
+building of a stack: the rules text has it placed on the map, paying its cost, so it is
+kept only when it cannot be built anywhere. A draw that empties one of the player's four
+stacks makes the player place a new map tile next.
 A decision with exactly one legal action is taken automatically (not recorded), so a
 player who can do nothing but end the turn is never asked.
 """
@@ -30,7 +32,7 @@ from engine.attika.actions import (
     parse_action,
     pay_action,
 )
-from engine.attika.builds import legal_builds
+from engine.attika.builds import BuildOptions, legal_builds
 from engine.attika.components import BUILDINGS, LANDSCAPES
 from engine.attika.costs import (
     Cards,
@@ -81,6 +83,13 @@ def extra_action_useful(state: AttikaState) -> bool:
     return bool(legal_builds(state, state.current, seat.board))
 
 
+def may_keep(state: AttikaState, pending: Pending, builds: BuildOptions) -> bool:
+    """The building just drawn may go to the board instead of the map (`builds`, where it
+    may be built): always, but the last building of a stack only if it cannot be built."""
+    last_of_its_stack = not state.seats[state.current].stacks[pending.stack]
+    return not last_of_its_stack or not any(cells for _, cells in builds)
+
+
 def legal_actions(state: AttikaState) -> LegalActions:
     if state.legal_cache is None:
         state.legal_cache = _legal_actions(state)
@@ -96,7 +105,8 @@ def _legal_actions(state: AttikaState) -> LegalActions:
     pending = state.pending
     if pending is not None:
         if pending.kind == "drawn":
-            return LegalActions([KEEP], legal_builds(state, player, [pending.building]))
+            builds = legal_builds(state, player, [pending.building])
+            return LegalActions([KEEP] if may_keep(state, pending, builds) else [], builds)
         if pending.kind == "pay":
             cost = build_cost(state, player, pending.building, pending.cell)
             return LegalActions([pay_action(cards) for cards in payments(seat.hand, cost)], [])
@@ -225,6 +235,11 @@ def _build(state: AttikaState, building: int, cell: int) -> None:
 
 def _keep(state: AttikaState) -> None:
     pending = _pending(state)
+    if not may_keep(state, pending, legal_builds(state, state.current, [pending.building])):
+        raise IllegalAction(
+            f"the {BUILDINGS[pending.building].id} is the last building of its stack: it "
+            "must be built, since it can be"
+        )
     seat = state.seats[state.current]
     seat.board.append(pending.building)
     seat.board.sort()

@@ -97,6 +97,52 @@ NAMED_HEADING = re.compile(r'^<a id="([a-z0-9][a-z0-9-]*)"></a>\s*')
 so that tests and links can cite it by that name."""
 
 
+INSERT_LINE = re.compile(r"^<!-- agon: ([a-z][a-z0-9-]*) -->$")
+"""A paragraph of its own, `<!-- agon: name -->`, marks where a page puts content it makes
+itself (the rules pages' pictures and component tables); hidden where Markdown is read
+elsewhere, since it is an HTML comment."""
+
+
+def insert_marker(name: str) -> str:
+    """What a `<!-- agon: name -->` line becomes in the HTML: the same comment, which the
+    page replaces (`fill_inserts`) or leaves, unseen."""
+    return f"<!-- agon: {name} -->\n"
+
+
+def insert_names(html: str) -> list[str]:
+    """The names of the inserts a rendered document asks for, in order."""
+    return re.findall(r"^<!-- agon: ([a-z][a-z0-9-]*) -->$", html, flags=re.MULTILINE)
+
+
+def fill_inserts(html: SafeString, inserts: dict[str, SafeString]) -> SafeString:
+    """The document with each insert marker replaced by its content (unknown ones stay
+    comments)."""
+    filled = str(html)
+    for name, content in inserts.items():
+        filled = filled.replace(insert_marker(name), content)
+    return mark_safe(filled)  # noqa: S308 (a rendered document and our own SafeStrings)
+
+
+def _with_insert_markers(tokens: list[Token]) -> list[Token]:
+    """The tokens with each paragraph that is an insert line made its marker."""
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        found = None
+        if token.type == "paragraph_open" and index + 2 < len(tokens):
+            found = INSERT_LINE.match(tokens[index + 1].content.strip())
+        if found is None:
+            kept.append(token)
+            index += 1
+            continue
+        marker = Token("html_block", "", 0)
+        marker.content = insert_marker(found.group(1))
+        kept.append(marker)
+        index += 3  # the paragraph's opening, its text and its closing
+    return kept
+
+
 def _take_anchor(inline: Token) -> str | None:
     """The anchor a heading names at its start, taken out of its text; None if none."""
     if not inline.children:
@@ -126,7 +172,7 @@ def render_markdown(text: str, anchor_prefix: str = "", *, below: bool = False) 
     down, so that the page has one title."""
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
     md.add_render_rule("code_inline", _code_inline)
-    tokens = md.parse(text)
+    tokens = _with_insert_markers(md.parse(text))
     in_table = False
     headings: list[Heading] = []
     used: set[str] = set()

@@ -1,14 +1,16 @@
 """The rules pages: `docs/rules/<game>.md` for each registered game, followed by the
 game's decisions where the printed rules are silent (`docs/rules/<game>-decisions.md`)
 when that file exists. Both are the repository's Markdown, rendered like the other
-documents (raw HTML escaped)."""
+documents (raw HTML escaped); the rules get the game's pictures and component tables
+where their insert lines ask for them (`agon.web.rules_inserts`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from agon.web.docs import DECISIONS_ANCHOR, RenderedDoc, docs_dir, file_render
+from agon.web.docs import DECISIONS_ANCHOR, RenderedDoc, docs_dir, file_render, fill_inserts
+from agon.web.rules_inserts import rules_inserts
 from engine.registry import game_ids
 
 
@@ -40,8 +42,9 @@ def rules_render(game_id: str) -> RulesPage | None:
     if not has_rules(game_id):
         return None
     decisions = decisions_file(game_id)
+    rules = file_render(rules_file(game_id))
     return RulesPage(
         game_id,
-        file_render(rules_file(game_id)),
+        replace(rules, html=fill_inserts(rules.html, rules_inserts(game_id))),
         file_render(decisions, f"{DECISIONS_ANCHOR}-", below=True) if decisions.is_file() else None,
     )

@@ -52,13 +52,14 @@ def test_a_new_tile_may_leave_holes_and_may_touch_only_a_shrine() -> None:
 
 
 def draw_last_of_a_stack(state: AttikaState) -> None:
-    """Seat 0 draws the last building of its stack 2 and keeps it: a map tile is owed."""
+    """Seat 0 draws the last building of its stack 2 and builds it where it first can (or
+    keeps it when it cannot be built), paying the first way offered: a map tile is owed."""
     seat = state.seats[0]
     seat.stacks[2] = seat.stacks[2][:1]
     state.legal_cache = None
     GAME.apply(state, {"type": "draw", "stack": 2})
-    if state.pending is not None and state.pending.kind == "drawn":
-        GAME.apply(state, {"type": "keep"})
+    while state.pending is not None and state.pending.kind in ("drawn", "pay"):
+        GAME.apply(state, GAME.legal_actions(state)[0])
     assert state.pending is not None and state.pending.kind == "tile"
 
 

@@ -253,3 +253,43 @@ def test_emptying_the_main_stack_also_asks_for_a_new_map_tile(roads: AttikaState
     if roads.pending is not None and roads.pending.kind == "drawn":
         GAME.apply(roads, {"type": "keep"})
     assert roads.pending is not None and roads.pending.kind == "tile"
+
+
+def test_the_last_building_of_a_stack_must_be_built_when_it_can_be(roads: AttikaState) -> None:
+    """Decision #last-of-a-stack: the text has the last building of a stack placed on the
+    map, paying its cost, before the map grows."""
+    on_top(roads, 0, 1, "fortress")
+    seat = roads.seats[0]
+    seat.stacks[1] = seat.stacks[1][:1]
+    set_hand(roads, 0, "MMMH")
+    GAME.apply(roads, {"type": "draw", "stack": 1})
+    assert roads.pending is not None and roads.pending.kind == "drawn"
+    assert types(roads) == {"build"}
+    with pytest.raises(IllegalAction, match="last building of its stack"):
+        GAME.apply(roads, {"type": "keep"})
+    GAME.apply(roads, build("fortress", 1, 0))
+    assert seat.placed[b("fortress")] == cell(1, 0)
+    assert roads.pending is not None and roads.pending.kind == "tile"
+
+
+def test_the_last_building_of_a_stack_is_kept_when_it_cannot_be_built(
+    roads: AttikaState,
+) -> None:
+    """Decision #last-of-a-stack."""
+    on_top(roads, 0, 1, "fortress")
+    roads.seats[0].stacks[1] = roads.seats[0].stacks[1][:1]
+    GAME.apply(roads, {"type": "draw", "stack": 1})  # no cards: kept without asking
+    assert b("fortress") in roads.seats[0].board
+    assert roads.pending is not None and roads.pending.kind == "tile"
+
+
+def test_the_last_building_must_be_built_also_with_no_map_tile_left(
+    roads: AttikaState,
+) -> None:
+    """Decision #last-of-a-stack."""
+    on_top(roads, 0, 1, "fortress")
+    roads.seats[0].stacks[1] = roads.seats[0].stacks[1][:1]
+    roads.tile_pile = []
+    set_hand(roads, 0, "MMMH")
+    GAME.apply(roads, {"type": "draw", "stack": 1})
+    assert types(roads) == {"build"}

@@ -405,6 +405,25 @@ def test_security_guard_returns_every_token_on_a_chosen_tile() -> None:
     assert state.supply == [14, 15]
 
 
+def test_a_text_with_a_target_must_be_carried_out_even_against_its_player() -> None:
+    """Decision #mandatory-texts: the only tile with a token is the Security Guard itself,
+    so its player must take back the token just placed; no action skips the text."""
+    state = table({(0, 0): up("factory")}, hands=[["security_guard"], []])
+    play(state, "security_guard", 1, 0)
+    assert legal(state) == [tile(1, 0)]
+    choose(state, tile(1, 0))
+    assert tokens_at(state, 1, 0) == [0, 0] and state.supply == [15, 15]
+    assert turn_is_over(state)
+
+
+def test_a_construction_site_must_play_a_tile_from_the_hand() -> None:
+    """Decision #mandatory-texts."""
+    state = table({(0, 0): up("factory")}, hands=[["construction_site", "bank"], []])
+    play(state, "construction_site", 1, 0)
+    assert {action.get("play") for action in legal(state)} == {"bank"}
+    assert DONE not in legal(state) and {"pass": True} not in legal(state)
+
+
 # --- shopping complex ----------------------------------------------------------------
 
 

@@ -111,3 +111,18 @@ def test_the_bot_protocol_points_to_each_rules_page(client: Client) -> None:
     page = get(client, reverse("web:guide"))
     for game_id in game_ids():
         assert f'href="/games/{game_id}/rules/"' in page
+
+
+def test_insert_lines_become_the_games_pictures_and_tables(client: Client, repo: Path) -> None:
+    (repo / "docs" / "rules" / "akropolis.md").write_text(
+        "# Akropolis\n\n## Components\n\n<!-- agon: component-tables -->\n\n"
+        "## Coordinates\n\n<!-- agon: coordinates -->\n\n<!-- agon: no-such-insert -->\n\n"
+        "```\n<!-- agon: coordinates -->\n```\n",
+        encoding="utf-8",
+    )
+    page = get(client, reverse("web:rules", args=["akropolis"]))
+    assert page.count('data-picture="coordinates"') == 1
+    assert 'data-components="akropolis-stacks"' in page
+    assert "<!-- agon: no-such-insert -->" in page  # an unknown one stays a hidden comment
+    assert "&lt;!-- agon: coordinates --&gt;" in page  # a code block shows its text
+    assert "&lt;!-- agon: no-such-insert" not in page

@@ -1,0 +1,1 @@
+"""The rules pages' component tables, made from the engine's data, one module per game."""

@@ -4,6 +4,7 @@ the validation match in real boxes and stores the replay there, and the API serv
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from rest_framework.test import APIClient
 from agon.bots.models import BotVersion
 from agon.env import EnvError
 from agon.matches.models import Match
+from agon.matches.stored_timelines import timeline_name
 from agon.storage import s3_storage_from_env
 from engine.replay import Replay, verify_replay
 from tests.platform.pipeline.conftest import Pipeline
@@ -90,12 +92,15 @@ def test_it_keeps_archives_and_replays_in_the_bucket_through_upload_match_and_ap
     objects = s3_bucket.objects()
     replay_key = f"{PREFIX}/{match.replay.name}"
     assert match.replay.name == f"replays/match-{match.id}.json"
+    timeline_key = f"{PREFIX}/{timeline_name(match.id, match.game)}"
+    stored_timeline = objects.pop(timeline_key)
     assert objects == {archive_key: source, replay_key: served}, (
-        "the archive and the replay are in the bucket; the moves written while the match "
-        "ran (live/) were removed"
+        "the archive, the replay and its timeline are in the bucket; the moves written "
+        "while the match ran (live/) were removed"
     )
 
     timeline = json_of(client.get(f"/api/matches/{match.id}/timeline/"))
+    assert json.loads(gzip.decompress(stored_timeline)) == timeline["steps"]
     assert (timeline["total"], timeline["error"]) == (len(replay.actions) + 1, ""), (
         "the viewer's timeline replays the stored replay read back from the bucket"
     )

@@ -24,6 +24,9 @@ def test_a_blank_text_a_nullable_and_a_json_column_get_theirs() -> None:
     assert filled["status"] == "validating"
     assert filled["reason"] == filled["paused_reason"] == ""
     assert filled["faults_counted_from"] == api.NULL
+    seat = ["id", "match_id", "seat", "version_id", "builtin", "rank", "score", "fault", "log"]
+    seat_filled = dict(api.model_filled_columns("matches_matchseat", seat, NOW))
+    assert seat_filled["log_turn_offsets"] == "[]"
 
 
 def test_a_not_null_column_without_a_default_stops_the_load_naming_it() -> None:

@@ -31,7 +31,11 @@ database's backends and the clients (from /proc). The target is p99 < 100 ms (cl
 PostgreSQL on 127.0.0.1:5432 as postgres (trust auth). Migrations run with
 DJANGO_SETTINGS_MODULE=agon.settings.test and AGON_TEST_DATABASE_URL set to the bench
 database. The database is kept for --reuse (--drop removes it at the end); the server
-is stopped and the temporary folder removed whatever happens. Figures are in
+is stopped and the temporary folder removed whatever happens. The server's broker is
+Redis database 14 (--broker-url; no task is sent, but the rate limits count there, under
+--redis-prefix, deleted at the end) and its cache a capped redis-server started for the
+run (--cache-url names another; production settings want it on a server of its own);
+it listens on a free port (--port). Figures are in
 bench/README.md; `--explain` prints every query of each endpoint with its EXPLAIN
 ANALYZE.
 """
@@ -39,6 +43,7 @@ ANALYZE.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import http.client
 import json
@@ -47,7 +52,6 @@ import random
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -64,6 +68,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
 from rich.progress import Progress  # noqa: E402
+
+from bench.redis_support import (  # noqa: E402
+    DEFAULT_PREFIX,
+    cache_server,
+    delete_keys,
+    free_port,
+    key_prefix,
+    prefix_environment,
+)
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/agon_bench_api"
 TARGET_P99_MS = 100.0
@@ -191,8 +204,11 @@ def write_media(media_root: Path, ladders: Iterable[tuple[str, int]]) -> bytes:
 NULL = "\\N"
 
 
+COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+
+
 def tsv(value: object) -> str:
-    """A value in COPY's text format (the values here hold no tabs, newlines or \\)."""
+    """A value in COPY's text format."""
     if value is None:
         return NULL
     if isinstance(value, bool):
@@ -200,8 +216,8 @@ def tsv(value: object) -> str:
     if isinstance(value, datetime):
         return value.isoformat()
     if isinstance(value, list | dict):
-        return json.dumps(value, separators=(",", ":"))
-    return str(value)
+        return json.dumps(value, separators=(",", ":")).translate(COPY_ESCAPES)
+    return str(value).translate(COPY_ESCAPES)
 
 
 @dataclass
@@ -269,8 +285,11 @@ def make_site(
     """Bots with a second version: the first match (index) it plays in."""
     sha = hashlib.sha256(archive).hexdigest()
     version_id = 0
+    dealt = first_bots_games()
     for bot_id in range(1, args.bots + 1):
         game = rng.choices(games, weights=list(GAME_SHARES.values()))[0]
+        if bot_id <= len(dealt):  # a small site too can fill each ladder's tables
+            game = dealt[bot_id - 1]
         bot_game[bot_id] = game
         created = start + timedelta(seconds=rng.uniform(0, HISTORY_DAYS * 86400 * 0.5))
         bots.add(bot_id, owners[bot_id - 1], f"bot{bot_id:05d}", game, created)
@@ -323,7 +342,7 @@ def make_site(
     rng.shuffle(kinds)
     queued, running = UNFINISHED
     rated: dict[tuple[int, int], list[Any]] = {}
-    """(ladder, bot) -> [rating, games, version games, wins, version]."""
+    """(ladder, bot) -> [rating, games, version games, wins, version, last rated]."""
     step = HISTORY_DAYS * 86400 / args.matches
     logs = [bot_log(rng, 1024 * (1 + n % 8)) for n in range(16)]
     seat_id = change_id = 0
@@ -402,25 +421,25 @@ def make_site(
             )
         if kind == "ranked" and status == "finished" and ladder is not None:
             states = []
-            for version in seat_versions:
-                assert version is not None
-                bot = version_bot[version]
+            for seated in seat_versions:
+                assert seated is not None
+                bot = version_bot[seated]
                 state = rated.setdefault(
-                    (ladder.id, bot), [rating_system.initial(), 0, 0, 0, version]
+                    (ladder.id, bot), [rating_system.initial(), 0, 0, 0, seated, None]
                 )
-                if state[4] != version:  # a new version is provisional again
-                    state[2], state[4] = 0, version
+                if state[4] != seated:  # a new version is provisional again
+                    state[2], state[4] = 0, seated
                 states.append(state)
             afters = rating_system.update([s[0] for s in states], ranks, [s[2] for s in states])
-            for state, version, after, rank in zip(
+            for state, seated, after, rank in zip(
                 states, seat_versions, afters, ranks, strict=True
             ):
                 change_id += 1
                 before = state[0]
                 provisional = rating_system.is_provisional(before, state[2])
                 changes.rows.append(
-                    f"{change_id}\t{match_id}\t{ladder.id}\t{version_bot[version or 0]}\t"
-                    f"{version}\t{before.value}\t{tsv(before.deviation)}\t"
+                    f"{change_id}\t{match_id}\t{ladder.id}\t{version_bot[seated or 0]}\t"
+                    f"{seated}\t{before.value}\t{tsv(before.deviation)}\t"
                     f"{after.value}\t{tsv(after.deviation)}\t"
                     f"{'t' if provisional else 'f'}\t{finished_text}"
                 )
@@ -428,6 +447,7 @@ def make_site(
                 state[1] += 1
                 state[2] += 1
                 state[3] += int(rank == 1)
+                state[5] = finished
         if index % 1000 == 999:
             progress.advance(task, 1000)
     progress.update(task, completed=args.matches)
@@ -436,24 +456,32 @@ def make_site(
     ratings = site.table(
         "ladders_rating",
         "id", "ladder_id", "bot_id", "version_id", "rating", "deviation", "games",
-        "version_games", "wins", "active", "updated",
+        "version_games", "wins", "active", "updated", "ranking", "deviation_at", "rankable",
     )  # fmt: skip
     rating_id = 0
     for ladder in ladders:
         for bot in game_bots[ladder.game]:
             rating_id += 1
             active = versions_of[bot][-1]
-            rating, played, version_games, wins, version = rated.get(
-                (ladder.id, bot), [rating_system.initial(), 0, 0, 0, active]
+            rating, played, version_games, wins, version, last_rated = rated.get(
+                (ladder.id, bot), [rating_system.initial(), 0, 0, 0, active, None]
             )
             if version != active:
                 version_games = 0
             ratings.add(
                 rating_id, ladder.id, bot, active, rating.value, rating.deviation,
                 int(played), int(version_games), int(wins),
-                rng.random() >= INACTIVE_RATING_SHARE, now,
+                rng.random() >= INACTIVE_RATING_SHARE, now, rating_system.ranking_value(rating),
+                last_rated, not rating_system.is_provisional(rating, int(version_games)),
             )  # fmt: skip
     return site
+
+
+def first_bots_games() -> list[str]:
+    """The games of the first bots: as many for each game as its largest table seats."""
+    from engine.registry import get_game
+
+    return [game for game in GAME_SHARES for _ in range(max(get_game(game).player_counts))]
 
 
 def bot_log(rng: random.Random, size: int) -> str:
@@ -469,6 +497,44 @@ def bot_log(rng: random.Random, size: int) -> str:
         lines.append(line)
         length += len(line) + 1
     return "\\\\x" + ("\n".join(lines) + "\n").encode().hex()
+
+
+def model_filled_columns(
+    table: str, written: Sequence[str], now: datetime
+) -> list[tuple[str, str]]:
+    """The columns of `table` the bench does not write, each with the text (COPY's format)
+    of the value the model gives a new row: the field's default (a blank text field's is
+    ""), `now` for an automatic timestamp, NULL for a nullable field without a default;
+    a column with a default of the database's own is left to it. So a column added to a
+    model with a default needs nothing here; one without a default stops the load, naming
+    it, instead of failing deep inside COPY."""
+    from django.apps import apps
+    from django.db import models
+
+    (model,) = [m for m in apps.get_models() if m._meta.db_table == table]
+    filled: list[tuple[str, str]] = []
+    for model_field in model._meta.concrete_fields:
+        if model_field.column in written:
+            continue
+        if model_field.db_default is not models.NOT_PROVIDED and not model_field.has_default():
+            continue
+        name = f"{table}.{model_field.column}"
+        if getattr(model_field, "auto_now", False) or getattr(model_field, "auto_now_add", False):
+            value: object = now
+        elif model_field.has_default() and model_field.unique:
+            raise SystemExit(f"bench/api.py: {name} is unique: the bench must write it")
+        else:
+            value = model_field.get_default()
+        if value is None and not model_field.null:
+            raise SystemExit(
+                f"bench/api.py: {name} is NOT NULL without a default: write it in make_site"
+            )
+        if isinstance(model_field, models.JSONField) and value is not None:
+            text = json.dumps(value, separators=(",", ":")).translate(COPY_ESCAPES)
+        else:
+            text = tsv(model_field.get_prep_value(value))
+        filled.append((model_field.column, text))
+    return filled
 
 
 LOAD_ORDER = (
@@ -499,6 +565,10 @@ def copy_site(database_url: str, site: Site, progress: Progress) -> dict[str, fl
     import psycopg
 
     seconds: dict[str, float] = {}
+    now = datetime.now(UTC)
+    filled = {
+        name: model_filled_columns(name, site.tables[name].columns, now) for name in LOAD_ORDER
+    }
     total = sum(len(table.rows) for table in site.tables.values())
     task = progress.add_task("COPY", total=total)
     with psycopg.connect(database_url) as connection, connection.cursor() as cursor:
@@ -509,11 +579,12 @@ def copy_site(database_url: str, site: Site, progress: Progress) -> dict[str, fl
         started = time.perf_counter()
         for name in LOAD_ORDER:
             table = site.tables[name]
-            columns = ", ".join(table.columns)
+            columns = ", ".join([*table.columns, *(column for column, _ in filled[name])])
+            tail = "".join(f"\t{text}" for _, text in filled[name])
             with cursor.copy(f"COPY {name} ({columns}) FROM STDIN") as copy:
                 for first in range(0, len(table.rows), CHUNK_ROWS):
                     chunk = table.rows[first : first + CHUNK_ROWS]
-                    copy.write("\n".join(chunk) + "\n")
+                    copy.write(f"{tail}\n".join(chunk) + f"{tail}\n")
                     progress.advance(task, len(chunk))
             cursor.execute(  # a table name of LOAD_ORDER
                 f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "  # noqa: S608
@@ -572,14 +643,7 @@ def load(args: argparse.Namespace, media_root: Path) -> float | None:
 # --- The server --------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def server_environment(args: argparse.Namespace, var_dir: Path) -> dict[str, str]:
+def server_environment(args: argparse.Namespace, var_dir: Path, cache_url: str) -> dict[str, str]:
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
@@ -594,9 +658,10 @@ def server_environment(args: argparse.Namespace, var_dir: Path) -> dict[str, str
                 "DJANGO_SETTINGS_MODULE": "agon.settings.production",
                 "AGON_DATABASE_URL": args.database_url,
                 "AGON_SECRET_KEY": secrets.token_urlsafe(50),
-                "AGON_BROKER_URL": "redis://127.0.0.1:6379/14",  # no task is sent
-                "AGON_CACHE_URL": "redis://127.0.0.1:6379/13",
+                "AGON_BROKER_URL": args.broker_url,  # no task is sent; the rate limits count
+                "AGON_CACHE_URL": cache_url,
                 "AGON_SSL_REDIRECT": "false",
+                **prefix_environment(args.redis_prefix),
             }
         )
     else:
@@ -609,7 +674,9 @@ def server_environment(args: argparse.Namespace, var_dir: Path) -> dict[str, str
     return env
 
 
-def start_server(args: argparse.Namespace, var_dir: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(
+    args: argparse.Namespace, var_dir: Path, port: int, cache_url: str
+) -> subprocess.Popen[bytes]:
     log = (var_dir / "gunicorn.log").open("wb")
     argv = [
         sys.executable, "-m", "gunicorn", "agon.wsgi",
@@ -623,7 +690,7 @@ def start_server(args: argparse.Namespace, var_dir: Path, port: int) -> subproce
     server = subprocess.Popen(  # noqa: S603 - a fixed argv
         argv,
         cwd=ROOT,
-        env=server_environment(args, var_dir),
+        env=server_environment(args, var_dir, cache_url),
         stdin=subprocess.DEVNULL,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -685,11 +752,14 @@ class ServerCpu:
         self.last: dict[tuple[str, int], float] = {}
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self.run, daemon=True)
-        self.own = 0.0
-        """CPU seconds of the sampling itself (in this process, not a client's)."""
+        self.ready = threading.Event()
+        """Set once the first sample is taken: the clients start after it."""
 
     def __enter__(self) -> ServerCpu:
         self.thread.start()
+        while not self.ready.wait(0.1):
+            if not self.thread.is_alive():
+                raise SystemExit("the CPU sampler stopped before its first sample")
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -700,13 +770,11 @@ class ServerCpu:
         import psycopg
 
         with psycopg.connect(self.database_url, autocommit=True) as connection:
-            while True:
+            self.sample(connection)
+            self.ready.set()
+            while not self.stopping.wait(self.SAMPLE_SECONDS):
                 self.sample(connection)
-                self.own = time.thread_time()
-                if self.stopping.wait(self.SAMPLE_SECONDS):
-                    self.sample(connection)
-                    self.own = time.thread_time()
-                    return
+            self.sample(connection)
 
     def sample(self, connection: Any) -> None:
         seen: dict[tuple[str, int], float] = {}
@@ -762,7 +830,7 @@ class Result:
     load_before: float
     load_after: float
     client_cpu: float = 0.0
-    """CPU seconds this process (the clients) spent."""
+    """CPU seconds the client threads spent (their own thread time)."""
     app_cpu: float = 0.0
     """CPU seconds gunicorn's workers spent."""
     db_cpu: float = 0.0
@@ -790,17 +858,19 @@ def hammer(
     latencies: list[float] = []
     errors: dict[int, int] = {}
     body_bytes = 0
+    client_cpu = 0.0
     load_before = os.getloadavg()[0]
-    cpu_before = time.process_time()
     started = time.perf_counter()
     deadline = started + seconds
 
     def client(number: int) -> None:
-        nonlocal sent, body_bytes
+        nonlocal sent, body_bytes, client_cpu
         rng = random.Random(f"{seed}:{endpoint.name}:{number}")
+        cpu_begun = time.thread_time()
         while True:
             with lock:
                 if sent >= requests or time.perf_counter() > deadline:
+                    client_cpu += time.thread_time() - cpu_begun
                     return
                 sent += 1
             path = endpoint.url(rng)
@@ -831,7 +901,7 @@ def hammer(
         body_bytes,
         load_before,
         os.getloadavg()[0],
-        time.process_time() - cpu_before,
+        client_cpu,
     )
 
 
@@ -859,7 +929,7 @@ def endpoints(args: argparse.Namespace) -> list[Endpoint]:
     deep_page = max(1, (total // page_size) * 3 // 4)
 
     def pages(ladder: int) -> int:
-        return max(1, -(-ladder_sizes[ladder] // page_size))
+        return max(1, -(-int(ladder_sizes[ladder]) // page_size))
 
     def board(which: Callable[[int], int]) -> Callable[[random.Random], str]:
         def url(rng: random.Random) -> str:
@@ -961,6 +1031,24 @@ def main() -> None:
     )
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL, help="bench database")
     parser.add_argument(
+        "--broker-url",
+        default="redis://127.0.0.1:6379/14",
+        help="the server's broker: no task is sent, the rate limits count there (keys under "
+        "--redis-prefix, deleted at the end)",
+    )
+    parser.add_argument(
+        "--cache-url",
+        help="the server's cache, a Redis server other than the broker's (default: a capped "
+        "redis-server started for the run)",
+    )
+    parser.add_argument(
+        "--redis-prefix",
+        type=key_prefix,
+        default=DEFAULT_PREFIX,
+        help=f"the start of the server's every key in the broker's Redis ({DEFAULT_PREFIX})",
+    )
+    parser.add_argument("--port", type=int, default=0, help="the server's port (default: free)")
+    parser.add_argument(
         "--reuse", action="store_true", help="keep the database if it holds the same sizes"
     )
     parser.add_argument("--drop", action="store_true", help="drop the database at the end")
@@ -1001,9 +1089,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.users < 1 or args.bots < args.users or args.matches < sum(UNFINISHED) + 1:
         parser.error("need users >= 1, bots >= users, and more matches than unfinished ones")
+    if args.bots < len(first_bots_games()):
+        parser.error(f"need bots >= {len(first_bots_games())}: every game's largest table")
 
     var_dir = Path(tempfile.mkdtemp(prefix="agon-bench-api-"))
     server: subprocess.Popen[bytes] | None = None
+    cache = contextlib.ExitStack()
     try:
         if not (args.reuse and database_exists(args.database_url)):
             recreate_database(args.database_url)
@@ -1016,8 +1107,9 @@ def main() -> None:
         if args.no_load:
             return
         chosen = [e for e in endpoints(args) if not args.only or args.only in e.name]
-        port = free_port()
-        server = start_server(args, var_dir, port)
+        port = args.port or free_port()
+        cache_url = cache.enter_context(cache_server(args.cache_url))
+        server = start_server(args, var_dir, port, cache_url)
         print(
             f"gunicorn: {args.workers} sync workers, {args.server_settings} settings, lists "
             + (
@@ -1040,7 +1132,6 @@ def main() -> None:
                         port, endpoint, args.clients, args.requests, args.seconds, args.seed, tag
                     )
                 result.app_cpu, result.db_cpu = cpu.seconds()
-                result.client_cpu -= cpu.own
                 result.alone_ms = alone.latencies
                 results.append(result)
                 progress.advance(task)
@@ -1052,6 +1143,9 @@ def main() -> None:
     finally:
         if server is not None:
             stop_server(server)
+            if args.server_settings == "production":
+                delete_keys(args.broker_url, args.redis_prefix)
+        cache.close()
         shutil.rmtree(var_dir, ignore_errors=True)
         if args.drop:
             from django.db import connections

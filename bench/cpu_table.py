@@ -232,7 +232,7 @@ def referee_turn_costs(game_id: str, players: int) -> tuple[float, float]:
 
 
 def print_table(seconds: float) -> None:
-    calibration = calibration_rate()
+    calibration = calibration_rate(min(1.0, seconds))
     print(
         f"CPU-time table (calibration workload: {calibration:.1f} runs/CPU-s; "
         '"/kcal" = per thousand calibration runs)'

@@ -277,9 +277,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per throughput figure")
     parser.add_argument("--positions", type=int, default=200, help="mid-game positions sampled")
     parser.add_argument(
+        "--replays", type=int, default=6, help="recorded matches the referee replays (6)"
+    )
+    parser.add_argument(
         "--table-only", action="store_true", help="print only the CPU-time table per game"
     )
     args = parser.parse_args()
+    if args.replays < 1 or args.positions < 1:
+        parser.error("need --replays and --positions of 1 or more")
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     print(f"Python {sys.version.split()[0]}, one core\n")
@@ -289,7 +294,7 @@ def main() -> None:
     bench_random(args.seconds)
     last = bench_greedy(args.seconds)
     bench_naive_greedy_turn(last[4])
-    replays = [greedy_match(seed, 4) for seed in range(100, 106)]
+    replays = [greedy_match(seed, 4) for seed in range(100, 100 + args.replays)]
     bench_referee(replays)
     bench_legal_actions(args.positions)
     bench_cold_start()

@@ -3,7 +3,7 @@ and a version test's pace while the ladders are busy.
 
 It starts `agon up` as `make run` does (SQLite, the file-system broker, bwrap boxes,
 every example bot on every ladder, two matches at once) on a fresh data folder and a
-free port, waits until the ladders play, then measures, each for --minutes:
+free port (or --port), waits until the ladders play, then measures, each for --minutes:
 
 1. ranked matches finished a minute, the ladders alone;
 2. the same while a private Swiss of --entrants random bots runs (made through the
@@ -53,13 +53,14 @@ def main(argv: list[str] | None = None) -> int:
         "--test-minutes", type=float, default=30.0, help="how long to wait for the test (30)"
     )
     parser.add_argument("--game", default="akropolis", help="the Swiss's and the test's game")
+    parser.add_argument("--port", type=int, default=0, help="agon up's port (default: free)")
     parser.add_argument(
         "--games", default="", help="agon up --games: the ladders that play (default: all)"
     )
     args = parser.parse_args(argv)
     with (
         tempfile.TemporaryDirectory(prefix="agon-fair-") as folder,
-        _agon_up(Path(folder), args.games) as up,
+        _agon_up(Path(folder), args.games, args.port) as up,
     ):
         os.environ["AGON_VAR_DIR"] = str(Path(folder) / "var")
         os.environ["DJANGO_SETTINGS_MODULE"] = "agon.settings.local"
@@ -237,10 +238,11 @@ def _test_end(test_id: int, started: float, minutes: float) -> str:
 
 
 @contextlib.contextmanager
-def _agon_up(folder: Path, games: str) -> Iterator[list[str]]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+def _agon_up(folder: Path, games: str, port: int) -> Iterator[list[str]]:
+    if not port:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
     env = {k: v for k, v in os.environ.items() if not k.startswith("AGON_")}
     env.pop("DJANGO_SETTINGS_MODULE", None)
     env.update(AGON_VAR_DIR=str(folder / "var"), NO_COLOR="1")

@@ -20,7 +20,10 @@ matches) and for all the timed matches together.
     .venv/bin/python bench/pipeline.py [--matches 40]
 
 It needs root (boxes use cgroups) and makes a database of its own (agon_bench, dropped
-at the end) and empties Redis database 14; both can be changed with options.
+at the end). Its broker is Redis database 14, where every key it makes starts with
+--redis-prefix and only those are deleted, before and after; its cache a capped
+redis-server it starts for the run (production settings want the cache on a server of
+its own). Options change them all.
 """
 
 from __future__ import annotations
@@ -46,6 +49,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
 from agon.worker_command import worker_command  # noqa: E402
+from bench.redis_support import (  # noqa: E402
+    DEFAULT_PREFIX,
+    cache_server,
+    delete_keys,
+    key_prefix,
+    prefix_environment,
+)
 
 TARGET_OVERHEAD = 0.10
 LATENCY_POLL_SECONDS = 0.005
@@ -62,13 +72,13 @@ class Timing:
     queue_to_done: float
 
 
-def configure(args: argparse.Namespace, var_dir: Path) -> dict[str, str]:
-    """Production settings on the bench's own database and broker; the environment the
-    worker gets too."""
+def configure(args: argparse.Namespace, var_dir: Path, cache_url: str) -> dict[str, str]:
+    """Production settings on the bench's own database, broker keys and cache; the
+    environment the worker gets too."""
     env = {
         "DJANGO_SETTINGS_MODULE": "agon.settings.production",
         "AGON_SECRET_KEY": secrets.token_urlsafe(50),
-        "AGON_CACHE_URL": "redis://127.0.0.1:6379/13",
+        "AGON_CACHE_URL": cache_url,
         "AGON_ALLOWED_HOSTS": "127.0.0.1",
         "AGON_DATABASE_URL": args.database_url,
         "AGON_BROKER_URL": args.broker_url,
@@ -78,6 +88,7 @@ def configure(args: argparse.Namespace, var_dir: Path) -> dict[str, str]:
         "AGON_LOG_LEVEL": "WARNING",
         "AGON_LOG_FORMAT": "plain",  # the worker's " ready." line is read below
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
+        **prefix_environment(args.redis_prefix),
     }
     os.environ.update(env)
     return env
@@ -101,14 +112,6 @@ def drop_database(url: str) -> None:
     admin = urlunsplit(parts._replace(scheme="postgresql", path="/postgres"))
     with psycopg.connect(admin, autocommit=True) as connection:
         connection.execute(f'DROP DATABASE IF EXISTS "{parts.path.lstrip("/")}" WITH (FORCE)')
-
-
-def empty_broker(url: str) -> None:
-    import redis
-
-    client = redis.Redis.from_url(url)
-    client.flushdb()
-    client.close()
 
 
 def start_worker(
@@ -158,7 +161,7 @@ def running_pipeline(
     them (with beat if `beat_schedule`); afterwards, whatever happened, the worker stopped
     and everything removed, and the end of the worker's log shown if the bench gave up."""
     recreate_database(args.database_url)
-    empty_broker(args.broker_url)
+    delete_keys(args.broker_url, args.redis_prefix)
     worker = None
     try:
         import django
@@ -186,7 +189,7 @@ def running_pipeline(
 
         connections.close_all()
         drop_database(args.database_url)
-        empty_broker(args.broker_url)
+        delete_keys(args.broker_url, args.redis_prefix)
         shutil.rmtree(var_dir, ignore_errors=True)
 
 
@@ -316,19 +319,39 @@ def main() -> None:
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/agon_bench")
     parser.add_argument("--broker-url", default="redis://127.0.0.1:6379/14")
     parser.add_argument("--concurrency", type=int, default=2)
+    add_redis_arguments(parser)
     args = parser.parse_args()
 
     var_dir = Path(tempfile.mkdtemp(prefix="agon-bench-pipeline-"))
-    env = configure(args, var_dir)
+    with cache_server(args.cache_url) as cache_url:
+        bench(args, configure(args, var_dir, cache_url), var_dir)
+
+
+def add_redis_arguments(parser: argparse.ArgumentParser) -> None:
+    """--cache-url and --redis-prefix (--broker-url is the caller's)."""
+    parser.add_argument(
+        "--cache-url",
+        help="the cache: a Redis server other than the broker's (default: a capped "
+        "redis-server started for the run)",
+    )
+    parser.add_argument(
+        "--redis-prefix",
+        type=key_prefix,
+        default=DEFAULT_PREFIX,
+        help=f"the start of every key in the broker's Redis (default {DEFAULT_PREFIX}); "
+        "those keys are deleted before and after",
+    )
+
+
+def bench(args: argparse.Namespace, env: dict[str, str], var_dir: Path) -> None:
     with running_pipeline(args, env, var_dir):
         from agon.ladders.models import Ladder
 
         versions = enter_bots(
-            {f"random-{i}": "random_bot.py" for i in range(4)}
-            | {f"lookahead-{i}": "lookahead_bot.py" for i in range(2)}
+            {f"random-{i}": "random_bot.py" for i in range(4)} | {"lookahead": "lookahead_bot.py"}
         )
         randoms = [versions[f"random-{i}"] for i in range(4)]
-        lookahead = versions["lookahead-0"]
+        lookahead = versions["lookahead"]
         two, four = (Ladder.objects.get(game="akropolis", players=p) for p in (2, 4))
 
         print(
@@ -345,7 +368,7 @@ def main() -> None:
             "random v random (2p)": one_at_a_time(two, randoms[:2], args.sequential),
             "random x4 (4p)": one_at_a_time(four, randoms, args.sequential),
             "lookahead v random (2p)": one_at_a_time(
-                two, [lookahead, randoms[0]], max(2, args.sequential // 4)
+                two, [lookahead, randoms[0]], max(1, args.sequential // 4)
             ),
         }
         shares = [report(label, timings) for label, timings in pairings.items()]

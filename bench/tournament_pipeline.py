@@ -1,13 +1,13 @@
 """The real 16-bot Swiss through the pipeline, for `bench/tournaments.py --part pipeline`.
 
 The pipeline of `bench/pipeline.py` (PostgreSQL, Redis, one Celery worker with beat under
-production settings, bwrap boxes) and 16 random example bots entered and validated like
-uploads. First the baseline of bench/pipeline.py in the same run: N ranked matches of two
-random bots queued at once, matches per minute. Then a Swiss of the 16 (two players, one
-meeting of two games a table, --swiss-rounds rounds) made through the services, entered,
-its entry closed by beat: games per minute from the entry's close to the last standings,
-the overhead against the baseline, and where the time goes (the gaps between rounds,
-from a round's last game finished to the next round's first game queued).
+production settings, bwrap boxes) and --swiss-bots (16) random example bots entered and
+validated like uploads. First the baseline of bench/pipeline.py in the same run: N ranked
+matches of two random bots queued at once, matches per minute. Then a Swiss of the bots
+(two players, one meeting of two games a table, --swiss-rounds rounds) made through the
+services, entered, its entry closed by beat: games per minute from the entry's close to
+the last standings, the overhead against the baseline, and where the time goes (the gaps
+between rounds, from a round's last game finished to the next round's first game queued).
 """
 
 from __future__ import annotations
@@ -28,25 +28,28 @@ from pipeline import (
     wait_until,
 )
 
-BOTS = 16
-ENTRY_SECONDS = 3.0
-"""The entry window left after the bots are entered."""
+from bench.redis_support import cache_server
 
 
 def bench_pipeline(args: argparse.Namespace) -> None:
     var_dir = Path(tempfile.mkdtemp(prefix="agon-bench-tournament-"))
-    env = configure(args, var_dir)
+    with cache_server(args.cache_url) as cache_url:
+        bench_swiss(args, configure(args, var_dir, cache_url), var_dir)
+
+
+def bench_swiss(args: argparse.Namespace, env: dict[str, str], var_dir: Path) -> None:
     # Beat closes the entry and moves the rounds on; no ranked matches in the way.
     env |= {"AGON_TOURNAMENT_SECONDS": str(args.beat_seconds), "AGON_MATCHMAKING_SECONDS": "3600"}
     os.environ.update(env)
     with running_pipeline(args, env, var_dir, beat_schedule=var_dir / "beat"):
         from agon.ladders.models import Ladder
 
-        versions = list(enter_bots({f"random-{i}": "random_bot.py" for i in range(BOTS)}).values())
+        bots = {f"random-{i}": "random_bot.py" for i in range(args.swiss_bots)}
+        versions = list(enter_bots(bots).values())
         two = Ladder.objects.get(game="akropolis", players=2)
         print(
             f"\nThe pipeline: PostgreSQL, Redis, one Celery worker with beat (prefork, "
-            f"concurrency {args.concurrency}), bwrap boxes, {BOTS} random example bots, "
+            f"concurrency {args.concurrency}), bwrap boxes, {len(versions)} random example bots, "
             f"akropolis for two; {os.cpu_count()} CPUs, load average "
             f"{os.getloadavg()[0]:.1f} at the start"
         )
@@ -78,7 +81,7 @@ def play_swiss(versions: list[Any], args: argparse.Namespace) -> Any:
     for version in versions:
         entry_create(user=owner, tournament_id=tournament.id, bot_id=version.bot_id)
     Tournament.objects.filter(id=tournament.id).update(
-        entry_closes=timezone.now() + timedelta(seconds=ENTRY_SECONDS)
+        entry_closes=timezone.now() + timedelta(seconds=args.entry_seconds)
     )
 
     def over() -> bool:
@@ -123,7 +126,8 @@ def swiss_report(tournament: Any, baseline: float) -> None:
     in_rounds = [len(ms) / span * 60 for ms, span in zip(by_round.values(), spans, strict=True)]
     match_mean = statistics.fmean(m.match_seconds or 0.0 for m in matches)
     print(
-        f"Swiss of {BOTS} bots, {len(by_round)} rounds, {len(matches)} games: "
+        f"Swiss of {tournament.entries.count()} bots, {len(by_round)} rounds, "
+        f"{len(matches)} games: "
         f"{wall:.1f} s from the entry's close to the standings, {rate:.0f} games/min "
         f"(the baseline: {baseline:.0f}/min; {baseline / rate - 1:+.1%} time a game)"
     )
@@ -131,11 +135,12 @@ def swiss_report(tournament: Any, baseline: float) -> None:
         f"  within a round: {statistics.fmean(in_rounds):.0f} games/min on average "
         f"(rounds of {min(spans):.1f}-{max(spans):.1f} s; match {match_mean:.3f} s on average)"
     )
-    print(
-        f"  between rounds: {statistics.fmean(gap_seconds):.3f} s on average, "
-        f"{max(gap_seconds):.3f} s at most, from a round's last game finished to the next "
-        f"round's first game queued; {sum(gap_seconds):.1f} s of the {wall:.1f} s in all"
-    )
+    if gap_seconds:
+        print(
+            f"  between rounds: {statistics.fmean(gap_seconds):.3f} s on average, "
+            f"{max(gap_seconds):.3f} s at most, from a round's last game finished to the next "
+            f"round's first game queued; {sum(gap_seconds):.1f} s of the {wall:.1f} s in all"
+        )
     closed = (started - tournament.entry_closes).total_seconds()
     last = max(ended(m) for m in matches)
     print(

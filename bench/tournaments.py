@@ -19,7 +19,8 @@ six minutes on a busy core for the formats, eight for the SPRT.
 Pipeline (`--part pipeline`, as root, not part of `all`): a real 16-bot Swiss played by a
 real worker with beat, against bench/pipeline.py's throughput in the same run
 (`bench/tournament_pipeline.py`); it makes a database of its own (agon_bench, dropped at
-the end) and empties Redis database 14.
+the end), and its Redis as bench/pipeline.py's: keys under --redis-prefix in database 14,
+a cache server of its own.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from agon.tournaments.formats.core import Game, Result  # noqa: E402
 from agon.tournaments.formats.knockout import Knockout  # noqa: E402
 from agon.tournaments.formats.round_robin import RoundRobin  # noqa: E402
 from agon.tournaments.formats.swiss import Swiss  # noqa: E402
+from bench.redis_support import DEFAULT_PREFIX, key_prefix  # noqa: E402
 
 Format = RoundRobin | Swiss | Knockout
 
@@ -162,13 +164,26 @@ def main() -> None:
     )
     pipeline = parser.add_argument_group("pipeline")
     pipeline.add_argument("--swiss-rounds", type=int, default=5, help="(default 5)")
+    pipeline.add_argument("--swiss-bots", type=int, default=16, help="entrants (default 16)")
+    pipeline.add_argument(
+        "--entry-seconds",
+        type=float,
+        default=3.0,
+        help="the entry window left after the bots are entered (default 3)",
+    )
     pipeline.add_argument("--matches", type=int, default=40, help="baseline matches (40)")
     pipeline.add_argument("--concurrency", type=int, default=2, help="the worker's (2)")
     pipeline.add_argument("--beat-seconds", type=float, default=5.0, help="AGON_TOURNAMENT_SECONDS")
     pipeline.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/agon_bench")
     pipeline.add_argument("--broker-url", default="redis://127.0.0.1:6379/14")
+    pipeline.add_argument("--cache-url", help="as bench/pipeline.py's (default: its own)")
+    pipeline.add_argument(
+        "--redis-prefix", type=key_prefix, default=DEFAULT_PREFIX, help=f"({DEFAULT_PREFIX})"
+    )
     args = parser.parse_args()
     if args.part == "pipeline":
+        if args.swiss_bots < 2:
+            parser.error("need --swiss-bots >= 2")
         from tournament_pipeline import bench_pipeline
 
         bench_pipeline(args)

@@ -18,8 +18,10 @@ then the median and the worst, and the ranked matches each ladder played meanwhi
 
     .venv/bin/python bench/validation.py [--uploads 8] [--brokers filesystem,redis]
 
-It needs bubblewrap boxes (as `agon up` does), works in a temporary folder, serves on
-port 8601 and empties Redis database 11 for the Redis run; options change them.
+It needs bubblewrap boxes (as `agon up` does), works in a temporary folder and serves on
+port 8601. The Redis run's broker is Redis database 11, where every key it makes starts
+with --redis-prefix and only those are deleted, before and after. Options change them,
+and --games plays fewer games (the example bots of those only, and uploads for them).
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
+from bench.redis_support import DEFAULT_PREFIX, delete_keys, key_prefix  # noqa: E402
+
 TARGET_SECONDS = 60.0
 BUSY_TIMEOUT = 900.0
 """How long `agon up` may take to validate the example bots and fill every ladder."""
@@ -54,6 +58,21 @@ def main() -> int:
     )
     parser.add_argument("--brokers", default="filesystem,redis", help="filesystem,redis")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/11")
+    parser.add_argument(
+        "--redis-prefix",
+        type=key_prefix,
+        default=DEFAULT_PREFIX,
+        help=f"the start of the Redis run's every key (default {DEFAULT_PREFIX})",
+    )
+    parser.add_argument(
+        "--matchmaking-seconds",
+        type=float,
+        help="how often beat fills the ladders (AGON_MATCHMAKING_SECONDS; default the "
+        "settings', 5)",
+    )
+    parser.add_argument(
+        "--games", help="GAME[,GAME]: only these games' example bots and uploads (all)"
+    )
     parser.add_argument("--port", type=int, default=8601)
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--one", help=argparse.SUPPRESS)  # a child process: one broker
@@ -83,11 +102,14 @@ def environment(args: argparse.Namespace, broker: str, var_dir: Path) -> dict[st
         "AGON_SANDBOX": "bwrap",
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
     }
+    if args.matchmaking_seconds is not None:
+        env["AGON_MATCHMAKING_SECONDS"] = str(args.matchmaking_seconds)
     if broker == "redis":
         env["AGON_BROKER_URL"] = args.redis_url
+        env["AGON_BROKER_KEY_PREFIX"] = args.redis_prefix
     elif broker != "filesystem":
         raise SystemExit(f"unknown broker {broker!r}: filesystem or redis")
-    for name in ("AGON_BROKER_URL", "AGON_DATABASE_URL"):
+    for name in ("AGON_BROKER_URL", "AGON_BROKER_KEY_PREFIX", "AGON_DATABASE_URL"):
         os.environ.pop(name, None)
     os.environ.update(env)
     return env
@@ -96,9 +118,7 @@ def environment(args: argparse.Namespace, broker: str, var_dir: Path) -> dict[st
 def measure(args: argparse.Namespace, broker: str, var_dir: Path) -> int:
     env = environment(args, broker, var_dir)
     if broker == "redis":
-        import redis
-
-        redis.Redis.from_url(args.redis_url).flushdb()
+        delete_keys(args.redis_url, args.redis_prefix)
     import django
 
     django.setup()
@@ -116,6 +136,7 @@ def measure(args: argparse.Namespace, broker: str, var_dir: Path) -> int:
                 str(args.concurrency),
                 "--status-seconds",
                 "30",
+                *(["--games", args.games] if args.games else []),
             ],
             cwd=ROOT,
             env={**os.environ, **env},
@@ -134,9 +155,7 @@ def measure(args: argparse.Namespace, broker: str, var_dir: Path) -> int:
             os.killpg(up.pid, signal.SIGKILL)
             up.wait()
         if broker == "redis":
-            import redis
-
-            redis.Redis.from_url(args.redis_url).flushdb()
+            delete_keys(args.redis_url, args.redis_prefix)
 
 
 def wait_until(
@@ -209,7 +228,7 @@ def run_uploads(
     first_ranked = Match.objects.order_by("-id").values_list("id", flat=True).first() or 0
     owner = User.objects.create_user("bench-author")
     source = (ROOT / "examples" / "bots" / "random_bot.py").read_bytes()
-    games = game_ids()
+    games = args.games.split(",") if args.games else game_ids()
     print(
         f"{'upload':<28} {'validated s':>11} {'wait s':>7} {'match s':>8} {'running':>7} "
         f"{'queued':>7}"

@@ -3,25 +3,10 @@ isolates: they must keep running, and print their rows, as the code under them c
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
-from tests.platform.pipeline.support import REPO_DIR
+from tests.bench.support import run_bench
 from tests.sandbox.support import BOXED_BACKENDS, require_backend
-
-
-def run_bench(name: str, *arguments: str) -> str:
-    done = subprocess.run(  # noqa: S603 - a fixed argv
-        [sys.executable, str(REPO_DIR / "bench" / name), *arguments],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 @pytest.mark.parametrize("backend", BOXED_BACKENDS)

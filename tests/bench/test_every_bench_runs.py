@@ -1,0 +1,234 @@
+"""Every bench script runs, at a tiny size, as its user runs it (`python bench/X.py ...`),
+and prints its rows with sane figures: a change of the code under a bench (a new column,
+a renamed setting, a moved function) fails here, not in the next person's measurement.
+The figures at these sizes mean nothing; that they are there and positive does. The
+benches on PostgreSQL and Redis get databases and key prefixes of this test process
+(tests/bench/support.py); those on boxes skip where the backend is missing, as the
+sandbox's tests do. tests/bench/test_bench_coverage.py checks no script is left out."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from bench import cpu_table
+from tests.bench.support import (
+    BenchDatabase,
+    BenchRedis,
+    bench_database,
+    bench_redis,
+    figures,
+    run_bench,
+)
+from tests.platform.s3 import free_port
+from tests.sandbox.support import BOXED_BACKENDS, require_backend
+
+
+def rows_after(output: str, header: str, count: int) -> list[str]:
+    """The `count` lines after the line starting with `header`."""
+    lines = output.splitlines()
+    (start,) = [n for n, line in enumerate(lines) if line.startswith(header)]
+    return lines[start + 1 : start + 1 + count]
+
+
+def assert_cleaned_up(database: BenchDatabase | None, keys: BenchRedis | None) -> None:
+    if database is not None:
+        assert not database.exists(), f"the bench left its database {database.name}"
+    if keys is not None:
+        assert keys.keys() == [], f"the bench left keys under {keys.prefix}"
+
+
+# --- The engine, the rating systems and the formats: no database ---------------------------
+
+
+def test_the_engine_bench_prints_its_table_and_every_figure() -> None:
+    output = run_bench("engine.py", "--seconds", "0.02", "--positions", "3", "--replays", "1")
+    table = {
+        (row.split()[0], int(row.split()[1])): figures(row.split("|", 1)[1])
+        for row in output.splitlines()
+        if row.split()[:1] and row.split()[0] in cpu_table.PLAYER_COUNTS
+    }
+    assert set(table) == {
+        (game, players) for game, counts in cpu_table.PLAYER_COUNTS.items() for players in counts
+    }
+    assert all(len(row) >= 7 and min(row) > 0 for row in table.values()), table
+    sections = {
+        "Random playouts": 3,
+        "Full games with the greedy bot": 4,
+        "legal_actions on 3 mid-game": 4,
+        "Architekton, games/s": 1,
+        "Megalopolis, games/s": 5,
+        "Attika, games/s": 3,
+    }
+    for header, count in sections.items():
+        for row in rows_after(output, header, count):
+            measured = figures(row.split(":", 1)[1])
+            assert measured and min(measured) > 0, row
+    for line in ("on 1 recorded matches: median", "Cold start (new interpreter"):
+        assert line in output, line
+
+
+def test_the_ratings_bench_compares_every_method_at_each_checkpoint() -> None:
+    output = run_bench(
+        "ratings.py", *("--runs", "2", "--bots", "8", "--games", "2,3", "--players", "2,4")
+    )
+    for role in ("1 (tuning seed)", "2 (held-out seed)"):
+        for players in (2, 4):
+            assert f"seed {role}, {players}-player tables: Kendall tau" in output, output
+    rows = [line for line in output.splitlines() if line[:9].strip() in ("2", "3")]
+    assert len(rows) == 8, output
+    for row in rows:
+        taus = figures(row)[1::2]  # each cell: mean +- sd
+        assert len(taus) == 6 and all(-1 <= tau <= 1 for tau in taus), row
+
+
+def test_the_tournaments_bench_plays_every_format_to_its_end() -> None:
+    output = run_bench("tournaments.py", "--part", "formats", "--runs", "2", "--bots", "8")
+    names = ["round robin", "Swiss, 3 rounds", "Swiss, 6 rounds", "knockout"]
+    names += ["double elimination", "knockout, 2 pairs a tie", "heats", "heats, 2 meetings"]
+    rows = {
+        name: figures(line[len(name) :])
+        for line in output.splitlines()
+        for name in names
+        if line.startswith(f"{name} ") and line[len(name) :].lstrip()[:1].isdigit()
+    }
+    assert set(rows) == set(names), output
+    for name, (games, best, tau, _, ladder_best, ladder_tau, _) in rows.items():
+        assert games > 0 and 0 <= best <= 1 and 0 <= ladder_best <= 1, name
+        assert -1 <= tau <= 1 and -1 <= ladder_tau <= 1, name
+
+
+# --- The sandbox's benches: in each backend that isolates --------------------------------
+
+
+@pytest.mark.parametrize("backend", BOXED_BACKENDS)
+def test_the_sandbox_bench_times_turns_and_starts_against_a_plain_pipe(backend: str) -> None:
+    require_backend(backend)
+    output = run_bench(
+        "sandbox.py", "--turns", "3", "--starts", "1", "--backends", f"none,{backend}"
+    )
+    rows = {
+        line[:12].strip(): figures(line[12:])
+        for line in output.splitlines()
+        if line.startswith(("plain pipe", "none", backend))
+    }
+    assert set(rows) == {"plain pipe", "none", backend}, output
+    assert all(len(row) == 4 and min(row) > 0 for row in rows.values()), rows
+    assert rows["plain pipe"][1] == rows["plain pipe"][3] == 1
+
+
+@pytest.mark.parametrize("backend", BOXED_BACKENDS)
+def test_the_side_channel_bench_measures_each_channel(backend: str) -> None:
+    require_backend(backend)
+    output = run_bench("side_channels.py", "--turns", "6", "--backends", backend)
+    rows = {
+        line[9:31].strip(): line[31:]
+        for line in output.splitlines()
+        if line.startswith(backend) and "unavailable" not in line
+    }
+    assert set(rows) == {"thinking time", "CPU caches", "sysinfo free memory"}, output
+    for channel, row in rows.items():
+        if "closed" in row:
+            continue
+        bits, accuracy = figures(row)[:2]
+        assert 0 <= bits <= 3 and 0 <= accuracy <= 1, (channel, row)
+
+
+def test_the_c_prototype_bench_times_python_against_c() -> None:
+    output = run_bench("prototype/step_bench.py")
+    if "C prototype skipped" in output:
+        pytest.skip(output.strip())
+    python, compiled, ratio = figures(output.split("per placement:", 1)[1])
+    assert python > 0 and compiled > 0 and ratio > 0, output
+
+
+# --- The platform's benches: PostgreSQL, Redis, workers, boxes ---------------------------
+
+
+def test_the_pipeline_bench_times_every_pairing_and_the_throughput() -> None:
+    require_backend("bwrap")
+    database, keys = bench_database("pipeline"), bench_redis("pipeline")
+    output = run_bench(
+        "pipeline.py",
+        *("--matches", "2", "--sequential", "1"),
+        *("--database-url", database.url, "--broker-url", keys.url, "--redis-prefix", keys.prefix),
+    )
+    pairings = ["random v random (2p)", "random x4 (4p)", "lookahead v random (2p)"]
+    for pairing in pairings:
+        (row,) = [line for line in output.splitlines() if line.startswith(f"  {pairing} ")]
+        match, task, to_start, to_done, *_ = figures(row[len(pairing) + 2 :])
+        assert 0 < match <= task and to_start > 0 and match < to_done, row
+    rates = re.findall(
+        r"2 matches (?:queued as others finish|all queued): (\d+) matches/min", output
+    )
+    assert len(rates) == 2 and all(int(rate) > 0 for rate in rates), output
+    assert len(re.findall(r"\d+\.\d%  \((within|over) the 10% target\)", output)) == 4, output
+    assert_cleaned_up(database, keys)
+
+
+def test_the_tournament_pipeline_bench_plays_a_swiss_through_the_worker() -> None:
+    require_backend("bwrap")
+    database, keys = bench_database("tournament"), bench_redis("tournament")
+    output = run_bench(
+        "tournaments.py",
+        *("--part", "pipeline", "--swiss-bots", "4", "--swiss-rounds", "2"),
+        *("--matches", "2", "--beat-seconds", "1", "--entry-seconds", "0.5"),
+        *("--database-url", database.url, "--broker-url", keys.url, "--redis-prefix", keys.prefix),
+    )
+    baseline = re.search(r"2 ranked matches all queued: (\d+) matches/min", output)
+    assert baseline and int(baseline[1]) > 0, output
+    swiss = re.search(r"Swiss of 4 bots, 2 rounds, 8 games: ([\d.]+) s .* (\d+) games/min", output)
+    assert swiss and float(swiss[1]) > 0 and int(swiss[2]) > 0, output
+    assert "between rounds:" in output and "beat closed the entry" in output, output
+    assert_cleaned_up(database, keys)
+
+
+def test_the_api_bench_loads_a_site_and_serves_every_endpoint() -> None:
+    database, keys = bench_database("api"), bench_redis("api")
+    output = run_bench(
+        "api.py",
+        *("--users", "4", "--bots", "16", "--matches", "50", "--drop"),
+        *("--workers", "1", "--clients", "1", "--requests", "3", "--serial-requests", "2"),
+        *("--database-url", database.url, "--broker-url", keys.url, "--redis-prefix", keys.prefix),
+        *("--port", str(free_port())),
+    )
+    assert re.search(
+        r"loaded 4 auth_user, 16 bots_bot, \d+ bots_botversion, 50 matches_match", output
+    )
+    endpoints = ["leaderboard p1", "leaderboard middle", "leaderboard last", "matches"]
+    endpoints += ["matches ?bot=", "matches ?ladder=", "matches ?status=finished"]
+    endpoints += ["matches ?status=queued", "matches ?page=1", "replay"]
+    rows = {
+        line[:26].strip(): line[26:]
+        for line in output.splitlines()
+        if line[:26].strip() in endpoints
+    }
+    for endpoint in endpoints:
+        row = rows[endpoint]
+        assert "errors" not in row, row
+        alone, rate, p50, p99, longest, app_p50, app_p99, *cpu = figures(row.split(">")[0])
+        assert min(alone, rate, p50, app_p50) > 0 and p50 <= p99 <= longest, row
+        assert app_p50 <= app_p99 and min(cpu) >= 0, row
+    assert_cleaned_up(database, keys)
+
+
+def test_the_validation_bench_times_an_upload_on_a_busy_agon_up() -> None:
+    require_backend("bwrap")
+    keys = bench_redis("validation")
+    output = run_bench(
+        "validation.py",
+        *("--brokers", "redis", "--games", "architekton", "--uploads", "1", "--pause", "0"),
+        *("--concurrency", "1", "--matchmaking-seconds", "1", "--port", str(free_port())),
+        *("--redis-url", keys.url, "--redis-prefix", keys.prefix),
+    )
+    assert "== redis broker: every ladder busy after" in output, output
+    (row,) = [line for line in output.splitlines() if line.startswith("architekton (")]
+    validated, wait, match, running, queued = figures(row[len("architekton (active)") :])
+    assert row.startswith("architekton (active)") and validated > 0 and wait >= 0, row
+    assert match > 0 and running >= 1 and queued >= 1, row
+    summary = json.loads(output.strip().splitlines()[-1])
+    assert summary["broker"] == "redis" and len(summary["validated_seconds"]) == 1
+    assert "ranked matches made meanwhile" in output
+    assert_cleaned_up(None, keys)

@@ -29,6 +29,7 @@ RUN_BY = {
     "seccomp_cost.py": "tests/bench/test_sandbox_benches.py",
     "side_channels.py": EVERY,
     "sprt.py": "tests/tournaments/test_sprt_bench.py",
+    "timelines.py": "tests/bench/test_timelines_bench.py",
     "tournaments.py": EVERY,
     "twin_deals.py": "tests/bench/test_twin_deals_bench.py",
     "validation.py": EVERY,

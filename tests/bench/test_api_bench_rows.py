@@ -15,7 +15,7 @@ NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 
 def test_a_column_the_bench_leaves_out_gets_the_models_default() -> None:
     filled = dict(api.model_filled_columns("bots_bot", ["id", "owner_id", "name", "game"], NOW))
-    assert filled == {"created": NOW.isoformat(), "open_to_events": "f"}
+    assert filled == {"created": NOW.isoformat(), "open_to_events": "f", "retired": api.NULL}
 
 
 def test_a_blank_text_a_nullable_and_a_json_column_get_theirs() -> None:

@@ -131,7 +131,10 @@ def test_a_backup_restores_every_row_and_file_into_a_new_database_and_place(
     assert all(match[-1] for match in before["matches"]), "every replay verifies"
     assert before["rating_changes"] == 2
     if files.bucket is not None:
-        assert len(files.bucket.objects()) == 5, "2 archives and 3 replays in the bucket"
+        kept = sorted(name.split("/")[1] for name in files.bucket.objects())
+        assert kept == ["bots"] * 2 + ["replays"] * 3 + ["timelines"] * 3, (
+            "2 archives, 3 replays and their 3 timelines in the bucket"
+        )
 
     made = script(
         BACKUP,
@@ -159,6 +162,8 @@ def test_a_backup_restores_every_row_and_file_into_a_new_database_and_place(
         [version[4] for version in before["versions"]] + [match[6] for match in before["matches"]]
     )
     assert [name for name in names if name.startswith(("bots/", "replays/"))] == stored
+    timelines = [name for name in names if name.startswith("timelines/") and name.endswith(".gz")]
+    assert len(timelines) == len(before["matches"]), "each finished match's stored timeline"
 
     # The platform is lost: its database and its files.
     drop(source_url.rsplit("/", 1)[1])
@@ -177,7 +182,9 @@ def test_a_backup_restores_every_row_and_file_into_a_new_database_and_place(
     after = platform("describe", target_url, target_var, files.target)
     assert after == before
     if files.bucket is not None:
-        assert sorted(files.bucket.objects()) == [f"restored/{name}" for name in stored]
+        assert sorted(files.bucket.objects()) == [
+            f"restored/{name}" for name in sorted(stored + timelines)
+        ]
         return
 
     # The command operators use to check a replay file agrees.

@@ -8,7 +8,7 @@ clock and answers with the best move so far when its time runs short. `Lookahead
 scores each try from the scores the game keeps up to date (Akropolis: 70,000 to 90,000
 moves a second), not by rescoring the whole position.
 
-Try it:  agon play --game akropolis --seed 1 examples/bots/lookahead_bot.py builtin:greedy
+Try it:  agon-kit play --game akropolis --seed 1 --sandbox none lookahead_bot.py builtin:greedy
 """
 
 import time

@@ -1,6 +1,6 @@
 """The smallest useful Agon bot: a legal move chosen at random, for any game.
 
-Try it:  agon play --game akropolis --seed 1 examples/bots/random_bot.py builtin:greedy
+Try it:  agon-kit play --game akropolis --seed 1 --sandbox none random_bot.py builtin:greedy
 """
 
 import random

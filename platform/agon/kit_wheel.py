@@ -56,6 +56,7 @@ AGON_FILES = (
     "cli/remote.py",
     "cli/remote_bots.py",
     "cli/replay.py",
+    "cli/score.py",
     "cli/site_access.py",
     "cli/sprt_option.py",
     "cli/submit.py",

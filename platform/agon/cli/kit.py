@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from agon.cli import main as agon_main
 
-KIT_COMMANDS = ("play", "match", "view", "replay", "login", "submit", "test")
+KIT_COMMANDS = ("play", "match", "view", "replay", "score", "login", "submit", "test")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

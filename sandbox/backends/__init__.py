@@ -50,7 +50,8 @@ def _construct(name: str) -> Backend:
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:  # the bot kit installs no docker SDK, for one
-        raise SandboxError(f"it needs the Python package {error.name!r}, not installed here") from None
+        missing = f"it needs the Python package {error.name!r}, not installed here"
+        raise SandboxError(missing) from None
     backend: Backend = getattr(module, attribute)()
     if backend.name != name:
         raise RuntimeError(f"sandbox entry {name!r} makes the backend {backend.name!r}")

@@ -49,8 +49,9 @@ def test_a_finished_timeline_is_made_once_then_read_without_the_engine(
 ) -> None:
     url = f"/api/matches/{finished.id}/timeline/"
     first = anonymous.get(url).json()
-    name = timeline_name(finished.id, "akropolis")
-    assert name == f"timelines/{finished.id}-{code_digest('akropolis')}.json.gz"
+    name = timeline_name(finished.replay.name, "akropolis")
+    stem = finished.replay.name.removeprefix("replays/").removesuffix(".json")
+    assert name == f"timelines/{stem}-{code_digest('akropolis')}.json.gz"
     assert read_steps(name) == first["steps"]
 
     caches["timelines"].clear()
@@ -67,7 +68,7 @@ def test_a_seat_s_views_are_stored_on_their_first_request(
 ) -> None:
     url = f"/api/matches/{finished.id}/timeline/?seat=1"
     first = anonymous.get(url).json()
-    assert read_steps(timeline_name(finished.id, "akropolis", seat=1)) == [
+    assert read_steps(timeline_name(finished.replay.name, "akropolis", seat=1)) == [
         step["observation_patch"] for step in first["steps"]
     ]
     caches["timelines"].clear()
@@ -79,7 +80,7 @@ def test_a_seat_s_views_are_stored_on_their_first_request(
 def test_an_unreadable_timeline_is_made_again(anonymous: APIClient, finished: Match) -> None:
     url = f"/api/matches/{finished.id}/timeline/"
     first = anonymous.get(url).json()
-    name = timeline_name(finished.id, "akropolis")
+    name = timeline_name(finished.replay.name, "akropolis")
     default_storage.delete(name)
     default_storage.save(name, ContentFile(b"\x1f\x8b not gzip at all"))
     caches["timelines"].clear()
@@ -97,4 +98,4 @@ def test_a_replay_that_cannot_be_played_again_says_so_and_stores_nothing(
     monkeypatch.setattr(timeline, "timeline_steps", broken)
     shown = anonymous.get(f"/api/matches/{finished.id}/timeline/").json()
     assert (shown["steps"], shown["error"]) == ([], "step 3 is not legal")
-    assert read_steps(timeline_name(finished.id, "akropolis")) is None
+    assert read_steps(timeline_name(finished.replay.name, "akropolis")) is None

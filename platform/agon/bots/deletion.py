@@ -124,10 +124,10 @@ def bot_delete(*, bot: Bot) -> None:
         *bot.versions.values_list("archive", flat=True),
         *Match.objects.filter(id__in=ids).exclude(replay="").values_list("replay", flat=True),
     ]
-    for match_id, game, players in Match.objects.filter(id__in=ids).values_list(
-        "id", "game", "players"
+    for replay, game, players in (
+        Match.objects.filter(id__in=ids).exclude(replay="").values_list("replay", "game", "players")
     ):
-        files += timeline_names(match_id, game, players)  # stored or not
+        files += timeline_names(replay, game, players)  # stored or not
     VersionTest.objects.filter(Q(bot=bot) | Q(baseline__bot=bot)).delete()
     Match.objects.filter(id__in=ids).delete()
     Rating.objects.filter(bot=bot).delete()

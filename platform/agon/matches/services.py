@@ -254,7 +254,8 @@ def _finish_or_fail(*, match_id: int, token: str, record: MatchRecord, started: 
         match_fail(match_id=match_id, token=token, error=reason)
         return False
     if finished:
-        store_finished_timeline(match_id, record.replay)
+        stored = Match.objects.filter(id=match_id).values_list("replay", flat=True).first()
+        store_finished_timeline(match_id, stored or "", record.replay)
     return finished
 
 

@@ -3,7 +3,7 @@ shown) written as gzipped JSON beside its replay in the configured storage, so t
 replay viewer's requests read a file instead of playing the match again through the
 engine.
 
-A file is named after the match and a digest of the code that draws timelines (the
+A file is named after the match's replay and a digest of the code that draws timelines (the
 game's package, `engine.timeline` and the engine's core): a change to how the viewer's
 steps are made gives new names, and each match's timeline is made again, once, on its
 first request after the change. The files of older code stay behind, unread."""
@@ -16,7 +16,7 @@ import inspect
 import json
 import logging
 from functools import cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from django.core.files.base import ContentFile
@@ -53,16 +53,20 @@ def code_digest(game_id: str) -> str:
     return digest.hexdigest()[:12]
 
 
-def timeline_name(match_id: int, game_id: str, seat: int | None = None) -> str:
+def timeline_name(replay_name: str, game_id: str, seat: int | None = None) -> str:
+    """Where the timeline of the match whose replay is stored as `replay_name` is kept:
+    named after the replay (unique in the storage, which renames a clash; a match id is
+    not, once a database starts afresh over old files) and the code's digest."""
     part = "" if seat is None else f"-seat{seat}"
-    return f"timelines/{match_id}-{code_digest(game_id)}{part}.json.gz"
+    stem = PurePosixPath(replay_name).name.removesuffix(".json")
+    return f"timelines/{stem}-{code_digest(game_id)}{part}.json.gz"
 
 
-def timeline_names(match_id: int, game_id: str, players: int) -> list[str]:
+def timeline_names(replay_name: str, game_id: str, players: int) -> list[str]:
     """Every file a match's timeline may have now: its steps, and each seat's views."""
     return [
-        timeline_name(match_id, game_id),
-        *(timeline_name(match_id, game_id, seat) for seat in range(players)),
+        timeline_name(replay_name, game_id),
+        *(timeline_name(replay_name, game_id, seat) for seat in range(players)),
     ]
 
 

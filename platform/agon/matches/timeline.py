@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from django.core.cache import caches
 
 from agon.matches.live import live_actions
 from agon.matches.models import Match
-from agon.matches.stored_timelines import read_steps, timeline_name, write_steps
+from agon.matches.stored_timelines import code_digest, read_steps, timeline_name, write_steps
 from engine.core import JSON
 from engine.registry import get_game
 from engine.replay import Replay, ReplayError
@@ -37,29 +39,38 @@ TIMELINE_CACHE_SECONDS = 24 * 3600
 (settings: a capped Redis, or a number of entries) and drops the least recently used."""
 
 
+def _made_once(name: str, make: Callable[[], list[Any]]) -> list[Any]:
+    """What is stored under `name`: from the cache, else from storage, else made now (and
+    stored, once, then cached)."""
+    cache = caches["timelines"]
+    made: list[Any] | None = cache.get(name)
+    if made is None:
+        made = read_steps(name)
+        if made is None:
+            made = make()
+            write_steps(name, made)
+        cache.set(name, made, TIMELINE_CACHE_SECONDS)
+    return made
+
+
 def _with_observations(
     match: Match, seat: int, steps: list[dict[str, JSON]]
 ) -> list[dict[str, JSON]]:
-    name = timeline_name(match.id, match.game, seat)
-    cache = caches["timelines"]
-    patches = cache.get(name)
-    if patches is None:
-        patches = read_steps(name)
-        if patches is None:
-            patches = seat_observation_patches(_stored_replay(match), seat)
-            write_steps(name, patches)
-        cache.set(name, patches, TIMELINE_CACHE_SECONDS)
+    patches = _made_once(
+        timeline_name(match.replay.name, match.game, seat),
+        lambda: seat_observation_patches(_stored_replay(match), seat),
+    )
     return [
         {**step, "observation_patch": patch} for step, patch in zip(steps, patches, strict=True)
     ]
 
 
-def store_finished_timeline(match_id: int, replay: Replay) -> None:
+def store_finished_timeline(match_id: int, replay_name: str, replay: Replay) -> None:
     """Make and store a match's timeline as it finishes (the worker, after its commit),
     so that no viewer waits for the engine. Never fails the match: a timeline not stored
     here is made on its first request."""
     try:
-        write_steps(timeline_name(match_id, replay.game), timeline_steps(replay, reveal=True))
+        write_steps(timeline_name(replay_name, replay.game), timeline_steps(replay, reveal=True))
     except Exception:
         log.warning("match %s: its timeline was not stored", match_id, exc_info=True)
 
@@ -68,16 +79,10 @@ def finished_steps(match: Match) -> list[dict[str, JSON]]:
     """A finished match's steps: from the cache, else from its stored timeline, else made
     from its replay through the engine (and stored, once). ReplayError if the replay
     cannot be played again."""
-    name = timeline_name(match.id, match.game)
-    cache = caches["timelines"]
-    steps: list[dict[str, JSON]] | None = cache.get(name)
-    if steps is None:
-        steps = read_steps(name)
-        if steps is None:
-            steps = timeline_steps(_stored_replay(match), reveal=True)
-            write_steps(name, steps)
-        cache.set(name, steps, TIMELINE_CACHE_SECONDS)
-    return steps
+    return _made_once(
+        timeline_name(match.replay.name, match.game),
+        lambda: timeline_steps(_stored_replay(match), reveal=True),
+    )
 
 
 def _stored_replay(match: Match) -> Replay:
@@ -117,7 +122,7 @@ def match_timeline(match: Match, *, since: int = 0, seat: int | None = None) -> 
     elif match.status == Match.Status.RUNNING:
         # Before the first write (or while it is rewritten) the table after setup.
         replay = _running_replay(match, live_actions(match.id) or [])
-        key = f"{timeline_name(match.id, match.game)}:running:{len(replay.actions)}"
+        key = f"agon:running-timeline:{match.id}:{code_digest(match.game)}:{len(replay.actions)}"
         cache = caches["timelines"]
         cached = cache.get(key)
         if cached is None:

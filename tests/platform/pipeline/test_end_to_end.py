@@ -87,6 +87,6 @@ def test_an_upload_is_validated_then_rated_on_its_ladder_and_its_match_replays(
     assert replay.result["ranks"] == detail["ranks"]
     assert replay.faults == []
     # The worker stored the match's timeline as it finished: the viewer reads it as it is.
-    stored = read_steps(timeline_name(match.id, match.game))
+    stored = read_steps(timeline_name(match.replay.name, match.game))
     assert stored is not None
     assert client.get(f"/api/matches/{match.id}/timeline/").json()["steps"] == stored

@@ -7,8 +7,8 @@ ratings on the default ladders and 200,000 matches with their seats: mostly rank
 the ladders and finished, with scores, ranks, a few faults and failures, the newest
 queued or running; a validation match per version and some challenges; 5% of the seats
 have a log of 1 to 8 KiB. Every finished ranked match has its rating changes, from the
-real rating system (`agon.ratings`) played through in order, so the ratings, games and wins are
-those the matches give. Replays are real (a random game per ladder, played by the
+real rating system (`competition.ratings`) played through in order, so the ratings, games
+and wins are those the matches give. Replays are real (a random game per ladder, played by the
 engine) and shared: each finished match points at its ladder's file, and every version
 at one small archive, in a temporary MEDIA_ROOT. Rows go in with COPY, the foreign keys'
 triggers off and the secondary indexes built after; then VACUUM ANALYZE.
@@ -246,7 +246,7 @@ def make_site(
 ) -> Site:
     """Users, bots, versions, matches, seats, rating changes and ratings; deterministic for a
     given --seed (timestamps count back from now)."""
-    from agon import ratings as rating_system
+    from competition import ratings as rating_system
     from engine.core import competition_ranks
     from engine.registry import get_game
 

@@ -33,10 +33,10 @@ from random import Random
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
-from agon.tournaments.formats.core import Game, Result  # noqa: E402
-from agon.tournaments.formats.swiss import Swiss  # noqa: E402
-from agon.tournaments.formats.swiss_pairing import pair_on_complete_graph  # noqa: E402
 from bench.ratings import finishing_order  # noqa: E402
+from competition.formats.core import Game, Result  # noqa: E402
+from competition.formats.swiss import Swiss  # noqa: E402
+from competition.formats.swiss_pairing import pair_on_complete_graph  # noqa: E402
 
 
 class Before(Swiss):

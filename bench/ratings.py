@@ -4,7 +4,7 @@ A simulated ladder of bots with strengths drawn from a normal distribution on a 
 scale plays in rounds: each round the REAL matchmaker (`agon.ladders.matchmaking.
 pick_tables`) seats as many tables as the free bots allow, finishing orders are drawn
 from the strengths (Plackett-Luce: the next finisher is picked with probability
-proportional to exp(strength)), and the REAL rating system (`agon.ratings.update`) rates
+proportional to exp(strength)), and the REAL rating system (`competition.ratings.update`) rates
 each match, with per-bot game counts. 2-player and 4-player tables are separate ladders.
 
 After 10, 30 and 120 games per bot it prints the Kendall tau between true strength and
@@ -47,7 +47,6 @@ sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
 from rich.progress import Progress  # noqa: E402
 
-from agon import ratings  # noqa: E402
 from agon.ladders import matchmaking  # noqa: E402
 from agon.ladders.matchmaking import (  # noqa: E402
     Candidate,
@@ -55,6 +54,7 @@ from agon.ladders.matchmaking import (  # noqa: E402
     pair_memory,
     pick_tables,
 )
+from competition import ratings  # noqa: E402
 
 BASELINE_K = 32.0
 BASELINE_START = 1500.0
@@ -264,7 +264,7 @@ Taus = dict[str, dict[int, float]]
 """method -> games per bot -> tau ("calibration" -> games per bot -> share)."""
 
 
-def calibration(strengths: Sequence[float], rated: Sequence[ratings.Rating]) -> float:
+def calibration(strengths: Sequence[float], rated: Sequence[ratings.RatingEstimate]) -> float:
     """The share of the ratings' 95% intervals that hold their bot's true strength, the
     strengths on the Elo scale and shifted to the ratings' mean (ratings are relative)."""
     true_elo = [s * ELO_PER_LOG_ODDS for s in strengths]

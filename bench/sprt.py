@@ -4,7 +4,7 @@ true difference.
 
 Pairs of games between two bots a known Elo apart (each game won with the logistic
 probability of the difference less half the draw rate, drawn with probability --draws),
-counted pair by pair through the REAL `agon.tournaments.formats.sprt.Sprt` until a verdict
+counted pair by pair through the REAL `competition.sprt.Sprt` until a verdict
 or --max-games, for: a sweep (every game won), +400, +100, +50 Elo, elo1, equal bots and
 -50 Elo, without draws and with them; and two rows where every pair is 2-0 or 0-2 (the
 seed decides the pair: the hardest shape for a test on pairs) at elo0 and elo1. Beside each,
@@ -33,7 +33,7 @@ from random import Random
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
-from agon.tournaments.formats.sprt import (  # noqa: E402
+from competition.sprt import (  # noqa: E402
     Sprt,
     elo_interval,
     gsprt_llr,

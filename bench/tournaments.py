@@ -3,11 +3,11 @@
 Formats: a field of --bots two-player bots, strengths drawn from a normal distribution on a
 log-odds scale (as `bench/ratings.py`, whose Plackett-Luce `finishing_order` and
 `kendall_tau` this reuses), plays each format to its end through the REAL format modules
-(`agon.tournaments.formats`), then the same at 4-player tables (Swiss and heats; a 4-player
+(`competition.formats`), then the same at 4-player tables (Swiss and heats; a 4-player
 round robin of 16 bots would be 1820 tables). For each format it prints the games played,
 how often the strongest bot comes first alone, and the Kendall tau between the final
 standings and the true strengths; next to it, the REAL ladder
-(`agon.ladders.matchmaking.pick_tables` and `agon.ratings.update`, every bot one
+(`agon.ladders.matchmaking.pick_tables` and `competition.ratings.update`, every bot one
 game a round) after the same number of games (its strongest: the highest rating).
 
 SPRT (`--part sprt`): version tests on simulated bots, measured by `bench/sprt.py` (run with
@@ -40,13 +40,13 @@ sys.path[:0] = [str(ROOT), str(ROOT / "platform"), str(ROOT / "bench")]
 from ratings import finishing_order, kendall_tau  # noqa: E402
 from rich.progress import Progress  # noqa: E402
 
-from agon import ratings  # noqa: E402
 from agon.ladders.matchmaking import Candidate, pick_tables  # noqa: E402
-from agon.tournaments.formats.core import Game, Result  # noqa: E402
-from agon.tournaments.formats.knockout import Knockout  # noqa: E402
-from agon.tournaments.formats.round_robin import RoundRobin  # noqa: E402
-from agon.tournaments.formats.swiss import Swiss  # noqa: E402
 from bench.redis_support import DEFAULT_PREFIX, key_prefix  # noqa: E402
+from competition import ratings  # noqa: E402
+from competition.formats.core import Game, Result  # noqa: E402
+from competition.formats.knockout import Knockout  # noqa: E402
+from competition.formats.round_robin import RoundRobin  # noqa: E402
+from competition.formats.swiss import Swiss  # noqa: E402
 
 Format = RoundRobin | Swiss | Knockout
 

@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
 from agon.cli.demo import Entrant  # noqa: E402
-from agon.tournaments.formats.core import Game, deal_seed, game_points, meeting  # noqa: E402
-from agon.tournaments.formats.sprt import PAIR_SCORES, Sprt, logistic_elo  # noqa: E402
+from competition.formats.core import Game, deal_seed, game_points, meeting  # noqa: E402
+from competition.sprt import PAIR_SCORES, Sprt, logistic_elo  # noqa: E402
 from engine.match import play_match  # noqa: E402
 from engine.registry import game_ids, get_game  # noqa: E402
 

@@ -76,7 +76,7 @@ def test_the_wheel_holds_the_library_the_engine_and_the_kit_commands_only(
         assert "Requires-Dist" not in wheel.read(metadata).decode()
         entry_points = wheel.read(metadata.replace("METADATA", "entry_points.txt")).decode()
     tops = {name.split("/")[0] for name in names}
-    assert tops == {"agon", "agon_bot", "engine", "sandbox", metadata.split("/")[0]}
+    assert tops == {"agon", "agon_bot", "competition", "engine", "sandbox", metadata.split("/")[0]}
     assert "agon-kit = agon.cli.kit:main" in entry_points
     assert "agon/cli/view.py" in names and "agon/web/static/web/viewer.js" in names
     assert not [n for n in names if n.startswith("agon/") and "up" in n.split("/")[-1]]

@@ -3,7 +3,8 @@ your own machine, and send bots to a site, without a checkout of Agon, Django or
 anything else.
 
 It holds `agon_bot` (the library for bot authors), `engine` (the rules, for lookahead
-and for playing), `sandbox` (the boxes and the referee `agon play` uses) and the
+and for playing), `sandbox` (the boxes and the referee `agon play` uses), `competition`
+(the tournament formats, the version tests' statistics and the ratings) and the
 `agon-kit` command (agon.cli.kit: `play`, `view`, `replay`, `match`, and `login`,
 `submit`, `test` with a site, over the standard library's urllib) with the site's replay
 viewer files that `view` inlines. It depends on no other package.
@@ -30,6 +31,7 @@ from pathlib import Path
 
 import agon
 import agon_bot
+import competition
 import engine
 import sandbox
 
@@ -39,7 +41,12 @@ ZIP_TIME = (2024, 1, 1, 0, 0, 0)
 AGON_DIR = Path(agon.__file__).resolve().parent
 PACKAGES = {
     name: Path(module.__file__ or "").resolve().parent
-    for name, module in (("agon_bot", agon_bot), ("engine", engine), ("sandbox", sandbox))
+    for name, module in (
+        ("agon_bot", agon_bot),
+        ("competition", competition),
+        ("engine", engine),
+        ("sandbox", sandbox),
+    )
 }
 """The packages shipped whole (but their byte code)."""
 AGON_FILES = (
@@ -62,12 +69,6 @@ AGON_FILES = (
     "cli/submit.py",
     "cli/version_test.py",
     "cli/view.py",
-    "tournaments/__init__.py",
-    "tournaments/formats/__init__.py",
-    "tournaments/formats/core.py",
-    "tournaments/formats/sprt.py",
-    "tournaments/formats/sprt_words.py",
-    "tournaments/formats/version_test.py",
     "cli/offline/*",
     "web/static/web/agon.css",
     "web/static/web/zoom.js",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agon import ratings
+from competition import ratings
 from tests.acceptance.support import FIRST_LEGAL, LOOKAHEAD, RANDOM, AgonUp, User, wait_for
 
 RANKED_SECONDS = 300.0

@@ -13,7 +13,7 @@ import pytest
 from agon.cli import COMMANDS, build_parser, main
 from agon.cli.kit import KIT_COMMANDS
 
-HEAVY = ("django", "networkx", "rich", "celery", "agon.ratings", "agon.tournaments.models")
+HEAVY = ("django", "networkx", "rich", "celery", "competition.ratings", "agon.tournaments.models")
 """What none of the kit's commands needs to start (the tournament formats' pure modules,
 which `match` and `test` use, are not heavy)."""
 

@@ -1,6 +1,6 @@
 """The platform's layers: a match's life goes one way (engine <- sandbox <- matches <-
 {bots, ladders} <- flows <- {api, web, cli}), the ratings below the ladders and reached
-only through `agon.ratings`, checked by import-linter's contracts in pyproject.toml, and
+only through `competition.ratings`, checked by import-linter's contracts in pyproject.toml, and
 no import of the project's own modules hides inside a function."""
 
 from __future__ import annotations

@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from agon.matches.fields import SEEDS, read_seed, stored_seed
 from agon.matches.models import Match
 from agon.tournaments.events import game_of
-from agon.tournaments.formats.core import deal_seed
-from agon.tournaments.formats.version_test import pair_legs
 from agon.tournaments.models import TournamentGame
 from agon.tournaments.scheduling import tournament_close_entry
 from agon.version_tests.services import Baseline, version_test_create
+from competition.formats.core import deal_seed
+from competition.version_pairing import pair_legs
 from tests.platform.conftest import MakeBot
 from tests.platform.tournaments.support import after_entry, enter, open_tournament
 from tests.platform.version_tests.support import bot_with_two_versions

@@ -11,7 +11,7 @@ from django.apps import apps
 from django.contrib.auth.models import User
 
 from agon.ladders.models import Ladder, Rating
-from agon.ratings import glicko
+from competition.ratings import glicko
 from tests.platform.conftest import MakeBot
 from tests.platform.support import latest_version
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from agon import ratings
 from agon.bots.models import Bot, BotVersion
 from agon.cli import main
 from agon.ladders.models import Ladder, Rating, RatingChange
 from agon.ladders.recompute import ladder_fit, ladder_recompute
 from agon.ladders.services import ladder_match_create
 from agon.matches.models import Match
-from agon.ratings.fit import bradley_terry
+from competition import ratings
+from competition.ratings.fit import bradley_terry
 from tests.platform.conftest import MakeBot
 from tests.platform.support import finish_match, play_ranked
 

@@ -53,9 +53,9 @@ def tournaments_with_wide_game_seeds_finish() -> None:
     are played to their standings; each game keeps the seed the format drew, and its match
     is dealt on that game's own deal seed."""
     from agon.tournaments.events import game_of
-    from agon.tournaments.formats.core import deal_seed
     from agon.tournaments.models import Tournament, TournamentGame
     from agon.tournaments.scheduling import tournament_close_entry
+    from competition.formats.core import deal_seed
     from tests.platform.tournaments.support import after_entry, enter, open_tournament, play_out
 
     owner, bots = _owner_and_bots(3)

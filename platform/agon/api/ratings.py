@@ -1,12 +1,12 @@
 """How the API shows a rating, on the leaderboards and on a bot: its value, its
 uncertainty, the text the pages show and whether it is settled. The words here hold for
-any rating system (`agon.ratings`), so another system changes no schema."""
+any rating system (`competition.ratings`), so another system changes no schema."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from agon import ratings
+from competition import ratings
 
 RATING_HELP = "The rating's value on the Elo scale; leaderboards sort by it, highest first."
 DEVIATION_HELP = (
@@ -27,7 +27,7 @@ RANK_HELP = (
 )
 
 
-def rating_fields(rating: ratings.Rating) -> dict[str, Any]:
+def rating_fields(rating: ratings.RatingEstimate) -> dict[str, Any]:
     """A rating's fields in a row of the API."""
     return {
         "rating": rating.value,

@@ -1,5 +1,5 @@
 """Version tests of a bot: is one of its versions stronger than another, or than a
-reference bot? Pairs of games stopped by a sequential test (`agon.tournaments.formats.sprt`).
+reference bot? Pairs of games stopped by a sequential test (`competition.sprt`).
 
 GET  /api/bots/{id}/tests/             the bot's tests, newest first (its owner's and staff's)
 POST /api/bots/{id}/tests/             start one (the bot's owner; within a daily budget)
@@ -21,8 +21,11 @@ from agon.api.bots import bot_or_404
 from agon.api.common import IsOwner, error_responses, signed_in_user
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.matches.models import Match
-from agon.tournaments.formats import sprt_words
-from agon.tournaments.formats.sprt import (
+from agon.version_tests.models import VersionTest, VersionTestGame
+from agon.version_tests.selectors import version_test_get, version_test_state, version_tests_of
+from agon.version_tests.services import Baseline, BudgetExceeded, version_test_create
+from competition import sprt_words
+from competition.sprt import (
     DEFAULT_ALPHA,
     DEFAULT_BETA,
     DEFAULT_ELO0,
@@ -30,9 +33,6 @@ from agon.tournaments.formats.sprt import (
     Sprt,
     elo_interval,
 )
-from agon.version_tests.models import VersionTest, VersionTestGame
-from agon.version_tests.selectors import version_test_get, version_test_state, version_tests_of
-from agon.version_tests.services import Baseline, BudgetExceeded, version_test_create
 from engine.bots import BUILTIN_BOTS
 
 

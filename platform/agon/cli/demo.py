@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agon import ratings
+from competition import ratings
 from engine.bots import builtin_bot
 from engine.core import JSON
 from engine.match import play_match
@@ -43,7 +43,7 @@ class BlendBot(Bot):
 class Entrant:
     name: str
     random_share: float
-    rating: ratings.Rating = field(default_factory=ratings.initial)
+    rating: ratings.RatingEstimate = field(default_factory=ratings.initial)
     games: int = 0
     wins: int = 0
 

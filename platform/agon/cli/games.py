@@ -13,7 +13,7 @@ from typing import Any
 
 from agon.cli.common import add_box_arguments
 from agon.cli.play import program_for
-from agon.tournaments.formats.core import Game, Result, deal_seed
+from competition.formats.core import Game, Result, deal_seed
 from engine.core import JSON
 from engine.registry import UnknownGame, get_game
 from sandbox.runner import Program, run_match

@@ -1,5 +1,5 @@
 """`agon match A B`: is A stronger than B? Pairs of games stopped by a sequential test
-(`agon.tournaments.formats.sprt`), the version tests' own."""
+(`competition.sprt`), the version tests' own."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from agon.cli.games import (
 )
 from agon.cli.progress import progress_bar
 from agon.cli.sprt_option import parse_sprt
-from agon.tournaments.formats import sprt_words
-from agon.tournaments.formats.sprt import (
+from competition import sprt_words
+from competition.sprt import (
     DEFAULT_ALPHA,
     DEFAULT_BETA,
     DEFAULT_ELO0,
@@ -29,7 +29,7 @@ from agon.tournaments.formats.sprt import (
     elo_interval,
     pair_outcome,
 )
-from agon.tournaments.formats.version_test import leg_score, pair_legs
+from competition.version_pairing import leg_score, pair_legs
 from engine.core import InvalidOptions
 from engine.registry import game_ids
 from sandbox.backends import SandboxError

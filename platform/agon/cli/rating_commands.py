@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agon import ratings
 from agon.cli.common import fail
+from competition import ratings
 
 PLATFORM_DIR = Path(__file__).resolve().parents[2]
 REPO_DIR = PLATFORM_DIR.parent

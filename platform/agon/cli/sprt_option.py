@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from agon.tournaments.formats.sprt import Sprt
+from competition.sprt import Sprt
 
 
 def parse_sprt(text: str) -> Sprt:

@@ -23,11 +23,11 @@ from agon.cli.games import (
     worker_pool,
 )
 from agon.cli.progress import progress_bar
-from agon.tournaments.formats.core import Game, deal_seed
-from agon.tournaments.formats.gauntlet import Gauntlet
-from agon.tournaments.formats.knockout import Knockout
-from agon.tournaments.formats.round_robin import RoundRobin
-from agon.tournaments.formats.swiss import Swiss
+from competition.formats.core import Game, deal_seed
+from competition.formats.gauntlet import Gauntlet
+from competition.formats.knockout import Knockout
+from competition.formats.round_robin import RoundRobin
+from competition.formats.swiss import Swiss
 from engine.core import InvalidOptions
 from engine.registry import game_ids
 from sandbox.backends import SandboxError

@@ -9,12 +9,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from agon.tournaments.formats.core import Result
-from agon.tournaments.formats.gauntlet import Gauntlet
-from agon.tournaments.formats.knockout import Knockout
-from agon.tournaments.formats.round_robin import RoundRobin
-from agon.tournaments.formats.standings import Standing, pairwise_points
-from agon.tournaments.formats.swiss import Swiss
+from competition.formats.core import Result
+from competition.formats.gauntlet import Gauntlet
+from competition.formats.knockout import Knockout
+from competition.formats.round_robin import RoundRobin
+from competition.formats.standings import Standing, pairwise_points
+from competition.formats.swiss import Swiss
 
 CROSS_TABLE_LIMIT = 16
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.db import models
 
-from agon import ratings
 from agon.ratings.stored import BEST_FIRST, RatedColumns, RatingChangeColumns
+from competition import ratings
 
 
 class Ladder(models.Model):

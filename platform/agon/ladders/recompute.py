@@ -18,18 +18,18 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from agon import ratings
 from agon.ladders.models import Ladder, Rating, RatingChange
 from agon.matches.models import Match, MatchSeat
-from agon.ratings.fit import bradley_terry
 from agon.ratings.stored import RATING_CHANGE_COLUMNS, SETTLED_COLUMNS
+from competition import ratings
+from competition.ratings.fit import bradley_terry
 
 
 @dataclass
 class _Standing:
     """A bot's rating as the replay goes."""
 
-    rating: ratings.Rating = field(default_factory=ratings.initial)
+    rating: ratings.RatingEstimate = field(default_factory=ratings.initial)
     version_id: int | None = None
     at: datetime | None = None
     games: int = 0
@@ -60,7 +60,7 @@ def _ranked_matches(ladder: Ladder) -> list[Match]:
     )
 
 
-def _board(rows: dict[int, ratings.Rating]) -> dict[int, tuple[int | None, float]]:
+def _board(rows: dict[int, ratings.RatingEstimate]) -> dict[int, tuple[int | None, float]]:
     """Bot id -> rank (the leaderboards' order: ranking value, then value, then bot id) and
     rating value."""
 
@@ -172,7 +172,7 @@ def ladder_recompute(
 
 def ladder_fit(*, ladder: Ladder) -> dict[int, float]:
     """Bot id -> its strength by the offline Bradley-Terry fit of the ladder's finished
-    ranked matches (`agon.ratings.fit`), on the Elo scale around the start rating."""
+    ranked matches (`competition.ratings.fit`), on the Elo scale around the start rating."""
     matches = _ranked_matches(ladder)
     tables: dict[int, list[tuple[int, int]]] = {}
     for match_id, bot, seat in (

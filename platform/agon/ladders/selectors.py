@@ -10,12 +10,12 @@ from django.db import connection
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
-from agon import ratings
 from agon.bots.models import Bot, BotVersion
 from agon.ladders.models import LEADERBOARD_ORDER, Ladder, Rating
 from agon.listings import Listing, Value
 from agon.matches.models import Match
 from agon.ratings.stored import RATING_COLUMNS, rating_of
+from competition import ratings
 
 
 def ladder_list() -> QuerySet[Ladder]:
@@ -66,14 +66,14 @@ def ladder_exists(*, ladder_id: int) -> bool:
 class Standing:
     """A row of a leaderboard: its `rank` is its place in the leaderboard's order (by the
     low end of its rating's interval, provisional ratings included, see
-    `agon.ratings.ranking_value`); `provisional` marks a rating still too new to trust."""
+    `competition.ratings.ranking_value`); `provisional` marks a rating still too new to trust."""
 
     rank: int
     bot: int
     name: str
     owner: str
     version: int
-    rating: ratings.Rating
+    rating: ratings.RatingEstimate
     games: int
     wins: int
     shared_firsts: int

@@ -16,7 +16,6 @@ from django.db import transaction
 from django.db.models import Max, QuerySet
 from django.utils import timezone
 
-from agon import ratings
 from agon.bots.models import Bot, BotVersion
 from agon.ladders.matchmaking import (
     Candidate,
@@ -32,6 +31,7 @@ from agon.ladders.selectors import ranked_matches_since
 from agon.matches.models import Match, MatchSeat
 from agon.matches.services import match_create
 from agon.ratings.stored import SETTLED_COLUMNS
+from competition import ratings
 from engine.registry import game_ids, get_game
 
 
@@ -79,7 +79,7 @@ def ratings_enter(*, version: BotVersion) -> list[Rating]:
 
 
 def ratings_apply(*, match: Match, seats: Sequence[MatchSeat] | None = None) -> list[RatingChange]:
-    """Rate a finished ranked match by the rating system (`agon.ratings`); call inside its
+    """Rate a finished ranked match by the rating system (`competition.ratings`); call inside its
     finishing transaction (which may pass the seats it has, ranked, with their versions).
     The unique (match, bot) constraint makes a second application fail. Which matches move
     ratings is agon.flows' call (ranked ones); one on no ladder moves none."""

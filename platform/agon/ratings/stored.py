@@ -1,7 +1,7 @@
 """How ratings are stored: the columns of a rating on a ladder's `Rating` row and of the
 before and after of each `RatingChange`, as abstract models the ladders' models inherit.
 Imported by models only (defining a model needs the apps loaded), unlike the rest of
-`agon.ratings`, which the demo and the benchmarks use without Django.
+`competition.ratings`, which the demo and the benchmarks use without Django.
 
 A rating is stored as plain columns, not as one JSON document: its value is what every
 leaderboard sorts by (in the `leaderboard` index) and its uncertainty is shown beside it
@@ -9,7 +9,7 @@ on every page, so both are typed numbers a query can order and read. The Elo had
 uncertainty and left `deviation` empty; the Glicko fills it. Beside them, the time the
 deviation was brought up to date (`deviation_at`: the uncertainty grows while a bot is
 idle), the value leaderboards rank by (`ranking`: the low end of the rating's interval,
-`agon.ratings.ranking_value`, kept beside the rating so an index can order by it) and
+`competition.ratings.ranking_value`, kept beside the rating so an index can order by it) and
 whether the rating is settled (`rankable`: not provisional, shown as a mark). A system
 with more state (a volatility) adds its columns here, in `RATING_COLUMNS` and in
 `rating_of`, and a migration of the ladders app; nothing outside this package reads them.
@@ -23,8 +23,8 @@ from typing import Any
 
 from django.db import models
 
-from agon import ratings
-from agon.ratings.system import Rating
+from competition import ratings
+from competition.ratings.system import RatingEstimate
 
 RATING_COLUMNS = ("rating", "deviation")
 SETTLED_COLUMNS = (*RATING_COLUMNS, "ranking", "deviation_at", "rankable")
@@ -39,10 +39,10 @@ BEST_FIRST = ("-ranking", "-rating")
 value ratings rank by, provisional ones included, then the rating's value."""
 
 
-def rating_of(columns: Sequence[Any]) -> Rating:
+def rating_of(columns: Sequence[Any]) -> RatingEstimate:
     """A rating from its RATING_COLUMNS' values, in their order."""
     value, deviation = columns
-    return Rating(value, deviation)
+    return RatingEstimate(value, deviation)
 
 
 def initial_value() -> float:
@@ -67,7 +67,8 @@ class RatedColumns(models.Model):
     deviation_at = models.DateTimeField(null=True, blank=True)
     """When `deviation` was last brought up to date: a rated game or the idle ageing."""
     ranking = models.FloatField(default=initial_ranking)
-    """What leaderboards rank by (`agon.ratings.ranking_value` of the rating); set with it."""
+    """What leaderboards rank by (`competition.ratings.ranking_value` of the rating); set
+    with it."""
     rankable = models.BooleanField(default=False)
     """Settled (not provisional): the leaderboards mark the others."""
 
@@ -75,15 +76,15 @@ class RatedColumns(models.Model):
         abstract = True
 
     @property
-    def current(self) -> Rating:
+    def current(self) -> RatingEstimate:
         return rating_of([getattr(self, column) for column in RATING_COLUMNS])
 
     @current.setter
-    def current(self, rating: Rating) -> None:
+    def current(self, rating: RatingEstimate) -> None:
         self.rating, self.deviation = rating.value, rating.deviation
         self.ranking = ratings.ranking_value(rating)
 
-    def settle(self, rating: Rating, *, games: int, at: datetime) -> None:
+    def settle(self, rating: RatingEstimate, *, games: int, at: datetime) -> None:
         """Store `rating`, brought up to date `at`, for a version that played `games`."""
         self.current = rating
         self.deviation_at = at
@@ -110,14 +111,14 @@ class RatingChangeColumns(models.Model):
         abstract = True
 
     @property
-    def rating_before(self) -> Rating:
-        return Rating(self.before, self.deviation_before)
+    def rating_before(self) -> RatingEstimate:
+        return RatingEstimate(self.before, self.deviation_before)
 
     @property
-    def rating_after(self) -> Rating:
-        return Rating(self.after, self.deviation_after)
+    def rating_after(self) -> RatingEstimate:
+        return RatingEstimate(self.after, self.deviation_after)
 
-    def record(self, before: Rating, after: Rating) -> None:
+    def record(self, before: RatingEstimate, after: RatingEstimate) -> None:
         self.before, self.deviation_before = before.value, before.deviation
         self.after, self.deviation_after = after.value, after.deviation
 

@@ -1,6 +1,6 @@
 """A tournament as its pure format sees it: the format object, the results, the bounds.
 
-The formats (`agon.tournaments.formats`) know entrants by number and games by
+The formats (`competition.formats`) know entrants by number and games by
 `Game` records; this module turns a `Tournament` and its `TournamentGame` rows into those,
 and says how many games a tournament may come to before it is made.
 """
@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from agon.tournaments.formats.core import Game, Result
-from agon.tournaments.formats.gauntlet import Gauntlet
-from agon.tournaments.formats.knockout import SUDDEN_DEATH_GAMES, TIEBREAK_PAIRS, Knockout
-from agon.tournaments.formats.round_robin import RoundRobin
-from agon.tournaments.formats.swiss import Swiss
 from agon.tournaments.models import Tournament, TournamentGame
+from competition.formats.core import Game, Result
+from competition.formats.gauntlet import Gauntlet
+from competition.formats.knockout import SUDDEN_DEATH_GAMES, TIEBREAK_PAIRS, Knockout
+from competition.formats.round_robin import RoundRobin
+from competition.formats.swiss import Swiss
 
 Event = RoundRobin | Swiss | Knockout | Gauntlet
 

@@ -2,7 +2,7 @@
 
 A tournament's games are matches of the kind `tournament`: each `TournamentGame` is one
 game the format asked for (its round, tie, index, entrants and seed, as
-`agon.tournaments.formats.core.Game`), linked to the match that plays it. A game whose
+`competition.formats.core.Game`), linked to the match that plays it. A game whose
 match failed for the platform's sake is played again by a new match (`replays` counts
 them, and keeps the failed ones as its `attempts`); its result is the ranks of the match
 that finished it.

@@ -54,10 +54,10 @@ from agon.tournaments.events import (
     slot,
     swiss_rounds,
 )
-from agon.tournaments.formats.core import Game, Result, deal_seed
-from agon.tournaments.formats.standings import Standing
 from agon.tournaments.models import Entry, Tournament, TournamentGame
 from agon.tournaments.withdrawal import forfeit_if_withdrawn, withdrawn_entrants
+from competition.formats.core import Game, Result, deal_seed
+from competition.formats.standings import Standing
 
 log = logging.getLogger(__name__)
 

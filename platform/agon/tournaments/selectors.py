@@ -12,10 +12,10 @@ from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum
 
 from agon.matches.models import Match
 from agon.tournaments.events import NOT_A_BYE, event_for, game_lines, results_of_lines
-from agon.tournaments.formats.round_robin import RoundRobin
 from agon.tournaments.models import Entry, Tournament, TournamentGame
 from agon.tournaments.scheduling import standings_rows
 from agon.tournaments.services import tournament_visible, tournaments_visible_to
+from competition.formats.round_robin import RoundRobin
 
 
 def tournament_list(*, user: User | None, status: str | None = None) -> QuerySet[Tournament]:

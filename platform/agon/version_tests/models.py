@@ -1,6 +1,6 @@
 """A version test and its games.
 
-A test plays pairs of games (`agon.tournaments.formats.version_test.pair_legs`) between its
+A test plays pairs of games (`competition.version_pairing.pair_legs`) between its
 candidate (entrant 0) and its baseline (entrant 1), with builtin opponents (entrants 2..)
 at tables of more than two. Each pair's outcome moves the counts and the LLR once, in
 order of pair number, so that the verdict does not depend on which game a worker finished

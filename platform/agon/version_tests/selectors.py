@@ -10,9 +10,9 @@ from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
 from agon.bots.models import Bot, BotVersion
 from agon.ladders.models import LEADERBOARD_ORDER, Ladder, Rating
-from agon.tournaments.formats.sprt import Sprt
-from agon.tournaments.formats.sprt_words import VersionTestState
 from agon.version_tests.models import VersionTest, VersionTestGame
+from competition.sprt import Sprt
+from competition.sprt_words import VersionTestState
 
 _WITH_VERSIONS = ("candidate__bot__owner", "baseline__bot__owner", "bot__owner")
 
@@ -51,7 +51,7 @@ def version_test_get(*, bot_id: int, test_id: int, viewer: Any) -> VersionTest |
 
 
 def version_test_state(*, test: VersionTest) -> VersionTestState:
-    """What `agon.tournaments.formats.sprt_words` says the test asks and found: its versions
+    """What `competition.sprt_words` says the test asks and found: its versions
     named as on its page (v2 against v1 of the same bot; another bot by its label)."""
     baseline = test.baseline_label
     if test.baseline is not None and test.baseline.bot_id == test.bot_id:

@@ -9,7 +9,7 @@ workers (agon.matches.background), which gives it a match through
 `version_test_game_ended`, inside the transaction that ends the match (the matches app
 calls the kind's outcome there): a finished game may complete the next pair to count; a
 game the platform failed to play is played again; the test, locked, counts its pairs in
-order, stops at the verdict of its sequential test (`agon.tournaments.formats.sprt`) or
+order, stops at the verdict of its sequential test (`competition.sprt`) or
 the game limit, and stores more pairs while it runs.
 """
 
@@ -32,8 +32,9 @@ from agon.bots.models import Bot, BotVersion
 from agon.matches.background import Waiting, dispatching_after
 from agon.matches.models import Match
 from agon.matches.services import match_create
-from agon.tournaments.formats.core import Game, Result, deal_seed
-from agon.tournaments.formats.sprt import (
+from agon.version_tests.models import VersionTest, VersionTestGame
+from competition.formats.core import Game, Result, deal_seed
+from competition.sprt import (
     DEFAULT_ALPHA,
     DEFAULT_BETA,
     DEFAULT_ELO0,
@@ -42,8 +43,7 @@ from agon.tournaments.formats.sprt import (
     elo_interval,
     pair_outcome,
 )
-from agon.tournaments.formats.version_test import leg_score, pair_legs
-from agon.version_tests.models import VersionTest, VersionTestGame
+from competition.version_pairing import leg_score, pair_legs
 from engine.bots import BUILTIN_BOTS
 from engine.registry import get_game
 

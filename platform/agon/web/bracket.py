@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from agon.tournaments.formats.core import Result
-from agon.tournaments.formats.knockout import Bracket, Knockout, Tie
+from competition.formats.core import Result
+from competition.formats.knockout import Bracket, Knockout, Tie
 
 NAME_CHARS = 24
 BOX_WIDTH, ROW_HEIGHT = 236, 24

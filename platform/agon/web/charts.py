@@ -2,7 +2,7 @@
 
 No script and no library: a line through the rating's value after each rated match, the
 value before the first one as its start, dots with a tooltip each (the match, its date
-and the ratings as `agon.ratings.display` shows them; hollow while the version was
+and the ratings as `competition.ratings.display` shows them; hollow while the version was
 provisional), a few round values as grid lines, and under the line the dates of a few
 matches (UTC; times of day when they all fall on one day). The matches are evenly
 spaced, one after the other, not by time. The chart scales with its container (a viewBox

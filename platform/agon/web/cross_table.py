@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agon.tournaments.formats.core import Result
-from agon.tournaments.formats.standings import Standing, pairwise_points
 from agon.web.bracket import points_text
+from competition.formats.core import Result
+from competition.formats.standings import Standing, pairwise_points
 
 
 @dataclass(frozen=True)

@@ -14,16 +14,16 @@ from agon.bots.models import Bot, BotVersion
 from agon.bots.services import bot_name_available
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
-from agon.tournaments.formats import sprt_words
-from agon.tournaments.formats.sprt import (
+from agon.version_tests.selectors import baseline_bots
+from agon.version_tests.services import PLAYED_VERSIONS, Baseline
+from agon.web.games import games
+from competition import sprt_words
+from competition.sprt import (
     DEFAULT_ALPHA,
     DEFAULT_BETA,
     DEFAULT_ELO0,
     DEFAULT_ELO1,
 )
-from agon.version_tests.selectors import baseline_bots
-from agon.version_tests.services import PLAYED_VERSIONS, Baseline
-from agon.web.games import games
 from engine.bots import BUILTIN_BOTS
 from engine.registry import get_game
 

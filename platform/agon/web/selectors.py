@@ -15,10 +15,10 @@ from agon.ladders.models import Ladder, Rating, RatingChange
 from agon.ladders.selectors import LeaderboardListing, Standing, ladder_list
 from agon.matches.models import Match, MatchSeat
 from agon.matches.selectors import ListedMatch, MatchListing
-from agon.tournaments.formats.core import Game
-from agon.tournaments.formats.version_test import BASELINE, CANDIDATE, pair_legs
 from agon.version_tests.models import VersionTest
 from agon.version_tests.services import NOT_NEEDED
+from competition.formats.core import Game
+from competition.version_pairing import BASELINE, CANDIDATE, pair_legs
 from engine.replay import Replay, ReplayError
 
 # --- home and ladders ---------------------------------------------------------------------

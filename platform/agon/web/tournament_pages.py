@@ -30,16 +30,16 @@ from agon.tournaments.events import (
     most_games,
     results_of_lines,
 )
-from agon.tournaments.formats.core import Result, game_points
-from agon.tournaments.formats.gauntlet import Gauntlet
-from agon.tournaments.formats.knockout import Knockout
-from agon.tournaments.formats.round_robin import RoundRobin
-from agon.tournaments.formats.standings import Standing
-from agon.tournaments.formats.swiss import Swiss
 from agon.tournaments.models import Entry, Tournament, TournamentGame
 from agon.tournaments.selectors import LIVE_CACHE_SECONDS, live_version, tournament_list
 from agon.web.bracket import bracket_svg, points_text, stage_titles
 from agon.web.cross_table import CrossRow, cross_table
+from competition.formats.core import Result, game_points
+from competition.formats.gauntlet import Gauntlet
+from competition.formats.knockout import Knockout
+from competition.formats.round_robin import RoundRobin
+from competition.formats.standings import Standing
+from competition.formats.swiss import Swiss
 
 FINISHED_LISTED = 50
 CROSS_TABLE_LIMIT = 24

@@ -9,9 +9,9 @@ from django.contrib.auth.models import User
 from pytest_django import DjangoCaptureOnCommitCallbacks
 from rest_framework.test import APIClient
 
-from agon import ratings
 from agon.bots.models import Bot, BotVersion
 from agon.matches.models import Match
+from competition import ratings
 from tests.platform.conftest import MakeBot
 from tests.platform.support import BOT_SOURCE, fail_validation, latest_version, py_upload
 

@@ -9,9 +9,9 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from agon import ratings
 from agon.ladders.models import Ladder, Rating
-from agon.ratings.glicko import PROVISIONAL_DEVIATION
+from competition import ratings
+from competition.ratings.glicko import PROVISIONAL_DEVIATION
 from tests.platform.conftest import MakeBot
 from tests.platform.support import play_ranked
 
@@ -103,7 +103,7 @@ def test_a_bot_is_provisional_until_its_interval_is_narrow_then_ranked(
 def settle(rows: Any, *, deviation: float, value: float | None = None) -> None:
     """Give stored ratings a deviation (and a value) as their games would have."""
     for row in rows:
-        row.current = ratings.Rating(row.rating if value is None else value, deviation)
+        row.current = ratings.RatingEstimate(row.rating if value is None else value, deviation)
         row.rankable = not ratings.is_provisional(row.current, row.version_games)
         row.save()
 

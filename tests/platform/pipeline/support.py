@@ -33,13 +33,13 @@ from django.db import connection
 from pytest_django import Settings
 from rest_framework.test import APIClient
 
-from agon import ratings
 from agon.bots.models import BotVersion
 from agon.ladders.models import Ladder, Rating, RatingChange
 from agon.ladders.services import ladder_ensure_defaults
 from agon.matches.models import Match
 from agon.settings.base import broker_transport, filesystem_broker_options
 from agon.worker_command import worker_command
+from competition import ratings
 from engine.replay import Replay, verify_replay
 
 REPO_DIR = Path(__file__).resolve().parents[3]

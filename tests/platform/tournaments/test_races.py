@@ -16,13 +16,13 @@ from django.db import DatabaseError, connection, transaction
 from agon.matches.models import Match
 from agon.matches.services import match_claim, match_fail
 from agon.tournaments.cancellation import tournament_cancel
-from agon.tournaments.formats.swiss import Swiss
 from agon.tournaments.models import Tournament, TournamentGame
 from agon.tournaments.scheduling import (
     tournament_advance,
     tournament_close_entry,
     tournaments_advance,
 )
+from competition.formats.swiss import Swiss
 from tests.platform.conftest import MakeBot
 from tests.platform.support import finish_match
 from tests.platform.tournaments.support import (

@@ -16,10 +16,10 @@ from agon.bots.services import version_submit
 from agon.ladders.models import Ladder, Rating
 from agon.matches.models import Match
 from agon.tournaments import scheduling
-from agon.tournaments.formats.core import Game, Result
-from agon.tournaments.formats.swiss import Swiss
 from agon.tournaments.models import Entry, Tournament
 from agon.tournaments.scheduling import tournament_close_entry, tournaments_advance
+from competition.formats.core import Game, Result
+from competition.formats.swiss import Swiss
 from tests.platform.conftest import MakeBot
 from tests.platform.support import (
     finish_match,

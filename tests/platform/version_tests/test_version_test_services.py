@@ -14,7 +14,6 @@ from agon.ladders.models import RatingChange
 from agon.matches.background import background_dispatch
 from agon.matches.models import Match
 from agon.matches.services import match_claim, match_fail
-from agon.tournaments.formats.sprt import Sprt
 from agon.version_tests.models import VersionTest
 from agon.version_tests.services import (
     NOT_NEEDED,
@@ -22,6 +21,7 @@ from agon.version_tests.services import (
     BudgetExceeded,
     version_test_create,
 )
+from competition.sprt import Sprt
 from tests.platform.conftest import MakeBot
 from tests.platform.support import finish_match
 from tests.platform.version_tests.support import (

@@ -1,7 +1,7 @@
 """The rating seam holds: another rating system, one with an uncertainty, named in
-`agon.ratings.SYSTEM` in place of the Elo, is what a ranked match stores and what the
+`competition.ratings.SYSTEM` in place of the Elo, is what a ranked match stores and what the
 leaderboards, the API, the pages and the chart show, with nothing changed outside
-`agon.ratings`."""
+`competition.ratings`."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from agon import ratings
 from agon.ladders.models import Rating, RatingChange
-from agon.ratings import Rating as RatingValue
+from competition import ratings
+from competition.ratings import RatingEstimate as RatingValue
 from tests.platform.web.conftest import World
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 
-from agon.tournaments.formats.core import Game, Result
-from agon.tournaments.formats.knockout import Knockout
 from agon.web.bracket import NAME_CHARS, bracket_layout, bracket_svg, points_text, stage_titles
-from tests.tournaments.support import play_out, ranks_by, stronger_wins
+from competition.formats.core import Game, Result
+from competition.formats.knockout import Knockout
+from tests.competition.formats.support import play_out, ranks_by, stronger_wins
 
 NAMES = [f"bot{i}" for i in range(16)]
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from agon.tournaments.formats.core import Game, Result
-from agon.tournaments.formats.round_robin import RoundRobin
 from agon.web.cross_table import cross_table
-from tests.tournaments.support import play_out, stronger_wins
+from competition.formats.core import Game, Result
+from competition.formats.round_robin import RoundRobin
+from tests.competition.formats.support import play_out, stronger_wins
 
 
 def test_rows_and_columns_follow_the_standings_with_each_pairs_points() -> None:

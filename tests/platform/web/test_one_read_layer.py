@@ -13,11 +13,11 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from agon import ratings
 from agon.ladders.models import LEADERBOARD_ORDER, Ladder, Rating
 from agon.ladders.selectors import LeaderboardListing, order_sql
 from agon.matches.models import Match
 from agon.web import selectors as web_selectors
+from competition import ratings
 from tests.platform.conftest import MakeBot
 from tests.platform.support import play_ranked
 from tests.platform.web.conftest import World

@@ -14,10 +14,10 @@ from pytest_django import Settings
 
 from agon.bots.models import Bot
 from agon.matches.models import Match
-from agon.tournaments.formats.sprt import Sprt
 from agon.version_tests.models import VersionTest
 from agon.version_tests.services import Baseline, version_test_create
 from agon.web.charts import llr_chart
+from competition.sprt import Sprt
 from tests.platform.conftest import PASSWORD, MakeBot
 from tests.platform.version_tests.support import bot_with_two_versions, play_queued
 

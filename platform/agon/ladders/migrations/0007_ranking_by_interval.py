@@ -6,14 +6,14 @@ follows the new order."""
 from django.db import migrations, models
 
 import agon.ratings.stored
-from agon import ratings
+from competition import ratings
 
 
 def fill_ranking(apps, schema_editor):
     Rating = apps.get_model("ladders", "Rating")
     rows = list(Rating.objects.only("id", "rating", "deviation"))
     for row in rows:
-        row.ranking = ratings.ranking_value(ratings.Rating(row.rating, row.deviation))
+        row.ranking = ratings.ranking_value(ratings.RatingEstimate(row.rating, row.deviation))
     Rating.objects.bulk_update(rows, ["ranking"], batch_size=500)
 
 

@@ -10,8 +10,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import capfirst
 
-from agon.tournaments.formats import sprt_words
-from agon.tournaments.formats.sprt import Sprt, elo_interval
 from agon.version_tests.selectors import version_test_get, version_test_state
 from agon.version_tests.services import BudgetExceeded, version_test_create
 from agon.web import selectors
@@ -19,6 +17,8 @@ from agon.web.charts import llr_chart
 from agon.web.forms import VersionTestForm
 from agon.web.views.bots import my_bot_page
 from agon.web.views.common import post_form, signed_in
+from competition import sprt_words
+from competition.sprt import Sprt, elo_interval
 
 PAIR_POINTS = ("0", "½", "1", "1½", "2")
 """The candidate's points in a pair, as the page's table heads them."""

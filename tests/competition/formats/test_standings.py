@@ -15,10 +15,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agon.tournaments.formats.core import Game, Result, game_points
-from agon.tournaments.formats.standings import TIEBREAKS, pairwise_points, rank_standings
-from agon.tournaments.formats.swiss import Swiss
-from tests.tournaments.support import play_out, random_results
+from competition.formats.core import Game, Result, game_points
+from competition.formats.standings import TIEBREAKS, pairwise_points, rank_standings
+from competition.formats.swiss import Swiss
+from tests.competition.formats.support import play_out, random_results
 
 A, B, C, D = range(4)
 

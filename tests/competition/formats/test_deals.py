@@ -8,14 +8,14 @@ import json
 
 import pytest
 
-from agon.tournaments.formats.core import Game, deal_seed, meeting
-from agon.tournaments.formats.gauntlet import Gauntlet
-from agon.tournaments.formats.knockout import Knockout
-from agon.tournaments.formats.round_robin import RoundRobin
-from agon.tournaments.formats.swiss import Swiss
-from agon.tournaments.formats.version_test import pair_legs
+from competition.formats.core import Game, deal_seed, meeting
+from competition.formats.gauntlet import Gauntlet
+from competition.formats.knockout import Knockout
+from competition.formats.round_robin import RoundRobin
+from competition.formats.swiss import Swiss
+from competition.version_pairing import pair_legs
 from engine.registry import game_ids, get_game
-from tests.tournaments.support import Format, play_out, random_results
+from tests.competition.formats.support import Format, play_out, random_results
 
 EVENTS: dict[str, Format] = {
     "round robin of 5, 2 meetings": RoundRobin(5, 7, 2, 2),

@@ -21,9 +21,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agon.tournaments.formats.core import Game, Result, derive_seed, meeting
-from agon.tournaments.formats.standings import TIEBREAKS, Standing, points_by_bot, rank_standings
-from agon.tournaments.formats.swiss_pairing import pair_by_score
+from competition.formats.core import Game, Result, derive_seed, meeting
+from competition.formats.standings import TIEBREAKS, Standing, points_by_bot, rank_standings
+from competition.formats.swiss_pairing import pair_by_score
 
 __all__ = ["TABLE_WINDOW", "Swiss", "pair_by_score", "tables_by_score"]
 

@@ -15,8 +15,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agon.tournaments.formats.core import Game, Result, meeting
-from agon.tournaments.formats.standings import Standing, rank_standings
+from competition.formats.core import Game, Result, meeting
+from competition.formats.standings import Standing, rank_standings
 
 TIEBREAKS = ("sonneborn_berger", "direct_encounter", "wins")
 MAX_TABLES = 500

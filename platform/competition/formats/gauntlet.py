@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agon.tournaments.formats.core import Game, Result, game_points, meeting
-from agon.tournaments.formats.sprt import EloEstimate, elo_estimate, pair_outcome
-from agon.tournaments.formats.standings import Standing, rank_standings
+from competition.formats.core import Game, Result, game_points, meeting
+from competition.formats.standings import Standing, rank_standings
+from competition.sprt import EloEstimate, elo_estimate, pair_outcome
 
 TIEBREAKS = ("wins",)
 

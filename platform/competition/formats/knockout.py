@@ -29,8 +29,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agon.tournaments.formats.core import Game, Result, derive_seed, game_points, meeting
-from agon.tournaments.formats.standings import Standing, rank_standings
+from competition.formats.core import Game, Result, derive_seed, game_points, meeting
+from competition.formats.standings import Standing, rank_standings
 
 TIEBREAK_PAIRS = 2
 SUDDEN_DEATH_GAMES = 6

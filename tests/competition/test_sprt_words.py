@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from agon.tournaments.formats.sprt import Sprt
-from agon.tournaments.formats.sprt_words import (
+from competition.sprt import Sprt
+from competition.sprt_words import (
     VersionTestState,
     answer,
     estimate,

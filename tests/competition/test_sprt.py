@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agon.tournaments.formats.sprt import (
+from competition.sprt import (
     ELO_CLAMP,
     Sprt,
     elo_interval,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agon.tournaments.formats.sprt import Sprt, elo_interval
+from competition.sprt import Sprt, elo_interval
 
 HELP = (
     "H1: the version is at least elo1 Elo stronger; H0: it is elo0 Elo stronger or less. "

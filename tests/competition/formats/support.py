@@ -6,8 +6,8 @@ from collections.abc import Callable, Sequence
 from random import Random
 from typing import Protocol
 
-from agon.tournaments.formats.core import Game, Result
-from agon.tournaments.formats.standings import Standing
+from competition.formats.core import Game, Result
+from competition.formats.standings import Standing
 
 Decide = Callable[[Game], tuple[int, ...]]
 

@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-from agon.tournaments.formats.core import Game
-from agon.tournaments.formats.gauntlet import Gauntlet
-from agon.tournaments.formats.sprt import ELO_CLAMP
-from tests.tournaments.support import draws, play_out, stronger_wins
+from competition.formats.core import Game
+from competition.formats.gauntlet import Gauntlet
+from competition.sprt import ELO_CLAMP
+from tests.competition.formats.support import draws, play_out, stronger_wins
 
 
 def test_the_entrant_meets_every_opponent_in_pairs_of_games() -> None:

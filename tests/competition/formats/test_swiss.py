@@ -6,9 +6,9 @@ from random import Random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agon.tournaments.formats.core import Game, Result
-from agon.tournaments.formats.swiss import Swiss, pair_by_score
-from tests.tournaments.support import draws, play_out, random_results, stronger_wins
+from competition.formats.core import Game, Result
+from competition.formats.swiss import Swiss, pair_by_score
+from tests.competition.formats.support import draws, play_out, random_results, stronger_wins
 
 
 def first_games(games: list[Game]) -> set[tuple[int, ...]]:

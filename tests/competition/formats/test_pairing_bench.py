@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bench import pairing
-from tests.tournaments.support import play_out, random_results
+from tests.competition.formats.support import play_out, random_results
 
 
 def test_it_prints_every_round_of_every_size(capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agon.tournaments.formats.core import derive_seed, game_points, meeting, rotations
+from competition.formats.core import derive_seed, game_points, meeting, rotations
 
 
 def test_two_players_score_one_half_or_nothing() -> None:

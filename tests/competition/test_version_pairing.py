@@ -5,8 +5,8 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agon.tournaments.formats.core import Game, Result
-from agon.tournaments.formats.version_test import BASELINE, CANDIDATE, leg_score, pair_legs
+from competition.formats.core import Game, Result
+from competition.version_pairing import BASELINE, CANDIDATE, leg_score, pair_legs
 
 
 def test_two_players_play_a_pair_of_games_with_the_seats_swapped() -> None:

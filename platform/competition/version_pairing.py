@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agon.tournaments.formats.core import Game, Result, derive_seed, game_points, meeting
+from competition.formats.core import Game, Result, derive_seed, game_points, meeting
 
 CANDIDATE, BASELINE = 0, 1
 

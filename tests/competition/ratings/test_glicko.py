@@ -1,28 +1,21 @@
-"""The platform's rating system, `agon.ratings.glicko`, through the seam: plain numbers,
-then the ageing of idle ratings in the database."""
+"""The platform's rating system, `competition.ratings.glicko`, through the seam, in plain
+numbers (the ageing of idle ratings in the database: tests/platform/test_rating_ageing.py)."""
 
 from __future__ import annotations
 
 import math
-from datetime import timedelta
 from random import Random
 
 import pytest
-from django.contrib.auth.models import User
-from django.utils import timezone
 
-from agon import ratings
-from agon.ladders.models import Ladder, Rating
-from agon.ladders.services import ratings_age
-from agon.ratings import Rating as Value
-from agon.ratings.glicko import (
+from competition import ratings
+from competition.ratings import RatingEstimate as Value
+from competition.ratings.glicko import (
     MIN_DEVIATION,
     NEW_VERSION_DEVIATION,
     PROVISIONAL_DEVIATION,
     START_DEVIATION,
 )
-from tests.platform.conftest import MakeBot
-from tests.platform.support import play_ranked
 
 DAY = 86_400.0
 
@@ -116,24 +109,3 @@ def test_a_new_version_keeps_the_value_and_is_unsure_again() -> None:
     assert ratings.new_version(Value(1800.0, 60.0)) == Value(1800.0, NEW_VERSION_DEVIATION)
     assert ratings.new_version(Value(1800.0, 300.0)) == Value(1800.0, 300.0)
     assert ratings.is_provisional(ratings.new_version(Value(1800.0, 60.0)), 0)
-
-
-@pytest.mark.django_db
-def test_beat_ages_the_idle_ratings_and_unranks_those_grown_unsure(
-    ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User
-) -> None:
-    idle, busy = make_bot(alice, "idle"), make_bot(bob, "busy")
-    play_ranked(ladder_2p, [idle, busy], scores=[2, 1])
-    now = timezone.now()
-    Rating.objects.filter(ladder=ladder_2p, bot=idle).update(
-        deviation=100.0, rankable=True, deviation_at=now - timedelta(days=60)
-    )
-    Rating.objects.filter(bot=busy).update(deviation=100.0, rankable=True, deviation_at=now)
-
-    assert ratings_age(now=now) == 1
-
-    aged, kept = (Rating.objects.get(ladder=ladder_2p, bot=bot) for bot in (idle, busy))
-    assert aged.deviation is not None and aged.deviation > PROVISIONAL_DEVIATION
-    assert (aged.rankable, aged.deviation_at) == (False, now)
-    assert aged.ranking == ratings.ranking_value(aged.current), "ranked by its aged interval"
-    assert (kept.deviation, kept.rankable) == (100.0, True)

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agon.tournaments.formats.round_robin import RoundRobin, circle_rounds
-from tests.tournaments.support import play_out, random_results, stronger_wins
+from competition.formats.round_robin import RoundRobin, circle_rounds
+from tests.competition.formats.support import play_out, random_results, stronger_wins
 
 
 @given(st.integers(2, 21))

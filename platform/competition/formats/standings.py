@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from agon.tournaments.formats.core import Result, game_points, pairwise_scores
+from competition.formats.core import Result, game_points, pairwise_scores
 
 TIEBREAKS = ("buchholz_cut1", "buchholz", "sonneborn_berger", "direct_encounter", "wins")
 

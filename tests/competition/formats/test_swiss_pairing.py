@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agon.tournaments.formats.core import Game, Result
-from agon.tournaments.formats.standings import points_by_bot
-from agon.tournaments.formats.swiss import Swiss
-from agon.tournaments.formats.swiss_pairing import pair_by_score, pair_on_complete_graph
-from tests.tournaments.support import random_results
+from competition.formats.core import Game, Result
+from competition.formats.standings import points_by_bot
+from competition.formats.swiss import Swiss
+from competition.formats.swiss_pairing import pair_by_score, pair_on_complete_graph
+from tests.competition.formats.support import random_results
 
 Pair = tuple[int, int]
 

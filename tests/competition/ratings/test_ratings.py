@@ -1,4 +1,4 @@
-"""The rating seam of `agon.ratings` and its Elo (`agon.ratings.elo`): no database,
+"""The rating seam of `competition.ratings` and its Elo (`competition.ratings.elo`): no database,
 plain numbers."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from random import Random
 
 import pytest
 
-from agon import ratings
-from agon.ratings import Rating, elo
-from agon.ratings.elo import (
+from competition import ratings
+from competition.ratings import RatingEstimate, elo
+from competition.ratings.elo import (
     K_FACTOR,
     PROVISIONAL_GAMES,
     PROVISIONAL_K_FACTOR,
@@ -22,7 +22,7 @@ from agon.ratings.elo import (
 )
 
 SETTLED = PROVISIONAL_GAMES  # a game count past the provisional period
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[3] / "README.md"
 
 
 def test_a_bot_is_provisional_while_its_deviation_is_as_wide_as_the_readme_says() -> None:
@@ -32,8 +32,8 @@ def test_a_bot_is_provisional_while_its_deviation_is_as_wide_as_the_readme_says(
     assert documented is not None, "the README no longer states the provisional rule"
     threshold = float(documented[1])
     for games in (0, 20, 500):
-        assert ratings.is_provisional(Rating(1500.0, threshold), games)
-        assert not ratings.is_provisional(Rating(1500.0, threshold - 0.1), games)
+        assert ratings.is_provisional(RatingEstimate(1500.0, threshold), games)
+        assert not ratings.is_provisional(RatingEstimate(1500.0, threshold - 0.1), games)
 
 
 def test_expected_score_is_symmetric_and_even_between_equals() -> None:
@@ -104,7 +104,7 @@ def test_mismatched_too_few_or_too_many_seats_are_refused(
     values: list[float], ranks: list[int], games: list[int]
 ) -> None:
     with pytest.raises(ValueError, match="each of 2 to 6 seats"):
-        ratings.update([Rating(value) for value in values], ranks, games)
+        ratings.update([RatingEstimate(value) for value in values], ranks, games)
 
 
 # --- the seam -------------------------------------------------------------------------------
@@ -123,7 +123,7 @@ GOLDEN_VALUES = [
 went behind the seam, computed with `rating_changes` and `+=` as the ladders then did."""
 
 
-def _golden_ladder() -> tuple[list[Rating], list[int]]:
+def _golden_ladder() -> tuple[list[RatingEstimate], list[int]]:
     rng = Random("agon ratings golden")
     rated, games = [ratings.initial()] * 8, [0] * 8
     for _ in range(200):
@@ -152,19 +152,19 @@ def test_the_seam_rates_exactly_as_the_elo_before_it() -> None:
 
 @pytest.mark.usefixtures("the_elo")
 def test_elo_starts_a_bot_at_the_start_rating_without_an_uncertainty() -> None:
-    assert ratings.initial() == Rating(START_RATING, None)
+    assert ratings.initial() == RatingEstimate(START_RATING, None)
 
 
 @pytest.mark.usefixtures("the_elo")
 def test_elo_is_provisional_by_games_whatever_the_rating() -> None:
-    for rating in (Rating(900.0), Rating(START_RATING), Rating(2400.0)):
+    for rating in (RatingEstimate(900.0), RatingEstimate(START_RATING), RatingEstimate(2400.0)):
         assert ratings.is_provisional(rating, PROVISIONAL_GAMES - 1)
         assert not ratings.is_provisional(rating, PROVISIONAL_GAMES)
 
 
 def test_a_rating_and_a_change_are_shown_whole() -> None:
-    assert ratings.display(Rating(1522.6)) == "1523"
-    assert ratings.display(Rating(1499.4)) == "1499"
-    assert ratings.display_change(Rating(1500.0), Rating(1512.4)) == "+12"
-    assert ratings.display_change(Rating(1500.0), Rating(1487.6)) == "-12"
-    assert ratings.display_change(Rating(1500.0), Rating(1500.2)) == "+0"
+    assert ratings.display(RatingEstimate(1522.6)) == "1523"
+    assert ratings.display(RatingEstimate(1499.4)) == "1499"
+    assert ratings.display_change(RatingEstimate(1500.0), RatingEstimate(1512.4)) == "+12"
+    assert ratings.display_change(RatingEstimate(1500.0), RatingEstimate(1487.6)) == "-12"
+    assert ratings.display_change(RatingEstimate(1500.0), RatingEstimate(1500.2)) == "+0"

@@ -1,4 +1,4 @@
-"""The ladders' Elo: a rating system (`agon.ratings.system`) for ranked results of two to
+"""The ladders' Elo: a rating system (`competition.ratings.system`) for ranked results of two to
 six seats, updated pairwise from the ranking. It has no uncertainty: a rating is
 provisional by its version's game count instead.
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from agon.ratings.system import Rating
+from competition.ratings.system import RatingEstimate
 
 START_RATING = 1500.0
 K_FACTOR = 32.0
@@ -30,33 +30,33 @@ SUMMARY = (
 )
 
 
-def initial() -> Rating:
-    return Rating(START_RATING)
+def initial() -> RatingEstimate:
+    return RatingEstimate(START_RATING)
 
 
-def update(ratings: Sequence[Rating], ranks: Sequence[int], games: Sequence[int]) -> list[Rating]:
+def update(ratings: Sequence[RatingEstimate], ranks: Sequence[int], games: Sequence[int]) -> list[RatingEstimate]:
     deltas = rating_changes([rating.value for rating in ratings], ranks, games)
-    return [Rating(rating.value + delta) for rating, delta in zip(ratings, deltas, strict=True)]
+    return [RatingEstimate(rating.value + delta) for rating, delta in zip(ratings, deltas, strict=True)]
 
 
-def is_provisional(rating: Rating, games: int) -> bool:
+def is_provisional(rating: RatingEstimate, games: int) -> bool:
     """A version's first PROVISIONAL_GAMES games, whatever its rating."""
     return games < PROVISIONAL_GAMES
 
 
-def ranking_value(rating: Rating) -> float:
+def ranking_value(rating: RatingEstimate) -> float:
     return rating.value
 
 
-def display(rating: Rating) -> str:
+def display(rating: RatingEstimate) -> str:
     return f"{rating.value:.0f}"
 
 
-def aged(rating: Rating, idle_seconds: float) -> Rating:
+def aged(rating: RatingEstimate, idle_seconds: float) -> RatingEstimate:
     return rating
 
 
-def new_version(rating: Rating) -> Rating:
+def new_version(rating: RatingEstimate) -> RatingEstimate:
     """The same rating: the version's game count makes it provisional again."""
     return rating
 
@@ -76,7 +76,7 @@ def rating_changes(
     ratings: Sequence[float], ranks: Sequence[int], games_played: Sequence[int]
 ) -> list[float]:
     """The change of each seat's rating after a match (rank 1 is best; equal ranks draw),
-    for seats as `agon.ratings.update` checks them."""
+    for seats as `competition.ratings.update` checks them."""
     players = len(ratings)
     changes = []
     for i in range(players):

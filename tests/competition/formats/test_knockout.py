@@ -5,15 +5,21 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agon.tournaments.formats.core import Game
-from agon.tournaments.formats.knockout import (
+from competition.formats.core import Game
+from competition.formats.knockout import (
     SUDDEN_DEATH_GAMES,
     TIEBREAK_PAIRS,
     Bracket,
     Knockout,
     seeded_slots,
 )
-from tests.tournaments.support import draws, play_out, random_results, ranks_by, stronger_wins
+from tests.competition.formats.support import (
+    draws,
+    play_out,
+    random_results,
+    ranks_by,
+    stronger_wins,
+)
 
 
 def test_eight_seeds_sit_in_the_standard_bracket_order() -> None:

@@ -1,4 +1,4 @@
-"""The ladders' Glicko: a rating system (`agon.ratings.system`) whose every rating carries
+"""The ladders' Glicko: a rating system (`competition.ratings.system`) whose every rating carries
 its uncertainty, a rating deviation (RD) on the Elo scale, after Glickman's Glicko
 ("Parameter estimation in large dynamic paired comparison experiments", 1999).
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from agon.ratings.system import Rating
+from competition.ratings.system import RatingEstimate
 
 START_RATING = 1500.0
 START_DEVIATION = 350.0
@@ -64,8 +64,8 @@ SUMMARY = (
 )
 
 
-def initial() -> Rating:
-    return Rating(START_RATING, START_DEVIATION)
+def initial() -> RatingEstimate:
+    return RatingEstimate(START_RATING, START_DEVIATION)
 
 
 def g(deviation: float) -> float:
@@ -73,20 +73,20 @@ def g(deviation: float) -> float:
     return 1.0 / math.sqrt(1.0 + 3.0 * (Q * deviation) ** 2 / math.pi**2)
 
 
-def expected_score(rating: Rating, opponent: Rating) -> float:
+def expected_score(rating: RatingEstimate, opponent: RatingEstimate) -> float:
     """The chance `rating` beats `opponent`, the opponent's uncertainty included."""
     exponent = -g(_deviation(opponent)) * (rating.value - opponent.value) / 400.0
     return 1.0 / (1.0 + math.pow(10.0, exponent))
 
 
-def update(ratings: Sequence[Rating], ranks: Sequence[int], games: Sequence[int]) -> list[Rating]:
+def update(ratings: Sequence[RatingEstimate], ranks: Sequence[int], games: Sequence[int]) -> list[RatingEstimate]:
     weight = TABLE_WEIGHT[len(ratings)]
     afters = []
     for i, rating in enumerate(ratings):
         surprise, information = _plackett_luce_terms(i, ratings, ranks)
         precision = 1.0 / _deviation(rating) ** 2 + Q**2 * weight * information
         afters.append(
-            Rating(
+            RatingEstimate(
                 rating.value + Q / precision * weight * surprise,
                 max(math.sqrt(1.0 / precision), MIN_DEVIATION[len(ratings)]),
             )
@@ -95,7 +95,7 @@ def update(ratings: Sequence[Rating], ranks: Sequence[int], games: Sequence[int]
 
 
 def _plackett_luce_terms(
-    seat: int, ratings: Sequence[Rating], ranks: Sequence[int]
+    seat: int, ratings: Sequence[RatingEstimate], ranks: Sequence[int]
 ) -> tuple[float, float]:
     """What a finishing order says about one seat's strength, under Plackett-Luce (the
     winner is picked among all seats with odds by strength, the second among the rest,
@@ -132,24 +132,24 @@ def _plackett_luce_terms(
     return surprise, information
 
 
-def aged(rating: Rating, idle_seconds: float) -> Rating:
+def aged(rating: RatingEstimate, idle_seconds: float) -> RatingEstimate:
     """The rating after `idle_seconds` without a rated game: as sure as before, less."""
     days = max(idle_seconds, 0.0) / SECONDS_PER_DAY
     deviation = math.sqrt(_deviation(rating) ** 2 + IDLE_GROWTH**2 * days)
-    return Rating(rating.value, min(deviation, START_DEVIATION))
+    return RatingEstimate(rating.value, min(deviation, START_DEVIATION))
 
 
-def new_version(rating: Rating) -> Rating:
+def new_version(rating: RatingEstimate) -> RatingEstimate:
     """The bot's rating for its new version: the same value, unsure again."""
-    return Rating(rating.value, max(_deviation(rating), NEW_VERSION_DEVIATION))
+    return RatingEstimate(rating.value, max(_deviation(rating), NEW_VERSION_DEVIATION))
 
 
-def is_provisional(rating: Rating, games: int) -> bool:
+def is_provisional(rating: RatingEstimate, games: int) -> bool:
     """While the deviation is PROVISIONAL_DEVIATION or more, however many games."""
     return _deviation(rating) >= PROVISIONAL_DEVIATION
 
 
-def ranking_value(rating: Rating) -> float:
+def ranking_value(rating: RatingEstimate) -> float:
     """The low end of the interval `display` shows: a new bot (1500 ± 686) ranks at 814,
     below every bot that has shown anything, and climbs as its games narrow the interval.
     A provisional bot with a high value then ranks where its few games justify, neither
@@ -159,12 +159,12 @@ def ranking_value(rating: Rating) -> float:
     return rating.value - INTERVAL * _deviation(rating)
 
 
-def display(rating: Rating) -> str:
+def display(rating: RatingEstimate) -> str:
     if rating.deviation is None:  # stored by the Elo, before this system
         return f"{rating.value:.0f}"
     return f"{rating.value:.0f} ± {INTERVAL * rating.deviation:.0f}"
 
 
-def _deviation(rating: Rating) -> float:
+def _deviation(rating: RatingEstimate) -> float:
     # A rating from a system without one (the Elo's, before the migration) is unknown.
     return START_DEVIATION if rating.deviation is None else rating.deviation

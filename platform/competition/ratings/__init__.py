@@ -42,7 +42,9 @@ def initial() -> RatingEstimate:
     return SYSTEM.initial()
 
 
-def update(ratings: Sequence[RatingEstimate], ranks: Sequence[int], games: Sequence[int]) -> list[RatingEstimate]:
+def update(
+    ratings: Sequence[RatingEstimate], ranks: Sequence[int], games: Sequence[int]
+) -> list[RatingEstimate]:
     """The ratings of a ranked result's seats after it, in seat order: `ranks` from 1 (best;
     equal ranks tie), `games` the rated games each seat's version played before it."""
     seats = len(ratings)

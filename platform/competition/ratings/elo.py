@@ -34,9 +34,13 @@ def initial() -> RatingEstimate:
     return RatingEstimate(START_RATING)
 
 
-def update(ratings: Sequence[RatingEstimate], ranks: Sequence[int], games: Sequence[int]) -> list[RatingEstimate]:
+def update(
+    ratings: Sequence[RatingEstimate], ranks: Sequence[int], games: Sequence[int]
+) -> list[RatingEstimate]:
     deltas = rating_changes([rating.value for rating in ratings], ranks, games)
-    return [RatingEstimate(rating.value + delta) for rating, delta in zip(ratings, deltas, strict=True)]
+    return [
+        RatingEstimate(rating.value + delta) for rating, delta in zip(ratings, deltas, strict=True)
+    ]
 
 
 def is_provisional(rating: RatingEstimate, games: int) -> bool:

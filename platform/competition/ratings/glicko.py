@@ -79,7 +79,9 @@ def expected_score(rating: RatingEstimate, opponent: RatingEstimate) -> float:
     return 1.0 / (1.0 + math.pow(10.0, exponent))
 
 
-def update(ratings: Sequence[RatingEstimate], ranks: Sequence[int], games: Sequence[int]) -> list[RatingEstimate]:
+def update(
+    ratings: Sequence[RatingEstimate], ranks: Sequence[int], games: Sequence[int]
+) -> list[RatingEstimate]:
     weight = TABLE_WEIGHT[len(ratings)]
     afters = []
     for i, rating in enumerate(ratings):

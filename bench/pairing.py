@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
 from bench.ratings import finishing_order  # noqa: E402
-from competition.formats.core import Game, Result  # noqa: E402
+from competition.formats.core import Result, ScheduledGame  # noqa: E402
 from competition.formats.swiss import Swiss  # noqa: E402
 from competition.formats.swiss_pairing import pair_on_complete_graph  # noqa: E402
 
@@ -47,7 +47,7 @@ class Before(Swiss):
     ) -> list[tuple[int, int]]:
         return pair_on_complete_graph(order, points, met)
 
-    def timed_next_games(self, results: Sequence[Result]) -> tuple[list[Game], float]:
+    def timed_next_games(self, results: Sequence[Result]) -> tuple[list[ScheduledGame], float]:
         """The old `next_games`, and the seconds its last pairing took."""
         played = {result.game for result in results}
         for round_ in range(1, self.rounds + 1):
@@ -60,7 +60,7 @@ class Before(Swiss):
         return [], 0.0
 
 
-def play(game: Game, strengths: Sequence[float], draws: float, rng: Random) -> Result:
+def play(game: ScheduledGame, strengths: Sequence[float], draws: float, rng: Random) -> Result:
     if game.is_bye:
         return Result(game, (1,))
     if len(game.bots) == 2 and rng.random() < draws:

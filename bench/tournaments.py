@@ -43,7 +43,7 @@ from rich.progress import Progress  # noqa: E402
 from agon.ladders.matchmaking import Candidate, pick_tables  # noqa: E402
 from bench.redis_support import DEFAULT_PREFIX, key_prefix  # noqa: E402
 from competition import ratings  # noqa: E402
-from competition.formats.core import Game, Result  # noqa: E402
+from competition.formats.core import Result, ScheduledGame  # noqa: E402
 from competition.formats.knockout import Knockout  # noqa: E402
 from competition.formats.round_robin import RoundRobin  # noqa: E402
 from competition.formats.swiss import Swiss  # noqa: E402
@@ -84,7 +84,7 @@ def play_format(event: Format, strengths: Sequence[float], rng: Random) -> tuple
     return places, played
 
 
-def ranks(game: Game, strengths: Sequence[float], rng: Random) -> tuple[int, ...]:
+def ranks(game: ScheduledGame, strengths: Sequence[float], rng: Random) -> tuple[int, ...]:
     order = finishing_order(game.bots, strengths, rng)
     return tuple(order.index(bot) + 1 for bot in game.bots)
 

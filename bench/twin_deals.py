@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
 from agon.cli.demo import Entrant  # noqa: E402
-from competition.formats.core import Game, deal_seed, game_points, meeting  # noqa: E402
+from competition.formats.core import ScheduledGame, deal_seed, game_points, meeting  # noqa: E402
 from competition.sprt import PAIR_SCORES, Sprt, logistic_elo  # noqa: E402
 from engine.match import play_match  # noqa: E402
 from engine.registry import game_ids, get_game  # noqa: E402
@@ -39,7 +39,7 @@ STRONG, WEAK = 0, 1
 DESIGNS = ("twin deals", "fresh deals")
 
 
-def play(game_id: str, game: Game, seed: int, entrants: Sequence[Entrant]) -> float:
+def play(game_id: str, game: ScheduledGame, seed: int, entrants: Sequence[Entrant]) -> float:
     """The strong bot's points in one game played on `seed`."""
     rules = get_game(game_id)
     bots = [entrants[bot].make_bot(game_id, seed, seat) for seat, bot in enumerate(game.bots)]

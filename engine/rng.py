@@ -1,10 +1,12 @@
-"""A small seeded PRNG (SplitMix64) whose whole state is one integer.
+"""A small seeded PRNG (SplitMix64) whose whole state is one integer, and the one way a
+seed is derived from another (`derive_seed`).
 
 Python's `random` module could change its algorithms between versions; replays must not.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import MutableSequence
 from typing import TypeVar
 
@@ -48,20 +50,37 @@ class SplitMix64:
             items[i], items[j] = items[j], items[i]
 
 
-def derive_seed(seed: int, *labels: int | str) -> int:
-    """A seed for a sub-stream (a seat's bot, a fallback player) derived from a match seed.
+def derive_seed(seed: int, *labels: int | str, one_way: bool = False) -> int:
+    """A 64-bit seed for a sub-stream named by `labels`, derived from `seed`: the one
+    derivation of the engine (a seat's bot, a fallback player) and of the competition
+    code (a tournament's meetings and deals, a version test's pairs).
 
-    Each label is framed by its type and length, so ("ab",) and ("a", "b") differ.
+    Each label is framed by its type and length, so ("ab",) and ("a", "b") differ, and
+    so do (1,) and ("1",). The framed labels are then mixed with the seed in one of two
+    ways. By default a chain of SplitMix64 steps: fast, and what every replay of a
+    builtin bot was played with (the goldens pin it), but reversible, which is harmless
+    when `seed` is public anyway (a match seed is in its replay). With `one_way`, by
+    SHA-256: for a seed shown to players (a game's deal) whose `seed` must stay secret
+    (a tournament's or a meeting's, which would tell the deals of games not played yet).
     """
-    mixer = SplitMix64(seed)
-    value = mixer.next_u64()
+    framed = _framed(labels)
+    if one_way:
+        digest = hashlib.sha256((seed & _MASK).to_bytes(8, "little") + framed).digest()
+        return int.from_bytes(digest[:8], "little")
+    value = SplitMix64(seed).next_u64()
+    for byte in framed:
+        value = SplitMix64(value ^ byte).next_u64()
+    return value
+
+
+def _framed(labels: tuple[int | str, ...]) -> bytes:
+    """The labels as bytes that no other labels give: a type mark, then a string's
+    length and UTF-8 or an integer's 8 bytes (a signed 64-bit range)."""
+    parts = []
     for label in labels:
         if isinstance(label, str):
             body = label.encode()
-            data = b"s" + len(body).to_bytes(4, "little") + body
+            parts.append(b"s" + len(body).to_bytes(4, "little") + body)
         else:
-            data = b"i" + label.to_bytes(8, "little", signed=True)
-        for byte in data:
-            mixer = SplitMix64(value ^ byte)
-            value = mixer.next_u64()
-    return value
+            parts.append(b"i" + label.to_bytes(8, "little", signed=True))
+    return b"".join(parts)

@@ -1,4 +1,5 @@
-"""Checks the whole suite shares, and the tests' own fifth game (tests/games/nim)."""
+"""Checks the whole suite shares, the tests' own fifth game (tests/games/nim) and fifth
+tournament format (tests/competition/formats/toy.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ from typing import Any
 
 import pytest
 
+from competition.formats import registry as formats
 from engine.registry import EXTRA_GAMES_VARIABLE, get_spec
 from engine.spec import GameSpec
+from tests.competition.formats import toy
 from tests.required import required_parts
 
 NIM_REGISTRY_LINE = "nim=tests.games.nim.spec:SPEC"
@@ -23,6 +26,14 @@ def nim(monkeypatch: pytest.MonkeyPatch) -> GameSpec[Any]:
     starts (workers inherit the environment)."""
     monkeypatch.setenv(EXTRA_GAMES_VARIABLE, NIM_REGISTRY_LINE)
     return get_spec("nim")
+
+
+@pytest.fixture
+def one_round(monkeypatch: pytest.MonkeyPatch) -> str:
+    """The tests' fifth tournament format registered, with its one registry line, for
+    this test (in this process): its name."""
+    monkeypatch.setitem(formats._FORMATS, toy.NAME, toy.REGISTRY_LINE)
+    return toy.NAME
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

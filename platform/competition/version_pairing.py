@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from competition.formats.core import Game, Result, derive_seed, game_points, meeting
+from competition.formats.core import Result, ScheduledGame, game_points, meeting
+from engine.rng import derive_seed
 
 CANDIDATE, BASELINE = 0, 1
 
 
-def pair_legs(number: int, seed: int, players: int) -> list[list[Game]]:
+def pair_legs(number: int, seed: int, players: int) -> list[list[ScheduledGame]]:
     """The two legs of pair `number`, each the games that decide it."""
     if players == 2:
         return [[game] for game in meeting(1, "pair", (CANDIDATE, BASELINE), seed, number)]
@@ -27,11 +28,11 @@ def pair_legs(number: int, seed: int, players: int) -> list[list[Game]]:
     legs = []
     for leg in range(2):
         seat = (2 * number + leg) % players
-        shared = derive_seed(seed, "pair", number, leg)
+        shared = derive_seed(seed, "pair", number, leg, one_way=True)
         mirrored = []
         for side, version in enumerate((CANDIDATE, BASELINE)):
             bots = (*opponents[:seat], version, *opponents[seat:])
-            mirrored.append(Game(1, "pair", 4 * number + 2 * leg + side, bots, shared))
+            mirrored.append(ScheduledGame(1, "pair", 4 * number + 2 * leg + side, bots, shared))
         legs.append(mirrored)
     return legs
 

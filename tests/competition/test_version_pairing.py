@@ -5,7 +5,7 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from competition.formats.core import Game, Result
+from competition.formats.core import Result, ScheduledGame
 from competition.version_pairing import BASELINE, CANDIDATE, leg_score, pair_legs
 
 
@@ -54,7 +54,7 @@ def test_a_leg_goes_to_the_version_with_more_points() -> None:
 
 
 def test_the_games_of_different_pairs_are_different_games() -> None:
-    games: list[Game] = [
+    games: list[ScheduledGame] = [
         g for n in range(4) for leg in pair_legs(n, seed=1, players=4) for g in leg
     ]
     assert len(set(games)) == len(games) == 16

@@ -13,7 +13,7 @@ GET  /api/bots/{id}/entries/           the tournaments a bot is entered in (that
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
@@ -46,6 +46,7 @@ from agon.tournaments.services import (
     entry_withdraw,
     tournament_create,
 )
+from competition.formats.registry import format_choices
 from engine.registry import game_ids
 
 
@@ -88,7 +89,9 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
 class TournamentCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=100)
     game = serializers.ChoiceField(choices=game_ids())
-    format = serializers.ChoiceField(choices=Tournament.Format.choices)
+    format = serializers.ChoiceField(
+        choices=[], help_text="A registered format (competition.formats.registry)."
+    )
     players = serializers.IntegerField(
         default=2, min_value=2, max_value=6, help_text="Bots at each table."
     )
@@ -117,6 +120,11 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
     entry_closes = serializers.DateTimeField(
         help_text="When the entrants' active versions are frozen and the first round starts."
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The registry's formats as they are now, not as they were when this was imported.
+        cast(serializers.ChoiceField, self.fields["format"]).choices = format_choices()
 
 
 class EntrySerializer(serializers.ModelSerializer[Entry]):

@@ -13,7 +13,7 @@ from typing import Any
 
 from agon.cli.common import add_box_arguments
 from agon.cli.play import program_for
-from competition.formats.core import Game, Result, deal_seed
+from competition.formats.core import Result, ScheduledGame, deal_seed
 from engine.core import JSON
 from engine.registry import UnknownGame, get_game
 from sandbox.runner import Program, run_match
@@ -33,7 +33,7 @@ class Setup:
 
 @dataclass(frozen=True)
 class Played:
-    game: Game
+    game: ScheduledGame
     ranks: tuple[int, ...]
     scores: tuple[JSON, ...]
     replay: str | None
@@ -77,7 +77,7 @@ def bot_names(specs: Sequence[str]) -> list[str]:
     return names
 
 
-def play_one(setup: Setup, game: Game) -> Played:
+def play_one(setup: Setup, game: ScheduledGame) -> Played:
     record = run_match(
         game_id=setup.game_id,
         seed=deal_seed(game),
@@ -106,7 +106,7 @@ def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor | None]:
 
 
 def play_games(
-    setup: Setup, games: Sequence[Game], pool: ProcessPoolExecutor | None
+    setup: Setup, games: Sequence[ScheduledGame], pool: ProcessPoolExecutor | None
 ) -> Iterator[Played]:
     """Play the games, on the pool when there is one, yielding each as it ends."""
     if pool is None:

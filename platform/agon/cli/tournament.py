@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,18 +22,14 @@ from agon.cli.games import (
     worker_pool,
 )
 from agon.cli.progress import progress_bar
-from competition.formats.core import Game, deal_seed
-from competition.formats.gauntlet import Gauntlet
-from competition.formats.knockout import Knockout
-from competition.formats.round_robin import RoundRobin
-from competition.formats.swiss import Swiss
+from competition.formats.core import ScheduledGame, deal_seed
+from competition.formats.protocol import Format, Settings
+from competition.formats.registry import format_names, get_format
 from engine.core import InvalidOptions
 from engine.registry import game_ids
 from sandbox.backends import SandboxError
 from sandbox.packages import PackageError
 
-Format = RoundRobin | Swiss | Knockout | Gauntlet
-FORMATS = ("round-robin", "swiss", "knockout", "double-elimination", "gauntlet")
 STATE_FILE = "tournament.json"
 
 EXAMPLES = """\
@@ -70,7 +65,9 @@ def register(commands: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--game", required=True, help=f"game id: {', '.join(game_ids())}")
-    parser.add_argument("--format", required=True, choices=FORMATS, help="the event's format")
+    parser.add_argument(
+        "--format", required=True, choices=format_names(), help="the event's format"
+    )
     parser.add_argument(
         "--rounds", type=int, metavar="N", help="Swiss rounds (default: log2 of the field + 1)"
     )
@@ -87,18 +84,11 @@ def register(commands: Any) -> None:
 
 
 def build_format(args: argparse.Namespace) -> Format:
-    entrants, players, meetings = len(args.bots), args.players, args.games
-    if args.format == "round-robin":
-        return RoundRobin(entrants, args.seed, players, meetings)
-    if args.format == "swiss":
-        rounds = args.rounds or math.ceil(math.log2(max(entrants, 2))) + 1
-        return Swiss(entrants, args.seed, rounds, players, meetings)
-    if args.format == "gauntlet":
-        if players != 2:
-            raise ValueError("a gauntlet is played in pairs of games: --players 2")
-        return Gauntlet(entrants, args.seed, meetings)
-    double = args.format == "double-elimination"
-    return Knockout(entrants, args.seed, double, players, meetings)
+    """The format named by --format, from the registry (--rounds only where it has rounds)."""
+    kind = get_format(args.format)
+    rounds = args.rounds if kind.TAKES_ROUNDS else None
+    settings = Settings(len(args.bots), args.seed, args.players, args.games, rounds)
+    return kind.from_settings(settings)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -177,7 +167,7 @@ def load_state(folder: Path | None, config: dict[str, Any]) -> list[Played]:
         )
     return [
         Played(
-            Game(g["round"], g["tie"], g["index"], tuple(g["bots"]), g["seed"]),
+            ScheduledGame(g["round"], g["tie"], g["index"], tuple(g["bots"]), g["seed"]),
             tuple(g["ranks"]),
             tuple(g["scores"]),
             g["replay"],

@@ -10,29 +10,31 @@ from rich.markup import escape
 from rich.table import Table
 
 from competition.formats.core import Result
-from competition.formats.gauntlet import Gauntlet
-from competition.formats.knockout import Knockout
-from competition.formats.round_robin import RoundRobin
+from competition.formats.protocol import (
+    Bracketed,
+    Format,
+    GauntletTable,
+    Picture,
+    bracket_of,
+    gauntlet_of,
+)
 from competition.formats.standings import Standing, pairwise_points
-from competition.formats.swiss import Swiss
 
 CROSS_TABLE_LIMIT = 16
 
 
-def draw(
-    event: RoundRobin | Swiss | Knockout | Gauntlet,
-    results: Sequence[Result],
-    names: Sequence[str],
-) -> None:
-    """Print the tables; the bots' names are shown as given, never read as rich markup."""
+def draw(event: Format, results: Sequence[Result], names: Sequence[str]) -> None:
+    """Print the picture the format names (`Format.PICTURE`), then the standings; the
+    bots' names are shown as given, never read as rich markup."""
     names = [escape(name) for name in names]
     console = Console(highlight=False)
-    if isinstance(event, Knockout):
-        console.print(bracket(event, results, names))
-    if isinstance(event, RoundRobin) and len(names) <= CROSS_TABLE_LIMIT:
+    bracketed, gauntlet = bracket_of(event), gauntlet_of(event)
+    if bracketed is not None:
+        console.print(bracket(bracketed, results, names))
+    if event.PICTURE is Picture.CROSS_TABLE and len(names) <= CROSS_TABLE_LIMIT:
         console.print(cross_table(results, names))
-    if isinstance(event, Gauntlet):
-        console.print(gauntlet_table(event, results, names))
+    if gauntlet is not None:
+        console.print(gauntlet_table(gauntlet, results, names))
     console.print(standings_table(event.standings(results), names))
 
 
@@ -58,7 +60,7 @@ def cross_table(results: Sequence[Result], names: Sequence[str]) -> Table:
     return table
 
 
-def bracket(event: Knockout, results: Sequence[Result], names: Sequence[str]) -> Table:
+def bracket(event: Bracketed, results: Sequence[Result], names: Sequence[str]) -> Table:
     table = Table("round", "tie", "bots and points", "through", title="bracket")
     for tie in event.ties(results):
         bots = "  ".join(
@@ -69,7 +71,7 @@ def bracket(event: Knockout, results: Sequence[Result], names: Sequence[str]) ->
     return table
 
 
-def gauntlet_table(event: Gauntlet, results: Sequence[Result], names: Sequence[str]) -> Table:
+def gauntlet_table(event: GauntletTable, results: Sequence[Result], names: Sequence[str]) -> Table:
     table = Table("opponent", "pairs", "Elo", "95%", title=f"gauntlet of {names[0]}")
     pentanomials = event.pentanomials(results)
     for opponent, estimate in event.elo_by_opponent(results).items():

@@ -244,7 +244,7 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "agon.matches.models.Match.Status",
         "MatchKindEnum": "agon.matches.models.Match.Kind",
         "TournamentStatusEnum": "agon.tournaments.models.Tournament.Status",
-        "TournamentFormatEnum": "agon.tournaments.models.Tournament.Format",
+        "TournamentFormatEnum": "competition.formats.registry.format_choices",
         "TournamentGameStatusEnum": "agon.tournaments.selectors.GAME_STATUSES",
         "VersionTestStatusEnum": "agon.version_tests.models.VersionTest.Status",
         "VerdictEnum": "agon.version_tests.models.VersionTest.Verdict",

@@ -1,27 +1,22 @@
 """A tournament as its pure format sees it: the format object, the results, the bounds.
 
 The formats (`competition.formats`) know entrants by number and games by
-`Game` records; this module turns a `Tournament` and its `TournamentGame` rows into those,
-and says how many games a tournament may come to before it is made.
+`ScheduledGame` records; this module turns a `Tournament` and its `TournamentGame` rows
+into those, builds its format from the registry (`competition.formats.registry`) and says
+how many games a tournament may come to before it is made.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Q
 
 from agon.tournaments.models import Tournament, TournamentGame
-from competition.formats.core import Game, Result
-from competition.formats.gauntlet import Gauntlet
-from competition.formats.knockout import SUDDEN_DEATH_GAMES, TIEBREAK_PAIRS, Knockout
-from competition.formats.round_robin import RoundRobin
-from competition.formats.swiss import Swiss
-
-Event = RoundRobin | Swiss | Knockout | Gauntlet
-
+from competition.formats.core import Result, ScheduledGame
+from competition.formats.protocol import Format, Settings
+from competition.formats.registry import get_format
 
 NOT_A_BYE = Q(match__isnull=False) | Q(ranks__isnull=True) | Q(forfeited=True)
 """Of a tournament's game rows, the games to play: a bye has no match and is decided as
@@ -29,30 +24,20 @@ it is stored; a game has a match, or waits for one undecided, or was forfeited b
 that withdrew (agon.tournaments.withdrawal)."""
 
 
-def swiss_rounds(entrants: int) -> int:
-    """The rounds of a Swiss when none are set: enough to separate the field, plus one."""
-    return math.ceil(math.log2(max(entrants, 2))) + 1
-
-
-def event_for(tournament: Tournament, entrants: int) -> Event:
+def event_for(tournament: Tournament, entrants: int) -> Format:
     """The tournament's format for `entrants` bots (ValueError if they are too few)."""
-    players, meetings, seed = tournament.players, tournament.meetings, tournament.seed
-    kind = Tournament.Format(tournament.format)
-    if kind is Tournament.Format.ROUND_ROBIN:
-        return RoundRobin(entrants, seed, players, meetings)
-    if kind is Tournament.Format.SWISS:
-        return Swiss(entrants, seed, tournament.rounds or swiss_rounds(entrants), players, meetings)
-    if kind is Tournament.Format.GAUNTLET:
-        return Gauntlet(entrants, seed, meetings)
-    return Knockout(entrants, seed, kind is Tournament.Format.DOUBLE_ELIMINATION, players, meetings)
+    settings = Settings(
+        entrants, tournament.seed, tournament.players, tournament.meetings, tournament.rounds
+    )
+    return get_format(tournament.format).from_settings(settings)
 
 
 def minimum_entrants(tournament: Tournament) -> int:
     return max(2, tournament.players)
 
 
-def game_of(row: TournamentGame) -> Game:
-    return Game(row.round, row.tie, row.index, tuple(row.bots), row.seed)
+def game_of(row: TournamentGame) -> ScheduledGame:
+    return ScheduledGame(row.round, row.tie, row.index, tuple(row.bots), row.seed)
 
 
 def results_of(rows: Iterable[TournamentGame]) -> list[Result]:
@@ -94,7 +79,9 @@ def results_of_lines(lines: Iterable[GameLine]) -> list[Result]:
     `agon.tournaments.events.results_of`)."""
     return sorted(
         (
-            Result(Game(line.round, line.tie, line.index, line.bots, line.seed), line.ranks)
+            Result(
+                ScheduledGame(line.round, line.tie, line.index, line.bots, line.seed), line.ranks
+            )
             for line in lines
             if line.ranks is not None
         ),
@@ -102,7 +89,7 @@ def results_of_lines(lines: Iterable[GameLine]) -> list[Result]:
     )
 
 
-def game_row(tournament: Tournament, game: Game) -> TournamentGame:
+def game_row(tournament: Tournament, game: ScheduledGame) -> TournamentGame:
     """An unsaved row for a game the format asked for: a bye is decided as it is made."""
     return TournamentGame(
         tournament=tournament,
@@ -115,7 +102,7 @@ def game_row(tournament: Tournament, game: Game) -> TournamentGame:
     )
 
 
-def slot(game: Game) -> tuple[int, str, int]:
+def slot(game: ScheduledGame) -> tuple[int, str, int]:
     return (game.round, game.tie, game.index)
 
 
@@ -124,18 +111,5 @@ def most_games(
 ) -> int:
     """An upper bound on the games (byes left out) a tournament of `entrants` bots plays;
     ValueError when the format cannot be played so (a round robin of too many tables)."""
-    kind = Tournament.Format(format)
-    meeting = players * meetings
-    if kind is Tournament.Format.ROUND_ROBIN:
-        return sum(
-            not game.is_bye for game in RoundRobin(entrants, 0, players, meetings).schedule()
-        )
-    if kind is Tournament.Format.SWISS:
-        return (rounds or swiss_rounds(entrants)) * (entrants // players) * meeting
-    if kind is Tournament.Format.GAUNTLET:
-        return (entrants - 1) * meeting
-    if players > 2:  # heats: the field at least halves each round
-        stages = math.ceil(math.log2(max(entrants, 2))) + 1
-        return (2 * math.ceil(entrants / players) + stages) * meeting
-    ties = entrants - 1 if kind is Tournament.Format.KNOCKOUT else 2 * entrants
-    return ties * (meeting + 2 * TIEBREAK_PAIRS + SUDDEN_DEATH_GAMES)
+    settings = Settings(entrants, 0, players, meetings, rounds)
+    return get_format(format).from_settings(settings).most_games()

@@ -2,7 +2,7 @@
 
 A tournament's games are matches of the kind `tournament`: each `TournamentGame` is one
 game the format asked for (its round, tie, index, entrants and seed, as
-`competition.formats.core.Game`), linked to the match that plays it. A game whose
+`competition.formats.core.ScheduledGame`), linked to the match that plays it. A game whose
 match failed for the platform's sake is played again by a new match (`replays` counts
 them, and keeps the failed ones as its `attempts`); its result is the ranks of the match
 that finished it.
@@ -14,16 +14,10 @@ from django.conf import settings
 from django.db import models
 
 from agon.matches.fields import SeedField
+from competition.formats.registry import UnknownFormat, get_format
 
 
 class Tournament(models.Model):
-    class Format(models.TextChoices):
-        ROUND_ROBIN = "round-robin"
-        SWISS = "swiss"
-        KNOCKOUT = "knockout"
-        DOUBLE_ELIMINATION = "double-elimination"
-        GAUNTLET = "gauntlet"
-
     class Status(models.TextChoices):
         ENTRY = "entry"
         """Bots may enter until `entry_closes`."""
@@ -34,7 +28,9 @@ class Tournament(models.Model):
 
     name = models.CharField(max_length=100)
     game = models.CharField(max_length=32)
-    format = models.CharField(max_length=24, choices=Format.choices)
+    format = models.CharField(max_length=24)
+    """A name in the formats' registry (`competition.formats.registry`), which the
+    services check it against: a new format needs no migration."""
     players = models.PositiveSmallIntegerField(default=2)
     """Bots at each table."""
     rounds = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -76,6 +72,14 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.format}, {self.status})"
+
+    @property
+    def format_label(self) -> str:
+        """The format's name for people ("Round Robin")."""
+        try:
+            return get_format(self.format).LABEL
+        except UnknownFormat:
+            return self.format
 
 
 class Entry(models.Model):

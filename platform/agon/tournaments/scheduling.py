@@ -44,7 +44,6 @@ from agon.matches.background import Waiting, background_dispatch
 from agon.matches.models import Match
 from agon.matches.services import match_create
 from agon.tournaments.events import (
-    Event,
     event_for,
     game_lines,
     game_of,
@@ -52,11 +51,12 @@ from agon.tournaments.events import (
     minimum_entrants,
     results_of_lines,
     slot,
-    swiss_rounds,
 )
 from agon.tournaments.models import Entry, Tournament, TournamentGame
 from agon.tournaments.withdrawal import forfeit_if_withdrawn, withdrawn_entrants
-from competition.formats.core import Game, Result, deal_seed
+from competition.formats.core import Result, ScheduledGame, deal_seed
+from competition.formats.protocol import Format
+from competition.formats.registry import get_format
 from competition.formats.standings import Standing
 
 log = logging.getLogger(__name__)
@@ -128,8 +128,8 @@ def _close_entry(tournament_id: int, now: datetime) -> bool | None:
         return False
     tournament.status = Tournament.Status.RUNNING
     tournament.started = now
-    if tournament.format == Tournament.Format.SWISS and tournament.rounds is None:
-        tournament.rounds = swiss_rounds(len(playing))
+    if tournament.rounds is None and get_format(tournament.format).TAKES_ROUNDS:
+        tournament.rounds = event_for(tournament, len(playing)).round_count()  # its default
     if dropped:
         tournament.note = (
             f"{dropped} entered bots had no active version or were retired and did not play"
@@ -190,8 +190,8 @@ def _store(
     tournament_id: int,
     seen: int,
     decided: int,
-    wanted: Sequence[Game],
-    event: Event,
+    wanted: Sequence[ScheduledGame],
+    event: Format,
     results: Sequence[Result],
     entrants: Sequence[Entry],
 ) -> bool:

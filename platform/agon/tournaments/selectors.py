@@ -15,7 +15,6 @@ from agon.tournaments.events import NOT_A_BYE, event_for, game_lines, results_of
 from agon.tournaments.models import Entry, Tournament, TournamentGame
 from agon.tournaments.scheduling import standings_rows
 from agon.tournaments.services import tournament_visible, tournaments_visible_to
-from competition.formats.round_robin import RoundRobin
 
 
 def tournament_list(*, user: User | None, status: str | None = None) -> QuerySet[Tournament]:
@@ -179,12 +178,12 @@ def tournament_games(
 
 
 def _rounds_known(tournament: Tournament, entrants: int) -> int | None:
-    if tournament.format == Tournament.Format.SWISS:
+    if tournament.rounds is not None:
         return tournament.rounds
-    if tournament.format == Tournament.Format.ROUND_ROBIN and entrants >= tournament.players:
-        cycle = RoundRobin(entrants, tournament.seed, tournament.players).tables()
-        return len(cycle) * tournament.meetings
-    return None
+    try:
+        return event_for(tournament, entrants).round_count()
+    except ValueError:  # too few entrants: it never started
+        return None
 
 
 def bot_entries(*, bot_id: int, viewer: User | None) -> QuerySet[Entry]:

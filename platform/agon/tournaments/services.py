@@ -28,6 +28,7 @@ from agon.bots.models import Bot, BotVersion
 from agon.tournaments.events import most_games
 from agon.tournaments.models import Entry, Tournament, TournamentGame
 from agon.tournaments.withdrawal import entry_forfeit
+from competition.formats.registry import UnknownFormat, get_format
 from engine.core import InvalidOptions
 from engine.registry import UnknownGame, get_game
 from engine.setup_checks import checked_options
@@ -62,18 +63,17 @@ def tournament_create(
         spec = get_game(game)
     except UnknownGame:
         raise ValidationError(f"there is no game {game!r}") from None
-    if format not in Tournament.Format.values:
-        raise ValidationError(f"the format is one of {', '.join(Tournament.Format.values)}")
+    try:
+        kind = get_format(format)
+    except UnknownFormat as error:
+        raise ValidationError(str(error)) from None
     try:
         checked = checked_options(spec, 0, players, dict(options or {}))
     except InvalidOptions as error:
         raise ValidationError(str(error)) from None
-    if players != 2 and format in (
-        Tournament.Format.GAUNTLET,
-        Tournament.Format.DOUBLE_ELIMINATION,
-    ):
+    if players != 2 and kind.TWO_PLAYERS:
         raise ValidationError(f"a {format} is played by two bots a game: players must be 2")
-    if rounds is not None and format != Tournament.Format.SWISS:
+    if rounds is not None and not kind.TAKES_ROUNDS:
         raise ValidationError("only a Swiss has a number of rounds")
     if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
         raise ValidationError(f"a Swiss has 1 to {MAX_ROUNDS} rounds")

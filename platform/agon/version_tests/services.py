@@ -33,7 +33,7 @@ from agon.matches.background import Waiting, dispatching_after
 from agon.matches.models import Match
 from agon.matches.services import match_create
 from agon.version_tests.models import VersionTest, VersionTestGame
-from competition.formats.core import Game, Result, deal_seed
+from competition.formats.core import Result, ScheduledGame, deal_seed
 from competition.sprt import (
     DEFAULT_ALPHA,
     DEFAULT_BETA,
@@ -266,7 +266,7 @@ def _entrants(test: VersionTest) -> list[BotVersion | str]:
     return [test.candidate, baseline, *test.opponents]
 
 
-def _match_for(test: VersionTest, game: Game, replay: int) -> Match:
+def _match_for(test: VersionTest, game: ScheduledGame, replay: int) -> Match:
     entrants = _entrants(test)
     return match_create(
         kind=Match.Kind.VERSION_TEST,

@@ -21,7 +21,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from competition.formats.core import Result
-from competition.formats.knockout import Bracket, Knockout, Tie
+from competition.formats.knockout import Bracket, Tie
+from competition.formats.protocol import Bracketed
 
 NAME_CHARS = 24
 BOX_WIDTH, ROW_HEIGHT = 236, 24
@@ -113,7 +114,7 @@ def _column_title(family: str, round_: int, last: int) -> str:
     return f"Round {round_}"
 
 
-def _tables(knockout: Knockout, played: Bracket) -> list[_Table]:
+def _tables(knockout: Bracketed, played: Bracket) -> list[_Table]:
     """Every table of the outline, and a grand final's reset if it was played (the outline
     never needs one)."""
     outline = knockout.outline()
@@ -133,7 +134,7 @@ def _last_rounds(tables: Iterable[_Table]) -> dict[str, int]:
     return last
 
 
-def stage_titles(knockout: Knockout, results: Sequence[Result]) -> dict[int, str]:
+def stage_titles(knockout: Bracketed, results: Sequence[Result]) -> dict[int, str]:
     """Each stage's title where it stands alone, as in a list of games: "Semi-finals",
     "Losers' round 2", "Grand final", "Heat 1"."""
     tables = _tables(knockout, knockout.run(results))
@@ -164,7 +165,7 @@ def _rows(table: _Table, tie: Tie | None, bye: Tie | None, started: bool) -> tup
     return tuple(rows)
 
 
-def bracket_layout(knockout: Knockout, results: Sequence[Result]) -> Layout:
+def bracket_layout(knockout: Bracketed, results: Sequence[Result]) -> Layout:
     """Every table of the bracket in place, with what the results decided so far."""
     played = knockout.run(results)
     ties = {tie.name: tie for tie in played.ties}
@@ -304,7 +305,7 @@ def _box_markup(box: Box, names: Sequence[str], links: Mapping[str, str]) -> Saf
 
 
 def bracket_svg(
-    knockout: Knockout,
+    knockout: Bracketed,
     results: Sequence[Result],
     names: Sequence[str],
     *,

@@ -17,7 +17,7 @@ from agon.matches.models import Match, MatchSeat
 from agon.matches.selectors import ListedMatch, MatchListing
 from agon.version_tests.models import VersionTest
 from agon.version_tests.services import NOT_NEEDED
-from competition.formats.core import Game
+from competition.formats.core import ScheduledGame
 from competition.version_pairing import BASELINE, CANDIDATE, pair_legs
 from engine.replay import Replay, ReplayError
 
@@ -227,7 +227,7 @@ def version_test_game_rows(*, test: VersionTest) -> list[VersionTestGameRow]:
         .prefetch_related("match__seats")
         .order_by("pair", "leg", "side")
     )
-    legs_of: dict[int, list[list[Game]]] = {}
+    legs_of: dict[int, list[list[ScheduledGame]]] = {}
     rows = []
     for game in games:
         match = game.match

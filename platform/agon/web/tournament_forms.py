@@ -18,6 +18,7 @@ from agon.bots.models import Bot, BotVersion
 from agon.tournaments.models import Tournament
 from agon.tournaments.services import MAX_MEETINGS, MAX_ROUNDS
 from agon.web.games import games
+from competition.formats.registry import format_choices, get_format
 
 MOST_BOTS_OFFERED = 200
 """A private tournament's owner may enter anyone's bot: the list offers this many at most
@@ -43,7 +44,7 @@ def next_quarter_hour(now: datetime, *, ahead: timedelta = timedelta(minutes=5))
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=100, widget=forms.TextInput(attrs={"autocomplete": "off"}))
     game = forms.ChoiceField(choices=lambda: [(g.id, g.name) for g in games()])
-    format = forms.ChoiceField(choices=Tournament.Format.choices)
+    format = forms.ChoiceField(choices=format_choices)
     players = forms.IntegerField(
         min_value=2,
         max_value=6,
@@ -119,7 +120,7 @@ class TournamentForm(forms.Form):
         data = dict(self.cleaned_data)
         data["public"] = data.get("public", False)
         data.pop("zone", None)
-        if data["format"] != Tournament.Format.SWISS:
+        if not get_format(data["format"]).TAKES_ROUNDS:
             data["rounds"] = None  # only a Swiss has rounds: ignore a stray number
         return data
 

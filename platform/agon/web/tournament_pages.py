@@ -22,12 +22,10 @@ from django.utils.safestring import SafeString
 from agon.matches.models import Match
 from agon.tournaments.events import (
     NOT_A_BYE,
-    Event,
     GameLine,
     event_for,
     game_lines,
     minimum_entrants,
-    most_games,
     results_of_lines,
 )
 from agon.tournaments.models import Entry, Tournament, TournamentGame
@@ -35,11 +33,14 @@ from agon.tournaments.selectors import LIVE_CACHE_SECONDS, live_version, tournam
 from agon.web.bracket import bracket_svg, points_text, stage_titles
 from agon.web.cross_table import CrossRow, cross_table
 from competition.formats.core import Result, game_points
-from competition.formats.gauntlet import Gauntlet
-from competition.formats.knockout import Knockout
-from competition.formats.round_robin import RoundRobin
+from competition.formats.protocol import (
+    Format,
+    GauntletTable,
+    Picture,
+    bracket_of,
+    gauntlet_of,
+)
 from competition.formats.standings import Standing
-from competition.formats.swiss import Swiss
 
 FINISHED_LISTED = 50
 CROSS_TABLE_LIMIT = 24
@@ -310,15 +311,18 @@ def tournament_page(tournament: Tournament, shown: RoundChoice | None = None) ->
         )
         for standing in standings
     ]
-    if isinstance(event, RoundRobin) and len(entrants) <= CROSS_TABLE_LIMIT:
+    # What the format draws beside its standings (`Format.PICTURE`).
+    if event.PICTURE is Picture.CROSS_TABLE and len(entrants) <= CROSS_TABLE_LIMIT:
         page.cross_table = [
             (entrants[row.standing.bot], row) for row in cross_table(standings, results)
         ]
-    if isinstance(event, Knockout) and len(entrants) <= BRACKET_LIMIT:
+    bracketed = bracket_of(event)
+    if bracketed is not None and len(entrants) <= BRACKET_LIMIT:
         links = {row.tie: f"?round={row.round}#tie-{row.tie}" for row in rows}
-        page.bracket = bracket_svg(event, results, names, links=links)
-    if isinstance(event, Gauntlet):
-        page.gauntlet = _gauntlet_rows(event, results, entrants)
+        page.bracket = bracket_svg(bracketed, results, names, links=links)
+    gauntlet = gauntlet_of(event)
+    if gauntlet is not None:
+        page.gauntlet = _gauntlet_rows(gauntlet, results, entrants)
     titles = _titles(event, results, entrants)
     page.rounds = _round_summaries(rows, titles)
     if page.rounds:
@@ -326,14 +330,19 @@ def tournament_page(tournament: Tournament, shown: RoundChoice | None = None) ->
         page.round = _round_games(
             tournament, number, titles, entrants, (shown or RoundChoice()).page
         )
-    page.progress = _progress(tournament, event, rows, results, len(entrants))
+    page.progress = _progress(tournament, event, rows, results)
     return page
 
 
-def _titles(event: Event, results: Sequence[Result], entrants: Sequence[Entrant]) -> dict[int, str]:
-    if isinstance(event, Knockout):
-        return stage_titles(event, results)
-    if isinstance(event, Gauntlet):
+def _titles(
+    event: Format, results: Sequence[Result], entrants: Sequence[Entrant]
+) -> dict[int, str]:
+    """The rounds' titles where they are not "Round N": a bracket's stages, a gauntlet's
+    opponents."""
+    bracketed = bracket_of(event)
+    if bracketed is not None:
+        return stage_titles(bracketed, results)
+    if event.PICTURE is Picture.GAUNTLET:
         return {n: f"Against {entrants[n].label}" for n in range(1, len(entrants))}
     return {}
 
@@ -412,13 +421,8 @@ def _tie(name: str, rows: list[TournamentGame], entrants: Sequence[Entrant]) -> 
 
 
 def _progress(
-    tournament: Tournament,
-    event: Event,
-    rows: Sequence[GameLine],
-    results: Sequence[Result],
-    entrants: int,
+    tournament: Tournament, event: Format, rows: Sequence[GameLine], results: Sequence[Result]
 ) -> Progress:
-    played = [row for row in rows if len(row.bots) > 1]
     in_play = Match.objects.filter(
         tournament_game__tournament=tournament, tournament_game__ranks__isnull=True
     ).aggregate(
@@ -427,27 +431,12 @@ def _progress(
     )
     waiting = sum(row.match_id is None and row.ranks is None for row in rows)
     playing, queued = in_play["playing"], in_play["queued"] + waiting
-    if isinstance(event, Knockout):
-        ties = event.run(results).ties
-        total = max(len(event.outline().ties), len(ties))
-        decided = sum(tie.advancing is not None for tie in ties)
-        return Progress(decided, total, "ties", playing, queued)
-    decided = sum(row.ranks is not None for row in played)
-    if isinstance(event, RoundRobin | Gauntlet):
-        total = sum(not game.is_bye for game in event.schedule())
-    elif isinstance(event, Swiss):
-        total = most_games(
-            format=tournament.format,
-            entrants=entrants,
-            players=tournament.players,
-            meetings=tournament.meetings,
-            rounds=event.rounds,
-        )
-    return Progress(decided, total, "games", playing, queued)
+    done = event.progress(results)
+    return Progress(done.decided, done.total, done.unit, playing, queued)
 
 
 def _gauntlet_rows(
-    event: Gauntlet, results: Sequence[Result], entrants: Sequence[Entrant]
+    event: GauntletTable, results: Sequence[Result], entrants: Sequence[Entrant]
 ) -> list[GauntletRow]:
     pentanomials = event.pentanomials(results)
     rows = [

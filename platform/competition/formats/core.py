@@ -4,26 +4,34 @@ A *meeting* of a table is one game per rotation of its seats: two players play a
 games with swapped seats (as fishtest and cutechess pair games), and P players play P games
 in which every bot sits once in every seat. Seat advantage cancels within a meeting.
 
-The games of a meeting share the format's seed (`Game.seed`, which names the meeting), but
-each is dealt afresh (`deal_seed`): the face-down stacks, hands and piles of one game say
-nothing of another's. Dealing a meeting's games alike would cancel the luck of the deal
+The games of a meeting share the format's seed (`ScheduledGame.seed`, which names the
+meeting), but each is dealt afresh (`deal_seed`): the face-down stacks, hands and piles of
+one game say nothing of another's. Dealing a meeting's games alike would cancel the luck of the deal
 too, and would give a bot that remembers its first game (by any channel between sandboxes:
 the host's page cache, see docs/threat-model.md) the hidden order of the second. A game
 played again after its match failed is dealt afresh as well. The luck of the deal is then
 noise the statistics carry: bench/twin_deals.py measures what it costs.
+
+Every seed here is `engine.rng.derive_seed(..., one_way=True)` of the event's seed and
+labels naming the game: SHA-256, so a deal seed (shown in a finished game's replay) tells
+neither its meeting's seed nor the event's. A game is known by its place and seats, not
+by its seed (which is left out of comparisons): the tournaments stored before the seeds
+were framed by type and length (they were "seed:label:..." hashed) go on with the seeds
+they stored, and their new games take the new ones.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from engine.rng import derive_seed
 
 MAX_SEED = 2**64 - 1
 
 
 @dataclass(frozen=True, order=True)
-class Game:
+class ScheduledGame:
     """One game: `bots` are entrant indexes in seat order. A game of one bot is a bye."""
 
     round: int
@@ -32,7 +40,8 @@ class Game:
     index: int
     """The game's place within its tie."""
     bots: tuple[int, ...]
-    seed: int
+    seed: int = field(compare=False)
+    """The meeting's seed; not part of what the game is (see the module's docstring)."""
 
     @property
     def is_bye(self) -> bool:
@@ -41,23 +50,17 @@ class Game:
 
 @dataclass(frozen=True)
 class Result:
-    game: Game
+    game: ScheduledGame
     ranks: tuple[int, ...]
     """Per seat, 1 is best; tied seats share a rank."""
 
 
-def derive_seed(seed: int, *labels: object) -> int:
-    """A game seed from the tournament's seed and the labels naming the game."""
-    text = ":".join(str(part) for part in (seed, *labels))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
-
-
-def deal_seed(game: Game, replay: int = 0) -> int:
+def deal_seed(game: ScheduledGame, replay: int = 0) -> int:
     """The seed a game's match is played (dealt) on: the game's own, from the meeting's
     seed, its place in the meeting and how often it was played again after a failure.
     A one-way hash: the deal seed a finished game's replay shows reveals neither the
     meeting's seed nor another game's deal."""
-    return derive_seed(game.seed, "deal", game.index, replay)
+    return derive_seed(game.seed, "deal", game.index, replay, one_way=True)
 
 
 def rotations(bots: Sequence[int]) -> list[tuple[int, ...]]:
@@ -66,12 +69,14 @@ def rotations(bots: Sequence[int]) -> list[tuple[int, ...]]:
     return [tuple(bots[(start + seat) % size] for seat in range(size)) for start in range(size)]
 
 
-def meeting(round_: int, tie: str, bots: Sequence[int], seed: int, number: int = 0) -> list[Game]:
+def meeting(
+    round_: int, tie: str, bots: Sequence[int], seed: int, number: int = 0
+) -> list[ScheduledGame]:
     """The games of the `number`-th meeting of `bots` in a tie, on one shared seed."""
-    shared = derive_seed(seed, tie, number)
+    shared = derive_seed(seed, tie, number, one_way=True)
     first = number * len(bots)
     return [
-        Game(round_, tie, first + offset, seating, shared)
+        ScheduledGame(round_, tie, first + offset, seating, shared)
         for offset, seating in enumerate(rotations(bots))
     ]
 

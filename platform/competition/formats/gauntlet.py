@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
-from competition.formats.core import Game, Result, game_points, meeting
+from competition.formats.core import Result, ScheduledGame, game_points, meeting
+from competition.formats.protocol import Picture, Progress, Settings, games_progress
 from competition.formats.standings import Standing, rank_standings
 from competition.sprt import EloEstimate, elo_estimate, pair_outcome
 
@@ -19,6 +21,11 @@ TIEBREAKS = ("wins",)
 
 @dataclass(frozen=True)
 class Gauntlet:
+    LABEL: ClassVar[str] = "Gauntlet"
+    PICTURE: ClassVar[Picture] = Picture.GAUNTLET
+    TWO_PLAYERS: ClassVar[bool] = True
+    TAKES_ROUNDS: ClassVar[bool] = False
+
     entrants: int
     seed: int
     meetings: int = 1
@@ -27,7 +34,13 @@ class Gauntlet:
         if self.entrants < 2 or self.meetings < 1:
             raise ValueError("a gauntlet needs an entrant, a field and one meeting each")
 
-    def schedule(self) -> list[Game]:
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Gauntlet:
+        if settings.players != 2:
+            raise ValueError("a gauntlet is played in pairs of games: players must be 2")
+        return cls(settings.entrants, settings.seed, settings.meetings)
+
+    def schedule(self) -> list[ScheduledGame]:
         return [
             game
             for opponent in range(1, self.entrants)
@@ -35,12 +48,21 @@ class Gauntlet:
             for game in meeting(opponent, f"0-{opponent}", (0, opponent), self.seed, number)
         ]
 
-    def next_games(self, results: Sequence[Result]) -> list[Game]:
+    def next_games(self, results: Sequence[Result]) -> list[ScheduledGame]:
         played = {result.game for result in results}
         return [game for game in self.schedule() if game not in played]
 
     def standings(self, results: Sequence[Result]) -> list[Standing]:
         return rank_standings(self.entrants, results, TIEBREAKS)
+
+    def most_games(self) -> int:
+        return (self.entrants - 1) * 2 * self.meetings
+
+    def round_count(self) -> None:
+        return None
+
+    def progress(self, results: Sequence[Result]) -> Progress:
+        return games_progress(results, self.most_games())
 
     def pentanomials(self, results: Sequence[Result]) -> dict[int, list[int]]:
         """Per opponent, the entrant's pairs by points scored (0, 1/2, ..., 2)."""

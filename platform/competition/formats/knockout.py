@@ -28,9 +28,12 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
-from competition.formats.core import Game, Result, derive_seed, game_points, meeting
+from competition.formats.core import Result, ScheduledGame, game_points, meeting
+from competition.formats.protocol import Picture, Progress, Settings
 from competition.formats.standings import Standing, rank_standings
+from engine.rng import derive_seed
 
 TIEBREAK_PAIRS = 2
 SUDDEN_DEATH_GAMES = 6
@@ -49,6 +52,11 @@ class Tie:
 
 @dataclass(frozen=True)
 class Knockout:
+    LABEL: ClassVar[str] = "Knockout"
+    PICTURE: ClassVar[Picture] = Picture.BRACKET
+    TWO_PLAYERS: ClassVar[bool] = False
+    TAKES_ROUNDS: ClassVar[bool] = False
+
     entrants: int
     seed: int
     double: bool = False
@@ -61,7 +69,11 @@ class Knockout:
         if self.double and self.players != 2:
             raise ValueError("double elimination is for two-player games")
 
-    def next_games(self, results: Sequence[Result]) -> list[Game]:
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Knockout:
+        return cls(settings.entrants, settings.seed, False, settings.players, settings.meetings)
+
+    def next_games(self, results: Sequence[Result]) -> list[ScheduledGame]:
         return self.run(results).pending
 
     def standings(self, results: Sequence[Result]) -> list[Standing]:
@@ -70,6 +82,23 @@ class Knockout:
 
     def ties(self, results: Sequence[Result]) -> list[Tie]:
         return self.run(results).ties
+
+    def most_games(self) -> int:
+        meeting_games = self.players * self.meetings
+        if self.players > 2:  # heats: the field at least halves each round
+            stages = math.ceil(math.log2(max(self.entrants, 2))) + 1
+            return (2 * math.ceil(self.entrants / self.players) + stages) * meeting_games
+        ties = 2 * self.entrants if self.double else self.entrants - 1
+        return ties * (meeting_games + 2 * TIEBREAK_PAIRS + SUDDEN_DEATH_GAMES)
+
+    def round_count(self) -> None:
+        return None
+
+    def progress(self, results: Sequence[Result]) -> Progress:
+        """Counted in ties: how many games a tie takes depends on its tie-breaks."""
+        ties = self.run(results).ties
+        total = max(len(self.outline().ties), len(ties))
+        return Progress(sum(tie.advancing is not None for tie in ties), total, "ties")
 
     def outline(self) -> Bracket:
         """The whole bracket, every table in place, as a play-out where the better seed
@@ -93,7 +122,7 @@ class Knockout:
 
     def resolve(
         self, stage: int, name: str, bots: tuple[int, ...], played: list[Result]
-    ) -> tuple[tuple[int, ...] | None, list[Game], tuple[float, ...]]:
+    ) -> tuple[tuple[int, ...] | None, list[ScheduledGame], tuple[float, ...]]:
         """Who goes through a tie (None if not yet), the games it needs next, the points."""
         points = _points(bots, played)
         if len(bots) > 2:
@@ -109,7 +138,7 @@ class Knockout:
         bots: tuple[int, ...],
         played: list[Result],
         points: tuple[float, ...],
-    ) -> tuple[tuple[int, ...] | None, list[Game]]:
+    ) -> tuple[tuple[int, ...] | None, list[ScheduledGame]]:
         games = [
             g
             for number in range(self.meetings)
@@ -128,7 +157,7 @@ class Knockout:
         bots: tuple[int, ...],
         played: list[Result],
         points: tuple[float, ...],
-    ) -> tuple[tuple[int, ...] | None, list[Game]]:
+    ) -> tuple[tuple[int, ...] | None, list[ScheduledGame]]:
         regulation = 2 * self.meetings
         paired = regulation + 2 * TIEBREAK_PAIRS
         done = len(played)
@@ -152,8 +181,24 @@ class Knockout:
             return (min(bots),), []
         sudden = done - paired
         seating = bots if sudden % 2 == 0 else bots[::-1]
-        game = Game(stage, name, done, seating, derive_seed(self.seed, name, "sudden", sudden))
+        game = ScheduledGame(
+            stage, name, done, seating, derive_seed(self.seed, name, "sudden", sudden, one_way=True)
+        )
         return None, [game]
+
+
+@dataclass(frozen=True)
+class DoubleElimination(Knockout):
+    """A knockout in which a bot goes out at its second loss (the module says how)."""
+
+    LABEL: ClassVar[str] = "Double Elimination"
+    TWO_PLAYERS: ClassVar[bool] = True
+
+    double: bool = True
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> DoubleElimination:
+        return cls(settings.entrants, settings.seed, True, settings.players, settings.meetings)
 
 
 @dataclass
@@ -165,7 +210,7 @@ class Bracket:
     ties: list[Tie] = field(default_factory=list)
     byes: list[Tie] = field(default_factory=list)
     """The tables of fewer than two bots: nobody plays, whoever sits there goes through."""
-    pending: list[Game] = field(default_factory=list)
+    pending: list[ScheduledGame] = field(default_factory=list)
     stage: int = 0
     out_at: dict[int, float] = field(default_factory=dict)
     """The stage at which a bot went out."""
@@ -314,7 +359,7 @@ def _run_heats(bracket: Bracket) -> None:
         bracket.out_at[final.bots[seat]] = bracket.stage + place / len(order)
 
 
-def _better_seed_first(game: Game) -> tuple[int, ...]:
+def _better_seed_first(game: ScheduledGame) -> tuple[int, ...]:
     return tuple(sorted(game.bots).index(bot) + 1 for bot in game.bots)
 
 
@@ -326,6 +371,6 @@ def _points(bots: tuple[int, ...], played: Sequence[Result]) -> tuple[float, ...
     return tuple(totals[bot] for bot in bots)
 
 
-def _missing(games: Sequence[Game], played: Sequence[Result]) -> list[Game]:
+def _missing(games: Sequence[ScheduledGame], played: Sequence[Result]) -> list[ScheduledGame]:
     done = {result.game for result in played}
     return [game for game in games if game not in done]

@@ -14,8 +14,10 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
-from competition.formats.core import Game, Result, meeting
+from competition.formats.core import Result, ScheduledGame, meeting
+from competition.formats.protocol import Picture, Progress, Settings, games_progress
 from competition.formats.standings import Standing, rank_standings
 
 TIEBREAKS = ("sonneborn_berger", "direct_encounter", "wins")
@@ -25,10 +27,19 @@ MAX_TABLES = 500
 
 @dataclass(frozen=True)
 class RoundRobin:
+    LABEL: ClassVar[str] = "Round Robin"
+    PICTURE: ClassVar[Picture] = Picture.CROSS_TABLE
+    TWO_PLAYERS: ClassVar[bool] = False
+    TAKES_ROUNDS: ClassVar[bool] = False
+
     entrants: int
     seed: int
     players: int = 2
     meetings: int = 1
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> RoundRobin:
+        return cls(settings.entrants, settings.seed, settings.players, settings.meetings)
 
     def __post_init__(self) -> None:
         if self.entrants < self.players or self.players < 2 or self.meetings < 1:
@@ -53,22 +64,31 @@ class RoundRobin:
                 rounds.append([table])
         return rounds
 
-    def schedule(self) -> list[Game]:
+    def schedule(self) -> list[ScheduledGame]:
         return list(_schedule(self))
 
-    def next_games(self, results: Sequence[Result]) -> list[Game]:
+    def next_games(self, results: Sequence[Result]) -> list[ScheduledGame]:
         played = {result.game for result in results}
         return [game for game in _schedule(self) if game not in played]
 
     def standings(self, results: Sequence[Result]) -> list[Standing]:
         return rank_standings(self.entrants, results, TIEBREAKS)
 
+    def most_games(self) -> int:
+        return sum(not game.is_bye for game in _schedule(self))
+
+    def round_count(self) -> int:
+        return len(self.tables()) * self.meetings
+
+    def progress(self, results: Sequence[Result]) -> Progress:
+        return games_progress(results, self.most_games())
+
 
 @functools.lru_cache(maxsize=4)
-def _schedule(event: RoundRobin) -> tuple[Game, ...]:
+def _schedule(event: RoundRobin) -> tuple[ScheduledGame, ...]:
     """Every game of the event, kept: the beat asks for the next games of a running event
     again and again, and 256 entrants make 32,640 pairs (0.3 s to build)."""
-    games: list[Game] = []
+    games: list[ScheduledGame] = []
     cycle = event.tables()
     for number in range(event.meetings):
         for offset, round_ in enumerate(cycle):

@@ -17,22 +17,36 @@ alone: a call costs one round's pairing however far the event has gone.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
-from competition.formats.core import Game, Result, derive_seed, meeting
+from competition.formats.core import Result, ScheduledGame, meeting
+from competition.formats.protocol import Picture, Progress, Settings, games_progress
 from competition.formats.standings import TIEBREAKS, Standing, points_by_bot, rank_standings
 from competition.formats.swiss_pairing import pair_by_score
+from engine.rng import derive_seed
 
-__all__ = ["TABLE_WINDOW", "Swiss", "pair_by_score", "tables_by_score"]
+__all__ = ["TABLE_WINDOW", "Swiss", "default_rounds", "pair_by_score", "tables_by_score"]
 
 TABLE_WINDOW = 2
 """How many tables' worth of bots below a table's first it may reach to avoid a rematch."""
 
 
+def default_rounds(entrants: int) -> int:
+    """The rounds of a Swiss when none are set: enough to separate the field, plus one."""
+    return math.ceil(math.log2(max(entrants, 2))) + 1
+
+
 @dataclass(frozen=True)
 class Swiss:
+    LABEL: ClassVar[str] = "Swiss"
+    PICTURE: ClassVar[Picture] = Picture.NONE
+    TWO_PLAYERS: ClassVar[bool] = False
+    TAKES_ROUNDS: ClassVar[bool] = True
+
     entrants: int
     seed: int
     rounds: int
@@ -45,7 +59,12 @@ class Swiss:
         if self.rounds < 1 or self.meetings < 1:
             raise ValueError("a Swiss needs at least one round of one meeting")
 
-    def next_games(self, results: Sequence[Result]) -> list[Game]:
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Swiss:
+        rounds = settings.rounds or default_rounds(settings.entrants)
+        return cls(settings.entrants, settings.seed, rounds, settings.players, settings.meetings)
+
+    def next_games(self, results: Sequence[Result]) -> list[ScheduledGame]:
         """The unplayed games of the first round not finished yet."""
         round_ = self.current_round(results)
         if round_ is None:
@@ -63,7 +82,7 @@ class Swiss:
         full = self.games_a_round()
         return next((r for r in range(1, self.rounds + 1) if played[r] < full), None)
 
-    def pair_round(self, round_: int, results: Sequence[Result]) -> list[Game]:
+    def pair_round(self, round_: int, results: Sequence[Result]) -> list[ScheduledGame]:
         """The games of `round_`, paired from the results of the rounds before it."""
         earlier = [r for r in results if r.game.round < round_]
         points = points_by_bot(self.entrants, earlier)
@@ -76,16 +95,24 @@ class Swiss:
             tables = [*self.pair_two(playing, points, _met(earlier))]
         else:
             tables = tables_by_score(playing, self.players, _met_counts(earlier))
-        games: list[Game] = []
+        games: list[ScheduledGame] = []
         for bot in byes:
             games += [
-                Game(round_, f"bye-{bot}", index, (bot,), derive_seed(self.seed, round_, bot))
+                ScheduledGame(
+                    round_,
+                    f"bye-{bot}",
+                    index,
+                    (bot,),
+                    derive_seed(self.seed, round_, bot, one_way=True),
+                )
                 for index in range(self.players * self.meetings)
             ]
         for table in tables:
             tie = "-".join(str(bot) for bot in table)
             for number in range(self.meetings):
-                games += meeting(round_, tie, table, derive_seed(self.seed, round_), number)
+                games += meeting(
+                    round_, tie, table, derive_seed(self.seed, round_, one_way=True), number
+                )
         return games
 
     def pair_two(
@@ -102,6 +129,15 @@ class Swiss:
 
     def standings(self, results: Sequence[Result]) -> list[Standing]:
         return rank_standings(self.entrants, results, TIEBREAKS)
+
+    def most_games(self) -> int:
+        return self.rounds * (self.entrants // self.players) * self.players * self.meetings
+
+    def round_count(self) -> int:
+        return self.rounds
+
+    def progress(self, results: Sequence[Result]) -> Progress:
+        return games_progress(results, self.most_games())
 
 
 def _met(results: Sequence[Result]) -> set[frozenset[int]]:

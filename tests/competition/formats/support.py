@@ -6,14 +6,14 @@ from collections.abc import Callable, Sequence
 from random import Random
 from typing import Protocol
 
-from competition.formats.core import Game, Result
+from competition.formats.core import Result, ScheduledGame
 from competition.formats.standings import Standing
 
-Decide = Callable[[Game], tuple[int, ...]]
+Decide = Callable[[ScheduledGame], tuple[int, ...]]
 
 
 class Format(Protocol):
-    def next_games(self, results: Sequence[Result]) -> list[Game]: ...
+    def next_games(self, results: Sequence[Result]) -> list[ScheduledGame]: ...
 
     def standings(self, results: Sequence[Result]) -> list[Standing]: ...
 
@@ -37,7 +37,7 @@ def ranks_by(order: Sequence[int]) -> tuple[int, ...]:
     return tuple(ranks)
 
 
-def stronger_wins(game: Game) -> tuple[int, ...]:
+def stronger_wins(game: ScheduledGame) -> tuple[int, ...]:
     """The lower entrant index (the better seed) always finishes ahead."""
     return ranks_by(sorted(range(len(game.bots)), key=lambda seat: game.bots[seat]))
 
@@ -45,7 +45,7 @@ def stronger_wins(game: Game) -> tuple[int, ...]:
 def random_results(seed: int) -> Decide:
     rng = Random(seed)
 
-    def decide(game: Game) -> tuple[int, ...]:
+    def decide(game: ScheduledGame) -> tuple[int, ...]:
         if rng.random() < 0.2:
             return tuple(1 for _ in game.bots)
         seats = list(range(len(game.bots)))
@@ -55,5 +55,5 @@ def random_results(seed: int) -> Decide:
     return decide
 
 
-def draws(game: Game) -> tuple[int, ...]:
+def draws(game: ScheduledGame) -> tuple[int, ...]:
     return tuple(1 for _ in game.bots)

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from competition.formats.core import Game, deal_seed, meeting
+from competition.formats.core import ScheduledGame, deal_seed, meeting
 from competition.formats.gauntlet import Gauntlet
 from competition.formats.knockout import Knockout
 from competition.formats.round_robin import RoundRobin
@@ -50,9 +50,9 @@ def test_a_game_played_again_after_a_failure_is_dealt_afresh() -> None:
 def test_a_deal_is_the_same_wherever_the_game_is_played() -> None:
     """`agon tournament` on a laptop and the platform deal a game alike: one function of
     the game's seed, its place in the meeting and its replays, and of nothing else."""
-    game = Game(3, "0-1", 1, (1, 0), 2**64 - 1)
-    assert deal_seed(game) == deal_seed(Game(3, "0-1", 1, (1, 0), 2**64 - 1))
-    assert deal_seed(game) != deal_seed(Game(3, "0-1", 0, (0, 1), 2**64 - 1))
+    game = ScheduledGame(3, "0-1", 1, (1, 0), 2**64 - 1)
+    assert deal_seed(game) == deal_seed(ScheduledGame(3, "0-1", 1, (1, 0), 2**64 - 1))
+    assert deal_seed(game) != deal_seed(ScheduledGame(3, "0-1", 0, (0, 1), 2**64 - 1))
     assert 0 <= deal_seed(game) < 2**64
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from competition.formats.core import Game
+from competition.formats.core import ScheduledGame
 from competition.formats.gauntlet import Gauntlet
 from competition.sprt import ELO_CLAMP
 from tests.competition.formats.support import draws, play_out, stronger_wins
@@ -26,7 +26,7 @@ def test_a_clean_sweep_is_clamped_and_even_play_is_zero() -> None:
 
 
 def test_the_elo_to_an_opponent_follows_the_pairs() -> None:
-    def one_pair_in_four_won(game: Game) -> tuple[int, ...]:
+    def one_pair_in_four_won(game: ScheduledGame) -> tuple[int, ...]:
         if game.index < 2:  # the first pair of each opponent: the entrant wins both games
             return (1, 2) if game.bots[0] == 0 else (2, 1)
         return (1, 1)

@@ -5,7 +5,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competition.formats.core import Game
+from competition.formats.core import ScheduledGame
 from competition.formats.knockout import (
     SUDDEN_DEATH_GAMES,
     TIEBREAK_PAIRS,
@@ -86,7 +86,7 @@ def test_seeds_one_and_two_meet_in_the_final_when_the_stronger_always_wins() -> 
 
 
 def test_the_losers_champion_forces_a_reset_by_winning_the_grand_final() -> None:
-    def upset_in_the_final(game: Game) -> tuple[int, ...]:
+    def upset_in_the_final(game: ScheduledGame) -> tuple[int, ...]:
         if game.tie == "GF":
             return ranks_by(sorted(range(2), key=lambda seat: -game.bots[seat]))
         return stronger_wins(game)
@@ -108,7 +108,7 @@ def test_a_level_tie_goes_to_tie_break_pairs_then_sudden_death_then_the_better_s
 
 
 def test_sudden_death_ends_on_the_first_won_game() -> None:
-    def second_seed_wins_the_third_sudden_game(game: Game) -> tuple[int, ...]:
+    def second_seed_wins_the_third_sudden_game(game: ScheduledGame) -> tuple[int, ...]:
         if game.index == 2 + 2 * TIEBREAK_PAIRS + 2:
             return ranks_by(sorted(range(2), key=lambda seat: -game.bots[seat]))
         return draws(game)

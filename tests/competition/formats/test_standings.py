@@ -15,7 +15,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competition.formats.core import Game, Result, game_points
+from competition.formats.core import Result, ScheduledGame, game_points
 from competition.formats.standings import TIEBREAKS, pairwise_points, rank_standings
 from competition.formats.swiss import Swiss
 from tests.competition.formats.support import play_out, random_results
@@ -24,7 +24,7 @@ A, B, C, D = range(4)
 
 
 def game(round_: int, white: int, black: int, ranks: tuple[int, int]) -> Result:
-    return Result(Game(round_, f"{white}-{black}", 0, (white, black), 0), ranks)
+    return Result(ScheduledGame(round_, f"{white}-{black}", 0, (white, black), 0), ranks)
 
 
 CROSSTABLE = [
@@ -58,7 +58,7 @@ def test_fide_tiebreaks_on_a_worked_example() -> None:
 
 
 def test_a_bye_counts_a_virtual_opponent_on_the_bots_own_points() -> None:
-    bye = Result(Game(4, "bye-3", 0, (D,), 0), (1,))
+    bye = Result(ScheduledGame(4, "bye-3", 0, (D,), 0), (1,))
     standings = {s.bot: s for s in rank_standings(4, [*CROSSTABLE, bye], TIEBREAKS)}
     assert standings[D].points == 1.5
     assert standings[D].tiebreaks["buchholz"] == 5.5 + 1.5
@@ -89,7 +89,7 @@ def test_pairwise_points_are_each_pairs_score_and_games_from_both_sides() -> Non
 
 
 def test_pairwise_points_at_a_table_of_three_count_half_a_point_an_opponent() -> None:
-    table = Result(Game(1, "0-1-2", 0, (0, 1, 2), 0), (1, 2, 2))
+    table = Result(ScheduledGame(1, "0-1-2", 0, (0, 1, 2), 0), (1, 2, 2))
     met = pairwise_points([table, table])
     assert met[(0, 1)] == met[(0, 2)] == (1.0, 2)
     assert met[(1, 2)] == (0.5, 2) and met[(1, 0)] == (0.0, 2)

@@ -6,12 +6,12 @@ from random import Random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competition.formats.core import Game, Result
+from competition.formats.core import Result, ScheduledGame
 from competition.formats.swiss import Swiss, pair_by_score
 from tests.competition.formats.support import draws, play_out, random_results, stronger_wins
 
 
-def first_games(games: list[Game]) -> set[tuple[int, ...]]:
+def first_games(games: list[ScheduledGame]) -> set[tuple[int, ...]]:
     return {g.bots for g in games if g.index == 0 and not g.is_bye}
 
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competition.formats.core import Game, Result
+from competition.formats.core import Result, ScheduledGame
 from competition.formats.standings import points_by_bot
 from competition.formats.swiss import Swiss
 from competition.formats.swiss_pairing import pair_by_score, pair_on_complete_graph
@@ -237,7 +237,7 @@ def test_next_games_pairs_one_round_a_call(
     calls: list[int] = []
     pair_round = Swiss.pair_round
 
-    def counted(self: Swiss, round_: int, results: Sequence[Result]) -> list[Game]:
+    def counted(self: Swiss, round_: int, results: Sequence[Result]) -> list[ScheduledGame]:
         calls.append(round_)
         return pair_round(self, round_, results)
 

@@ -18,7 +18,7 @@ from agon.matches.models import Match
 from agon.tournaments import scheduling
 from agon.tournaments.models import Entry, Tournament
 from agon.tournaments.scheduling import tournament_close_entry, tournaments_advance
-from competition.formats.core import Game, Result
+from competition.formats.core import Result, ScheduledGame
 from competition.formats.swiss import Swiss
 from tests.platform.conftest import MakeBot
 from tests.platform.support import (
@@ -185,7 +185,7 @@ def test_a_beat_asks_the_format_again_only_once_a_game_was_decided_since(
     asked: list[int] = []
     pair = Swiss.next_games
 
-    def counted(event: Swiss, results: Sequence[Result]) -> list[Game]:
+    def counted(event: Swiss, results: Sequence[Result]) -> list[ScheduledGame]:
         asked.append(len(results))
         return pair(event, results)
 

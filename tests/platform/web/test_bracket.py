@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from agon.web.bracket import NAME_CHARS, bracket_layout, bracket_svg, points_text, stage_titles
-from competition.formats.core import Game, Result
+from competition.formats.core import Result, ScheduledGame
 from competition.formats.knockout import Knockout
 from tests.competition.formats.support import play_out, ranks_by, stronger_wins
 
@@ -70,7 +70,7 @@ def test_double_elimination_draws_the_winners_bracket_then_the_losers() -> None:
 
 
 def test_a_grand_final_reset_gets_its_own_column() -> None:
-    def upset_in_the_final(game: Game) -> tuple[int, ...]:
+    def upset_in_the_final(game: ScheduledGame) -> tuple[int, ...]:
         if game.tie == "GF":
             return ranks_by(sorted(range(2), key=lambda seat: -game.bots[seat]))
         return stronger_wins(game)

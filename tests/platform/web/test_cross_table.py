@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agon.web.cross_table import cross_table
-from competition.formats.core import Game, Result
+from competition.formats.core import Result, ScheduledGame
 from competition.formats.round_robin import RoundRobin
 from tests.competition.formats.support import play_out, stronger_wins
 
@@ -32,7 +32,7 @@ def test_a_pair_not_met_yet_is_not_a_zero() -> None:
 
 def test_tables_of_three_show_pairwise_shares() -> None:
     event = RoundRobin(3, 1, players=3)
-    table = Game(1, "0-1-2", 0, (0, 1, 2), 0)
+    table = ScheduledGame(1, "0-1-2", 0, (0, 1, 2), 0)
     results = [Result(table, (1, 2, 3))]
     rows = cross_table(event.standings(results), results)
     assert [cell.text for cell in rows[1].cells] == ["0", "", "0.5"]

@@ -131,3 +131,20 @@ def test_derive_seed_frames_its_labels() -> None:
     assert derive_seed(5, "ab") != derive_seed(5, "a", "b")
     assert derive_seed(5, 1) != derive_seed(5, "1")
     assert derive_seed(5, "x", 0) == derive_seed(5, "x", 0)
+
+
+@pytest.mark.parametrize("one_way", [False, True])
+def test_derive_seed_frames_its_labels_in_both_mixings(one_way: bool) -> None:
+    """The colon-joined labels the tournaments hashed before gave ("a:b",) and ("a", "b")
+    one seed."""
+    assert derive_seed(5, "a:b", one_way=one_way) != derive_seed(5, "a", "b", one_way=one_way)
+    assert derive_seed(5, "ab", one_way=one_way) != derive_seed(5, "a", "b", one_way=one_way)
+    assert derive_seed(5, 1, one_way=one_way) != derive_seed(5, "1", one_way=one_way)
+    assert derive_seed(5, one_way=one_way) != derive_seed(5, "", one_way=one_way)
+
+
+def test_a_one_way_seed_is_a_64_bit_seed_of_the_seed_taken_as_64_bits() -> None:
+    seeds = [derive_seed(seed, "deal", 0, one_way=True) for seed in range(50)]
+    assert len(set(seeds)) == 50 and all(0 <= seed < 2**64 for seed in seeds)
+    assert derive_seed(2**64 + 5, "x", one_way=True) == derive_seed(5, "x", one_way=True)
+    assert derive_seed(5, "deal", 0, one_way=True) != derive_seed(5, "deal", 0)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agon.cli.common import print_json
+from agon.ops.errors import describe_error
 
 PLATFORM_DIR = Path(__file__).resolve().parents[2]
 REPO_DIR = PLATFORM_DIR.parent
@@ -60,9 +61,6 @@ def run(args: argparse.Namespace) -> int:
         if not apps.ready:
             django.setup()  # reads the settings: a missing or bad variable fails here
     except Exception as error:
-        # Only once Django is set up (or failed to): the module reads the settings.
-        from agon.ops.health import describe_error
-
         print_json({"status": "failing", "failed": ["settings"], "error": describe_error(error)})
         return 1
     # Only once Django is set up: the module reads the settings.

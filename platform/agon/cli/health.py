@@ -54,6 +54,7 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "agon.settings.local")
     sys.path[:0] = [p for p in (str(REPO_DIR), str(PLATFORM_DIR)) if p not in sys.path]
+    # Django only here: `agon --help` imports this module, and starts fast without it.
     import django
     from django.apps import apps
 

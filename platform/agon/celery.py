@@ -1,4 +1,7 @@
-"""The Celery app: `celery -A agon.celery worker` (platform/ on the path)."""
+"""The Celery app: `celery -A agon.celery worker` (platform/ on the path).
+
+It knows no app of the platform: a worker's metrics server is started by the ops app's
+handler of `worker_init` (agon.ops.apps), connected when Celery sets Django up."""
 
 from __future__ import annotations
 

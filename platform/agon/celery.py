@@ -1,4 +1,7 @@
-"""The Celery app: `celery -A agon.celery worker` (platform/ on the path)."""
+"""The Celery app: `celery -A agon.celery worker` (platform/ on the path).
+
+It knows no app of the platform: a worker's metrics server is started by the ops app's
+handler of `worker_init` (agon.ops.apps), connected when Celery sets Django up."""
 
 from __future__ import annotations
 
@@ -14,9 +17,9 @@ from celery.signals import (
     setup_logging,
     task_postrun,
     task_prerun,
-    worker_init,
 )
 from django.conf import settings
+from django.db import close_old_connections
 
 from agon.logs import log_context_enter, log_context_exit
 
@@ -71,23 +74,4 @@ def database_connections_between_tasks(**kwargs: Any) -> None:
     """Between tasks, database connections follow Django's rules as between requests:
     closed once too old (CONN_MAX_AGE) or broken, else kept for the next task (see
     CELERY_DB_REUSE_MAX in the settings)."""
-    from django.db import close_old_connections
-
     close_old_connections()
-
-
-@worker_init.connect
-def serve_worker_metrics(**kwargs: Any) -> None:
-    """With AGON_WORKER_METRICS_PORT set, the worker's main process serves the metrics its
-    pool processes count (see agon.ops.metrics); a worker that cannot is stopped, not
-    left running unmeasured."""
-    # Late: only a worker that serves its metrics needs them, and this module loads everywhere.
-    from agon.ops.metrics import serve_worker_metrics as serve
-
-    port = settings.AGON_WORKER_METRICS_PORT
-    if not port:
-        return
-    try:
-        serve(port)
-    except Exception as error:
-        raise SystemExit(f"cannot serve the worker's metrics on port {port}: {error}") from error

@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import importlib.util
 import io
 import sys
 import zipfile
@@ -30,24 +31,23 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import agon
-import agon_bot
-import competition
-import engine
-import sandbox
 
 DISTRIBUTION = "agon_kit"
 BASE_VERSION = "0.1.0"
 ZIP_TIME = (2024, 1, 1, 0, 0, 0)
 AGON_DIR = Path(agon.__file__).resolve().parent
-PACKAGES = {
-    name: Path(module.__file__ or "").resolve().parent
-    for name, module in (
-        ("agon_bot", agon_bot),
-        ("competition", competition),
-        ("engine", engine),
-        ("sandbox", sandbox),
-    )
-}
+
+
+def _package_dir(name: str) -> Path:
+    """A shipped package's folder, found without importing it: the wheel carries its
+    files and runs none of its code."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(f"no package {name} to ship", name=name)
+    return Path(next(iter(spec.submodule_search_locations))).resolve()
+
+
+PACKAGES = {name: _package_dir(name) for name in ("agon_bot", "competition", "engine", "sandbox")}
 """The packages shipped whole (but their byte code)."""
 AGON_FILES = (
     "__init__.py",

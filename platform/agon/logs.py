@@ -100,6 +100,7 @@ class RequestLogMiddleware:
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        # Here, not at the top: the settings import this module (see TYPE_CHECKING above).
         from django.conf import settings
 
         self.get_response = get_response

@@ -18,13 +18,13 @@ from django.conf import settings
 from tests.platform.pipeline.support import REPO_DIR
 
 FILES = (
-    "tests/platform/test_private_matches.py",
+    "tests/platform/matches/test_private_matches.py",
     "tests/platform/tournaments/test_consent_and_withdrawal.py",
-    "tests/platform/test_broken_bots.py",
-    "tests/platform/test_head_to_head.py",
+    "tests/platform/bots/test_broken_bots.py",
+    "tests/platform/matches/test_head_to_head.py",
     "tests/platform/api/test_bot_lifecycle.py",
     "tests/platform/api/test_version_test_baselines.py",
-    "tests/platform/test_retired_bots.py",
+    "tests/platform/bots/test_retired_bots.py",
 )
 
 

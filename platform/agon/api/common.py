@@ -15,7 +15,7 @@ from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from sandbox.packages import MAX_PACKED_BYTES
+from agon.sandboxing import MAX_PACKED_BYTES
 
 MULTIPART_OVERHEAD = 64 * 1024
 """Room for the form's other fields and boundaries around an upload's bytes."""

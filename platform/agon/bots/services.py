@@ -18,9 +18,9 @@ from agon.accounts.names import bot_name_check
 from agon.bots.models import Bot, BotVersion
 from agon.matches.models import Match
 from agon.matches.services import match_create
+from agon.sandboxing import MAX_PACKED_BYTES, PackageError, check_package
 from engine.match import fault_reason
 from engine.registry import UnknownGame, get_game
-from sandbox.packages import MAX_PACKED_BYTES, PackageError, check_package
 
 VALIDATION_OPPONENT = "random"
 

@@ -87,6 +87,7 @@ def register(commands: Any) -> None:
 
 
 def _bar(rating: float, low: float, high: float, width: int = 24) -> Text:
+    # rich is imported here so that the other commands start fast.
     from rich.text import Text
 
     share = 0.5 if high <= low else (rating - low) / (high - low)
@@ -126,6 +127,7 @@ def render(entrants: list[Entrant], recent: list[str], played: int) -> Group:
 
 
 def run(args: argparse.Namespace) -> int:
+    # rich is imported here so that the other commands start fast.
     from rich.console import Console
     from rich.live import Live
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agon.cli.common import print_json
+from agon.ops.errors import describe_error
 
 PLATFORM_DIR = Path(__file__).resolve().parents[2]
 REPO_DIR = PLATFORM_DIR.parent
@@ -53,6 +54,7 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "agon.settings.local")
     sys.path[:0] = [p for p in (str(REPO_DIR), str(PLATFORM_DIR)) if p not in sys.path]
+    # Django only here: `agon --help` imports this module, and starts fast without it.
     import django
     from django.apps import apps
 
@@ -60,9 +62,6 @@ def run(args: argparse.Namespace) -> int:
         if not apps.ready:
             django.setup()  # reads the settings: a missing or bad variable fails here
     except Exception as error:
-        # Only once Django is set up (or failed to): the module reads the settings.
-        from agon.ops.health import describe_error
-
         print_json({"status": "failing", "failed": ["settings"], "error": describe_error(error)})
         return 1
     # Only once Django is set up: the module reads the settings.

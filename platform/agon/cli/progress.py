@@ -83,6 +83,7 @@ def progress_bar(total: int | None, description: str) -> Any:
     """A bar on standard error when it is a terminal, nothing otherwise; for a total of
     None, a spinner and the time taken."""
     try:
+        # rich if installed: the platform has it, the bot kit does not.
         from rich.console import Console
         from rich.progress import (
             BarColumn,

@@ -63,6 +63,7 @@ def register(commands: Any) -> None:
 def _setup() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "agon.settings.local")
     sys.path[:0] = [p for p in (str(REPO_DIR), str(PLATFORM_DIR)) if p not in sys.path]
+    # Django only here: `agon --help` imports this module, and starts fast without it.
     import django
     from django.apps import apps
 
@@ -82,6 +83,7 @@ def _ladder(name_or_id: str) -> Any:
 
 def run_recompute(args: argparse.Namespace) -> int:
     _setup()
+    # rich only here: `agon --help` imports this module, and starts fast without it.
     from rich.progress import Progress
 
     # Only once Django is set up: models need the apps loaded.

@@ -32,9 +32,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from agon.cli.common import fail
 from agon.cli.up_prepare import debug_line, prepare, shown_path
 from agon.cli.up_processes import Child, Console, Supervisor, open_log
 from agon.worker_command import worker_command
+from engine.registry import game_ids
+from sandbox.backends import SandboxError, get_backend
 
 PLATFORM_DIR = Path(__file__).resolve().parents[2]
 REPO_DIR = PLATFORM_DIR.parent
@@ -89,9 +92,6 @@ def register(commands: Any) -> None:
 
 
 def _game_list(text: str) -> list[str]:
-    # Imported late: the other commands of the CLI start fast.
-    from engine.registry import game_ids
-
     games = [game.strip() for game in text.split(",") if game.strip()]
     unknown = [game for game in games if game not in game_ids()]
     if not games or unknown:
@@ -240,9 +240,6 @@ def _prune_processed(settings: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    # Imported late: the other commands of the CLI start fast.
-    from agon.cli.common import fail
-
     if not 0 < args.port < 65536:
         return fail(f"--port must be between 1 and 65535, not {args.port}")
     console = Console(sys.stdout)
@@ -252,13 +249,11 @@ def run(args: argparse.Namespace) -> int:
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "agon.settings.local")
     sys.path[:0] = [p for p in (str(REPO_DIR), str(PLATFORM_DIR)) if p not in sys.path]
+    # Django only here: `agon --help` imports this module, and starts fast without it.
     import django
-
-    django.setup()
     from django.conf import settings
 
-    # Imported late: the other commands of the CLI start fast.
-    from sandbox.backends import SandboxError, get_backend
+    django.setup()
 
     try:
         backend = get_backend(settings.AGON_SANDBOX)
@@ -277,9 +272,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace, console: Console, settings: Any, log: str) -> int:
+    # Only once Django is set up (`run`): the status reads the models.
     from django.db import DatabaseError
 
-    # Imported late: models load once Django is set up.
     from agon.cli.up_status import SUMMARY_SECONDS, Snapshot, news, snapshot
 
     prepare(args, console)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import shutil
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -35,11 +36,11 @@ def shown_path(path: Path) -> str:
 
 
 def prepare(args: argparse.Namespace, console: Console) -> None:
+    # Imported late: the other commands start fast, and models load only once Django is set up.
     from django.conf import settings
     from django.core.management import call_command
     from django.db import connection
 
-    # Imported late: the other commands start fast, and models load only once Django is set up.
     from agon.ladders.services import ladder_ensure_defaults
 
     database = settings.DATABASES["default"]
@@ -84,8 +85,6 @@ def resync_embedded_queue(console: Console, settings: Any) -> None:
 
 
 def enter_examples(args: argparse.Namespace, console: Console, settings: Any) -> None:
-    from collections import Counter
-
     # Imported late: the other commands start fast, and models load only once Django is set up.
     from agon.bots.examples import EXAMPLES_OWNER, examples_register
 

@@ -18,6 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, ClassVar
 
+from sandbox.cgroups import reap_orphans
+
 ROUTINE_TASK_LINE = re.compile(
     r"Task agon\.(ladders\.tasks\.matchmaking|matches\.tasks\.requeue_stuck_matches)"
     r"\[[^]]*\] (received|succeeded in [0-9.]+s: (0|\[\]))$"
@@ -173,8 +175,6 @@ class Supervisor:
         if killed:
             # A box frozen between two turns does not die with its referee (a process of
             # the worker's pool): once those are gone, kill and remove such boxes.
-            from sandbox.cgroups import reap_orphans
-
             deadline = time.monotonic() + 10
             while any(_alive(pid) for pid in referees) and time.monotonic() < deadline:
                 time.sleep(0.05)

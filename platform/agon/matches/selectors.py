@@ -10,7 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import Count, F, Max, Q, QuerySet
+from django.db.models import Count, F, Max, Min, Q, QuerySet
 from django.utils import timezone
 
 from agon.bots.models import Bot, BotVersion
@@ -237,6 +237,41 @@ def silent_matches(*, stale_seconds: float | None = None) -> QuerySet[Match]:
     limit = timezone.now() - timedelta(seconds=stale_seconds)
     return Match.objects.filter(status=Match.Status.RUNNING).filter(
         Q(heartbeat__lt=limit) | Q(heartbeat__isnull=True, started__lt=limit)
+    )
+
+
+@dataclass(frozen=True)
+class MatchQueue:
+    """The matches waiting for a worker or being played, as the metrics show them."""
+
+    queued: int
+    running: int
+    silent: int
+    """Running matches whose run fell silent (`silent_matches`)."""
+    oldest_queued_seconds: float
+    """Age of the oldest queued match, since it was created (0 when none is queued)."""
+
+
+def match_queue() -> MatchQueue:
+    """Queued and running matches, counted over the `status` index: cheap because they
+    are few whatever the size of the table (finished ones are never counted here)."""
+    active = (Match.Status.QUEUED, Match.Status.RUNNING)
+    counts = dict(
+        Match.objects.filter(status__in=active)
+        .order_by()
+        .values_list("status")
+        .annotate(n=Count("id"))
+        .values_list("status", "n")
+    )
+    oldest = Match.objects.filter(status=Match.Status.QUEUED).aggregate(oldest=Min("created"))[
+        "oldest"
+    ]
+    age = (timezone.now() - oldest).total_seconds() if oldest is not None else 0.0
+    return MatchQueue(
+        queued=counts.get(Match.Status.QUEUED, 0),
+        running=counts.get(Match.Status.RUNNING, 0),
+        silent=silent_matches().count(),
+        oldest_queued_seconds=max(age, 0.0),
     )
 
 

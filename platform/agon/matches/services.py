@@ -28,6 +28,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from agon import counters
 from agon.bots.models import BotVersion
 from agon.celery import app as celery_app
 from agon.ladders.models import Ladder
@@ -37,10 +38,8 @@ from agon.matches.models import Match, MatchSeat
 from agon.matches.outcomes import outcome_conclude
 from agon.matches.selectors import silent_matches
 from agon.matches.timeline import store_finished_timeline
-from agon.ops import metrics
+from agon.sandboxing import MatchRecord, Program, SandboxError, run_match
 from engine.match import bounded_detail
-from sandbox.backends import SandboxError
-from sandbox.runner import MatchRecord, Program, run_match
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +156,7 @@ def match_claim(*, match_id: int, now: datetime | None = None) -> str | None:
             "match %s: its run fell silent %.0f s ago; this run takes it over", match_id, silent
         )
         transaction.on_commit(
-            functools.partial(metrics.record_match_taken_over, game=match.game, kind=match.kind)
+            functools.partial(counters.record_match_taken_over, game=match.game, kind=match.kind)
         )
         return token
 
@@ -171,7 +170,7 @@ def _match_fail_lost(match: Match) -> None:
     match.save(update_fields=["status", "error", "finished", "claimed_by"])
     outcome_conclude(match)
     transaction.on_commit(
-        functools.partial(metrics.record_match_failed, game=match.game, kind=match.kind)
+        functools.partial(counters.record_match_failed, game=match.game, kind=match.kind)
     )
 
 
@@ -314,7 +313,7 @@ def match_finish(*, match_id: int, token: str, record: MatchRecord, started: flo
     outcome_conclude(match)
     transaction.on_commit(
         functools.partial(
-            metrics.record_match_finished,
+            counters.record_match_finished,
             game=match.game,
             kind=match.kind,
             match_seconds=record.match_seconds,
@@ -335,7 +334,7 @@ def match_fail(*, match_id: int, token: str, error: str) -> bool:
     match.save(update_fields=["status", "error", "finished"])
     outcome_conclude(match)
     transaction.on_commit(
-        functools.partial(metrics.record_match_failed, game=match.game, kind=match.kind)
+        functools.partial(counters.record_match_failed, game=match.game, kind=match.kind)
     )
     return True
 
@@ -384,7 +383,9 @@ def requeue_stuck_matches(*, stuck_seconds: float | None = None) -> list[int]:
             match.save(update_fields=["status", "claimed_by"])
             transaction.on_commit(functools.partial(_enqueue, match.id))
             transaction.on_commit(
-                functools.partial(metrics.record_match_taken_over, game=match.game, kind=match.kind)
+                functools.partial(
+                    counters.record_match_taken_over, game=match.game, kind=match.kind
+                )
             )
             requeued.append(match.id)
     stranded = settings.AGON_MATCH_STUCK_SECONDS if stuck_seconds is None else stuck_seconds

@@ -9,7 +9,7 @@ from django.conf import settings
 
 from agon.logs import log_context
 from agon.matches import background, services
-from sandbox.backends import SandboxError
+from agon.sandboxing import SandboxError
 
 log = logging.getLogger(__name__)
 

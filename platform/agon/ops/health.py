@@ -12,7 +12,6 @@ under the referee's limits, and `run_match` removes every box it made.
 from __future__ import annotations
 
 import math
-import re
 import threading
 import time
 from collections.abc import Callable
@@ -23,10 +22,10 @@ from django.conf import settings
 from django.db import connections
 from django.db.utils import load_backend
 
+from agon.celery import app
+from agon.ops.errors import describe_error
+from agon.sandboxing import Program, run_match
 from engine.match import fault_reason
-
-ERROR_CHARS = 500
-"""An error message is cut at this length: enough for the reason, not a traceback."""
 
 SELF_TEST_GAME = "architekton"
 SELF_TEST_SEED = 1
@@ -44,8 +43,6 @@ if __name__ == "__main__":
     run(act)
 '''
 """Played in a box against a builtin bot (builtin bots run in the referee, unboxed)."""
-
-_CREDENTIALS = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)[^/@\s]*@", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -81,13 +78,6 @@ class Health:
             report["failed"] = self.failed
         report["checks"] = {check.name: check.to_json() for check in self.checks}
         return report
-
-
-def describe_error(error: BaseException) -> str:
-    """One line saying what went wrong, with any credentials of a URL masked."""
-    text = " ".join(str(error).split()) or "no message"
-    text = _CREDENTIALS.sub(r"\g<scheme>***@", f"{type(error).__name__}: {text}")
-    return text if len(text) <= ERROR_CHARS else text[: ERROR_CHARS - 3] + "..."
 
 
 def _timed(name: str, probe: Callable[[], dict[str, Any]], *, timeout: float | None) -> Check:
@@ -147,9 +137,6 @@ def check_database(*, timeout: float | None = None, alias: str = "default") -> C
 
 
 def _probe_broker(timeout: float) -> dict[str, Any]:
-    # Late: only the broker check needs Celery, and `agon health` may run without a broker.
-    from agon.celery import app
-
     # The URL and options from the settings as they are now (Celery's copy is read once).
     with app.connection_for_write(
         url=settings.CELERY_BROKER_URL,
@@ -173,9 +160,6 @@ def check_broker(*, timeout: float | None = None) -> Check:
 
 
 def _probe_sandbox() -> dict[str, Any]:
-    # Late: only the sandbox check needs the runner (a worker's health, not the web's).
-    from sandbox.runner import Program, run_match
-
     backend = settings.AGON_SANDBOX
     if backend == "none" and not settings.AGON_ALLOW_UNSANDBOXED:
         raise RuntimeError(

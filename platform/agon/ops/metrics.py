@@ -4,7 +4,8 @@ Agon runs as many processes: gunicorn's workers serve the web, Celery workers (e
 main process and its prefork pool, possibly on other hosts) play matches. Each metric is
 measured where its truth is:
 
-Events, counted in the process where they happen (prometheus_client metrics):
+Events, counted in the process where they happen (prometheus_client metrics, defined
+in `agon.counters`, where the apps count them):
 
     agon_http_request_duration_seconds{route,method,status}   histogram, web processes
         API and page latency by URL pattern name (`matches`, `web:match`; `static` for
@@ -72,150 +73,52 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterable, Sequence
-from functools import wraps
-from typing import Any, ParamSpec
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
-from django.db.models import Count, Min
-from django.utils import timezone
-from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, start_http_server
+from prometheus_client import REGISTRY, CollectorRegistry, start_http_server
 from prometheus_client.exposition import choose_encoder
 from prometheus_client.metrics_core import GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
-from agon.matches.models import Match
-from agon.matches.selectors import silent_matches
+from agon.celery import app
+from agon.matches.selectors import match_queue
 
 log = logging.getLogger(__name__)
-
-P = ParamSpec("P")
-
-HTTP_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
-
-REQUEST_SECONDS = Histogram(
-    "agon_http_request_duration_seconds",
-    "Time to answer an HTTP request (to the first byte of a streamed body), by URL "
-    "pattern name, method and status.",
-    ["route", "method", "status"],
-    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
-)
-MATCHES_FINISHED = Counter(
-    "agon_matches_finished", "Matches finished (a result stored).", ["game", "kind"]
-)
-MATCHES_FAILED = Counter(
-    "agon_matches_failed",
-    "Matches failed (no result: the sandbox or the worker failed).",
-    ["game", "kind"],
-)
-MATCHES_TAKEN_OVER = Counter(
-    "agon_matches_taken_over",
-    "Matches whose run fell silent (its pool process or worker died), taken over by "
-    "another task or queued again by the sweep.",
-    ["game", "kind"],
-)
-MATCH_SECONDS = Histogram(
-    "agon_match_duration_seconds",
-    "Wall time of a finished match in the sandbox, boxes started to boxes gone.",
-    ["game"],
-    buckets=(0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0, 600.0, 900.0),
-)
-BOT_FAULTS = Counter(
-    "agon_bot_faults", "Faults recorded by the referee in finished matches.", ["game", "kind"]
-)
-
-
-def _never_raises(record: Callable[P, None]) -> Callable[P, None]:
-    """Counting must never break what is counted (a request, a finished match)."""
-
-    @wraps(record)
-    def safe(*args: P.args, **kwargs: P.kwargs) -> None:
-        try:
-            record(*args, **kwargs)
-        except Exception:
-            log.exception("could not record the metric of %s", record.__name__)
-
-    return safe
-
-
-@_never_raises
-def record_request(*, route: str, method: str, status: int, seconds: float) -> None:
-    shown_method = method if method in HTTP_METHODS else "other"
-    REQUEST_SECONDS.labels(route, shown_method, str(status)).observe(seconds)
-
-
-@_never_raises
-def record_match_finished(
-    *, game: str, kind: str, match_seconds: float | None, fault_kinds: Sequence[str]
-) -> None:
-    MATCHES_FINISHED.labels(game, kind).inc()
-    if match_seconds is not None:
-        MATCH_SECONDS.labels(game).observe(match_seconds)
-    for fault_kind in fault_kinds:
-        BOT_FAULTS.labels(game, fault_kind).inc()
-
-
-@_never_raises
-def record_match_failed(*, game: str, kind: str) -> None:
-    MATCHES_FAILED.labels(game, kind).inc()
-
-
-@_never_raises
-def record_match_taken_over(*, game: str, kind: str) -> None:
-    MATCHES_TAKEN_OVER.labels(game, kind).inc()
-
 
 # --- state read at scrape time -------------------------------------------------------------
 
 
 class MatchQueueCollector(Collector):
-    """Queued and running matches, from the database."""
+    """Queued and running matches, from the database (`match_queue`)."""
 
     def collect(self) -> Iterable[Metric]:
-        active = (Match.Status.QUEUED, Match.Status.RUNNING)
+        help_up = "Whether this scrape could read the database."
         try:
-            counts = dict(
-                Match.objects.filter(status__in=active)
-                .order_by()
-                .values_list("status")
-                .annotate(n=Count("id"))
-                .values_list("status", "n")
-            )
-            oldest = Match.objects.filter(status=Match.Status.QUEUED).aggregate(
-                oldest=Min("created")
-            )["oldest"]
-            silent = silent_matches().count()
+            queue = match_queue()
         except Exception:
             log.exception("metrics: the database could not be read")
-            yield GaugeMetricFamily(
-                "agon_database_up", "Whether this scrape could read the database.", value=0
-            )
+            yield GaugeMetricFamily("agon_database_up", help_up, value=0)
             return
+        yield GaugeMetricFamily("agon_database_up", help_up, value=1)
         yield GaugeMetricFamily(
-            "agon_database_up", "Whether this scrape could read the database.", value=1
+            "agon_matches_queued", "Matches waiting for a worker.", value=queue.queued
         )
         yield GaugeMetricFamily(
-            "agon_matches_queued",
-            "Matches waiting for a worker.",
-            value=counts.get(Match.Status.QUEUED, 0),
-        )
-        yield GaugeMetricFamily(
-            "agon_matches_running",
-            "Matches a worker is playing.",
-            value=counts.get(Match.Status.RUNNING, 0),
+            "agon_matches_running", "Matches a worker is playing.", value=queue.running
         )
         yield GaugeMetricFamily(
             "agon_matches_silent",
             "Running matches whose run died (a stale heartbeat), waiting to be taken over.",
-            value=silent,
+            value=queue.silent,
         )
-        age = (timezone.now() - oldest).total_seconds() if oldest is not None else 0.0
         yield GaugeMetricFamily(
             "agon_oldest_queued_match_age_seconds",
             "Age of the oldest queued match, since it was created (0 when none is queued).",
-            value=max(age, 0.0),
+            value=queue.oldest_queued_seconds,
         )
 
 
@@ -226,9 +129,6 @@ def broker_queues() -> list[str]:
 def redis_queue_lengths(queues: Sequence[str], *, timeout: float) -> tuple[dict[str, int], int]:
     """Messages waiting in each queue (all of its priority lists) and messages taken but
     not acknowledged, read from a Redis broker with kombu's own key names and prefix."""
-    # Late: agon.celery imports this module for the worker's metrics (a cycle at the top).
-    from agon.celery import app
-
     with app.connection_for_read(
         url=settings.CELERY_BROKER_URL,
         connect_timeout=timeout,
@@ -316,3 +216,16 @@ def serve_worker_metrics(port: int, address: str = "0.0.0.0") -> None:  # noqa: 
     process_metrics_collector(registry)
     start_http_server(port, addr=address, registry=registry)
     log.info("worker metrics on port %s", port)
+
+
+def worker_metrics_at_start(**kwargs: Any) -> None:
+    """Celery's worker_init (connected by the ops app): with AGON_WORKER_METRICS_PORT set,
+    the worker's main process serves the metrics its pool processes count; a worker that
+    cannot is stopped, not left running unmeasured."""
+    port = settings.AGON_WORKER_METRICS_PORT
+    if not port:
+        return
+    try:
+        serve_worker_metrics(port)
+    except Exception as error:
+        raise SystemExit(f"cannot serve the worker's metrics on port {port}: {error}") from error

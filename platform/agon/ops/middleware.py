@@ -20,8 +20,8 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 
+from agon.counters import record_request
 from agon.ops import views
-from agon.ops.metrics import record_request
 
 GetResponse = Callable[[HttpRequest], HttpResponseBase]
 

@@ -20,8 +20,8 @@ from agon.env import (
 )
 from agon.filesystem_broker import FIFO_TRANSPORT
 from agon.logs import LOG_FORMATS, LOG_LEVELS, logging_config
+from agon.sandboxing import BACKENDS
 from agon.storage import s3_storage_from_env
-from sandbox.backends import BACKENDS
 
 REPO_DIR = Path(__file__).resolve().parents[3]
 VAR_DIR = Path(env_str("AGON_VAR_DIR", str(REPO_DIR / "var")))
@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "agon.tournaments",
     "agon.version_tests",
     "agon.flows",
+    "agon.ops",
     "agon.web",
 ]
 
@@ -384,7 +385,7 @@ CELERY_BEAT_SCHEDULE = {
 
 
 def sandbox_setting(default: str) -> str:
-    """AGON_SANDBOX, one of sandbox.backends.BACKENDS: any other value stops the process
+    """AGON_SANDBOX, one of the sandbox's BACKENDS: any other value stops the process
     at start, as every settings module reads it through here (not each match later)."""
     return env_choice("AGON_SANDBOX", BACKENDS, default)
 

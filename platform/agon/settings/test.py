@@ -41,7 +41,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast, te
 AGON_SANDBOX = sandbox_setting("bwrap")
 AGON_MATCH_SLOTS = 64
 """Room for every game of a test's tournament or version test at once; the tests of the
-background share (tests/platform/test_background_share.py) set their own."""
+background share (tests/platform/matches/test_background_share.py) set their own."""
 AGON_LIST_CACHE_SECONDS = 0  # a test reads its own writes; tests/platform/api turn it on
 
 # Static files are served from the apps' own folders (no collectstatic before the tests),

@@ -18,12 +18,12 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from pytest_django import Settings
 
+from agon import counters
 from agon.bots.services import bot_submit
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
 from agon.matches.services import match_claim, match_create, match_execute, match_fail
 from agon.matches.tasks import run_match
-from agon.ops import metrics
 from tests.platform.conftest import MakeBot
 from tests.platform.ops.support import closed_port, has_metric, metric
 from tests.platform.pipeline.support import purge_broker
@@ -322,8 +322,8 @@ def test_a_metric_that_cannot_be_recorded_never_breaks_the_finish(
     def broken(*labels: str) -> Any:
         raise FileNotFoundError("the multiprocess folder is gone")
 
-    monkeypatch.setattr(metrics.MATCHES_FINISHED, "labels", broken)
-    metrics.record_match_finished(
+    monkeypatch.setattr(counters.MATCHES_FINISHED, "labels", broken)
+    counters.record_match_finished(
         game="akropolis", kind="ranked", match_seconds=1.0, fault_kinds=[]
     )
     assert "could not record the metric of record_match_finished" in caplog.text

@@ -42,7 +42,8 @@ def test_it_takes_every_known_sandbox(module: str, sandbox: str, tmp_path: Path)
 
 def test_the_embedded_setup_keeps_bounded_caches_in_memory(tmp_path: Path) -> None:
     """Without AGON_CACHE_URL each process keeps at most 300 small entries and 48 timelines
-    (each under a MiB: tests/platform/test_timeline.py), dropping the least recently used."""
+    (each under a MiB: tests/platform/matches/test_timeline.py), dropping the least
+    recently used."""
     shown = run_python(
         [
             "-c",

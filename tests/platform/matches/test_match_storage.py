@@ -18,12 +18,12 @@ from django.urls import reverse
 from pytest_django import Settings
 from rest_framework.test import APIClient
 
+from agon import counters
 from agon.bots.models import Bot, BotVersion
 from agon.ladders.models import Ladder, RatingChange
 from agon.matches.logs import turn_logs
 from agon.matches.models import Match
 from agon.matches.services import match_claim, match_create, match_execute, match_finish
-from agon.ops import metrics
 from engine.core import JSON
 from engine.match import play_match
 from engine.players import RandomBot
@@ -199,7 +199,7 @@ def test_a_result_that_cannot_be_stored_fails_the_match_at_once_saying_so(
     refuse_to_store(monkeypatch)
     failed: list[str] = []
     monkeypatch.setattr(
-        metrics, "record_match_failed", lambda **labels: failed.append(labels["kind"])
+        counters, "record_match_failed", lambda **labels: failed.append(labels["kind"])
     )
     match = match_create(
         kind=Match.Kind.CHALLENGE, game="akropolis", players=2, options={}, seats=["random"] * 2

@@ -1,0 +1,30 @@
+"""The platform's one door to the sandbox: what of `sandbox` the platform uses, and the
+only module of the Django project that imports it (the `agon` command line aside: it
+plays matches on the author's machine). An import-linter contract in pyproject.toml
+keeps it so: a new use of the sandbox is a line here, in plain sight.
+
+- A match in boxes: `run_match` plays one (a `Program` per seat in, a `MatchRecord` out)
+  and raises `SandboxError` when the sandbox itself fails, not a bot. The matches' task
+  plays the platform's matches with it, a worker's health check its self-test match.
+- A bot's package, checked when it is uploaded, before anything is stored:
+  `check_package` (a `PackageError` says what is wrong) and `MAX_PACKED_BYTES`, the
+  largest package the API reads.
+- The backends that AGON_SANDBOX may name: `BACKENDS`.
+"""
+
+from __future__ import annotations
+
+from sandbox.backends import BACKENDS, SandboxError
+from sandbox.packages import MAX_PACKED_BYTES, PackageError, check_package
+from sandbox.runner import MatchRecord, Program, run_match
+
+__all__ = [
+    "BACKENDS",
+    "MAX_PACKED_BYTES",
+    "MatchRecord",
+    "PackageError",
+    "Program",
+    "SandboxError",
+    "check_package",
+    "run_match",
+]

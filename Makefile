@@ -18,7 +18,7 @@ UV_PIP := UV_LINK_MODE=copy $(UV) pip install --python $(BIN)/python
 # uv's summary lines stay; its line per package installed goes.
 QUIET_LIST := 2>&1 | { grep -v '^ [-+] ' || true; }
 
-MYPY_TARGETS = engine sandbox agon_bot platform/agon manage.py tests
+MYPY_TARGETS = engine sandbox agon_bot platform/agon platform/agon_kit manage.py tests
 
 .PHONY: venv venv-run run test lint lock bench kit clean prepare-run prepare-test
 

@@ -1,12 +1,11 @@
-"""`agon`: run the platform, play matches, tournaments and version tests, check replays
-and watch them offline, score cities, watch a demo ladder, check a machine's health,
-recompute a ladder's ratings.
+"""The command line of the kit's commands, and the registry `agon` builds on: `agon-kit`
+(the wheel's command, `python -m agon_kit`) offers `play`, `view`, `replay`, `match` and
+`score` on the author's machine, `login`, `submit` and `test` with a site; `agon` (the
+platform's, agon.cli) offers all of COMMANDS and its own (`up`, `demo`, ...) with them.
 
-Each subcommand is a module of this package with a `register(commands)`; a module is
-imported only when its command is the one run, so that a command starts as fast as what
-it uses allows, and the bot kit (`agon-kit`, agon.cli.kit) offers `play`, `view`,
-`replay` and `match`, and `login`, `submit` and `test` with a site, without the
-platform's dependencies.
+Each command is a module with a `register(commands)`; a module is imported only when its
+command is the one run, so that a command starts as fast as what it uses allows: `agon
+play --help` loads neither the platform, the tournament formats nor networkx.
 """
 
 from __future__ import annotations
@@ -15,37 +14,45 @@ import argparse
 import importlib
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from agon.cli import common
+from agon_kit import common
+
+Registry = Mapping[str, tuple[str, str]]
+"""A command's name -> the module that registers it (with its options) and its line in
+the list of commands (the module's own `help`, which a test keeps equal)."""
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "up": ("up", "run the platform here: web, worker, scheduler, example bots playing"),
-    "play": ("play", "play one match between bots"),
-    "view": ("view", "write a replay as one HTML file that plays it offline"),
-    "tournament": ("tournament", "play a tournament between bots"),
-    "match": ("match", "test whether one bot is stronger than another (sequential test)"),
-    "replay": ("replay", "verify a replay or show a position from it"),
-    "score": ("score", "score cities given as JSON"),
-    "demo": ("demo", "watch a live demo ladder of the builtin bots"),
-    "health": ("health", "check the database, the broker and (--worker) the sandbox"),
-    "ratings": (
-        "rating_commands",
-        "recompute a ladder's ratings, or fit its results offline",
+    "play": ("agon_kit.play", "play one match between bots"),
+    "match": (
+        "agon_kit.match",
+        "test whether one bot is stronger than another (sequential test)",
     ),
-    "login": ("login", "keep your API token for the commands that talk to the site"),
-    "submit": ("submit", "upload a bot, or a new version of it, and follow its validation"),
-    "test": ("version_test", "start a version test of your bot on the site and follow it"),
+    "tournament": ("agon_kit.tournament", "play a tournament between bots"),
+    "view": ("agon_kit.view", "write a replay as one HTML file that plays it offline"),
+    "replay": ("agon_kit.replay", "verify a replay or show a position from it"),
+    "score": ("agon_kit.score", "score cities given as JSON"),
+    "login": ("agon_kit.login", "keep your API token for the commands that talk to the site"),
+    "submit": (
+        "agon_kit.submit",
+        "upload a bot, or a new version of it, and follow its validation",
+    ),
+    "test": (
+        "agon_kit.version_test",
+        "start a version test of your bot on the site and follow it",
+    ),
 }
-"""`agon`'s subcommands in the order of its help: the module that registers each (with
-its options) and its line in the list of commands (the module's own `help`, which a
-test keeps equal)."""
+"""Every command of this package, none of which needs Django or the platform."""
+
+KIT_COMMANDS: Registry = {name: line for name, line in COMMANDS.items() if name != "tournament"}
+"""What `agon-kit` offers, in the order of its help: all of COMMANDS but `tournament`,
+whose table (agon_kit.tournament_view) needs rich, a package the wheel does not bring."""
 
 
 def build_parser(
-    commands: Sequence[str] = tuple(COMMANDS),
+    commands: Registry = KIT_COMMANDS,
     *,
-    prog: str = "agon",
+    prog: str = "agon-kit",
     chosen: str | None = None,
 ) -> argparse.ArgumentParser:
     """The parser of `prog`'s `commands`. Only the `chosen` command's module is imported
@@ -58,13 +65,12 @@ def build_parser(
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     registered: set[str] = set()
-    for name in commands:
-        module, summary = COMMANDS[name]
+    for name, (module, summary) in commands.items():
         if name in subparsers.choices:
             continue  # its module registered it with another of its commands
-        if chosen is None or name == chosen or _registers(module, chosen):
+        if chosen is None or name == chosen or _registers(commands, module, chosen):
             if module not in registered:
-                importlib.import_module(f"agon.cli.{module}").register(subparsers)
+                importlib.import_module(module).register(subparsers)
                 registered.add(module)
         else:
             subparsers.add_parser(name, help=summary, add_help=False)
@@ -73,14 +79,14 @@ def build_parser(
     return parser
 
 
-def _registers(module: str, command: str | None) -> bool:
+def _registers(commands: Registry, module: str, command: str | None) -> bool:
     """Whether `module` registers `command` (a module may register several)."""
-    return command is not None and command in COMMANDS and COMMANDS[command][0] == module
+    return command is not None and command in commands and commands[command][0] == module
 
 
-def chosen_command(argv: Sequence[str], commands: Sequence[str]) -> str | None:
-    """The command `argv` names (its first word; `agon` has no option of its own before
-    it but --help), or None when it names none of `commands`."""
+def chosen_command(argv: Sequence[str], commands: Registry) -> str | None:
+    """The command `argv` names (its first word; the command has no option of its own
+    before it but --help), or None when it names none of `commands`."""
     first = argv[0] if argv else None
     return first if first in commands else None
 
@@ -99,8 +105,8 @@ def _name_commands_by(prog: str, parsers: object) -> None:
 def main(
     argv: Sequence[str] | None = None,
     *,
-    commands: Sequence[str] = tuple(COMMANDS),
-    prog: str = "agon",
+    commands: Registry = KIT_COMMANDS,
+    prog: str = "agon-kit",
 ) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
     chosen = chosen_command(arguments, commands)
@@ -115,7 +121,3 @@ def main(
         print("interrupted", file=sys.stderr)
         return 130
     return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

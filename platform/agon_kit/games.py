@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agon.cli.common import add_box_arguments
-from agon.cli.play import program_for
 from agon.tournaments.formats.core import Game, Result, deal_seed
+from agon_kit.common import add_box_arguments
+from agon_kit.play import program_for
 from engine.core import JSON
 from engine.registry import UnknownGame, get_game
 from sandbox.runner import Program, run_match

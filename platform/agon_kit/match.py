@@ -8,17 +8,6 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from agon.cli.common import fail, fail_box, print_json
-from agon.cli.games import (
-    Setup,
-    add_arguments,
-    play_games,
-    programs_for,
-    seats_problem,
-    worker_pool,
-)
-from agon.cli.progress import progress_bar
-from agon.cli.sprt_option import parse_sprt
 from agon.tournaments.formats import sprt_words
 from agon.tournaments.formats.sprt import (
     DEFAULT_ALPHA,
@@ -30,6 +19,17 @@ from agon.tournaments.formats.sprt import (
     pair_outcome,
 )
 from agon.tournaments.formats.version_test import leg_score, pair_legs
+from agon_kit.common import fail, fail_box, print_json
+from agon_kit.games import (
+    Setup,
+    add_arguments,
+    play_games,
+    programs_for,
+    seats_problem,
+    worker_pool,
+)
+from agon_kit.progress import progress_bar
+from agon_kit.sprt_option import parse_sprt
 from engine.core import InvalidOptions
 from engine.registry import game_ids
 from sandbox.backends import SandboxError

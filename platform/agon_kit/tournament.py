@@ -10,9 +10,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agon.cli import tournament_view
-from agon.cli.common import fail, fail_box, print_json
-from agon.cli.games import (
+from agon.tournaments.formats.core import Game, deal_seed
+from agon.tournaments.formats.gauntlet import Gauntlet
+from agon.tournaments.formats.knockout import Knockout
+from agon.tournaments.formats.round_robin import RoundRobin
+from agon.tournaments.formats.swiss import Swiss
+from agon_kit import tournament_view
+from agon_kit.common import fail, fail_box, print_json
+from agon_kit.games import (
     Played,
     Setup,
     add_arguments,
@@ -22,12 +27,7 @@ from agon.cli.games import (
     seats_problem,
     worker_pool,
 )
-from agon.cli.progress import progress_bar
-from agon.tournaments.formats.core import Game, deal_seed
-from agon.tournaments.formats.gauntlet import Gauntlet
-from agon.tournaments.formats.knockout import Knockout
-from agon.tournaments.formats.round_robin import RoundRobin
-from agon.tournaments.formats.swiss import Swiss
+from agon_kit.progress import progress_bar
 from engine.core import InvalidOptions
 from engine.registry import game_ids
 from sandbox.backends import SandboxError

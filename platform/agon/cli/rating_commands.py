@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from agon import ratings
-from agon.cli.common import fail
+from agon_kit.common import fail
 
 PLATFORM_DIR = Path(__file__).resolve().parents[2]
 REPO_DIR = PLATFORM_DIR.parent

@@ -241,7 +241,7 @@ def _prune_processed(settings: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # Imported late: the other commands of the CLI start fast.
-    from agon.cli.common import fail
+    from agon_kit.common import fail
 
     if not 0 < args.port < 65536:
         return fail(f"--port must be between 1 and 65535, not {args.port}")

@@ -5,7 +5,7 @@ platform's, agon.cli) offers all of COMMANDS and its own (`up`, `demo`, ...) wit
 
 Each command is a module with a `register(commands)`; a module is imported only when its
 command is the one run, so that a command starts as fast as what it uses allows: `agon
-play --help` loads neither the platform, the tournament formats nor networkx.
+play --help` does not load the platform, the tournament formats or networkx.
 """
 
 from __future__ import annotations

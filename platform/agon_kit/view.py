@@ -1,8 +1,8 @@
 """`agon view REPLAY.json [-o FILE.html]`: a replay as one HTML file that plays it offline.
 
 The file holds everything it needs: the site's own viewer (viewer.js), the game's
-renderer and the site's CSS, read from agon_kit.viewer at run time (so it always shows what
-the site shows), and the replay's timeline (`engine.timeline`, the same steps the site's
+renderer and the site's CSS, read from agon_kit.viewer at run time (the files the site
+serves, so it always shows what the site shows), and the replay's timeline (`engine.timeline`, the same steps the site's
 `GET /api/matches/{id}/timeline/` gives) as inline JSON. It asks the network for nothing:
 the viewer's one request, for the timeline, is answered from the page itself.
 

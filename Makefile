@@ -83,8 +83,9 @@ lock: venv
 bench: venv
 	$(BIN)/python bench/engine.py
 
-# The bot kit: a wheel of agon_bot, the engine and `agon-kit` (play, view, replay) that
-# installs with no other package (`pip install dist/agon_kit-*.whl`); the site serves it too.
+# The bot kit: a wheel of whole packages, agon_bot, the engine, the sandbox and agon_kit
+# (`agon-kit`: play, view, replay, match, submit...), that installs with no other package
+# (`pip install dist/agon_kit-*.whl`); the site serves it too.
 kit: venv
 	$(BIN)/python -m agon.kit_wheel dist
 

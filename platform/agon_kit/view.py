@@ -2,9 +2,10 @@
 
 The file holds everything it needs: the site's own viewer (viewer.js), the game's
 renderer and the site's CSS, read from agon_kit.viewer at run time (the files the site
-serves, so it always shows what the site shows), and the replay's timeline (`engine.timeline`, the same steps the site's
-`GET /api/matches/{id}/timeline/` gives) as inline JSON. It asks the network for nothing:
-the viewer's one request, for the timeline, is answered from the page itself.
+serves, so it always shows what the site shows), and the replay's timeline
+(`engine.timeline`, the same steps the site's `GET /api/matches/{id}/timeline/` gives) as
+inline JSON. It asks the network for nothing: the viewer's one request, for the
+timeline, is answered from the page itself.
 
 Neither Django nor the platform is needed: the bot kit's `agon-kit view` is this command.
 """

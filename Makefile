@@ -18,7 +18,7 @@ UV_PIP := UV_LINK_MODE=copy $(UV) pip install --python $(BIN)/python
 # uv's summary lines stay; its line per package installed goes.
 QUIET_LIST := 2>&1 | { grep -v '^ [-+] ' || true; }
 
-MYPY_TARGETS = engine sandbox agon_bot platform/agon platform/competition manage.py tests
+MYPY_TARGETS = engine sandbox agon_bot platform/agon platform/agon_kit platform/competition manage.py tests
 
 .PHONY: venv venv-run run test lint lock bench kit clean prepare-run prepare-test
 
@@ -83,8 +83,9 @@ lock: venv
 bench: venv
 	$(BIN)/python bench/engine.py
 
-# The bot kit: a wheel of agon_bot, the engine and `agon-kit` (play, view, replay) that
-# installs with no other package (`pip install dist/agon_kit-*.whl`); the site serves it too.
+# The bot kit: a wheel of whole packages, agon_bot, the engine, the sandbox and agon_kit
+# (`agon-kit`: play, view, replay, match, submit...), that installs with no other package
+# (`pip install dist/agon_kit-*.whl`); the site serves it too.
 kit: venv
 	$(BIN)/python -m agon.kit_wheel dist
 

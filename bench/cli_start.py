@@ -3,7 +3,7 @@ commands that only print their help, against a bare interpreter's start (`python
 pass`) measured in the same run, interleaved (one run of each in turn, repeated), so
 that a busy machine slows every contender alike.
 
-A command imports only its own module (`agon.cli.build_parser(chosen=...)`), so a
+A command imports only its own module (`agon_kit.cli.build_parser(chosen=...)`), so a
 command's help costs what that command needs to start; the issue's goal is under 4x a
 bare interpreter for `agon play --help` and the kit's commands.
 
@@ -27,9 +27,9 @@ CONTENDERS: dict[str, list[str]] = {
     "python -c pass": ["-c", "pass"],
     "agon --help": ["-m", "agon.cli", "--help"],
     "agon play --help": ["-m", "agon.cli", "play", "--help"],
-    "agon-kit play --help": ["-m", "agon.cli.kit", "play", "--help"],
-    "agon-kit view --help": ["-m", "agon.cli.kit", "view", "--help"],
-    "agon-kit replay --help": ["-m", "agon.cli.kit", "replay", "--help"],
+    "agon-kit play --help": ["-m", "agon_kit", "play", "--help"],
+    "agon-kit view --help": ["-m", "agon_kit", "view", "--help"],
+    "agon-kit replay --help": ["-m", "agon_kit", "replay", "--help"],
     "agon tournament --help": ["-m", "agon.cli", "tournament", "--help"],
     "agon up --help": ["-m", "agon.cli", "up", "--help"],
 }

@@ -49,7 +49,7 @@ class GameSpec(Generic[StateT]):
     spectator_factory: Callable[[], Spectator] | None = None
     """Makes the game's spectator (engine.spectator); None shows its text render."""
     renderer: str | None = None
-    """The web viewer's board renderer, static/web/games/<renderer>.js in agon.web;
+    """The web viewer's board renderer, web/games/<renderer>.js in agon_kit.viewer;
     None draws the spectator's `text`."""
     protocol_doc: Path | None = None
     """The game's section of the bot protocol (Markdown): its actions, observations and

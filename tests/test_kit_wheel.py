@@ -4,6 +4,7 @@ plays a file bot against a builtin one, writes the offline viewer and verifies r
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shutil
@@ -66,7 +67,7 @@ def test_the_same_files_make_the_same_wheel_with_a_digest_in_its_version() -> No
     assert again.version.startswith("0.1.0+kit.")
 
 
-def test_the_wheel_holds_the_library_the_engine_and_the_kit_commands_only(
+def test_the_wheel_holds_whole_packages_the_library_the_engine_and_the_kit_only(
     tmp_path: Path,
 ) -> None:
     assert kit_wheel.main([str(tmp_path)]) == 0
@@ -76,10 +77,20 @@ def test_the_wheel_holds_the_library_the_engine_and_the_kit_commands_only(
         assert "Requires-Dist" not in wheel.read(metadata).decode()
         entry_points = wheel.read(metadata.replace("METADATA", "entry_points.txt")).decode()
     tops = {name.split("/")[0] for name in names}
-    assert tops == {"agon", "agon_bot", "competition", "engine", "sandbox", metadata.split("/")[0]}
-    assert "agon-kit = agon.cli.kit:main" in entry_points
-    assert "agon/cli/view.py" in names and "agon/web/static/web/viewer.js" in names
-    assert not [n for n in names if n.startswith("agon/") and "up" in n.split("/")[-1]]
+    shipped = {package.split(".")[0] for package in kit_wheel.SHIPPED}
+    assert {"agon_bot", "agon_kit", "competition", "engine", "sandbox"} <= shipped
+    assert tops == shipped | {metadata.split("/")[0]}
+    for package in kit_wheel.SHIPPED:  # each whole: every file of its folder but byte code
+        folder = Path(importlib.import_module(package).__file__ or "").parent
+        here = {
+            f"{package.replace('.', '/')}/{path.relative_to(folder).as_posix()}"
+            for path in folder.rglob("*")
+            if path.is_file() and "__pycache__" not in path.parts
+        }
+        assert here <= set(names), package
+    assert "agon-kit = agon_kit.cli:main" in entry_points
+    assert "agon_kit/view.py" in names and "agon_kit/viewer/static/web/viewer.js" in names
+    assert not [n for n in names if n.startswith(("agon/cli/", "agon/web/", "agon/settings/"))]
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
 
 

@@ -2,19 +2,21 @@
 your own machine, and send bots to a site, without a checkout of Agon, Django or
 anything else.
 
-It holds `agon_bot` (the library for bot authors), `engine` (the rules, for lookahead
-and for playing), `sandbox` (the boxes and the referee `agon play` uses), `competition`
-(the tournament formats, the version tests' statistics and the ratings) and the
-`agon-kit` command (agon.cli.kit: `play`, `view`, `replay`, `match`, and `login`,
-`submit`, `test` with a site, over the standard library's urllib) with the site's replay
-viewer files that `view` inlines. It depends on no other package.
+It holds whole packages (SHIPPED): `agon_bot` (the library for bot authors), `engine`
+(the rules, for lookahead and for playing), `sandbox` (the boxes and the referee
+`agon-kit play` uses), `agon_kit` (the `agon-kit` command: `play`, `view`, `replay`,
+`match`, `score`, and `login`, `submit`, `test` with a site, over the standard library's
+urllib, with the site's replay viewer that `view` inlines) and `competition` (the pure
+tournament formats, SPRT and ratings that `match` and `test` use). It depends on no
+other package; the import-linter contracts keep Django and the platform out of those
+packages.
 
 The wheel is written here, with the standard library, from the files of this
 installation: a zip with fixed timestamps and the files in a fixed order, so the same
 files always give the same bytes. Its version carries a digest of those files (a local
 version, `0.1.0+kit.1a2b3c4d`), so pip never takes an old kit for the new one.
 `make kit` writes it to dist/ (`python -m agon.kit_wheel dist`); the site serves it
-(agon.web.views.docs).
+(agon.web.views.docs). It is the platform's, not the kit's: the kit has no use for it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
-import importlib.util
+import importlib
 import io
 import sys
 import zipfile
@@ -30,54 +32,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import agon
-
 DISTRIBUTION = "agon_kit"
 BASE_VERSION = "0.1.0"
 ZIP_TIME = (2024, 1, 1, 0, 0, 0)
-AGON_DIR = Path(agon.__file__).resolve().parent
-
-
-def _package_dir(name: str) -> Path:
-    """A shipped package's folder, found without importing it: the wheel carries its
-    files and runs none of its code."""
-    spec = importlib.util.find_spec(name)
-    if spec is None or not spec.submodule_search_locations:
-        raise ModuleNotFoundError(f"no package {name} to ship", name=name)
-    return Path(next(iter(spec.submodule_search_locations))).resolve()
-
-
-PACKAGES = {name: _package_dir(name) for name in ("agon_bot", "competition", "engine", "sandbox")}
-"""The packages shipped whole (but their byte code)."""
-AGON_FILES = (
-    "__init__.py",
-    "cli/__init__.py",
-    "cli/bot_packing.py",
-    "cli/common.py",
-    "cli/games.py",
-    "cli/kit.py",
-    "cli/login.py",
-    "cli/match.py",
-    "cli/play.py",
-    "cli/progress.py",
-    "cli/remote.py",
-    "cli/remote_bots.py",
-    "cli/replay.py",
-    "cli/score.py",
-    "cli/site_access.py",
-    "cli/sprt_option.py",
-    "cli/submit.py",
-    "cli/version_test.py",
-    "cli/view.py",
-    "cli/offline/*",
-    "web/static/web/agon.css",
-    "web/static/web/zoom.js",
-    "web/static/web/viewer.js",
-    "web/templates/web/_viewer_controls.html",
-    "web/templates/web/_viewer_side.html",
-    "web/static/web/games/*.js",
-)
-"""What the kit takes of the platform's package: its commands and the viewer's files."""
+SHIPPED = ("agon_bot", "engine", "sandbox", "agon_kit", "competition")
+"""The packages the kit is made of, each shipped whole (but its byte code); a subpackage
+comes with its parents' `__init__.py` only."""
 SUMMARY = "Agon's bot kit: agon_bot, the engine, and agon-kit play / match / view / submit"
 DESCRIPTION = """\
 # Agon bot kit
@@ -108,14 +68,20 @@ class Wheel:
 def kit_files() -> list[tuple[str, Path]]:
     """(path in the wheel, file here) of everything the kit ships, in a fixed order."""
     files: dict[str, Path] = {}
-    for name, folder in PACKAGES.items():
+    for package in SHIPPED:
+        folder = _folder(package)
         for path in _package_files(folder):
-            files[f"{name}/{path.relative_to(folder).as_posix()}"] = path
-    for pattern in AGON_FILES:
-        for path in sorted(AGON_DIR.glob(pattern)):
-            if path.is_file():
-                files[f"agon/{path.relative_to(AGON_DIR).as_posix()}"] = path
+            files[f"{package.replace('.', '/')}/{path.relative_to(folder).as_posix()}"] = path
+        parent = package
+        while "." in parent:
+            parent = parent.rpartition(".")[0]
+            files[f"{parent.replace('.', '/')}/__init__.py"] = _folder(parent) / "__init__.py"
     return sorted(files.items())
+
+
+@functools.cache
+def _folder(package: str) -> Path:
+    return Path(importlib.import_module(package).__file__ or "").resolve().parent
 
 
 def _package_files(folder: Path) -> Iterator[Path]:
@@ -127,13 +93,15 @@ def _package_files(folder: Path) -> Iterator[Path]:
 def kit_wheel() -> Wheel:
     """The wheel of the files as they are now (kept while none of them changes)."""
     files = kit_files()
-    signature = tuple((name, path.stat().st_mtime_ns, path.stat().st_size) for name, path in files)
+    signature = tuple(
+        (name, str(path), path.stat().st_mtime_ns, path.stat().st_size) for name, path in files
+    )
     return _build(signature)
 
 
 @functools.lru_cache(maxsize=2)
-def _build(signature: tuple[tuple[str, int, int], ...]) -> Wheel:
-    contents = [(name, (_source(name)).read_bytes()) for name, _, _ in signature]
+def _build(signature: tuple[tuple[str, str, int, int], ...]) -> Wheel:
+    contents = [(name, Path(path).read_bytes()) for name, path, _, _ in signature]
     digest = hashlib.sha256()
     for name, data in contents:
         digest.update(f"{name}\0{len(data)}\0".encode())
@@ -143,7 +111,7 @@ def _build(signature: tuple[tuple[str, int, int], ...]) -> Wheel:
     contents += [
         (f"{dist_info}/METADATA", _metadata(version).encode()),
         (f"{dist_info}/WHEEL", _wheel_file().encode()),
-        (f"{dist_info}/entry_points.txt", b"[console_scripts]\nagon-kit = agon.cli.kit:main\n"),
+        (f"{dist_info}/entry_points.txt", b"[console_scripts]\nagon-kit = agon_kit.cli:main\n"),
     ]
     record = "".join(f"{name},sha256={_hash(data)},{len(data)}\n" for name, data in contents)
     contents.append((f"{dist_info}/RECORD", (record + f"{dist_info}/RECORD,,\n").encode()))
@@ -155,11 +123,6 @@ def _build(signature: tuple[tuple[str, int, int], ...]) -> Wheel:
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, data)
     return Wheel(f"{DISTRIBUTION}-{version}-py3-none-any.whl", version, buffer.getvalue())
-
-
-def _source(name: str) -> Path:
-    package, _, rest = name.partition("/")
-    return (AGON_DIR if package == "agon" else PACKAGES[package]) / rest
 
 
 def _hash(data: bytes) -> str:

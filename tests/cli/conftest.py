@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from agon.cli import main
-from tests.cli.support import Outcome
+from tests.agon_kit.support import Outcome
 
 
 @pytest.fixture

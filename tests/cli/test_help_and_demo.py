@@ -7,7 +7,7 @@ import pytest
 
 from engine.registry import game_ids, get_game
 from engine.replay import Replay, verify_replay
-from tests.cli.support import Outcome
+from tests.agon_kit.support import Outcome
 
 
 @pytest.mark.parametrize(

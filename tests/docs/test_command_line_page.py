@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from agon.cli import build_parser
-from agon.cli.kit import KIT_COMMANDS
+from agon_kit.cli import KIT_COMMANDS, build_parser
 
 REPO_DIR = Path(__file__).parents[2]
 PAGE = REPO_DIR / "docs" / "command-line.md"
@@ -42,7 +41,7 @@ def every_command_shown() -> list[tuple[str, list[str]]]:
     ("page", "argv"), every_command_shown(), ids=[" ".join(a) for _, a in every_command_shown()]
 )
 def test_each_command_shown_parses_as_written(page: str, argv: list[str]) -> None:
-    args = build_parser(KIT_COMMANDS, prog="agon-kit").parse_args(argv)
+    args = build_parser().parse_args(argv)
     assert args.command == argv[0]
 
 

@@ -21,7 +21,7 @@ def test_the_newcomer_s_akropolis_bot_plays_a_match_without_a_fault(
     opponents = ["builtin:greedy"] * (players - 1)
     match = ["play", "--game", "akropolis", "--seed", "3", "--sandbox", "none", str(BOT)]
     played = subprocess.run(  # noqa: S603 - our own command
-        [sys.executable, "-m", "agon.cli.kit", *match, *opponents],
+        [sys.executable, "-m", "agon_kit", *match, *opponents],
         capture_output=True,
         text=True,
         cwd=tmp_path,

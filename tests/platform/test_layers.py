@@ -20,7 +20,14 @@ from agon.matches import outcomes, services, tasks
 from agon.matches.models import Match
 
 REPO = Path(__file__).resolve().parents[2]
-SOURCE_FOLDERS = ("platform/agon", "platform/competition", "engine", "sandbox", "agon_bot")
+SOURCE_FOLDERS = (
+    "platform/agon",
+    "platform/agon_kit",
+    "platform/competition",
+    "engine",
+    "sandbox",
+    "agon_bot",
+)
 
 
 def _lint_imports(tree: Path) -> subprocess.CompletedProcess[str]:

@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agon.cli.common import print_json
 from agon.ops.errors import describe_error
+from agon_kit.common import print_json
 
 PLATFORM_DIR = Path(__file__).resolve().parents[2]
 REPO_DIR = PLATFORM_DIR.parent

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agon.cli.common import fail
+from agon_kit.common import fail
 from competition import ratings
 
 PLATFORM_DIR = Path(__file__).resolve().parents[2]

@@ -32,10 +32,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agon.cli.common import fail
 from agon.cli.up_prepare import debug_line, prepare, shown_path
 from agon.cli.up_processes import Child, Console, Supervisor, open_log
 from agon.worker_command import worker_command
+from agon_kit.common import fail
 from engine.registry import game_ids
 from sandbox.backends import SandboxError, get_backend
 

@@ -22,6 +22,7 @@ from agon.filesystem_broker import FIFO_TRANSPORT
 from agon.logs import LOG_FORMATS, LOG_LEVELS, logging_config
 from agon.sandboxing import BACKENDS
 from agon.storage import s3_storage_from_env
+from agon_kit import viewer
 
 REPO_DIR = Path(__file__).resolve().parents[3]
 VAR_DIR = Path(env_str("AGON_VAR_DIR", str(REPO_DIR / "var")))
@@ -78,7 +79,9 @@ WSGI_APPLICATION = "agon.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        # The replay viewer's panels (web/_viewer_*.html) are the kit's, which inlines them
+        # into its offline pages: one copy (agon_kit.viewer).
+        "DIRS": [viewer.TEMPLATES_DIR],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -201,6 +204,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATICFILES_DIRS = [viewer.STATIC_DIR]
+"""The replay viewer and the site's stylesheet (web/viewer.js, web/agon.css, ...): the
+kit's files, which its offline `view` inlines (agon_kit.viewer)."""
 MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "media/"
 STORAGES: dict[str, dict[str, Any]] = {

@@ -39,8 +39,8 @@ def game_name(game_id: str) -> str:
 
 
 def board_renderer(game_id: str) -> str:
-    """The viewer's renderer for the game: static/web/games/<name>.js, or "text" (the
-    spectator's text) for a game without one or no longer registered."""
+    """The viewer's renderer for the game: web/games/<name>.js of agon_kit.viewer, or
+    "text" (the spectator's text) for a game without one or no longer registered."""
     try:
         return get_spec(game_id).renderer or "text"
     except UnknownGame:

@@ -1,5 +1,5 @@
 """The kit's commands that talk to a site, run as an author runs them (`python -m
-agon.cli.kit`, in a process of its own) against a real server and a real worker:
+agon_kit`, in a process of its own) against a real server and a real worker:
 `login` keeps the token, `submit` uploads a folder and follows its validation, `test`
 starts a version test and follows it to its verdict; and every way they fail is one
 clear line, never a traceback."""
@@ -40,7 +40,7 @@ def kit(
     *arguments: str, home: Path, server: str, stdin: str = "", token: str | None = None
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(  # noqa: S603 - our own command
-        [sys.executable, "-m", "agon.cli.kit", *arguments],
+        [sys.executable, "-m", "agon_kit", *arguments],
         input=stdin,
         capture_output=True,
         text=True,
@@ -52,7 +52,7 @@ def kit(
 
 def started_kit(*arguments: str, home: Path, server: str) -> subprocess.Popen[str]:
     return subprocess.Popen(  # noqa: S603 - our own command
-        [sys.executable, "-m", "agon.cli.kit", *arguments],
+        [sys.executable, "-m", "agon_kit", *arguments],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

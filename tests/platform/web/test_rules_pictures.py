@@ -33,7 +33,7 @@ from tests.platform.web.test_pages import get
 GAMES = ["akropolis", "attika", "architekton", "megalopolis"]
 HEX_GAMES = {"akropolis", "attika"}
 RULES = Path(__file__).resolve().parents[3] / "docs" / "rules"
-VIEWER = Path(__file__).resolve().parents[3] / "platform/agon/web/static/web/games"
+VIEWER = Path(__file__).resolve().parents[3] / "platform/agon_kit/viewer/static/web/games"
 
 
 class Node:

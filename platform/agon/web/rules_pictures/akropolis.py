@@ -1,6 +1,6 @@
 """Akropolis's pictures: the axial coordinates with the starting tile, a tile and the
 kinds of hex, and a city from a real game, coloured as the replay viewer colours them
-(static/web/games/akropolis.js)."""
+(agon_kit/viewer/static/web/games/akropolis.js)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Architekton's pictures: the square grid and its checkerboard, a building tile turned
 two ways with the four landscapes, and a finished city from a real game, coloured as the
-replay viewer colours them (static/web/games/architekton.js)."""
+replay viewer colours them (agon_kit/viewer/static/web/games/architekton.js)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Attika's pictures: the axial coordinates, a map tile turned two ways, the arrows of
 the Defence group, and a map from a real game, coloured as the replay viewer colours
-them (static/web/games/attika.js)."""
+them (agon_kit/viewer/static/web/games/attika.js)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Megalopolis's pictures: the square grid with the starting cross, a few tiles with
 their tokens, and a city from a real game, coloured as the replay viewer colours them
-(static/web/games/megalopolis.js)."""
+(agon_kit/viewer/static/web/games/megalopolis.js)."""
 
 from __future__ import annotations
 

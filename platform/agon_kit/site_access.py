@@ -9,8 +9,8 @@ import functools
 from collections.abc import Callable
 from pathlib import Path
 
-from agon.cli.common import fail
-from agon.cli.remote import (
+from agon_kit.common import fail
+from agon_kit.remote import (
     DEFAULT_SERVER,
     SERVER_VARIABLE,
     TOKEN_VARIABLE,

@@ -6,11 +6,11 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from agon.cli.bot_packing import checked
-from agon.cli.common import fail
-from agon.cli.remote import Site, printable
-from agon.cli.remote_bots import VALIDATING, follow_validation, my_bot
-from agon.cli.site_access import add_site_arguments, add_wait_arguments, reported, site_of
+from agon_kit.bot_packing import checked
+from agon_kit.common import fail
+from agon_kit.remote import Site, printable
+from agon_kit.remote_bots import VALIDATING, follow_validation, my_bot
+from agon_kit.site_access import add_site_arguments, add_wait_arguments, reported, site_of
 from engine.registry import game_ids
 
 HELP = "upload a bot, or a new version of it, and follow its validation"

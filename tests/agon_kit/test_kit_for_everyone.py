@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from agon.cli import build_parser
-from agon.cli.kit import KIT_COMMANDS
+from agon_kit.cli import build_parser
 
 REPO_DIR = Path(__file__).resolve().parents[2]
 NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
@@ -27,7 +26,7 @@ def kit_as_nobody(*arguments: str, cwd: Path) -> subprocess.CompletedProcess[str
         "PYTHONPATH": f"{REPO_DIR}{os.pathsep}{REPO_DIR / 'platform'}",
     }
     return subprocess.run(  # noqa: S603 - our own command
-        [*NOBODY, DEBIAN_PYTHON, "-m", "agon.cli.kit", *arguments],
+        [*NOBODY, DEBIAN_PYTHON, "-m", "agon_kit", *arguments],
         capture_output=True,
         text=True,
         cwd=cwd,
@@ -67,14 +66,9 @@ def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentP
 
 
 def test_every_help_of_the_kit_names_agon_kit() -> None:
-    parser = build_parser(KIT_COMMANDS, prog="agon-kit")
+    parser = build_parser()
     commands = subcommands(parser)
     helps = [parser.format_help(), *(command.format_help() for command in commands.values())]
     for text in helps:
         assert not re.findall(r"\bagon (?=[a-z])", text), text
     assert "agon-kit play --game akropolis" in commands["play"].format_help()
-
-
-def test_the_platform_s_helps_keep_saying_agon() -> None:
-    commands = subcommands(build_parser(prog="agon"))
-    assert "agon play --game akropolis" in commands["play"].format_help()

@@ -11,18 +11,18 @@ import argparse
 import time
 from typing import Any
 
-from agon.cli.common import fail
-from agon.cli.progress import progress_bar
-from agon.cli.remote import RemoteError, Site, printable
-from agon.cli.remote_bots import (
+from agon_kit.common import fail
+from agon_kit.progress import progress_bar
+from agon_kit.remote import RemoteError, Site, printable
+from agon_kit.remote_bots import (
     POLL_SECONDS,
     VALIDATING,
     follow_validation,
     my_bot,
     versions_of,
 )
-from agon.cli.site_access import add_site_arguments, add_wait_arguments, reported, site_of
-from agon.cli.sprt_option import parse_sprt
+from agon_kit.site_access import add_site_arguments, add_wait_arguments, reported, site_of
+from agon_kit.sprt_option import parse_sprt
 
 HELP = "start a version test of your bot on the site and follow it"
 PLAYED = ("active", "retired")

@@ -8,8 +8,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from agon.cli import view
-from agon.cli.common import add_box_arguments, fail, fail_box, print_json
+from agon_kit import view
+from agon_kit.common import add_box_arguments, fail, fail_box, print_json
 from engine.bots import BUILTIN_BOTS
 from engine.core import InvalidOptions
 from engine.match import fault_reason

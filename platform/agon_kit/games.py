@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agon.cli.common import add_box_arguments
-from agon.cli.play import program_for
+from agon_kit.common import add_box_arguments
+from agon_kit.play import program_for
 from competition.formats.core import Result, ScheduledGame, deal_seed
 from engine.core import JSON
 from engine.registry import UnknownGame, get_game

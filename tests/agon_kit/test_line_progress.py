@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from agon.cli.progress import LineProgress
+from agon_kit.progress import LineProgress
 
 
 class Terminal(io.StringIO):

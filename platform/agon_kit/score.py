@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from agon.cli.common import fail, print_json
+from agon_kit.common import fail, print_json
 from engine.registry import game_ids, get_spec
 
 

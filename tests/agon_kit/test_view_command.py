@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from agon.cli import view
-from tests.cli.support import Outcome
+from agon_kit import view
+from tests.agon_kit.support import Outcome
 
 HOSTILE_NAME = '</script><script>window.pwned = 1</script><!-- & "quoted"'
 

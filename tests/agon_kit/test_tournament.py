@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from agon.cli import games
+from agon_kit import games
 from engine.replay import Replay
-from tests.cli.support import Outcome
+from tests.agon_kit.support import Outcome
 
 Agon = Callable[..., Outcome]
 THREE = ("builtin:greedy", "builtin:random", "builtin:greedy")

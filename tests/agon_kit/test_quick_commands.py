@@ -1,6 +1,6 @@
-"""A command imports what it uses, no more: `agon play --help` does not load the platform,
-Django, the tournament formats' networkx or the other commands; the list of commands
-still names every one of them with its own line of help."""
+"""A command imports what it uses, no more: `agon-kit play --help` does not load the
+platform, Django, the tournament formats' networkx or the other commands; the list of
+commands still names every one of them with its own line of help."""
 
 from __future__ import annotations
 
@@ -10,16 +10,23 @@ import sys
 
 import pytest
 
-from agon.cli import COMMANDS, build_parser, main
-from agon.cli.kit import KIT_COMMANDS
+from agon_kit.cli import COMMANDS, KIT_COMMANDS, build_parser, main
 
-HEAVY = ("django", "networkx", "rich", "celery", "competition.ratings", "agon.tournaments.models")
+HEAVY = (
+    "django",
+    "networkx",
+    "rich",
+    "celery",
+    "agon.cli",
+    "competition.ratings",
+    "agon.tournaments.models",
+)
 """What none of the kit's commands needs to start (the tournament formats' pure modules,
 which `match` and `test` use, are not heavy)."""
 
 USES = {
-    "play": {"agon.cli.view"},  # play writes the viewer's page
-    "match": {"agon.cli.play", "agon.cli.view"},  # match plays as play does
+    "play": {"agon_kit.view"},  # play writes the viewer's page
+    "match": {"agon_kit.play", "agon_kit.view"},  # match plays as play does
 }
 """The other commands' modules a command is built on."""
 
@@ -30,10 +37,10 @@ def subcommand_helps(parser: argparse.ArgumentParser) -> dict[str, str | None]:
 
 
 def modules_loaded_by(*arguments: str) -> set[str]:
-    """The modules a fresh interpreter holds once `agon ARGUMENTS` has run."""
+    """The modules a fresh interpreter holds once `agon-kit ARGUMENTS` has run."""
     script = (
         "import sys\n"
-        "from agon.cli import main\n"
+        "from agon_kit.cli import main\n"
         "try:\n"
         f"    main({list(arguments)!r})\n"
         "except SystemExit:\n"
@@ -47,25 +54,27 @@ def modules_loaded_by(*arguments: str) -> set[str]:
 
 
 def test_the_list_of_commands_says_what_each_module_says_of_itself() -> None:
-    assert subcommand_helps(build_parser()) == {
+    assert subcommand_helps(build_parser(COMMANDS)) == {
         name: summary for name, (_, summary) in COMMANDS.items()
     }
-    assert subcommand_helps(build_parser(chosen="")) == subcommand_helps(build_parser())
+    assert subcommand_helps(build_parser(COMMANDS, chosen="")) == subcommand_helps(
+        build_parser(COMMANDS)
+    )
 
 
 @pytest.mark.parametrize("command", KIT_COMMANDS)
 def test_a_kit_command_s_help_loads_nothing_heavy(command: str) -> None:
     loaded = modules_loaded_by(command, "--help")
-    assert f"agon.cli.{COMMANDS[command][0]}" in loaded
-    assert sorted(name for name in loaded if name.startswith(HEAVY)) == []
     own = COMMANDS[command][0]
-    others = {f"agon.cli.{module}" for module, _ in COMMANDS.values() if module != own}
+    assert own in loaded
+    assert sorted(name for name in loaded if name.startswith(HEAVY)) == []
+    others = {module for module, _ in COMMANDS.values() if module != own}
     assert loaded & others <= USES.get(command, set())
 
 
 def test_the_list_of_commands_loads_none_of_them() -> None:
     loaded = modules_loaded_by("--help")
-    assert not loaded & {f"agon.cli.{module}" for module, _ in COMMANDS.values()}
+    assert not loaded & {module for module, _ in COMMANDS.values()}
 
 
 @pytest.mark.parametrize("command", tuple(COMMANDS))
@@ -73,10 +82,10 @@ def test_every_command_still_has_its_help_and_options(
     command: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as exited:
-        main([command, "--help"])
+        main([command, "--help"], commands=COMMANDS)
     assert exited.value.code == 0
     shown = capsys.readouterr().out
-    assert shown.startswith(f"usage: agon {command} ")
+    assert shown.startswith(f"usage: agon-kit {command} ")
     assert "options:" in shown
 
 

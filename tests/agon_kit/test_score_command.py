@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.support import Outcome
+from tests.agon_kit.support import Outcome
 
 WORKED_EXAMPLE: dict[str, Any] = {
     "stones": 2,

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agon.cli.common import fail
+from agon_kit.common import fail
 from engine.registry import UnknownGame, get_game
 from engine.replay import Replay, ReplayError, replay_states, verify_replay
 

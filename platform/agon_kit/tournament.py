@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agon.cli import tournament_view
-from agon.cli.common import fail, fail_box, print_json
-from agon.cli.games import (
+from agon_kit import tournament_view
+from agon_kit.common import fail, fail_box, print_json
+from agon_kit.games import (
     Played,
     Setup,
     add_arguments,
@@ -21,7 +21,7 @@ from agon.cli.games import (
     seats_problem,
     worker_pool,
 )
-from agon.cli.progress import progress_bar
+from agon_kit.progress import progress_bar
 from competition.formats.core import ScheduledGame, deal_seed
 from competition.formats.protocol import Format, Settings
 from competition.formats.registry import format_names, get_format

@@ -8,8 +8,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from agon.cli.common import fail, fail_box, print_json
-from agon.cli.games import (
+from agon_kit.common import fail, fail_box, print_json
+from agon_kit.games import (
     Setup,
     add_arguments,
     play_games,
@@ -17,8 +17,8 @@ from agon.cli.games import (
     seats_problem,
     worker_pool,
 )
-from agon.cli.progress import progress_bar
-from agon.cli.sprt_option import parse_sprt
+from agon_kit.progress import progress_bar
+from agon_kit.sprt_option import parse_sprt
 from competition import sprt_words
 from competition.sprt import (
     DEFAULT_ALPHA,

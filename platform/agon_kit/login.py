@@ -7,9 +7,9 @@ import getpass
 import sys
 from typing import Any
 
-from agon.cli.common import fail
-from agon.cli.remote import Site, check_token, find_server, printable, save_token
-from agon.cli.site_access import add_site_arguments, reported, shown_token_file
+from agon_kit.common import fail
+from agon_kit.remote import Site, check_token, find_server, printable, save_token
+from agon_kit.site_access import add_site_arguments, reported, shown_token_file
 
 HELP = "keep your API token for the commands that talk to the site"
 EPILOG = """\

@@ -6,8 +6,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from agon.cli.progress import progress_bar
-from agon.cli.remote import RemoteError, Site
+from agon_kit.progress import progress_bar
+from agon_kit.remote import RemoteError, Site
 
 POLL_SECONDS = 2.0
 MAX_PAGES = 50

@@ -5,7 +5,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.replay import Replay, verify_replay
-from tests.cli.support import Outcome
+from tests.agon_kit.support import Outcome
 
 FIRST_LEGAL_BOT = """\
 import json, sys
@@ -265,6 +265,7 @@ def test_an_illegal_move_from_a_bot_file_is_an_illegal_action_fault(
     assert summary["ranks"][1] == 2
 
 
-def test_the_console_script_is_installed() -> None:
-    script = Path(sys.executable).parent / "agon"
-    assert script.exists(), "pip install -e . installs the agon command"
+def test_the_console_scripts_are_installed() -> None:
+    for command in ("agon", "agon-kit"):
+        script = Path(sys.executable).parent / command
+        assert script.exists(), f"pip install -e . installs the {command} command"

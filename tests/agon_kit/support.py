@@ -1,4 +1,4 @@
-"""What a run of the `agon` command gave back."""
+"""What a run of a command line (`agon`, `agon-kit`) gave back."""
 
 from __future__ import annotations
 

@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 
-from agon.cli import kit, remote
-from agon.cli.bot_packing import checked
-from agon.cli.remote import RemoteError, Site
-from agon.cli.remote_bots import my_bot
+from agon_kit import cli, remote
+from agon_kit.bot_packing import checked
+from agon_kit.remote import RemoteError, Site
+from agon_kit.remote_bots import my_bot
 from sandbox.packages import MAX_FILES, MAX_PACKED_BYTES, PackageError
-from tests.cli.support import Outcome
+from tests.agon_kit.support import Outcome
 
 
 @dataclass
@@ -91,7 +91,7 @@ def agon_kit(
 
     def run(*argv: str) -> Outcome:
         try:
-            code = kit.main(list(argv))
+            code = cli.main(list(argv))
         except SystemExit as exit_:
             code = int(exit_.code or 0)
         captured = capsys.readouterr()

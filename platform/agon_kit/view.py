@@ -1,10 +1,11 @@
 """`agon view REPLAY.json [-o FILE.html]`: a replay as one HTML file that plays it offline.
 
 The file holds everything it needs: the site's own viewer (viewer.js), the game's
-renderer and the site's CSS, read from the package at run time (so it always shows what
-the site shows), and the replay's timeline (`engine.timeline`, the same steps the site's
-`GET /api/matches/{id}/timeline/` gives) as inline JSON. It asks the network for nothing:
-the viewer's one request, for the timeline, is answered from the page itself.
+renderer and the site's CSS, read from agon_kit.viewer at run time (the files the site
+serves, so it always shows what the site shows), and the replay's timeline
+(`engine.timeline`, the same steps the site's `GET /api/matches/{id}/timeline/` gives) as
+inline JSON. It asks the network for nothing: the viewer's one request, for the
+timeline, is answered from the page itself.
 
 Neither Django nor the platform is needed: the bot kit's `agon-kit view` is this command.
 """
@@ -23,18 +24,19 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
-from agon.cli.common import fail
+from agon_kit import viewer
+from agon_kit.common import fail
 from engine.core import JSON
 from engine.registry import UnknownGame, get_spec
 from engine.replay import Replay, ReplayError
 from engine.timeline import timeline_steps
 
-STATIC_DIR = Path(__file__).resolve().parents[1] / "web" / "static" / "web"
+STATIC_DIR = viewer.STATIC_DIR / "web"
 """The site's static files (agon.css, zoom.js, viewer.js, games/<renderer>.js)."""
-FRAGMENT_DIR = Path(__file__).resolve().parents[1] / "web" / "templates" / "web"
+FRAGMENT_DIR = viewer.TEMPLATES_DIR / "web"
 """The viewer's controls and side panels, plain HTML that the match page includes too
 (_viewer_controls.html, _viewer_side.html): one copy of what viewer.js expects."""
-PAGE_DIR = Path(__file__).resolve().parent / "offline"
+PAGE_DIR = viewer.OFFLINE_DIR
 """The page (page.html, a string.Template) and the script that answers the viewer's
 request for the timeline from the page (fetch.js)."""
 TIMELINE_URL = "agon-offline:timeline"

@@ -4,7 +4,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from tests.cli.support import Outcome
+from tests.agon_kit.support import Outcome
 
 Agon = Callable[..., Outcome]
 

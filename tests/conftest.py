@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from competition.formats import registry as formats
 from engine.registry import EXTRA_GAMES_VARIABLE, get_spec
@@ -14,6 +15,12 @@ from tests.competition.formats import toy
 from tests.required import required_parts
 
 NIM_REGISTRY_LINE = "nim=tests.games.nim.spec:SPEC"
+
+# Hypothesis' clocks (a deadline per example, "too slow" to generate) measure the machine,
+# not the code: on a loaded CI machine they fail tests whose properties hold. A test that
+# is about time measures it itself.
+settings.register_profile("agon", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("agon")
 
 
 def pytest_configure(config: pytest.Config) -> None:

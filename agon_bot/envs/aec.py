@@ -64,7 +64,12 @@ def outcome_rewards(ranks: Sequence[int]) -> list[float]:
 class AgonEnv(AECEnv):  # type: ignore[misc]
     """One game for a fixed player count and options; see the module's docstring."""
 
-    metadata = {"render_modes": ["ansi"], "name": "agon_v0", "is_parallelizable": False}
+    metadata = {
+        "render_modes": ["ansi"],
+        "render_fps": 1,
+        "name": "agon_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -135,9 +140,6 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         legal = game.legal_actions(state)
         indices = self.encoding.legal_indices(legal, observation)
         self._legal, self._indices = legal, indices
-        mask = np.zeros(self.encoding.n_actions, np.int8)
-        mask[indices] = 1
-        self._mask = mask
         self.agent_selection = self.possible_agents[seat]
         self._observed = {self.agent_selection: (self._turn, observation)}
         self.infos = {agent: {} for agent in self.agents}
@@ -157,13 +159,10 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         observation = self._observation_json(agent)
-        to_move = agent == self.agent_selection and self.result is None
-        return {
-            "observation": self.encoding.encode_observation(observation),
-            "action_mask": self._mask
-            if to_move
-            else np.zeros(self.encoding.n_actions, np.int8),
-        }
+        mask = np.zeros(self.encoding.n_actions, np.int8)
+        if agent == self.agent_selection and self.result is None:
+            mask[self._indices] = 1
+        return {"observation": self.encoding.encode_observation(observation), "action_mask": mask}
 
     def action_json(self, index: int) -> JSON:
         """The legal action an index stands for now; ValueError if it is not legal."""
@@ -180,7 +179,12 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        move = self.action_json(int(action))
+        self.apply_json(self.action_json(int(action)))
+
+    def apply_json(self, move: JSON) -> None:
+        """Play the selected agent's move given as its action JSON (the game checks it:
+        IllegalAction if it is not legal)."""
+        agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
         self.game.apply(self.state, move)
         self._turn += 1
@@ -203,7 +207,6 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
             }
             for agent in self.agents
         }
-        self._mask = np.zeros(self.encoding.n_actions, np.int8)
         # The seats then leave in seat order, each on its `step(None)`.
         self.agent_selection = self.agents[0]
 

@@ -56,9 +56,7 @@ class LegalActions(Sequence[JSON]):
 def outcome_rewards(ranks: Sequence[int]) -> list[float]:
     """Per seat: (seats ranked below - seats ranked above) / (other seats)."""
     others = max(1, len(ranks) - 1)
-    return [
-        sum((mine < theirs) - (mine > theirs) for theirs in ranks) / others for mine in ranks
-    ]
+    return [sum((mine < theirs) - (mine > theirs) for theirs in ranks) / others for mine in ranks]
 
 
 class AgonEnv(AECEnv):  # type: ignore[misc]

@@ -7,7 +7,7 @@ board holds at most the 24 landscapes and 22 buildings of the game: 46 entries.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -30,8 +30,11 @@ ENTRY = (
 )
 
 
+_TERRAIN = {None: 0, **{name: 1 + n for n, name in enumerate(TERRAINS)}}
+
+
 def terrain(name: str | None) -> int:
-    return 0 if name is None else 1 + TERRAINS.index(name)
+    return _TERRAIN[name]
 
 
 class ArchitektonEncoding(Encoding):
@@ -40,11 +43,34 @@ class ArchitektonEncoding(Encoding):
     def __init__(self, players: int, options: Mapping[str, Any], first: Mapping[str, Any]) -> None:
         super().__init__(players, options)
         self.segments = (
-            Segment("board", (BOARD, 12), 100, "per board entry, in the observation's order: " + ENTRY, low=-100),
-            Segment("display_buildings", (DISPLAY, 5), BUILDINGS + 1, "tile id + 1, its edges unturned (N, E, S, W)"),
-            Segment("display_landscapes", (len(TERRAINS),), DISPLAY * 2, "landscapes of each terrain in the display"),
-            Segment("seats", (players, 4), 100, "per seat (0 = you): points, houses in supply, houses removed, turns taken"),
-            Segment("unseen_buildings", (BUILDINGS + 1,), 1, "1 where building tile id i is unseen"),
+            Segment(
+                "board",
+                (BOARD, 12),
+                100,
+                "per board entry, in the observation's order: " + ENTRY,
+                low=-100,
+            ),
+            Segment(
+                "display_buildings",
+                (DISPLAY, 5),
+                BUILDINGS + 1,
+                "tile id + 1, its edges unturned (N, E, S, W)",
+            ),
+            Segment(
+                "display_landscapes",
+                (len(TERRAINS),),
+                DISPLAY * 2,
+                "landscapes of each terrain in the display",
+            ),
+            Segment(
+                "seats",
+                (players, 4),
+                100,
+                "per seat (0 = you): points, houses in supply, houses removed, turns taken",
+            ),
+            Segment(
+                "unseen_buildings", (BUILDINGS + 1,), 1, "1 where building tile id i is unseen"
+            ),
             Segment("unseen_landscapes", (len(TERRAINS),), 24, "unseen landscapes per terrain"),
             Segment(
                 "scalars",
@@ -90,21 +116,25 @@ class ArchitektonEncoding(Encoding):
     def fill(self, observation: Mapping[str, Any], vector: np.ndarray) -> None:
         me = int(observation["player"])
         relative = self.relative
-        board = self.view(vector, "board")
-        for row, entry in zip(board, observation["board"], strict=False):
+        rows = []
+        for entry in observation["board"]:
             building = entry["kind"] == "building"
             house = entry.get("house")
-            row[:] = (
-                1,
-                entry["x"],
-                entry["y"],
-                building,
-                terrain(entry.get("terrain")),
-                *(map(terrain, entry["edges"]) if building else (0, 0, 0, 0)),
-                entry["tile"] + 1 if building else 0,
-                entry.get("rotation", 0),
-                0 if house is None else 1 + relative(observation, house),
+            rows.append(
+                (
+                    1,
+                    entry["x"],
+                    entry["y"],
+                    building,
+                    terrain(entry.get("terrain")),
+                    *([_TERRAIN[e] for e in entry["edges"]] if building else (0, 0, 0, 0)),
+                    entry["tile"] + 1 if building else 0,
+                    entry.get("rotation", 0),
+                    0 if house is None else 1 + relative(observation, house),
+                )
             )
+        if rows:
+            self.view(vector, "board")[: len(rows)] = rows
         display = observation["display"]
         shown = self.view(vector, "display_buildings")
         for row, tile in zip(shown, display["buildings"], strict=False):
@@ -151,6 +181,19 @@ class ArchitektonEncoding(Encoding):
                 decision.get("loss", 0),
                 0,
             )
+
+    def legal_indices(self, legal: Sequence[Any], observation: Mapping[str, Any]) -> np.ndarray:
+        cell = self.cells(observation).cell
+        slots = {tile["tile"]: n for n, tile in enumerate(observation["display"]["buildings"])}
+        indices = []
+        for action in legal:
+            building = action.get("building")
+            if building is not None:
+                at = cell(action["x"], action["y"])
+                indices.append((slots[building] * CELLS + at) * 4 + action["rotation"])
+            else:
+                indices.append(self.encode_action(action, observation))
+        return np.array(indices, dtype=np.int64)
 
     def encode_action(self, action: Any, observation: Mapping[str, Any]) -> int:
         if "building" in action:

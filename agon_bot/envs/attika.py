@@ -77,7 +77,9 @@ class MapHexes:
         for slot, (cq, cr) in enumerate(self.centres):
             if distance(q - cq, r - cr) <= REACH:
                 return slot, OFFSET[q - cq, r - cr]
-        raise ValueError(f"a map tile centred on ({q}, {r}) is further than {REACH} from every tile")
+        raise ValueError(
+            f"a map tile centred on ({q}, {r}) is further than {REACH} from every tile"
+        )
 
 
 class AttikaEncoding(Encoding):
@@ -96,10 +98,23 @@ class AttikaEncoding(Encoding):
                 "building (1 + index in BUILDINGS)",
                 low=-200,
             ),
-            Segment("tiles", (MAP_TILES, 5), 200, "per map slot: present, tile id + 1, q, r, rotation", low=-200),
+            Segment(
+                "tiles",
+                (MAP_TILES, 5),
+                200,
+                "per map slot: present, tile id + 1, q, r, rotation",
+                low=-200,
+            ),
             Segment("shrines", (SHRINES, 3), 200, "per shrine: present, q, r", low=-200),
-            Segment("unplaced_tiles", (MAP_TILES,), 1, "1 where map tile id i is still in the pile"),
-            Segment("cards", (3, len(LANDSCAPES)), 4 * CARDS, "your hand, the discard, (deck size, amphora supply, 0, 0)"),
+            Segment(
+                "unplaced_tiles", (MAP_TILES,), 1, "1 where map tile id i is still in the pile"
+            ),
+            Segment(
+                "cards",
+                (3, len(LANDSCAPES)),
+                4 * CARDS,
+                "your hand, the discard, (deck size, amphora supply, 0, 0)",
+            ),
             Segment("board", (nb,), 1, "1 where building i is on your board"),
             Segment(
                 "seats",
@@ -153,18 +168,23 @@ class AttikaEncoding(Encoding):
         order = seat_order(self.players, me)
         relative = self.relative
         hexes = self.hexes(observation)
-        table = self.view(vector, "hexes")
+        names, rows = [], []
         for entry in observation["map"]["hexes"]:
             q, r = entry["q"], entry["r"]
             landscape, seat, building = entry["landscape"], entry["player"], entry["building"]
-            table[hexes.name(q, r)] = (
-                1,
-                q,
-                r,
-                0 if landscape is None else 1 + LANDSCAPES.index(landscape),
-                0 if seat is None else 1 + relative(observation, seat),
-                0 if building is None else 1 + BUILDING[building],
+            names.append(hexes.name(q, r))
+            rows.append(
+                (
+                    1,
+                    q,
+                    r,
+                    0 if landscape is None else 1 + LANDSCAPES.index(landscape),
+                    0 if seat is None else 1 + relative(observation, seat),
+                    0 if building is None else 1 + BUILDING[building],
+                )
             )
+        if rows:
+            self.view(vector, "hexes")[names] = rows
         tiles = self.view(vector, "tiles")
         for row, tile in zip(tiles, observation["map"]["tiles"], strict=False):
             row[:] = (1, tile["tile"] + 1, tile["q"], tile["r"], tile["rotation"])

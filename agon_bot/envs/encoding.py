@@ -51,9 +51,11 @@ class Encoding(ABC):
     def _layout(self) -> None:
         """Offsets of the segments; call once `segments` is set."""
         self.offsets: dict[str, tuple[int, int]] = {}
+        self._shapes: dict[str, tuple[slice, tuple[int, ...]]] = {}
         start = 0
         for segment in self.segments:
             self.offsets[segment.name] = (start, start + segment.size)
+            self._shapes[segment.name] = (slice(start, start + segment.size), segment.shape)
             start += segment.size
         self.observation_size = start
 
@@ -64,9 +66,8 @@ class Encoding(ABC):
 
     def view(self, vector: np.ndarray, name: str) -> np.ndarray:
         """The segment `name` of an observation vector, in its shape (a view, no copy)."""
-        start, end = self.offsets[name]
-        shape = next(s.shape for s in self.segments if s.name == name)
-        return vector[start:end].reshape(shape)
+        where, shape = self._shapes[name]
+        return vector[where].reshape(shape)
 
     def views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
         """Every segment of an observation vector by name, in its shape."""
@@ -96,9 +97,7 @@ class Encoding(ABC):
     def decode_action(self, index: int, observation: Mapping[str, Any]) -> Any:
         """The action JSON an index stands for in the position `observation` shows."""
 
-    def legal_indices(
-        self, legal: Sequence[Any], observation: Mapping[str, Any]
-    ) -> np.ndarray:
+    def legal_indices(self, legal: Sequence[Any], observation: Mapping[str, Any]) -> np.ndarray:
         """The index of each legal action, in the order of `legal`."""
         # The compact form bots receive, as its JSON text or as JSON, where the game has one.
         compact_text = getattr(legal, "compact_text", None)
@@ -117,9 +116,7 @@ class Encoding(ABC):
             count=len(legal),
         )
 
-    def compact_text_indices(
-        self, text: str, observation: Mapping[str, Any]
-    ) -> np.ndarray | None:
+    def compact_text_indices(self, text: str, observation: Mapping[str, Any]) -> np.ndarray | None:
         """`legal_indices` from the compact form's JSON text, where a game can read it
         faster than the JSON itself."""
         return None

@@ -82,12 +82,16 @@ class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         if opponents is None or isinstance(opponents, str):
             opponents = [opponents or "builtin:random"] * (players - 1)
         if len(opponents) != players - 1:
-            raise ValueError(f"{players} players need {players - 1} opponents, not {len(opponents)}")
+            raise ValueError(
+                f"{players} players need {players - 1} opponents, not {len(opponents)}"
+            )
         self.opponents = list(opponents)
         for spec in self.opponents:
             name = spec.removeprefix("builtin:")
             if spec.startswith("builtin:") and name not in BUILTIN_BOTS:
-                raise ValueError(f"unknown builtin bot {spec!r}; builtin bots: {', '.join(BUILTIN_BOTS)}")
+                raise ValueError(
+                    f"unknown builtin bot {spec!r}; builtin bots: {', '.join(BUILTIN_BOTS)}"
+                )
             if not spec.startswith("builtin:") and not Path(spec).is_file():
                 raise ValueError(f"bot {spec!r} is neither a file nor builtin:random/greedy")
         self.seat = seat
@@ -125,9 +129,7 @@ class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self._play_others()
         return self._observe(), self._info()
 
-    def step(
-        self, action: Any
-    ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         aec = self.aec
         if aec.result is not None:
             raise RuntimeError("the match is over: reset() starts the next")
@@ -190,5 +192,3 @@ class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     def close(self) -> None:
         self._files.close()
         self.aec.close()
-
-

@@ -99,18 +99,22 @@ class MegalopolisEncoding(Encoding):
         me = int(observation["player"])
         order = seat_order(self.players, me)
         relative = self.relative
-        board = self.view(vector, "board")
-        for row, entry in zip(board, observation["board"], strict=False):
+        rows = []
+        for entry in observation["board"]:
             tokens = entry["tokens"]
             kind = entry.get("kind")
-            row[:] = (
-                1,
-                entry["x"],
-                entry["y"],
-                entry["face_up"],
-                0 if kind is None else 1 + KIND[kind],
-                *(tokens[seat] for seat in order),
+            rows.append(
+                (
+                    1,
+                    entry["x"],
+                    entry["y"],
+                    entry["face_up"],
+                    0 if kind is None else 1 + KIND[kind],
+                    *[tokens[seat] for seat in order],
+                )
             )
+        if rows:
+            self.view(vector, "board")[: len(rows)] = rows
         hand = self.view(vector, "hand")
         for name in observation["hand"]:
             hand[KIND[name]] += 1

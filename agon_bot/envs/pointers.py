@@ -28,6 +28,7 @@ class Cells:
         self.index = {position: i for i, position in enumerate(self.positions)}
         self.directions = directions
         self.capacity = capacity
+        self._named: dict[tuple[int, int], int] = {}
 
     def entry(self, x: int, y: int) -> int:
         """The index of the entry on (x, y); ValueError if none is there."""
@@ -38,6 +39,9 @@ class Cells:
 
     def cell(self, x: int, y: int) -> int:
         """The cell (x, y) as i * directions + d; ValueError if no entry is next to it."""
+        named = self._named.get((x, y))
+        if named is not None:
+            return named
         best = None
         for d, (dx, dy) in enumerate(self.directions):
             # The entry whose neighbour in direction d is (x, y) lies at (x, y) - D[d].
@@ -46,7 +50,8 @@ class Cells:
                 best = (i, d)
         if best is None:
             raise ValueError(f"({x}, {y}) is next to no board entry")
-        return best[0] * len(self.directions) + best[1]
+        named = self._named[x, y] = best[0] * len(self.directions) + best[1]
+        return named
 
     def position(self, cell: int) -> tuple[int, int]:
         i, d = divmod(cell, len(self.directions))

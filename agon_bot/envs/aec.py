@@ -62,7 +62,7 @@ def outcome_rewards(ranks: Sequence[int]) -> list[float]:
 class AgonEnv(AECEnv):  # type: ignore[misc]
     """One game for a fixed player count and options; see the module's docstring."""
 
-    metadata = {
+    metadata = {  # noqa: RUF012 - the libraries read it as a class attribute
         "render_modes": ["ansi"],
         "render_fps": 1,
         "name": "agon_v0",
@@ -140,7 +140,7 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         self._legal, self._indices = legal, indices
         self.agent_selection = self.possible_agents[seat]
         self._observed = {self.agent_selection: (self._turn, observation)}
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.infos[self.agent_selection] = {
             "observation_json": observation,
             "legal_actions": LegalActions(legal),

@@ -28,7 +28,7 @@ _BRACKETS = str.maketrans("", "", "[]{} ")
 VARIANTS = ("all_tiles", "houses", "markets", "barracks", "temples", "gardens")
 
 
-_CODES = {
+_CODES: dict[tuple[str, str | None], int] = {
     ("quarry", None): 1,
     **{("plaza", color): 2 + n for n, color in enumerate(COLORS)},
     **{("district", color): 7 + n for n, color in enumerate(COLORS)},
@@ -170,4 +170,5 @@ class AkropolisEncoding(Encoding):
         ):
             raise ValueError("a legal placement outside the encoding's grid")
         cells = ((placements[:, 0] + radius) * w + placements[:, 1] + radius) * 6 + placements[:, 2]
-        return np.add.outer(tiles * (w * w * 6), cells).ravel()
+        indices: np.ndarray = np.add.outer(tiles * (w * w * 6), cells).ravel()
+        return indices

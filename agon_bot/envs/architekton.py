@@ -30,7 +30,7 @@ ENTRY = (
 )
 
 
-_TERRAIN = {None: 0, **{name: 1 + n for n, name in enumerate(TERRAINS)}}
+_TERRAIN: dict[str | None, int] = {None: 0, **{name: 1 + n for n, name in enumerate(TERRAINS)}}
 
 
 def terrain(name: str | None) -> int:

@@ -62,7 +62,7 @@ class FileBots:
 class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     """One seat of a game against bots; see the module's docstring."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - read by gymnasium
 
     def __init__(
         self,
@@ -113,7 +113,8 @@ class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             seed = int(self.np_random.integers(0, 2**31))
         self.aec.reset(seed=seed)
         self._files.close()
-        self.bots, self.faults, self._stand_ins = {}, [], {}
+        self.bots, self.faults = {}, []
+        self._stand_ins: dict[int, Bot] = {}
         game, state = self.aec.game, self.aec.state
         others = [s for s in range(self.aec.players) if s != self.seat]
         for seat, spec in zip(others, self.opponents, strict=True):
@@ -186,7 +187,7 @@ class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         info["faults"] = list(self.faults)
         return info
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         return self.aec.render()
 
     def close(self) -> None:

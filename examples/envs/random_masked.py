@@ -27,7 +27,7 @@ def play(game: str, players: int, games: int, seed: int = 0) -> list[dict[str, f
         env.reset(seed=seed + match)  # the deal of `agon play --seed <seed + match>`
         rewards = dict.fromkeys(env.possible_agents, 0.0)
         for agent in env.agent_iter():
-            observation, reward, terminated, truncated, info = env.last()
+            observation, reward, terminated, truncated, _info = env.last()
             rewards[agent] += reward
             env.step(None if terminated or truncated else choose(observation, rng))
         print(f"match {match}: rewards {rewards}")

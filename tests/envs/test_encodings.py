@@ -22,7 +22,7 @@ GAMES_PER_CASE = {"akropolis": 6, "architekton": 20, "attika": 4, "megalopolis":
 def check_position(encoding: Any, observation: Any, legal: Any) -> int:
     indices = encoding.legal_indices(legal, observation)
     assert len(indices) == len(legal) == len(set(indices.tolist())), "indices not distinct"
-    assert 0 <= indices.min() and indices.max() < encoding.n_actions
+    assert indices.min() >= 0 and indices.max() < encoding.n_actions
     for index, action in zip(indices.tolist(), legal, strict=True):
         assert encoding.encode_action(action, observation) == index, action
         assert encoding.decode_action(index, observation) == action, (index, action)
@@ -59,7 +59,9 @@ def run_games(game_id: str, players: int, options: dict[str, Any], games: int) -
                 other = game.observation(state, (seat + 1) % players)
                 assert space.contains(encoding.encode_observation(other))
             game.apply(state, legal[rng.randrange(len(legal))])
-    print(f"{game_id} {players}p {options}: {games} games, {positions} positions, {actions} actions")
+    print(
+        f"{game_id} {players}p {options}: {games} games, {positions} positions, {actions} actions"
+    )
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
@@ -81,9 +83,7 @@ def test_the_mask_marks_exactly_the_legal_actions(case: tuple[str, int]) -> None
             if other != agent:
                 assert not env.observe(other)["action_mask"].any()
         index = int(rng.choice(np.flatnonzero(mask)))
-        assert env.action_json(index) == env.encoding.decode_action(
-            index, info["observation_json"]
-        )
+        assert env.action_json(index) == env.encoding.decode_action(index, info["observation_json"])
         env.step(index)
 
 

@@ -72,7 +72,7 @@ test: prepare-test lint
 # The locks must stay free of registry addresses and machine paths. The platform's lock is
 # resolved within the whole one, so both pin the same versions.
 lock: venv
-	$(PIP_COMPILE) $(LOCK_ARGS) --extra dev --build-deps-for editable \
+	$(PIP_COMPILE) $(LOCK_ARGS) --extra dev --extra envs --build-deps-for editable \
 		-o requirements.lock pyproject.toml
 	$(PIP_COMPILE) --build-deps-for editable -c requirements.lock \
 		-o requirements-run.lock pyproject.toml

@@ -51,3 +51,10 @@ def test_every_lock_is_fully_hashed() -> None:
     for lock in ("requirements.lock", "requirements-run.lock", "requirements-uv.lock"):
         assert all(hashes for _, hashes in pins(lock).values()), lock
     assert set(pins("requirements-uv.lock")) == {"uv"}
+
+
+def test_the_whole_lock_installs_the_training_environments_and_the_platform_lock_does_not() -> None:
+    envs = requirement_names(PROJECT["optional-dependencies"]["envs"])
+    assert envs == {"gymnasium", "numpy", "pettingzoo"}
+    assert envs <= set(pins("requirements.lock")), "`make venv` must install agon_bot.envs' needs"
+    assert not envs & set(pins("requirements-run.lock")), "the platform does not need them"

@@ -17,6 +17,7 @@ RUN_BY = {
     "cache_flood.py": "tests/bench/test_cache_flood_bench.py",
     "cli_start.py": "tests/bench/test_cli_start_bench.py",
     "engine.py": EVERY,
+    "envs.py": "tests/bench/test_envs_bench.py",
     "fair_share.py": "tests/bench/test_fair_share_bench.py",
     "pairing.py": "tests/competition/formats/test_pairing_bench.py",
     "peer.py": "tests/engine/akropolis/test_peer_bench.py",

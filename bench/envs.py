@@ -1,0 +1,147 @@
+"""Environment steps per second against the engine's own random playouts (issue 29).
+
+For each game and player count, whole games are played in turn, interleaved so that
+both see the same load: an engine playout (uniform over `legal_actions`, `apply`, as
+`bench/engine.py` times them) and the same number of games in the PettingZoo env
+(`agon_bot.envs.aec_env`) with a uniformly random masked action, in two loops:
+
+- `env`: the PettingZoo loop as a learner runs it, `env.last()` (the encoded observation
+  and the mask of the seat to move) then `env.step(index)`;
+- `env, no obs`: `env.last(observe=False)` and an index from `info["legal_indices"]`
+  (the mask's nonzero entries): the env's own cost without encoding an observation.
+
+It prints steps per second for each, the env's slowdown against the playouts (the goal:
+within 2x), and what the engine's `observation()` alone costs per step, which every
+observing loop pays. Run with `.venv/bin/python bench/envs.py [--seconds S] [--games a,b]`
+(pinned to one core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
+
+import numpy as np  # noqa: E402
+
+from agon_bot.envs import AgonEnv, aec_env  # noqa: E402
+from engine.registry import get_game  # noqa: E402
+from engine.rng import SplitMix64  # noqa: E402
+
+GAMES = ("akropolis", "architekton", "attika", "megalopolis")
+
+
+def playout(game_id: str, players: int, seed: int) -> tuple[int, float]:
+    """One random engine game: (steps, seconds in the engine's observation() had it
+    been asked for each step's seat, timed apart)."""
+    game = get_game(game_id)
+    state = game.new_state(seed, players, {})
+    rng = SplitMix64(seed)
+    steps = 0
+    while not game.is_over(state):
+        legal = game.legal_actions(state)
+        game.apply(state, legal[rng.below(len(legal))])
+        steps += 1
+    return steps, 0.0
+
+
+def observation_cost(game_id: str, players: int, seed: int) -> tuple[int, float]:
+    """A random game again, timing only `observation()` for the seat to move."""
+    game = get_game(game_id)
+    state = game.new_state(seed, players, {})
+    rng = SplitMix64(seed)
+    steps, spent = 0, 0.0
+    while not game.is_over(state):
+        started = time.perf_counter()
+        game.observation(state, game.current_player(state))
+        spent += time.perf_counter() - started
+        legal = game.legal_actions(state)
+        game.apply(state, legal[rng.below(len(legal))])
+        steps += 1
+    return steps, spent
+
+
+def env_game(env: AgonEnv, seed: int, observe: bool) -> int:
+    """One game in the env with random masked actions; its steps."""
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    steps = 0
+    for _ in env.agent_iter():
+        if observe:
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+        else:
+            _, _, terminated, truncated, info = env.last(observe=False)
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = info["legal_indices"]
+        env.step(int(legal[rng.integers(len(legal))]))
+        steps += 1
+    return steps
+
+
+def measure(game_id: str, players: int, seconds: float) -> dict[str, float]:
+    """Steps per second of each loop, interleaved game by game for `seconds` in all."""
+    env = aec_env(game_id, players)
+    loops: dict[str, Callable[[int], int]] = {
+        "engine": lambda seed: playout(game_id, players, seed)[0],
+        "env": lambda seed: env_game(env, seed, observe=True),
+        "env, no obs": lambda seed: env_game(env, seed, observe=False),
+    }
+    steps = dict.fromkeys(loops, 0)
+    spent = dict.fromkeys(loops, 0.0)
+    seed = 0
+    started = time.perf_counter()
+    while seed == 0 or time.perf_counter() - started < seconds:
+        for name, loop in loops.items():
+            begun = time.perf_counter()
+            steps[name] += loop(seed)
+            spent[name] += time.perf_counter() - begun
+        seed += 1
+    rates = {name: steps[name] / spent[name] for name in loops}
+    observed, observing = observation_cost(game_id, players, 0)
+    rates["observation us"] = 1e6 * observing / observed
+    rates["games"] = seed
+    return rates
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=4.0, help="per game and player count")
+    parser.add_argument("--games", default=",".join(GAMES), help="comma-separated game ids")
+    parser.add_argument("--players", default="", help="player counts (default: every one)")
+    args = parser.parse_args(argv)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    print(f"Python {sys.version.split()[0]}, one core\n")
+    print("Steps/s: engine random playouts | env (last + step) | env without observing;")
+    print("the env's slowdown against the playouts (goal: within 2x); observation() per step")
+    header = f"{'game':<12} {'players':>7}  {'engine':>8} {'env':>8} {'no obs':>8}"
+    print(header + f"  {'env x':>6} {'no obs x':>8}  {'observation()':>13}  games")
+    wanted = {int(n) for n in args.players.split(",") if n}
+    for game_id in args.games.split(","):
+        for players in get_game(game_id).player_counts:
+            if wanted and players not in wanted:
+                continue
+            rates = measure(game_id, players, args.seconds)
+            engine, env, bare = rates["engine"], rates["env"], rates["env, no obs"]
+            print(
+                f"{game_id:<12} {players:>7}  {engine:8.0f} {env:8.0f} {bare:8.0f}"
+                f"  {engine / env:5.1f}x {engine / bare:7.1f}x"
+                f"  {rates['observation us']:10.0f} us  {rates['games']:5.0f}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

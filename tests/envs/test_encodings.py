@@ -1,0 +1,96 @@
+"""Every legal action is representable, for every game and player count: over whole
+random games, each legal action of each position encodes to an index inside the action
+space that decodes back to the same action, distinct actions get distinct indices, and
+the env's mask holds exactly those. Every observation lies inside its space."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from agon_bot.envs import aec_env, make_encoding
+from engine.registry import get_game
+from tests.envs.support import CASES, case_id
+
+GAMES_PER_CASE = {"akropolis": 6, "architekton": 20, "attika": 4, "megalopolis": 4}
+"""Whole random games per game and player count (a few seconds each)."""
+
+
+def check_position(encoding: Any, observation: Any, legal: Any) -> int:
+    indices = encoding.legal_indices(legal, observation)
+    assert len(indices) == len(legal) == len(set(indices.tolist())), "indices not distinct"
+    assert indices.min() >= 0 and indices.max() < encoding.n_actions
+    for index, action in zip(indices.tolist(), legal, strict=True):
+        assert encoding.encode_action(action, observation) == index, action
+        assert encoding.decode_action(index, observation) == action, (index, action)
+    return len(legal)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_every_legal_action_has_its_own_index_and_decodes_back(case: tuple[str, int]) -> None:
+    game_id, players = case
+    run_games(game_id, players, {}, GAMES_PER_CASE[game_id])
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_long_akropolis_game_fits_its_larger_grid(players: int) -> None:
+    run_games("akropolis", players, {"all_tiles": True}, 2)
+
+
+def run_games(game_id: str, players: int, options: dict[str, Any], games: int) -> None:
+    game = get_game(game_id)
+    encoding = make_encoding(game_id, players, options)
+    space = encoding.observation_space()
+    rng = random.Random(f"{game_id}/{players}")
+    positions = actions = 0
+    for seed in range(games):
+        state = game.new_state(seed, players, options)
+        while not game.is_over(state):
+            seat = game.current_player(state)
+            observation = game.observation(state, seat)
+            legal = game.legal_actions(state)
+            actions += check_position(encoding, observation, legal)
+            positions += 1
+            assert space.contains(encoding.encode_observation(observation))
+            if positions % 5 == 0:  # and from the other seats' side too
+                other = game.observation(state, (seat + 1) % players)
+                assert space.contains(encoding.encode_observation(other))
+            game.apply(state, legal[rng.randrange(len(legal))])
+    print(
+        f"{game_id} {players}p {options}: {games} games, {positions} positions, {actions} actions"
+    )
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_the_mask_marks_exactly_the_legal_actions(case: tuple[str, int]) -> None:
+    game, players = case
+    env = aec_env(game, players)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        agent = env.agent_selection
+        observation, _, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            break
+        mask = observation["action_mask"]
+        assert mask.dtype == np.int8 and mask.shape == (env.encoding.n_actions,)
+        assert sorted(np.flatnonzero(mask).tolist()) == sorted(info["legal_indices"].tolist())
+        assert len(info["legal_actions"]) == int(mask.sum())
+        for other in env.agents:
+            if other != agent:
+                assert not env.observe(other)["action_mask"].any()
+        index = int(rng.choice(np.flatnonzero(mask)))
+        assert env.action_json(index) == env.encoding.decode_action(index, info["observation_json"])
+        env.step(index)
+
+
+def test_an_index_that_is_not_legal_is_refused() -> None:
+    env = aec_env("architekton")
+    env.reset(seed=1)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(illegal)

@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -57,6 +58,16 @@ def kit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     yield venv / "bin"
 
 
+def test_the_kits_extras_pin_what_the_platform_pins() -> None:
+    """`agon-kit[envs]` and `agon-kit[tournament]` ask for the versions pyproject.toml pins:
+    the versions the suite runs them with."""
+    project = tomllib.loads((REPO_DIR / "pyproject.toml").read_text())["project"]
+    pins = set(project["dependencies"]) | set(project["optional-dependencies"]["envs"])
+    for needs in kit_wheel.EXTRAS.values():
+        assert set(needs) <= pins
+    assert set(kit_wheel.EXTRAS["envs"]) == set(project["optional-dependencies"]["envs"])
+
+
 def test_the_same_files_make_the_same_wheel_with_a_digest_in_its_version() -> None:
     kit_wheel._build.cache_clear()
     first = kit_wheel.kit_wheel()
@@ -74,7 +85,12 @@ def test_the_wheel_holds_whole_packages_the_library_the_engine_and_the_kit_only(
     with zipfile.ZipFile(tmp_path / kit_wheel.kit_wheel().filename) as wheel:
         names = wheel.namelist()
         metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
-        assert "Requires-Dist" not in wheel.read(metadata).decode()
+        requirements = [
+            line
+            for line in wheel.read(metadata).decode().splitlines()
+            if line.startswith("Requires-Dist")
+        ]
+        assert requirements and all("; extra == " in line for line in requirements)
         entry_points = wheel.read(metadata.replace("METADATA", "entry_points.txt")).decode()
     tops = {name.split("/")[0] for name in names}
     shipped = {package.split(".")[0] for package in kit_wheel.SHIPPED}
@@ -114,6 +130,20 @@ def test_the_kit_plays_views_and_verifies_without_the_platform(kit: Path, tmp_pa
     assert "OK: akropolis, 2 players, seed 1" in verified.stdout
     helped = run(kit / "agon-kit", "--help", cwd=tmp_path)
     assert "play" in helped.stdout and " up " not in helped.stdout
+    assert "tournament" in helped.stdout
+
+
+def test_the_kits_tournament_asks_for_its_extra_in_one_line(kit: Path, tmp_path: Path) -> None:
+    """The kit installs neither rich nor networkx: `tournament` says how to get them."""
+    refused = run(
+        kit / "agon-kit", "tournament", "--game", "architekton", "--format", "swiss",
+        "--sandbox", "none",
+        "builtin:random", "builtin:greedy", "builtin:random",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert "agon-kit[tournament]" in refused.stderr and "rich" in refused.stderr
+    assert "Traceback" not in refused.stderr
 
 
 def test_the_kit_tests_a_bot_here_and_talks_to_a_site_without_the_platform(

@@ -38,6 +38,14 @@ ZIP_TIME = (2024, 1, 1, 0, 0, 0)
 SHIPPED = ("agon_bot", "engine", "sandbox", "agon_kit", "competition")
 """The packages the kit is made of, each shipped whole (but its byte code); a subpackage
 comes with its parents' `__init__.py` only."""
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "envs": ("gymnasium==1.4.0", "numpy==2.4.6", "pettingzoo==1.27.0"),
+    "tournament": ("networkx==3.6.1", "rich==15.0.0"),
+}
+"""The kit's optional parts and what each needs, at the versions the platform pins (a test
+holds them to pyproject.toml): `agon_bot.envs` (training environments) and `agon-kit
+tournament` (its tables and the Swiss pairing). `pip install "agon-kit[envs] @ URL"`;
+without them the kit installs nothing else."""
 SUMMARY = "Agon's bot kit: agon_bot, the engine, and agon-kit play / match / view / submit"
 DESCRIPTION = """\
 # Agon bot kit
@@ -106,6 +114,7 @@ def _build(signature: tuple[tuple[str, str, int, int], ...]) -> Wheel:
     for name, data in contents:
         digest.update(f"{name}\0{len(data)}\0".encode())
         digest.update(data)
+    digest.update(_requirements().encode())
     version = f"{BASE_VERSION}+kit.{digest.hexdigest()[:8]}"
     dist_info = f"{DISTRIBUTION}-{version}.dist-info"
     contents += [
@@ -136,8 +145,17 @@ def _metadata(version: str) -> str:
         f"Version: {version}\n"
         f"Summary: {SUMMARY}\n"
         "Requires-Python: >=3.11\n"
+        f"{_requirements()}"
         "Description-Content-Type: text/markdown\n"
         "\n" + DESCRIPTION
+    )
+
+
+def _requirements() -> str:
+    return "".join(
+        f"Provides-Extra: {extra}\n"
+        + "".join(f'Requires-Dist: {need}; extra == "{extra}"\n' for need in needs)
+        for extra, needs in EXTRAS.items()
     )
 
 

@@ -1,7 +1,8 @@
 """The command line of the kit's commands, and the registry `agon` builds on: `agon-kit`
-(the wheel's command, `python -m agon_kit`) offers `play`, `view`, `replay`, `match` and
-`score` on the author's machine, `login`, `submit` and `test` with a site; `agon` (the
-platform's, agon.cli) offers all of COMMANDS and its own (`up`, `demo`, ...) with them.
+(the wheel's command, `python -m agon_kit`) offers `play`, `view`, `replay`, `match`,
+`tournament` and `score` on the author's machine, `login`, `submit` and `test` with a
+site; `agon` (the platform's, agon.cli) offers all of COMMANDS and its own (`up`,
+`demo`, ...) with them.
 
 Each command is a module with a `register(commands)`; a module is imported only when its
 command is the one run, so that a command starts as fast as what it uses allows: `agon
@@ -44,9 +45,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 """Every command of this package, none of which needs Django or the platform."""
 
-KIT_COMMANDS: Registry = {name: line for name, line in COMMANDS.items() if name != "tournament"}
-"""What `agon-kit` offers, in the order of its help: all of COMMANDS but `tournament`,
-whose table (agon_kit.tournament_view) needs rich, a package the wheel does not bring."""
+KIT_COMMANDS: Registry = COMMANDS
+"""What `agon-kit` offers, in the order of its help: all of COMMANDS (`tournament` asks
+for the kit's `tournament` extra where rich or networkx is missing)."""
 
 
 def build_parser(

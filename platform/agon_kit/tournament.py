@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agon_kit import tournament_view
 from agon_kit.common import fail, fail_box, print_json
 from agon_kit.games import (
     Played,
@@ -91,7 +91,22 @@ def build_format(args: argparse.Namespace) -> Format:
     return kind.from_settings(settings)
 
 
+OPTIONAL_NEEDS = ("rich", "networkx")
+"""What this command needs beyond the kit: rich draws its tables, networkx pairs a Swiss
+round that the quick rules cannot (the kit's `tournament` extra)."""
+
+
+def missing_needs() -> list[str]:
+    return [name for name in OPTIONAL_NEEDS if importlib.util.find_spec(name) is None]
+
+
 def run(args: argparse.Namespace) -> int:
+    if missing := missing_needs():
+        return fail(
+            f"tournament needs {' and '.join(missing)}, which the kit installs only "
+            f'when asked: pip install "agon-kit[tournament] @ <the kit\'s URL>" '
+            f"(or pip install {' '.join(missing)})"
+        )
     if problem := seats_problem(args.game, args.players):
         return fail(problem)
     if args.jobs < 1 or args.games < 1 or (args.rounds is not None and args.rounds < 1):
@@ -115,6 +130,9 @@ def run(args: argparse.Namespace) -> int:
         return fail_box(error)
     names = bot_names(args.bots)
     results = [p.result for p in played]
+    # rich, an optional part of the kit: imported once it is known to be there.
+    from agon_kit import tournament_view
+
     tournament_view.draw(event, results, names)
     print_json(summary(args.format, event, played, names))
     return 0

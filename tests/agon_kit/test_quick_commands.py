@@ -27,6 +27,7 @@ which `match` and `test` use, are not heavy)."""
 USES = {
     "play": {"agon_kit.view"},  # play writes the viewer's page
     "match": {"agon_kit.play", "agon_kit.view"},  # match plays as play does
+    "tournament": {"agon_kit.play", "agon_kit.view"},  # and so does tournament
 }
 """The other commands' modules a command is built on."""
 

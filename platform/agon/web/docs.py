@@ -35,6 +35,7 @@ from engine.registry import game_ids, get_spec
 DOCS = {
     "bot-protocol": "bot-protocol.md",
     "command-line": "command-line.md",
+    "environments": "environments.md",
     "attika-reconstruction": "attika-reconstruction.md",
 }
 """The documents served, by slug: file names under docs/."""

@@ -87,5 +87,5 @@ def test_it_refuses_to_end_a_match_of_a_kind_without_an_outcome(
         outcomes.outcome_conclude(match)
 
 
-def test_it_sends_matches_to_the_run_match_task_by_its_name() -> None:
-    assert tasks.run_match.name == services.RUN_MATCH_TASK
+def test_it_sends_matches_to_the_match_task_by_its_name() -> None:
+    assert tasks.execute_queued_match.name == services.MATCH_TASK

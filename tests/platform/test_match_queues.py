@@ -35,7 +35,7 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
     class FakeCelery:
         @staticmethod
         def send_task(name: str, args: tuple[int], queue: str) -> None:
-            assert name == services.RUN_MATCH_TASK
+            assert name == services.MATCH_TASK
             queues[args[0]] = queue
 
     monkeypatch.setattr(services, "celery_app", FakeCelery)

@@ -342,6 +342,8 @@ AGON_BACKGROUND_SHARE = env_float("AGON_BACKGROUND_SHARE", 0.5)
 """The part of AGON_MATCH_SLOTS (at least one slot) that private tournaments' and version
 tests' games may hold while ranked matches wait; all of them while none does."""
 CELERY_TASK_ROUTES = {
+    "agon.matches.tasks.execute_queued_match": {"queue": AGON_MATCH_QUEUE},
+    # Its name before it had its own (agon.matches.tasks): messages of older releases.
     "agon.matches.tasks.run_match": {"queue": AGON_MATCH_QUEUE},
 }
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("AGON_TASK_SOFT_TIME_LIMIT", 900)

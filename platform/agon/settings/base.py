@@ -43,7 +43,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "agon.accounts",
-    "agon.limits",
+    "agon.rate_limits",
     "agon.bots",
     "agon.ladders",
     "agon.matches",
@@ -167,7 +167,7 @@ AGON_RATE_LIMIT_REDIS_URL = env_str("AGON_RATE_LIMIT_REDIS_URL", AGON_CACHE_URL)
 broker's Redis, which evicts nothing: in the capped cache, a flood of other entries could
 push a counter out and open its limit again."""
 
-# Rate limits, each `N/period` (20/hour, 5/15minute) or `off`; agon.limits counts them.
+# Rate limits, each `N/period` (20/hour, 5/15minute) or `off`; agon.rate_limits counts them.
 # A refused request gets 429 with Retry-After (JSON under /api/, a message on the pages).
 AGON_RATE_LIMITS = {
     # Sign-ups (API and page) per client address.

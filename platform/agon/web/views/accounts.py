@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 
 from agon.accounts.services import token_obtain, token_of, token_regenerate
-from agon.limits.services import (
+from agon.rate_limits.services import (
     RateLimited,
     client_address,
     limit_give_back,
@@ -24,7 +24,7 @@ from agon.limits.services import (
 )
 from agon.web.forms import SignUpForm
 from agon.web.views.common import signed_in
-from agon.web.views.limits import refused_page
+from agon.web.views.rate_limited import refused_page
 
 
 def signup(request: HttpRequest) -> HttpResponse:

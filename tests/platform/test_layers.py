@@ -1,5 +1,5 @@
 """The platform's layers: a match's life goes one way (engine <- sandbox <- matches <-
-{bots, ladders} <- flows <- {api, web, cli}), the ratings below the ladders and reached
+{bots, ladders} <- match_kinds <- {api, web, cli}), the ratings below the ladders and reached
 only through `agon.ratings`, checked by import-linter's contracts in pyproject.toml, and
 no import of the project's own modules hides inside a function."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from agon.matches import outcomes, services, tasks
+from agon.matches import outcome_registry, services, tasks
 from agon.matches.models import Match
 
 REPO = Path(__file__).resolve().parents[2]
@@ -74,17 +74,17 @@ def test_it_imports_the_projects_own_modules_at_the_top_unless_a_comment_says_wh
 
 
 def test_every_kind_of_match_has_its_outcome_installed() -> None:
-    assert set(outcomes.installed()) == set(Match.Kind.values)
+    assert set(outcome_registry.installed()) == set(Match.Kind.values)
 
 
 @pytest.mark.django_db
 def test_it_refuses_to_end_a_match_of_a_kind_without_an_outcome(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(outcomes, "_outcomes", {})
+    monkeypatch.setattr(outcome_registry, "_outcomes", {})
     match = Match(kind=Match.Kind.CHALLENGE, game="akropolis", players=2, seed=1)
-    with pytest.raises(outcomes.NoOutcome):
-        outcomes.outcome_conclude(match)
+    with pytest.raises(outcome_registry.NoOutcome):
+        outcome_registry.outcome_conclude(match)
 
 
 def test_it_sends_matches_to_the_match_task_by_its_name() -> None:

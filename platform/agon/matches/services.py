@@ -34,7 +34,7 @@ from agon.ladders.models import Ladder
 from agon.matches.heartbeat import Heartbeat
 from agon.matches.live import LiveRecorder, live_clear
 from agon.matches.models import Match, MatchSeat
-from agon.matches.outcomes import outcome_conclude
+from agon.matches.outcome_registry import outcome_conclude
 from agon.matches.selectors import silent_matches
 from agon.matches.timeline import store_finished_timeline
 from agon.ops import metrics

@@ -49,7 +49,7 @@ INSTALLED_APPS = [
     "agon.matches",
     "agon.tournaments",
     "agon.version_tests",
-    "agon.flows",
+    "agon.match_kinds",
     "agon.web",
 ]
 

@@ -65,7 +65,7 @@ def meeting_point(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Barrier
         barrier.wait()
         ended(match=match)
 
-    monkeypatch.setattr("agon.flows.outcomes.version_test_game_ended", meet_then_end)
+    monkeypatch.setattr("agon.match_kinds.wiring.version_test_game_ended", meet_then_end)
     yield barrier
 
 

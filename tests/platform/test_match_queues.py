@@ -19,7 +19,7 @@ from agon.ladders.models import Ladder
 from agon.ladders.services import challenge_create
 from agon.matches import services
 from agon.matches.models import Match
-from agon.version_tests.services import Baseline, version_test_create
+from agon.version_testing.services import Baseline, version_test_create
 from tests.deploy.support import run_python
 from tests.platform.conftest import MakeBot
 from tests.platform.support import latest_version, py_upload, ranked_match, validation_match

@@ -16,10 +16,10 @@ from agon.tournaments.formats.core import deal_seed
 from agon.tournaments.formats.version_test import pair_legs
 from agon.tournaments.models import TournamentGame
 from agon.tournaments.scheduling import tournament_close_entry
-from agon.version_tests.services import Baseline, version_test_create
+from agon.version_testing.services import Baseline, version_test_create
 from tests.platform.conftest import MakeBot
 from tests.platform.tournaments.support import after_entry, enter, open_tournament
-from tests.platform.version_tests.support import bot_with_two_versions
+from tests.platform.version_testing.support import bot_with_two_versions
 
 SEED = 2
 """A tournament seed whose gauntlet games both have the top bit set, and one of their

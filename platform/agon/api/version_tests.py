@@ -30,9 +30,9 @@ from agon.tournaments.formats.sprt import (
     Sprt,
     elo_interval,
 )
-from agon.version_tests.models import VersionTest, VersionTestGame
-from agon.version_tests.selectors import version_test_get, version_test_state, version_tests_of
-from agon.version_tests.services import Baseline, BudgetExceeded, version_test_create
+from agon.version_testing.models import VersionTest, VersionTestGame
+from agon.version_testing.selectors import version_test_get, version_test_state, version_tests_of
+from agon.version_testing.services import Baseline, BudgetExceeded, version_test_create
 from engine.bots import BUILTIN_BOTS
 
 

@@ -18,7 +18,7 @@ class Bot(models.Model):
     """Public: its owner lets other users enter it into their private tournaments and
     measure their versions against it; off, only its owner enters it anywhere or tests
     against it (`agon.tournaments.services.entry_create`,
-    `agon.version_tests.services.baseline_offered`)."""
+    `agon.version_testing.services.baseline_offered`)."""
     retired = models.DateTimeField(null=True, blank=True)
     """When its owner retired it from the ladders (`agon.bots.retirement`); None while it
     plays."""

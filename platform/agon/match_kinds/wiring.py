@@ -20,7 +20,7 @@ from agon.tournaments.scheduling import (
     tournaments_waiting,
 )
 from agon.tournaments.services import tournament_matches_audience
-from agon.version_tests.services import (
+from agon.version_testing.services import (
     version_test_dispatch,
     version_test_game_ended,
     version_tests_waiting,

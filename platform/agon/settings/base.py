@@ -48,7 +48,7 @@ INSTALLED_APPS = [
     "agon.ladders",
     "agon.matches",
     "agon.tournaments",
-    "agon.version_tests",
+    "agon.version_testing",
     "agon.match_kinds",
     "agon.web",
 ]
@@ -246,8 +246,8 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "agon.tournaments.models.Tournament.Status",
         "TournamentFormatEnum": "agon.tournaments.models.Tournament.Format",
         "TournamentGameStatusEnum": "agon.tournaments.selectors.GAME_STATUSES",
-        "VersionTestStatusEnum": "agon.version_tests.models.VersionTest.Status",
-        "VerdictEnum": "agon.version_tests.models.VersionTest.Verdict",
+        "VersionTestStatusEnum": "agon.version_testing.models.VersionTest.Status",
+        "VerdictEnum": "agon.version_testing.models.VersionTest.Verdict",
         "BuiltinBotEnum": "engine.bots.BUILTIN_BOTS",
     },
 }

@@ -21,8 +21,8 @@ from agon.tournaments.formats.sprt import (
     DEFAULT_ELO0,
     DEFAULT_ELO1,
 )
-from agon.version_tests.selectors import baseline_bots
-from agon.version_tests.services import PLAYED_VERSIONS, Baseline
+from agon.version_testing.selectors import baseline_bots
+from agon.version_testing.services import PLAYED_VERSIONS, Baseline
 from agon.web.games import games
 from engine.bots import BUILTIN_BOTS
 from engine.registry import get_game

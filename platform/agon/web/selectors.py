@@ -17,8 +17,8 @@ from agon.matches.models import Match, MatchSeat
 from agon.matches.selectors import ListedMatch, MatchListing
 from agon.tournaments.formats.core import Game
 from agon.tournaments.formats.version_test import BASELINE, CANDIDATE, pair_legs
-from agon.version_tests.models import VersionTest
-from agon.version_tests.services import NOT_NEEDED
+from agon.version_testing.models import VersionTest
+from agon.version_testing.services import NOT_NEEDED
 from engine.replay import Replay, ReplayError
 
 # --- home and ladders ---------------------------------------------------------------------

@@ -9,9 +9,9 @@ from rest_framework.test import APIClient
 
 from agon.bots.models import Bot
 from agon.tournaments.formats.sprt import Sprt
-from agon.version_tests.models import VersionTest
+from agon.version_testing.models import VersionTest
 from tests.platform.conftest import MakeBot
-from tests.platform.version_tests.support import bot_with_two_versions, play_queued
+from tests.platform.version_testing.support import bot_with_two_versions, play_queued
 
 pytestmark = pytest.mark.django_db
 

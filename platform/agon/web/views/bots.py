@@ -18,7 +18,7 @@ from agon.ladders.selectors import standings_of_bots
 from agon.matches.selectors import head_to_head, match_seat, seat_owned_by
 from agon.rate_limits.services import RateLimited, limit_take
 from agon.tournaments.selectors import bot_entries
-from agon.version_tests.selectors import version_tests_of
+from agon.version_testing.selectors import version_tests_of
 from agon.web import selectors
 from agon.web.charts import rating_chart
 from agon.web.forms import BotRenameForm, BotUploadForm, VersionTestForm, VersionUploadForm

@@ -12,8 +12,8 @@ from django.utils.text import capfirst
 
 from agon.tournaments.formats import sprt_words
 from agon.tournaments.formats.sprt import Sprt, elo_interval
-from agon.version_tests.selectors import version_test_get, version_test_state
-from agon.version_tests.services import BudgetExceeded, version_test_create
+from agon.version_testing.selectors import version_test_get, version_test_state
+from agon.version_testing.services import BudgetExceeded, version_test_create
 from agon.web import selectors
 from agon.web.charts import llr_chart
 from agon.web.forms import VersionTestForm

@@ -43,7 +43,7 @@ from agon.tournaments.formats.sprt import (
     pair_outcome,
 )
 from agon.tournaments.formats.version_test import leg_score, pair_legs
-from agon.version_tests.models import VersionTest, VersionTestGame
+from agon.version_testing.models import VersionTest, VersionTestGame
 from engine.bots import BUILTIN_BOTS
 from engine.registry import get_game
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import Any, cast
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm, UsernameField
+from django.contrib.auth.forms import SetPasswordMixin, UsernameField
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
-from agon.accounts.services import username_available
+from agon.accounts.names import USERNAME_RULE
 from agon.bots.models import Bot, BotVersion
 from agon.bots.services import bot_name_available
 from agon.ladders.models import Ladder
@@ -32,13 +32,11 @@ PACKAGE_HELP = "A single .py file, or a .zip / .tar.gz with main.py at the top; 
 
 def sentences(error: ValidationError) -> list[str]:
     """A service's refusals (lower case, no full stop) as a form shows its errors."""
-    return [f"{message[:1].upper()}{message[1:]}." for message in error.messages]
+    return [sentence(message) for message in error.messages]
 
 
-if TYPE_CHECKING:
-    BaseSignUpForm = UserCreationForm[User]
-else:
-    BaseSignUpForm = UserCreationForm
+def sentence(message: str) -> str:
+    return f"{message[:1].upper()}{message[1:]}" + ("" if message.endswith(".") else ".")
 
 
 def _game_choices() -> list[tuple[str, str]]:
@@ -49,17 +47,32 @@ def _game_filter_choices() -> list[tuple[str, str]]:
     return [("", "All games")] + [(g.id, g.name) for g in games()]
 
 
-class SignUpForm(BaseSignUpForm):
-    class Meta:
-        model = User
-        fields = ("username",)
-        field_classes: ClassVar[dict[str, type[forms.Field]]] = {"username": UsernameField}
+class SignUpForm(forms.Form):
+    """A username and a password typed twice. The form checks only that the two agree:
+    what a username or a password may be is `user_register`'s to say, for the site as for
+    the API, and `refused` shows its reasons by their fields."""
 
-    def clean_username(self) -> str:
-        try:
-            return username_available(self.cleaned_data["username"])
-        except ValidationError as refused:
-            raise forms.ValidationError(sentences(refused)) from None
+    username = UsernameField(
+        max_length=150,
+        help_text=sentence(USERNAME_RULE),
+        widget=forms.TextInput(attrs={"autofocus": True}),
+    )
+    password1, password2 = SetPasswordMixin.create_password_fields()
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        first, second = cleaned.get("password1"), cleaned.get("password2")
+        if first and second and first != second:
+            self.add_error("password2", SetPasswordMixin.error_messages["password_mismatch"])
+        return cleaned
+
+    def refused(self, refusal: ValidationError) -> None:
+        """Show `user_register`'s refusal: a username's reasons under the username, a
+        password's under the confirmation, as Django's own sign-up form does."""
+        fields = {"username": "username", "password": "password2"}
+        by_field = refusal.error_dict if hasattr(refusal, "error_dict") else {"": refusal}
+        for field, errors in by_field.items():
+            self.add_error(fields.get(field), sentences(ValidationError(errors)))
 
 
 class BotUploadForm(forms.Form):

@@ -118,17 +118,17 @@ def test_the_sign_up_page_and_the_api_refuse_the_same_sign_ups_for_the_same_reas
 @pytest.mark.django_db
 def test_the_sign_up_page_and_the_api_count_in_one_limit_per_address(settings: Settings) -> None:
     settings.AGON_RATE_LIMITS = {**settings.AGON_RATE_LIMITS, "signup": "2/hour"}
-    address = {"REMOTE_ADDR": "10.0.0.7"}
-    on_page = Client(**address).post(
+    address = "10.0.0.7"
+    on_page = Client(REMOTE_ADDR=address).post(
         reverse("web:signup"), {"username": "zoe", "password1": PASSWORD, "password2": PASSWORD}
     )
-    by_api = APIClient(**address).post(
+    by_api = APIClient(REMOTE_ADDR=address).post(
         "/api/auth/register/", {"username": "yan", "password": PASSWORD}, format="json"
     )
-    page_refused = Client(**address).post(
+    page_refused = Client(REMOTE_ADDR=address).post(
         reverse("web:signup"), {"username": "xia", "password1": PASSWORD, "password2": PASSWORD}
     )
-    api_refused = APIClient(**address).post(
+    api_refused = APIClient(REMOTE_ADDR=address).post(
         "/api/auth/register/", {"username": "wen", "password": PASSWORD}, format="json"
     )
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from agon.accounts.names import BOT_NAME_MAX
+
 
 class Bot(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"
     )
-    name = models.CharField(max_length=64)
+    name = models.CharField(max_length=BOT_NAME_MAX)
+    """Checked by `agon.bots.services.bot_name_available` (the rules: agon.accounts.names)."""
     game = models.CharField(max_length=32)
     """An engine game id; checked against the registry when the bot is submitted."""
     created = models.DateTimeField(auto_now_add=True)

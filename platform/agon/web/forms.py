@@ -9,7 +9,7 @@ from django.contrib.auth.forms import SetPasswordMixin, UsernameField
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
-from agon.accounts.names import USERNAME_RULE
+from agon.accounts.names import BOT_NAME_MAX, BOT_NAME_TAKEN, USERNAME_RULE
 from agon.bots.models import Bot, BotVersion
 from agon.bots.services import bot_name_available
 from agon.ladders.models import Ladder
@@ -75,10 +75,22 @@ class SignUpForm(forms.Form):
             self.add_error(fields.get(field), sentences(ValidationError(errors)))
 
 
+def _bot_name(owner: User, name: str, *, renaming: Bot | None = None, hint: str = "") -> str:
+    """`bot_name_available`'s answer as a form field's: the name kept, or its reasons, with
+    `hint` after the refusal of a name the owner's other bot has."""
+    try:
+        return bot_name_available(owner=owner, name=name, renaming=renaming)
+    except ValidationError as refused:
+        reasons = sentences(refused)
+        if hint and any(error.code == BOT_NAME_TAKEN for error in refused.error_list):
+            reasons = [f"{reason[:-1]}: {hint}." for reason in reasons]
+        raise forms.ValidationError(reasons) from None
+
+
 class BotUploadForm(forms.Form):
     name = forms.CharField(
-        max_length=64,
-        help_text="Up to 64 characters; unique among your bots.",
+        max_length=BOT_NAME_MAX,
+        help_text=f"Up to {BOT_NAME_MAX} characters; unique among your bots.",
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
     game = forms.ChoiceField(choices=_game_choices)
@@ -89,25 +101,17 @@ class BotUploadForm(forms.Form):
         self.owner = owner
 
     def clean_name(self) -> str:
-        name: str = self.cleaned_data["name"].strip()
-        if not name:
-            raise forms.ValidationError("Give your bot a name.")
-        if Bot.objects.filter(owner=self.owner, name=name).exists():
-            raise forms.ValidationError(
-                f"You already have a bot called {name!r}: upload a new version on its page."
-            )
-        try:
-            return bot_name_available(owner=self.owner, name=name)
-        except ValidationError as refused:
-            raise forms.ValidationError(sentences(refused)) from None
+        return _bot_name(
+            self.owner, self.cleaned_data["name"], hint="upload a new version on its page"
+        )
 
 
 class BotRenameForm(forms.Form):
     name = forms.CharField(
-        max_length=64,
+        max_length=BOT_NAME_MAX,
         label="New name",
-        help_text="Up to 64 characters; unique among your bots. Matches played keep the "
-        "name it had in their replays.",
+        help_text=f"Up to {BOT_NAME_MAX} characters; unique among your bots. Matches played "
+        "keep the name it had in their replays.",
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
 
@@ -117,12 +121,7 @@ class BotRenameForm(forms.Form):
         self.initial.setdefault("name", bot.name)
 
     def clean_name(self) -> str:
-        try:
-            return bot_name_available(
-                owner=self.bot.owner, name=self.cleaned_data["name"], renaming=self.bot
-            )
-        except ValidationError as refused:
-            raise forms.ValidationError(sentences(refused)) from None
+        return _bot_name(self.bot.owner, self.cleaned_data["name"], renaming=self.bot)
 
 
 class VersionUploadForm(forms.Form):

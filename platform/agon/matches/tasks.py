@@ -5,7 +5,8 @@ A match's task is `execute_queued_match`: it claims a queued match and plays it 
 referee is `engine.match.play_match`). Until the task had a name of its own it was
 registered as `agon.matches.tasks.run_match`, the name of the sandbox's entry point; a
 message sent under that name before an upgrade still waits in the queues, so the old
-name stays registered for the same work (`execute_queued_match_by_old_name`).
+name stays registered for the same work (`execute_queued_match_by_old_name`), until no
+installation can hold such a message any more.
 """
 
 from __future__ import annotations

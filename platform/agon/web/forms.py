@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
 from agon.accounts.names import BOT_NAME_MAX, BOT_NAME_TAKEN, USERNAME_RULE
+from agon.accounts.services import username_available
 from agon.bots.models import Bot, BotVersion
 from agon.bots.services import bot_name_available
 from agon.ladders.models import Ladder
@@ -50,7 +51,8 @@ def _game_filter_choices() -> list[tuple[str, str]]:
 class SignUpForm(forms.Form):
     """A username and a password typed twice. The form checks only that the two agree:
     what a username or a password may be is `user_register`'s to say, for the site as for
-    the API, and `refused` shows its reasons by their fields."""
+    the API (`username_available`'s, while the passwords disagree), and `refused` shows
+    its reasons by their fields."""
 
     username = UsernameField(
         max_length=150,
@@ -61,9 +63,14 @@ class SignUpForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
-        first, second = cleaned.get("password1"), cleaned.get("password2")
+        username, first, second = (cleaned.get(f) for f in ("username", "password1", "password2"))
         if first and second and first != second:
             self.add_error("password2", SetPasswordMixin.error_messages["password_mismatch"])
+            if username:  # the sign-up waits for the passwords: the username's reasons now
+                try:
+                    username_available(username)
+                except ValidationError as refused:
+                    self.refused(ValidationError({"username": refused.error_list}))
         return cleaned
 
     def refused(self, refusal: ValidationError) -> None:

@@ -55,6 +55,17 @@ def test_signing_up_refuses_mismatched_and_short_passwords() -> None:
 
 
 @pytest.mark.django_db
+def test_mismatched_passwords_do_not_hide_why_a_username_is_refused(alice: User) -> None:
+    page = (
+        Client()
+        .post(reverse("web:signup"), {"username": "ALICE", "password1": "a", "password2": "b"})
+        .content.decode()
+    )
+    assert "The username &#x27;ALICE&#x27; is taken; choose another." in page
+    assert "The two password fields didn\u2019t match." in page
+
+
+@pytest.mark.django_db
 def test_the_sign_up_page_makes_its_users_through_the_service_the_api_uses(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -209,7 +209,7 @@ def _version_test(game: str, max_games: int) -> int:
     from django.contrib.auth.models import User
 
     from agon.bots.models import Bot
-    from agon.version_tests.services import Baseline, version_test_create
+    from agon.version_testing.services import Baseline, version_test_create
 
     owner = User.objects.get(username="swiss-owner")
     bot = Bot.objects.filter(owner=owner, game=game).order_by("id").first()
@@ -221,7 +221,7 @@ def _version_test(game: str, max_games: int) -> int:
 
 
 def _test_end(test_id: int, started: float, minutes: float) -> str:
-    from agon.version_tests.models import VersionTest
+    from agon.version_testing.models import VersionTest
 
     deadline = started + minutes * 60
     while time.monotonic() < deadline:

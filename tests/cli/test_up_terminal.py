@@ -17,7 +17,7 @@ from agon.cli.up_processes import LOG_FILE, Child, Console, Supervisor, open_log
 BANNER = "import sys\nfor n in range(30): print(f'banner line {n}')\nsys.exit(3)\n"
 ROUTINE = (
     "print('Task agon.ladders.tasks.matchmaking[ab-12] received'); "
-    "print('Task agon.matches.tasks.run_match[cd-34] succeeded in 1.2s: None')"
+    "print('Task agon.matches.tasks.execute_queued_match[cd-34] succeeded in 1.2s: None')"
 )
 
 
@@ -49,7 +49,8 @@ def test_the_childrens_lines_go_to_the_log_not_to_the_terminal(tmp_path: Path) -
     assert terminal.getvalue() == "  agon | starting\n"
     log = log_path.read_text()
     assert "  agon | starting" in log  # the log has the whole story
-    assert "worker | Task agon.matches.tasks.run_match[cd-34] succeeded in 1.2s: None" in log
+    task_line = "Task agon.matches.tasks.execute_queued_match[cd-34] succeeded in 1.2s: None"
+    assert f"worker | {task_line}" in log
     assert "matchmaking" not in log  # a periodic task that found nothing to do
 
 

@@ -591,6 +591,6 @@ def test_a_matches_worker_of_another_host_plays_through_the_same_database_broker
                 wait_ranked(api, bots, 1, explain)
                 assert not main.container("matches-worker"), "the first project has no worker"
                 played = other.compose("logs", "--no-color", "matches-worker", timeout=60).stdout
-                assert "agon.matches.tasks.run_match" in played, played[-3000:]
+                assert "agon.matches.tasks.execute_queued_match" in played, played[-3000:]
                 stored = [key for key in bucket.objects() if key.startswith("agon/replays/")]
                 assert stored, f"no replay in the bucket: {list(bucket.objects())}"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from agon.matches import outcomes, services, tasks
+from agon.matches import outcome_registry, services, tasks
 from agon.matches.models import Match
 
 REPO = Path(__file__).resolve().parents[2]
@@ -56,8 +56,8 @@ def test_it_keeps_the_import_contracts() -> None:
     [
         pytest.param(
             "platform/agon/matches/upward.py",
-            "from agon.flows import outcomes\n",
-            "agon.matches.upward -> agon.flows.outcomes (l.1)",
+            "from agon.match_kinds import outcomes\n",
+            "agon.matches.upward -> agon.match_kinds.wiring (l.1)",
             id="an app calling up into the flows",
         ),
         pytest.param(
@@ -176,18 +176,18 @@ def test_it_imports_at_the_top_unless_a_comment_says_why() -> None:
 
 
 def test_every_kind_of_match_has_its_outcome_installed() -> None:
-    assert set(outcomes.installed()) == set(Match.Kind.values)
+    assert set(outcome_registry.installed()) == set(Match.Kind.values)
 
 
 @pytest.mark.django_db
 def test_it_refuses_to_end_a_match_of_a_kind_without_an_outcome(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(outcomes, "_outcomes", {})
+    monkeypatch.setattr(outcome_registry, "_outcomes", {})
     match = Match(kind=Match.Kind.CHALLENGE, game="akropolis", players=2, seed=1)
-    with pytest.raises(outcomes.NoOutcome):
-        outcomes.outcome_conclude(match)
+    with pytest.raises(outcome_registry.NoOutcome):
+        outcome_registry.outcome_conclude(match)
 
 
-def test_it_sends_matches_to_the_run_match_task_by_its_name() -> None:
-    assert tasks.run_match.name == services.RUN_MATCH_TASK
+def test_it_sends_matches_to_the_match_task_by_its_name() -> None:
+    assert tasks.execute_queued_match.name == services.MATCH_TASK

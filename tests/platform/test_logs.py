@@ -21,7 +21,7 @@ from django.test import Client
 from pytest_django import Settings
 
 from agon.logs import log_context, logging_config
-from agon.matches.tasks import run_match
+from agon.matches.tasks import execute_queued_match
 from tests.deploy.support import REPO_DIR, clean_environment, production_environment, run_python
 from tests.platform.pipeline.support import wait_for
 from tests.platform.s3 import free_port
@@ -92,7 +92,7 @@ def test_a_json_line_has_timestamp_level_logger_message_and_the_extra_fields(
 
 def test_records_inside_a_log_context_carry_its_fields_until_it_ends(json_log: JsonLog) -> None:
     log = logging.getLogger("agon.test")
-    with log_context(match_id=5, task="agon.matches.tasks.run_match"):
+    with log_context(match_id=5, task="agon.matches.tasks.execute_queued_match"):
         with log_context(seat=0):
             log.info("inner")
         log.info("outer", extra={"task": "given by the call wins"})
@@ -102,7 +102,7 @@ def test_records_inside_a_log_context_carry_its_fields_until_it_ends(json_log: J
     assert (inner["match_id"], inner["seat"], inner["task"]) == (
         5,
         0,
-        "agon.matches.tasks.run_match",
+        "agon.matches.tasks.execute_queued_match",
     )
     assert outer["match_id"] == 5 and "seat" not in outer
     assert outer["task"] == "given by the call wins"
@@ -123,7 +123,7 @@ def test_an_exception_is_logged_with_its_traceback_in_one_line(json_log: JsonLog
 
 @pytest.mark.django_db(transaction=True)  # the task closes the connection when it ends
 def test_a_match_task_logs_with_its_match_and_task_ids(json_log: JsonLog) -> None:
-    result = run_match.apply(args=(987654,))
+    result = execute_queued_match.apply(args=(987654,))
 
     assert result.get() is False
     (line,) = [
@@ -131,7 +131,7 @@ def test_a_match_task_logs_with_its_match_and_task_ids(json_log: JsonLog) -> Non
     ]
     assert line["match_id"] == 987654
     assert line["task_id"] == result.id
-    assert line["task"] == "agon.matches.tasks.run_match"
+    assert line["task"] == "agon.matches.tasks.execute_queued_match"
 
 
 @pytest.fixture

@@ -108,7 +108,7 @@ def bigint_columns_hold_the_signed_range() -> None:
     dropped log bytes keep 2**63 - 1; a version test's JSON counts and LLRs keep theirs."""
     from agon.matches.models import Match, MatchSeat
     from agon.tournaments.models import Tournament
-    from agon.version_tests.models import VersionTest
+    from agon.version_testing.models import VersionTest
     from tests.platform.tournaments.support import open_tournament
 
     owner, bots = _owner_and_bots(1)

@@ -34,6 +34,8 @@ USERNAME_RULE = (
 RESERVED_USERNAMES = ("admin", "agon", "builtin", "staff")
 """Refused at sign-up with their look-alikes, besides AGON_HOUSE_ACCOUNTS."""
 BOT_NAME_MAX = 64
+BOT_NAME_TAKEN = "bot_name_taken"
+"""The code of the refusal of a name the owner's bot has already (a form may add a hint)."""
 DIRECTION_MARKS = "\u200e\u200f"
 """The confusables data writes right-to-left characters between these; not part of them."""
 
@@ -132,7 +134,7 @@ def bot_name_check(name: str, *, owner_bots: Iterable[str]) -> str:
         raise ValidationError(problem)
     like = lookalike_of(name, owner_bots)
     if like == name:
-        raise ValidationError(f"you already have a bot called {name!r}")
+        raise ValidationError(f"you already have a bot called {name!r}", code=BOT_NAME_TAKEN)
     if like is not None:
         raise ValidationError(
             f"the name {name!r} looks too much like that of your bot {like!r}; choose another"

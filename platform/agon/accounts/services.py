@@ -25,17 +25,28 @@ def username_available(username: str) -> str:
 
 @transaction.atomic
 def user_register(*, username: str, password: str) -> User:
-    """A new user. Usernames are unique regardless of case and look-alikes, so nobody can
-    pass for `alice` as `Alice`, `aIice` or with a Cyrillic `a` (U+0430); passwords go
-    through the project's password validators."""
-    username = username_available(username)
-    taken = ValidationError(f"the username {username!r} is taken; choose another")
-    validate_password(password, user=User(username=username))
+    """A new user: the one place users are made, for the API's sign-up and the site's.
+    Usernames are unique regardless of case and look-alikes, so nobody can pass for
+    `alice` as `Alice`, `aIice` or with a Cyrillic `a` (U+0430); passwords go through the
+    project's password validators. A refusal is a ValidationError by field (`username`,
+    `password`: each field's reasons, both when both are refused)."""
+    refusals: dict[str, list[ValidationError]] = {}
+    try:
+        username = username_available(username)
+    except ValidationError as refused:
+        refusals["username"] = refused.error_list
+    try:
+        validate_password(password, user=User(username=username))
+    except ValidationError as refused:
+        refusals["password"] = refused.error_list
+    if refusals:
+        raise ValidationError(refusals)
     try:
         with transaction.atomic():  # a savepoint: two sign-ups with one name at once
             return User.objects.create_user(username=username, password=password)
     except IntegrityError:
-        raise taken from None
+        taken = ValidationError(f"the username {username!r} is taken; choose another")
+        raise ValidationError({"username": [taken]}) from None
 
 
 def token_obtain(*, user: User) -> Token:

@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from agon.accounts.services import token_obtain, user_register
 from agon.api.common import error_responses, signed_in_user
 from agon.api.throttles import SignUpThrottle, take_or_refuse
-from agon.limits.services import limit_give_back, signin_limits
+from agon.rate_limits.services import limit_give_back, signin_limits
 
 
 class RegisterSerializer(serializers.Serializer[Any]):

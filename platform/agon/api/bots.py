@@ -26,6 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from agon.accounts.names import BOT_NAME_MAX
 from agon.api.common import (
     Conflict,
     FileContentNegotiation,
@@ -197,10 +198,10 @@ class HeadToHeadSerializer(serializers.Serializer[Any]):
 
 class BotUpdateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(
-        max_length=64,
+        max_length=BOT_NAME_MAX,
         required=False,
-        help_text="A new name, under the rules of a new bot's: 1 to 64 characters, no control "
-        "character, no @ or /, and not one of your other bots' names or too like one.",
+        help_text=f"A new name, under the rules of a new bot's: 1 to {BOT_NAME_MAX} characters, "
+        "no control character, no @ or /, and not one of your other bots' names or too like one.",
     )
     open_to_events = serializers.BooleanField(
         required=False,
@@ -215,7 +216,7 @@ class BotUpdateSerializer(serializers.Serializer[Any]):
 
 
 class BotCreateSerializer(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=64)
+    name = serializers.CharField(max_length=BOT_NAME_MAX)
     game = serializers.CharField(max_length=32, help_text="A game id from /api/games/.")
     file = serializers.FileField(help_text=UPLOAD_HELP)
 

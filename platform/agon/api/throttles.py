@@ -1,4 +1,4 @@
-"""The API's rate limits (agon.limits): a refused request is 429 with Retry-After and
+"""The API's rate limits (agon.rate_limits): a refused request is 429 with Retry-After and
 the JSON error of every other refusal, `{"error": "too many ...: try again in ..."}`."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from agon.limits.services import RateLimited, Taken, client_address, limit_take
+from agon.rate_limits.services import RateLimited, Taken, client_address, limit_take
 
 
 def too_many(limited: RateLimited) -> exceptions.Throttled:

@@ -21,9 +21,9 @@ from agon.api.bots import bot_or_404
 from agon.api.common import IsOwner, error_responses, signed_in_user
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.matches.models import Match
-from agon.version_tests.models import VersionTest, VersionTestGame
-from agon.version_tests.selectors import version_test_get, version_test_state, version_tests_of
-from agon.version_tests.services import Baseline, BudgetExceeded, version_test_create
+from agon.version_testing.models import VersionTest, VersionTestGame
+from agon.version_testing.selectors import version_test_get, version_test_state, version_tests_of
+from agon.version_testing.services import Baseline, BudgetExceeded, version_test_create
 from competition import sprt_words
 from competition.sprt import (
     DEFAULT_ALPHA,

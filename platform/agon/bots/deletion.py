@@ -26,7 +26,7 @@ from agon.ladders.models import Rating
 from agon.matches.models import Match, MatchSeat
 from agon.matches.stored_timelines import timeline_names
 from agon.tournaments.models import Entry
-from agon.version_tests.models import VersionTest
+from agon.version_testing.models import VersionTest
 
 
 @dataclass(frozen=True)

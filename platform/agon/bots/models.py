@@ -5,12 +5,15 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from agon.accounts.names import BOT_NAME_MAX
+
 
 class Bot(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"
     )
-    name = models.CharField(max_length=64)
+    name = models.CharField(max_length=BOT_NAME_MAX)
+    """Checked by `agon.bots.services.bot_name_available` (the rules: agon.accounts.names)."""
     game = models.CharField(max_length=32)
     """An engine game id; checked against the registry when the bot is submitted."""
     created = models.DateTimeField(auto_now_add=True)
@@ -18,7 +21,7 @@ class Bot(models.Model):
     """Public: its owner lets other users enter it into their private tournaments and
     measure their versions against it; off, only its owner enters it anywhere or tests
     against it (`agon.tournaments.services.entry_create`,
-    `agon.version_tests.services.baseline_offered`)."""
+    `agon.version_testing.services.baseline_offered`)."""
     retired = models.DateTimeField(null=True, blank=True)
     """When its owner retired it from the ladders (`agon.bots.retirement`); None while it
     plays."""

@@ -82,7 +82,7 @@ def ratings_apply(*, match: Match, seats: Sequence[MatchSeat] | None = None) -> 
     """Rate a finished ranked match by the rating system (`competition.ratings`); call inside its
     finishing transaction (which may pass the seats it has, ranked, with their versions).
     The unique (match, bot) constraint makes a second application fail. Which matches move
-    ratings is agon.flows' call (ranked ones); one on no ladder moves none."""
+    ratings is agon.match_kinds' call (ranked ones); one on no ladder moves none."""
     if match.ladder_id is None:
         return []
     ranked = sorted(

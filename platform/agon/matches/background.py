@@ -19,10 +19,11 @@ Workers read the background queue before the ranked one (AGON_MATCH_WORKER_QUEUE
 the share is also a guarantee: whatever the ladders queue, a slot that frees goes to a
 waiting background game first, up to the cap, and the ranked matches keep the rest.
 
-The apps that hold such work (tournaments, version tests) are above this one: agon.flows
-installs them as sources, each saying what waits (`waiting`) and turning up to n of its
-games into matches (`dispatch`), as it installs the outcomes. `background_dispatch` runs
-on every beat, when a background match ends, and when new work is stored.
+The apps that hold such work (tournaments, version tests) are above this one:
+agon.match_kinds installs them as sources, each saying what waits (`waiting`) and turning
+up to n of its games into matches (`dispatch`), as it installs the outcomes.
+`background_dispatch` runs on every beat, when a background match ends, and when new
+work is stored.
 """
 
 from __future__ import annotations

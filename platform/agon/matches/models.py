@@ -6,8 +6,8 @@ from datetime import datetime
 
 from django.db import models
 
+from agon.matches.bot_logs import log_display, turn_logs
 from agon.matches.fields import SeedField
-from agon.matches.logs import log_display, turn_logs
 
 
 class Match(models.Model):

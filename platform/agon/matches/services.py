@@ -35,7 +35,7 @@ from agon.ladders.models import Ladder
 from agon.matches.heartbeat import Heartbeat
 from agon.matches.live import LiveRecorder, live_clear
 from agon.matches.models import Match, MatchSeat
-from agon.matches.outcomes import outcome_conclude
+from agon.matches.outcome_registry import outcome_conclude
 from agon.matches.selectors import silent_matches
 from agon.matches.timeline import store_finished_timeline
 from agon.sandboxing import MatchRecord, Program, SandboxError, run_match
@@ -45,7 +45,9 @@ log = logging.getLogger(__name__)
 
 
 # Sent by name: the task module imports this one to run what it is sent.
-RUN_MATCH_TASK = "agon.matches.tasks.run_match"
+MATCH_TASK = "agon.matches.tasks.execute_queued_match"
+MATCH_TASK_OLD_NAME = "agon.matches.tasks.run_match"
+"""The match task's name in the messages of releases before it had its own: still run."""
 
 
 def _enqueue(match_id: int) -> None:
@@ -58,7 +60,7 @@ def _enqueue(match_id: int) -> None:
     queue = (
         settings.AGON_BACKGROUND_QUEUE if background else settings.AGON_MATCH_QUEUE_BY_KIND[kind]
     )
-    celery_app.send_task(RUN_MATCH_TASK, args=(match_id,), queue=queue)
+    celery_app.send_task(MATCH_TASK, args=(match_id,), queue=queue)
 
 
 @transaction.atomic

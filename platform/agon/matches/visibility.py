@@ -3,8 +3,8 @@
 A match is public unless it was played for a private event (`Match.private`, set when
 it is made: a private tournament's game, a version test's). A private match is seen by
 staff, by whoever made it (the tournament's owner, the test's owner) and by the audience
-its kind of event installs from above (agon.flows): the owners of the bots entered in
-its tournament. Anybody else, anonymous users first, is told it does not exist.
+its kind of event installs from above (agon.match_kinds): the owners of the bots entered
+in its tournament. Anybody else, anonymous users first, is told it does not exist.
 
 Every list, page, replay, timeline and log of a match filters with `matches_visible_to`
 or checks `match_visible`; the public records (head to head, a bot's record) count
@@ -29,7 +29,7 @@ _audiences: list[Audience] = []
 
 
 def audiences_install(audiences: Sequence[Audience]) -> None:
-    """Install the audiences of the private events (agon.flows, as the apps load)."""
+    """Install the audiences of the private events (agon.match_kinds, as the apps load)."""
     _audiences.clear()
     _audiences.extend(audiences)
 

@@ -44,13 +44,13 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "agon.accounts",
-    "agon.limits",
+    "agon.rate_limits",
     "agon.bots",
     "agon.ladders",
     "agon.matches",
     "agon.tournaments",
-    "agon.version_tests",
-    "agon.flows",
+    "agon.version_testing",
+    "agon.match_kinds",
     "agon.ops",
     "agon.web",
 ]
@@ -171,7 +171,7 @@ AGON_RATE_LIMIT_REDIS_URL = env_str("AGON_RATE_LIMIT_REDIS_URL", AGON_CACHE_URL)
 broker's Redis, which evicts nothing: in the capped cache, a flood of other entries could
 push a counter out and open its limit again."""
 
-# Rate limits, each `N/period` (20/hour, 5/15minute) or `off`; agon.limits counts them.
+# Rate limits, each `N/period` (20/hour, 5/15minute) or `off`; agon.rate_limits counts them.
 # A refused request gets 429 with Retry-After (JSON under /api/, a message on the pages).
 AGON_RATE_LIMITS = {
     # Sign-ups (API and page) per client address.
@@ -253,8 +253,8 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "agon.tournaments.models.Tournament.Status",
         "TournamentFormatEnum": "competition.formats.registry.format_choices",
         "TournamentGameStatusEnum": "agon.tournaments.selectors.GAME_STATUSES",
-        "VersionTestStatusEnum": "agon.version_tests.models.VersionTest.Status",
-        "VerdictEnum": "agon.version_tests.models.VersionTest.Verdict",
+        "VersionTestStatusEnum": "agon.version_testing.models.VersionTest.Status",
+        "VerdictEnum": "agon.version_testing.models.VersionTest.Verdict",
         "BuiltinBotEnum": "engine.bots.BUILTIN_BOTS",
     },
 }
@@ -349,6 +349,8 @@ AGON_BACKGROUND_SHARE = env_float("AGON_BACKGROUND_SHARE", 0.5)
 """The part of AGON_MATCH_SLOTS (at least one slot) that private tournaments' and version
 tests' games may hold while ranked matches wait; all of them while none does."""
 CELERY_TASK_ROUTES = {
+    "agon.matches.tasks.execute_queued_match": {"queue": AGON_MATCH_QUEUE},
+    # Its name before it had its own (agon.matches.tasks): messages of older releases.
     "agon.matches.tasks.run_match": {"queue": AGON_MATCH_QUEUE},
 }
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("AGON_TASK_SOFT_TIME_LIMIT", 900)

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import Any, cast
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm, UsernameField
+from django.contrib.auth.forms import SetPasswordMixin, UsernameField
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
+from agon.accounts.names import BOT_NAME_MAX, BOT_NAME_TAKEN, USERNAME_RULE
 from agon.accounts.services import username_available
 from agon.bots.models import Bot, BotVersion
 from agon.bots.services import bot_name_available
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
-from agon.version_tests.selectors import baseline_bots
-from agon.version_tests.services import PLAYED_VERSIONS, Baseline
+from agon.version_testing.selectors import baseline_bots
+from agon.version_testing.services import PLAYED_VERSIONS, Baseline
 from agon.web.games import games
 from competition import sprt_words
 from competition.sprt import (
@@ -32,13 +33,11 @@ PACKAGE_HELP = "A single .py file, or a .zip / .tar.gz with main.py at the top; 
 
 def sentences(error: ValidationError) -> list[str]:
     """A service's refusals (lower case, no full stop) as a form shows its errors."""
-    return [f"{message[:1].upper()}{message[1:]}." for message in error.messages]
+    return [sentence(message) for message in error.messages]
 
 
-if TYPE_CHECKING:
-    BaseSignUpForm = UserCreationForm[User]
-else:
-    BaseSignUpForm = UserCreationForm
+def sentence(message: str) -> str:
+    return f"{message[:1].upper()}{message[1:]}" + ("" if message.endswith(".") else ".")
 
 
 def _game_choices() -> list[tuple[str, str]]:
@@ -49,23 +48,56 @@ def _game_filter_choices() -> list[tuple[str, str]]:
     return [("", "All games")] + [(g.id, g.name) for g in games()]
 
 
-class SignUpForm(BaseSignUpForm):
-    class Meta:
-        model = User
-        fields = ("username",)
-        field_classes: ClassVar[dict[str, type[forms.Field]]] = {"username": UsernameField}
+class SignUpForm(forms.Form):
+    """A username and a password typed twice. The form checks only that the two agree:
+    what a username or a password may be is `user_register`'s to say, for the site as for
+    the API (`username_available`'s, while the passwords disagree), and `refused` shows
+    its reasons by their fields."""
 
-    def clean_username(self) -> str:
-        try:
-            return username_available(self.cleaned_data["username"])
-        except ValidationError as refused:
-            raise forms.ValidationError(sentences(refused)) from None
+    username = UsernameField(
+        max_length=150,
+        help_text=sentence(USERNAME_RULE),
+        widget=forms.TextInput(attrs={"autofocus": True}),
+    )
+    password1, password2 = SetPasswordMixin.create_password_fields()
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        username, first, second = (cleaned.get(f) for f in ("username", "password1", "password2"))
+        if first and second and first != second:
+            self.add_error("password2", SetPasswordMixin.error_messages["password_mismatch"])
+            if username:  # the sign-up waits for the passwords: the username's reasons now
+                try:
+                    username_available(username)
+                except ValidationError as refused:
+                    self.refused(ValidationError({"username": refused.error_list}))
+        return cleaned
+
+    def refused(self, refusal: ValidationError) -> None:
+        """Show `user_register`'s refusal: a username's reasons under the username, a
+        password's under the confirmation, as Django's own sign-up form does."""
+        fields = {"username": "username", "password": "password2"}
+        by_field = refusal.error_dict if hasattr(refusal, "error_dict") else {"": refusal}
+        for field, errors in by_field.items():
+            self.add_error(fields.get(field), sentences(ValidationError(errors)))
+
+
+def _bot_name(owner: User, name: str, *, renaming: Bot | None = None, hint: str = "") -> str:
+    """`bot_name_available`'s answer as a form field's: the name kept, or its reasons, with
+    `hint` after the refusal of a name the owner's other bot has."""
+    try:
+        return bot_name_available(owner=owner, name=name, renaming=renaming)
+    except ValidationError as refused:
+        reasons = sentences(refused)
+        if hint and any(error.code == BOT_NAME_TAKEN for error in refused.error_list):
+            reasons = [f"{reason[:-1]}: {hint}." for reason in reasons]
+        raise forms.ValidationError(reasons) from None
 
 
 class BotUploadForm(forms.Form):
     name = forms.CharField(
-        max_length=64,
-        help_text="Up to 64 characters; unique among your bots.",
+        max_length=BOT_NAME_MAX,
+        help_text=f"Up to {BOT_NAME_MAX} characters; unique among your bots.",
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
     game = forms.ChoiceField(choices=_game_choices)
@@ -76,25 +108,17 @@ class BotUploadForm(forms.Form):
         self.owner = owner
 
     def clean_name(self) -> str:
-        name: str = self.cleaned_data["name"].strip()
-        if not name:
-            raise forms.ValidationError("Give your bot a name.")
-        if Bot.objects.filter(owner=self.owner, name=name).exists():
-            raise forms.ValidationError(
-                f"You already have a bot called {name!r}: upload a new version on its page."
-            )
-        try:
-            return bot_name_available(owner=self.owner, name=name)
-        except ValidationError as refused:
-            raise forms.ValidationError(sentences(refused)) from None
+        return _bot_name(
+            self.owner, self.cleaned_data["name"], hint="upload a new version on its page"
+        )
 
 
 class BotRenameForm(forms.Form):
     name = forms.CharField(
-        max_length=64,
+        max_length=BOT_NAME_MAX,
         label="New name",
-        help_text="Up to 64 characters; unique among your bots. Matches played keep the "
-        "name it had in their replays.",
+        help_text=f"Up to {BOT_NAME_MAX} characters; unique among your bots. Matches played "
+        "keep the name it had in their replays.",
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
 
@@ -104,12 +128,7 @@ class BotRenameForm(forms.Form):
         self.initial.setdefault("name", bot.name)
 
     def clean_name(self) -> str:
-        try:
-            return bot_name_available(
-                owner=self.bot.owner, name=self.cleaned_data["name"], renaming=self.bot
-            )
-        except ValidationError as refused:
-            raise forms.ValidationError(sentences(refused)) from None
+        return _bot_name(self.bot.owner, self.cleaned_data["name"], renaming=self.bot)
 
 
 class VersionUploadForm(forms.Form):

@@ -15,8 +15,8 @@ from agon.ladders.models import Ladder, Rating, RatingChange
 from agon.ladders.selectors import LeaderboardListing, Standing, ladder_list
 from agon.matches.models import Match, MatchSeat
 from agon.matches.selectors import ListedMatch, MatchListing
-from agon.version_tests.models import VersionTest
-from agon.version_tests.services import NOT_NEEDED
+from agon.version_testing.models import VersionTest
+from agon.version_testing.services import NOT_NEEDED
 from competition.formats.core import ScheduledGame
 from competition.version_pairing import BASELINE, CANDIDATE, pair_legs
 from engine.replay import Replay, ReplayError

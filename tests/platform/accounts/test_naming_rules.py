@@ -5,6 +5,7 @@ the pages' forms alike. Names taken before the rules stay, and `check_names` lis
 
 from __future__ import annotations
 
+import html
 import io
 
 import pytest
@@ -158,6 +159,32 @@ def test_the_bot_form_says_why_a_name_is_refused(
         {"name": f"a{RIGHT_TO_LEFT_OVERRIDE}b", "game": "akropolis", "file": py_upload()},
     ).content.decode()
     assert "A bot&#x27;s name may not hold control or formatting characters" in page
+    assert Bot.objects.count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "name",
+    ["hoplite", "H0PLITE", f"h{CYRILLIC_O}plite", "a/b", "v@9", "zero\u200bwidth", " "],
+)
+def test_the_upload_form_and_the_api_refuse_a_bot_name_for_the_same_reasons(
+    alice: User, alice_client: APIClient, make_bot: MakeBot, client: Client, name: str
+) -> None:
+    make_bot(alice, "hoplite")
+    client.force_login(alice)
+    status, said = create_bot(alice_client, name)
+    page = client.post(
+        reverse("web:my-bots"), {"name": name, "game": "akropolis", "file": py_upload()}
+    ).content.decode()
+
+    assert status == 400
+    shown = html.unescape(page)
+    if name.strip():
+        assert f"{said[:1].upper()}{said[1:]}" in shown
+    else:  # an empty name: the fields' own refusal, on each side
+        assert said == "name: This field may not be blank." and "This field is required." in shown
+    if name == "hoplite":  # the page adds what to do instead
+        assert "You already have a bot called 'hoplite': upload a new version on its page." in shown
     assert Bot.objects.count() == 1
 
 

@@ -12,8 +12,8 @@ from agon.ladders.models import Ladder, Rating, RatingChange
 from agon.matches.models import Match
 from agon.tournaments.models import Tournament, TournamentGame
 from agon.tournaments.scheduling import tournament_close_entry
-from agon.version_tests.models import VersionTest
-from agon.version_tests.services import Baseline, version_test_create
+from agon.version_testing.models import VersionTest
+from agon.version_testing.services import Baseline, version_test_create
 from tests.platform.conftest import MakeBot
 from tests.platform.support import play_ranked
 from tests.platform.tournaments.support import after_entry, enter, open_tournament

@@ -19,8 +19,8 @@ from agon.ladders.services import challenge_create
 from agon.matches.models import Match
 from agon.tournaments.models import Entry
 from agon.tournaments.services import entry_create
-from agon.version_tests.models import VersionTest
-from agon.version_tests.services import Baseline, version_test_create
+from agon.version_testing.models import VersionTest
+from agon.version_testing.services import Baseline, version_test_create
 from tests.platform.conftest import MakeBot, client_for
 from tests.platform.support import (
     finish_match,

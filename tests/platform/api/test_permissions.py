@@ -28,8 +28,8 @@ from agon.matches.models import Match
 from agon.matches.services import match_create
 from agon.tournaments.models import Entry, Tournament
 from agon.tournaments.services import entry_create
-from agon.version_tests.models import VersionTest
-from agon.version_tests.services import Baseline, version_test_create
+from agon.version_testing.models import VersionTest
+from agon.version_testing.services import Baseline, version_test_create
 from tests.platform.conftest import PASSWORD, MakeBot, client_for
 from tests.platform.support import finish_match, latest_version, py_upload
 from tests.platform.tournaments.support import open_tournament

@@ -14,9 +14,9 @@ from rest_framework.test import APIClient
 from agon.bots.models import Bot
 from agon.bots.retirement import bot_retire
 from agon.matches.models import Match
-from agon.version_tests.models import VersionTest
+from agon.version_testing.models import VersionTest
 from tests.platform.conftest import MakeBot
-from tests.platform.version_tests.support import bot_with_two_versions, queued_games
+from tests.platform.version_testing.support import bot_with_two_versions, queued_games
 
 pytestmark = pytest.mark.django_db
 

@@ -8,10 +8,10 @@ from pytest_django import Settings
 from rest_framework.test import APIClient
 
 from agon.bots.models import Bot
-from agon.version_tests.models import VersionTest
+from agon.version_testing.models import VersionTest
 from competition.sprt import Sprt
 from tests.platform.conftest import MakeBot
-from tests.platform.version_tests.support import bot_with_two_versions, play_queued
+from tests.platform.version_testing.support import bot_with_two_versions, play_queued
 
 pytestmark = pytest.mark.django_db
 

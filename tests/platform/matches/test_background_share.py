@@ -15,12 +15,12 @@ from agon.matches.background import background_cap, background_dispatch, backgro
 from agon.matches.models import Match
 from agon.tournaments.models import Tournament, TournamentGame
 from agon.tournaments.scheduling import tournament_close_entry
-from agon.version_tests.models import VersionTest
-from agon.version_tests.services import Baseline, version_test_create
+from agon.version_testing.models import VersionTest
+from agon.version_testing.services import Baseline, version_test_create
 from tests.platform.conftest import MakeBot
 from tests.platform.support import finish_match, latest_version, ranked_match
 from tests.platform.tournaments.support import after_entry, enter, open_tournament
-from tests.platform.version_tests.support import bot_with_two_versions
+from tests.platform.version_testing.support import bot_with_two_versions
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from agon.ladders.models import Ladder
 from agon.ladders.services import challenge_create
 from agon.matches import services
 from agon.matches.models import Match
-from agon.version_tests.services import Baseline, version_test_create
+from agon.version_testing.services import Baseline, version_test_create
 from tests.deploy.support import run_python
 from tests.platform.conftest import MakeBot
 from tests.platform.support import latest_version, py_upload, ranked_match, validation_match
@@ -35,7 +35,7 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
     class FakeCelery:
         @staticmethod
         def send_task(name: str, args: tuple[int], queue: str) -> None:
-            assert name == services.RUN_MATCH_TASK
+            assert name == services.MATCH_TASK
             queues[args[0]] = queue
 
     monkeypatch.setattr(services, "celery_app", FakeCelery)

@@ -14,12 +14,12 @@ from agon.matches.models import Match
 from agon.tournaments.events import game_of
 from agon.tournaments.models import TournamentGame
 from agon.tournaments.scheduling import tournament_close_entry
-from agon.version_tests.services import Baseline, version_test_create
+from agon.version_testing.services import Baseline, version_test_create
 from competition.formats.core import deal_seed
 from competition.version_pairing import pair_legs
 from tests.platform.conftest import MakeBot
 from tests.platform.tournaments.support import after_entry, enter, open_tournament
-from tests.platform.version_tests.support import bot_with_two_versions
+from tests.platform.version_testing.support import bot_with_two_versions
 
 SEED = 2
 """A tournament seed whose gauntlet games both have the top bit set, and one of their

@@ -21,7 +21,7 @@ from rest_framework.test import APIClient
 from agon import counters
 from agon.bots.models import Bot, BotVersion
 from agon.ladders.models import Ladder, RatingChange
-from agon.matches.logs import turn_logs
+from agon.matches.bot_logs import turn_logs
 from agon.matches.models import Match
 from agon.matches.services import match_claim, match_create, match_execute, match_finish
 from engine.core import JSON

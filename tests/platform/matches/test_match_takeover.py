@@ -285,19 +285,19 @@ def retries(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
         asked.append(kwargs)
         return Retried()
 
-    monkeypatch.setattr(tasks.run_match, "retry", retry)
+    monkeypatch.setattr(tasks.execute_queued_match, "retry", retry)
     return asked
 
 
 def run_task(match_id: int, *, retries: int = 0) -> object:
     """The task's body as a worker runs it, on its `retries`-th retry."""
-    tasks.run_match.request_stack.push(Context(retries=retries))
+    tasks.execute_queued_match.request_stack.push(Context(retries=retries))
     try:
-        return tasks.run_match.run(match_id)
+        return tasks.execute_queued_match.run(match_id)
     except Exception as error:
         return error
     finally:
-        tasks.run_match.request_stack.pop()
+        tasks.execute_queued_match.request_stack.pop()
 
 
 def test_the_task_retries_itself_for_when_a_silent_run_would_be_stale(
@@ -314,7 +314,7 @@ def test_the_task_gives_up_waiting_after_its_last_retry(
     match: Match, retries: list[dict[str, object]]
 ) -> None:
     claimed_at(match, timezone.now())
-    assert tasks.run_match.max_retries == 3
+    assert tasks.execute_queued_match.max_retries == 3
     assert run_task(match.id, retries=3) is False
     assert retries == []
     match.refresh_from_db()

@@ -20,13 +20,13 @@ from agon.bots.models import Bot
 from agon.bots.services import bot_open_to_events
 from agon.matches.models import Match
 from agon.tournaments.scheduling import tournament_close_entry
-from agon.version_tests.models import VersionTest
-from agon.version_tests.services import Baseline, version_test_create
+from agon.version_testing.models import VersionTest
+from agon.version_testing.services import Baseline, version_test_create
 from agon.web.selectors import bot_record
 from tests.platform.conftest import PASSWORD, MakeBot, client_for
 from tests.platform.support import finish_match
 from tests.platform.tournaments.support import after_entry, enter, games_in_play, open_tournament
-from tests.platform.version_tests.support import bot_with_two_versions, queued_games
+from tests.platform.version_testing.support import bot_with_two_versions, queued_games
 
 pytestmark = pytest.mark.django_db
 

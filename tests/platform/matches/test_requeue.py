@@ -31,7 +31,7 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     class FakeCelery:
         @staticmethod
         def send_task(name: str, args: tuple[int], queue: str) -> None:
-            assert name == services.RUN_MATCH_TASK
+            assert name == services.MATCH_TASK
             messages.append(args[0])
 
     monkeypatch.setattr(services, "celery_app", FakeCelery)

@@ -23,7 +23,7 @@ from agon.bots.services import bot_submit
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
 from agon.matches.services import match_claim, match_create, match_execute, match_fail
-from agon.matches.tasks import run_match
+from agon.matches.tasks import execute_queued_match
 from tests.platform.conftest import MakeBot
 from tests.platform.ops.support import closed_port, has_metric, metric
 from tests.platform.pipeline.support import purge_broker
@@ -268,8 +268,8 @@ def test_api_latency_is_recorded_by_route_name_not_by_path(client: Client) -> No
 def test_the_broker_queue_lengths_are_read_from_redis(client: Client) -> None:
     purge_broker()
     try:
-        run_match.delay(0)  # never consumed: no worker runs here
-        run_match.delay(0)
+        execute_queued_match.delay(0)  # never consumed: no worker runs here
+        execute_queued_match.delay(0)
         text = scrape(client)
     finally:
         purge_broker()

@@ -178,7 +178,9 @@ def test_agon_up_runs_the_platform_with_the_example_bots_and_stops_cleanly(up: U
     named = up.saw(r"their output goes to (\S+)$")
     assert named, up.explain()
     log = (REPO_DIR / named.group(1)).read_text()
-    assert re.search(r"^\S+ \S+ worker \| .*Task agon\.matches\.tasks\.run_match", log, re.M)
+    assert re.search(
+        r"^\S+ \S+ worker \| .*Task agon\.matches\.tasks\.execute_queued_match", log, re.M
+    )
     assert re.search(r'^\S+ \S+    web \| .*"GET /api/ladders/', log, re.M)
 
     processes = process_tree(up.process.pid)

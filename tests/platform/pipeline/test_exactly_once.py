@@ -47,7 +47,9 @@ QUICK_HEARTBEAT = {
     "AGON_MATCH_STALE_SECONDS": str(QUICK_STALE_SECONDS),
 }
 """Worker settings for the tests that wait for a heartbeat to go stale."""
-FROZEN_RUN_ENDED = re.compile(r"Task agon\.matches\.tasks\.run_match\[\S+\] succeeded in .*: False")
+FROZEN_RUN_ENDED = re.compile(
+    r"Task agon\.matches\.tasks\.execute_queued_match\[\S+\] succeeded in .*: False"
+)
 """The frozen run's task, in its worker's log, ends without having stored its result."""
 
 
@@ -151,7 +153,7 @@ def test_a_duplicate_task_waits_while_the_first_run_plays_and_never_plays_it_twi
     versions = active_bots(pipeline, SLEEPY_BOT, ["twin-ant", "twin-bee"])
     match = ranked_match(ladder, versions)
     wait_running(match, pipeline, for_seconds=0.5)
-    tasks.run_match.delay(match.id)  # the same task again, while the first run plays
+    tasks.execute_queued_match.delay(match.id)  # the same task again, while the first run plays
 
     match = wait_finished(match, pipeline.explain())
     assert match.match_seconds is not None and match.match_seconds > 2 * QUICK_STALE_SECONDS
@@ -182,7 +184,7 @@ def test_the_late_result_of_a_run_that_fell_silent_is_dropped(pipeline: Pipeline
     try:
         # Busy with the frozen run, the first worker takes no other message.
         second = pipeline.start_worker(env=QUICK_HEARTBEAT)
-        tasks.run_match.delay(match.id)
+        tasks.execute_queued_match.delay(match.id)
 
         def taken_over() -> bool:
             match.refresh_from_db()
@@ -249,7 +251,7 @@ def test_a_match_whose_task_is_sent_twice_is_played_once(pipeline: Pipeline) -> 
     )
 
     match = ranked_match(ladder, versions)  # one task, sent when the transaction commits
-    tasks.run_match.delay(match.id)  # and the same task again
+    tasks.execute_queued_match.delay(match.id)  # and the same task again
 
     match = wait_finished(match, pipeline.explain())
     wait_for(

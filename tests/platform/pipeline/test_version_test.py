@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from agon.ladders.models import RatingChange
 from agon.matches.models import Match
-from agon.version_tests.models import VersionTest
+from agon.version_testing.models import VersionTest
 from tests.platform.pipeline.conftest import Pipeline
 from tests.platform.pipeline.support import (
     EXAMPLE_BOTS,

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from agon.matches.tasks import run_match
+from agon.matches.tasks import execute_queued_match
 from tests.platform.pipeline.conftest import Pipeline
 from tests.platform.pipeline.support import wait_for
 
@@ -27,7 +27,7 @@ def test_a_worker_logs_json_lines_only_and_its_tasks_carry_their_match(
     pipeline: Pipeline,
 ) -> None:
     worker = pipeline.start_worker(env={"AGON_LOG_FORMAT": "json"})
-    sent = run_match.delay(NO_SUCH_MATCH)
+    sent = execute_queued_match.delay(NO_SUCH_MATCH)
 
     def task_lines() -> list[dict[str, Any]] | None:
         lines = json_lines(worker.log())
@@ -39,7 +39,7 @@ def test_a_worker_logs_json_lines_only_and_its_tasks_carry_their_match(
         f"match {NO_SUCH_MATCH} is over or unknown; nothing to do"
     ]
     assert found[0]["task_id"] == sent.id
-    assert found[0]["task"] == "agon.matches.tasks.run_match"
+    assert found[0]["task"] == "agon.matches.tasks.execute_queued_match"
     assert found[0]["level"] == "INFO"
     lines = json_lines(worker.log())
     messages = [line["message"] for line in lines]

@@ -10,7 +10,7 @@ from pytest_django import Settings
 
 from agon.matches.background import background_dispatch
 from agon.matches.models import Match
-from agon.matches.outcomes import outcome_conclude
+from agon.matches.outcome_registry import outcome_conclude
 from agon.matches.services import match_claim, match_fail
 from agon.tournaments.models import Tournament
 from agon.tournaments.scheduling import tournament_close_entry

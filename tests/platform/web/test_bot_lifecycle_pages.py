@@ -15,10 +15,10 @@ from django.urls import reverse
 from agon.bots.models import Bot
 from agon.bots.retirement import bot_retire
 from agon.ladders.models import Ladder, Rating
-from agon.version_tests.models import VersionTest
+from agon.version_testing.models import VersionTest
 from tests.platform.conftest import PASSWORD, MakeBot
 from tests.platform.support import play_ranked
-from tests.platform.version_tests.support import bot_with_two_versions
+from tests.platform.version_testing.support import bot_with_two_versions
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.contrib.staticfiles import finders
 
 from agon.ladders.models import RatingChange
 from agon.web.breakdown import breakdown
-from agon.web.charts import rating_chart
+from agon.web.charts import Dot, Plot, line_chart, rating_chart
 from agon.web.docs import render_markdown
 from agon.web.games import board_renderer
 from engine.bots import builtin_bot
@@ -45,6 +45,25 @@ def test_a_chart_of_one_flat_change_still_has_a_scale() -> None:
     chart = rating_chart([change(1, 1500, 1500, False)], title="t", chart_id="c")
     assert chart.count('class="tick"') >= 3
     assert rating_chart([], title="t", chart_id="c") == ""
+
+
+def test_the_chart_skeleton_escapes_every_text_it_is_given() -> None:
+    hostile = '<script>x</script> & "q"'
+    chart = line_chart(
+        Plot([1.0, 3.0, 2.0], 0.0, 4.0),
+        title=hostile,
+        description=hostile,
+        chart_id="c",
+        grid=[(0.0, hostile), (4.0, "4")],
+        x_ticks=[(1, hostile)],
+        caption=hostile,
+        dots=[Dot(2, hostile)],
+    )
+    assert "<script>" not in chart and "&lt;script&gt;x&lt;/script&gt; &amp; &quot;q&quot;" in chart
+    assert chart.count("&lt;script&gt;") == 6, "title, description, grid, tick, caption, dot"
+    assert chart.startswith('<svg class="chart" viewBox="0 0 640 236" role="img"')
+    assert chart.count('class="grid"') == 3  # two across, one tick under the line
+    assert '<polyline points="52.0,146.0 332.0,58.0 612.0,102.0" class="line"/>' in chart
 
 
 def test_the_akropolis_breakdown_shows_value_times_stars_per_colour() -> None:

@@ -14,12 +14,12 @@ from pytest_django import Settings
 
 from agon.bots.models import Bot
 from agon.matches.models import Match
-from agon.version_tests.models import VersionTest
-from agon.version_tests.services import Baseline, version_test_create
+from agon.version_testing.models import VersionTest
+from agon.version_testing.services import Baseline, version_test_create
 from agon.web.charts import llr_chart
 from competition.sprt import Sprt
 from tests.platform.conftest import PASSWORD, MakeBot
-from tests.platform.version_tests.support import bot_with_two_versions, play_queued
+from tests.platform.version_testing.support import bot_with_two_versions, play_queued
 
 pytestmark = pytest.mark.django_db
 

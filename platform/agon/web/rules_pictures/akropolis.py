@@ -11,7 +11,7 @@ from django.utils.safestring import SafeString
 
 from agon.web import svg
 from agon.web.rules_pictures import hexes
-from agon.web.rules_pictures.figure import INK, Figure
+from agon.web.rules_pictures.figure import INK, Figure, plural
 from agon.web.rules_pictures.positions import played_position
 from engine.akropolis.city import City
 from engine.akropolis.components import COLORS, PLAZA_STARS
@@ -232,10 +232,6 @@ def example_caption(turns: int, details: dict[str, Any]) -> str:
         "dark edge marks a hex above the ground. Points per colour, value x stars: "
         f"{counted}; plus {plural(details['stones'], 'stone')}: {details['total']} points."
     )
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def figures() -> dict[str, list[Figure]]:

@@ -10,7 +10,7 @@ from django.utils.safestring import SafeString
 
 from agon.web import svg
 from agon.web.rules_pictures import squares
-from agon.web.rules_pictures.figure import INK, SEAT_COLOURS, WHITE, Figure
+from agon.web.rules_pictures.figure import INK, SEAT_COLOURS, WHITE, Figure, plural
 from agon.web.rules_pictures.positions import played_position
 from engine.architekton.board import kept_houses
 from engine.architekton.components import TERRAINS, rotated_edges
@@ -206,10 +206,6 @@ def example_caption(details: list[Any]) -> str:
         "removed at the end, being beside only one or two landscapes). Houses on buildings "
         f"that touch at a corner form chains. Scores: {seats}."
     )
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def figures() -> dict[str, list[Figure]]:

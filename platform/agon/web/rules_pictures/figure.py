@@ -17,6 +17,11 @@ class Figure:
     on a narrow one every picture takes the width of the text."""
 
 
+def plural(count: int, word: str) -> str:
+    """`1 stone`, `3 stones`: a count in a caption."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 SEAT_COLOURS: tuple[str, ...] = (
     "#1f5bb8",
     "#c2410c",

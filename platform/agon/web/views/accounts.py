@@ -1,5 +1,6 @@
-"""Signing up, in and out, with Django's auth forms and views, rate limited like the API
-(sign-ups per address, failed sign-ins per username and per address)."""
+"""Signing up (through `user_register`, as the API does), in and out (Django's auth forms
+and views), rate limited like the API (sign-ups per address, failed sign-ins per username
+and per address)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,14 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView, LogoutView
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 
-from agon.accounts.services import token_obtain, token_of, token_regenerate
-from agon.limits.services import (
+from agon.accounts.services import token_obtain, token_of, token_regenerate, user_register
+from agon.rate_limits.services import (
     RateLimited,
     client_address,
     limit_give_back,
@@ -24,7 +26,7 @@ from agon.limits.services import (
 )
 from agon.web.forms import SignUpForm
 from agon.web.views.common import signed_in
-from agon.web.views.limits import refused_page
+from agon.web.views.rate_limited import refused_page
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -37,10 +39,17 @@ def signup(request: HttpRequest) -> HttpResponse:
         except RateLimited as limited:
             return refused_page(request, "web/signup.html", {"form": SignUpForm()}, limited)
         if form.is_valid():
-            user = form.save()
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, f"Welcome, {user.username}! Upload your first bot below.")
-            return redirect("web:my-bots")
+            try:
+                user = user_register(
+                    username=form.cleaned_data["username"],
+                    password=form.cleaned_data["password1"],
+                )
+            except ValidationError as refused:
+                form.refused(refused)
+            else:
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                messages.success(request, f"Welcome, {user.username}! Upload your first bot below.")
+                return redirect("web:my-bots")
     return render(request, "web/signup.html", {"form": form})
 
 

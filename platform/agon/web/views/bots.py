@@ -15,15 +15,15 @@ from agon.bots.pausing import version_resume
 from agon.bots.selectors import bot_get
 from agon.bots.services import bot_open_to_events, bot_submit, version_submit
 from agon.ladders.selectors import standings_of_bots
-from agon.limits.services import RateLimited, limit_take
 from agon.matches.selectors import head_to_head, match_seat, seat_owned_by
+from agon.rate_limits.services import RateLimited, limit_take
 from agon.tournaments.selectors import bot_entries
-from agon.version_tests.selectors import version_tests_of
+from agon.version_testing.selectors import version_tests_of
 from agon.web import selectors
 from agon.web.charts import rating_chart
 from agon.web.forms import BotRenameForm, BotUploadForm, VersionTestForm, VersionUploadForm
 from agon.web.views.common import paginate_as, post_form, signed_in
-from agon.web.views.limits import refused_page
+from agon.web.views.rate_limited import refused_page
 
 BOT_GAMES_PAGE = 10
 """Games in each of the bot page's lists (ranked, other) a page."""

@@ -15,11 +15,11 @@ from django.shortcuts import redirect, render
 from agon.ladders.models import Ladder
 from agon.ladders.selectors import LeaderboardListing, ladder_get
 from agon.ladders.services import challenge_create
-from agon.limits.services import RateLimited, limit_take
+from agon.rate_limits.services import RateLimited, limit_take
 from agon.web import selectors
 from agon.web.forms import ChallengeForm
 from agon.web.views.common import paginate, post_form, signed_in
-from agon.web.views.limits import refused_page
+from agon.web.views.rate_limited import refused_page
 
 LEADERBOARD_PAGE = 50
 

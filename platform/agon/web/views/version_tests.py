@@ -10,8 +10,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import capfirst
 
-from agon.version_tests.selectors import version_test_get, version_test_state
-from agon.version_tests.services import BudgetExceeded, version_test_create
+from agon.version_testing.selectors import version_test_get, version_test_state
+from agon.version_testing.services import BudgetExceeded, version_test_create
 from agon.web import selectors
 from agon.web.charts import llr_chart
 from agon.web.forms import VersionTestForm

@@ -14,7 +14,7 @@ from agon.bots.retirement import bot_retire
 from agon.ladders.models import Ladder
 from tests.platform.conftest import PASSWORD, MakeBot
 from tests.platform.support import play_ranked
-from tests.platform.version_tests.support import bot_with_two_versions
+from tests.platform.version_testing.support import bot_with_two_versions
 from tests.platform.web.browser.checks import accessibility_problems, horizontal_overflow
 from tests.platform.web.browser.conftest import PHONE, Site
 

@@ -11,10 +11,10 @@ from itertools import cycle
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from agon.version_tests.models import VersionTest
-from agon.version_tests.services import Baseline, version_test_create
+from agon.version_testing.models import VersionTest
+from agon.version_testing.services import Baseline, version_test_create
 from tests.platform.conftest import PASSWORD, MakeBot
-from tests.platform.version_tests.support import (
+from tests.platform.version_testing.support import (
     bot_with_two_versions,
     finish_for_candidate,
     play_queued,

@@ -15,11 +15,11 @@ from pytest_django import Settings
 
 from agon.bots.models import Bot
 from agon.matches.models import Match
-from agon.version_tests import services
-from agon.version_tests.models import VersionTest
-from agon.version_tests.services import Baseline, BudgetExceeded, version_test_create
+from agon.version_testing import services
+from agon.version_testing.models import VersionTest
+from agon.version_testing.services import Baseline, BudgetExceeded, version_test_create
 from tests.platform.conftest import MakeBot
-from tests.platform.version_tests.support import (
+from tests.platform.version_testing.support import (
     bot_with_two_versions,
     finish_for_candidate,
     queued_games,
@@ -65,7 +65,7 @@ def meeting_point(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Barrier
         barrier.wait()
         ended(match=match)
 
-    monkeypatch.setattr("agon.flows.outcomes.version_test_game_ended", meet_then_end)
+    monkeypatch.setattr("agon.match_kinds.wiring.version_test_game_ended", meet_then_end)
     yield barrier
 
 

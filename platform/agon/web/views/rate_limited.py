@@ -1,4 +1,4 @@
-"""A page refused by a rate limit (agon.limits): the same page, with its form empty and
+"""A page refused by a rate limit (agon.rate_limits): the same page, with its form empty and
 the reason above it, as 429 with Retry-After."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.text import capfirst
 
-from agon.limits.services import RateLimited
+from agon.rate_limits.services import RateLimited
 
 
 def refused_page(

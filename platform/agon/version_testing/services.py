@@ -32,7 +32,7 @@ from agon.bots.models import Bot, BotVersion
 from agon.matches.background import Waiting, dispatching_after
 from agon.matches.models import Match
 from agon.matches.services import match_create
-from agon.version_tests.models import VersionTest, VersionTestGame
+from agon.version_testing.models import VersionTest, VersionTestGame
 from competition.formats.core import Result, ScheduledGame, deal_seed
 from competition.sprt import (
     DEFAULT_ALPHA,

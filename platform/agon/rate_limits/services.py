@@ -18,7 +18,7 @@ from django.conf import settings
 from django.http import HttpRequest
 
 from agon.env import parse_rate
-from agon.limits.counters import rate_counter
+from agon.rate_limits.counters import rate_counter
 
 REFUSALS = {
     "signup": "too many sign-ups from your address",

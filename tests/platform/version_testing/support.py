@@ -9,7 +9,7 @@ from agon.bots.models import Bot
 from agon.bots.services import version_submit
 from agon.matches.background import background_dispatch
 from agon.matches.models import Match
-from agon.version_tests.models import VersionTest
+from agon.version_testing.models import VersionTest
 from tests.platform.conftest import MakeBot
 from tests.platform.support import finish_match, latest_version, pass_validation, py_upload
 

@@ -19,7 +19,7 @@ import redis
 from django.conf import settings
 from django.db import connection
 
-from agon.limits.models import RateCounter
+from agon.rate_limits.models import RateCounter
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from django.db import models
 
 class RateCounter(models.Model):
     """Attempts counted under `key` in a window that ends at `resets_at` (Unix time).
-    Written only by `agon.limits.counters.DatabaseCounter`, one atomic statement a hit."""
+    Written only by `agon.rate_limits.counters.DatabaseCounter`, one atomic statement a hit."""
 
     key = models.CharField(max_length=200, primary_key=True)
     count = models.IntegerField()

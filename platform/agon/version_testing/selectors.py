@@ -10,7 +10,7 @@ from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
 from agon.bots.models import Bot, BotVersion
 from agon.ladders.models import LEADERBOARD_ORDER, Ladder, Rating
-from agon.version_tests.models import VersionTest, VersionTestGame
+from agon.version_testing.models import VersionTest, VersionTestGame
 from competition.sprt import Sprt
 from competition.sprt_words import VersionTestState
 
@@ -101,7 +101,7 @@ class BaselineBots:
 
 def baseline_bots(*, bot: Bot, limit: int = MOST_BASELINES_OFFERED) -> BaselineBots:
     """The other bots `bot`'s versions may be tested against
-    (`agon.version_tests.services.baseline_offered`, retired ones of other users left out)."""
+    (`agon.version_testing.services.baseline_offered`, retired ones of other users left out)."""
     playing = (
         Bot.objects.filter(game=bot.game)
         .exclude(id=bot.id)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from django.contrib import admin
 from django.http import HttpRequest
 
-from agon.version_tests.models import VersionTest
+from agon.version_testing.models import VersionTest
 
 # The admin's classes are generic only in the type stubs.
 if TYPE_CHECKING:

@@ -14,8 +14,8 @@ from agon.ladders.models import RatingChange
 from agon.matches.background import background_dispatch
 from agon.matches.models import Match
 from agon.matches.services import match_claim, match_fail
-from agon.version_tests.models import VersionTest
-from agon.version_tests.services import (
+from agon.version_testing.models import VersionTest
+from agon.version_testing.services import (
     NOT_NEEDED,
     Baseline,
     BudgetExceeded,
@@ -24,7 +24,7 @@ from agon.version_tests.services import (
 from competition.sprt import Sprt
 from tests.platform.conftest import MakeBot
 from tests.platform.support import finish_match
-from tests.platform.version_tests.support import (
+from tests.platform.version_testing.support import (
     bot_with_two_versions,
     finish_for_candidate,
     play_queued,

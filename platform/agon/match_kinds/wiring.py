@@ -1,4 +1,8 @@
-"""Each kind of match's outcome: the one place that says what a result means."""
+"""What each kind of match means, wired into the matches app when the apps load: its
+outcome (the one place that says what a result means: installed into
+`agon.matches.outcome_registry`), who besides staff sees a private one
+(`agon.matches.visibility`), and the work that waits for the background share
+(`agon.matches.background`)."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from agon.bots.services import validation_conclude
 from agon.ladders.services import ratings_apply, ratings_enter
 from agon.matches.background import Source, background_sources_install
 from agon.matches.models import Match
-from agon.matches.outcomes import outcomes_install
+from agon.matches.outcome_registry import outcomes_install
 from agon.matches.visibility import audiences_install
 from agon.tournaments.scheduling import (
     tournament_dispatch,
@@ -16,7 +20,7 @@ from agon.tournaments.scheduling import (
     tournaments_waiting,
 )
 from agon.tournaments.services import tournament_matches_audience
-from agon.version_tests.services import (
+from agon.version_testing.services import (
     version_test_dispatch,
     version_test_game_ended,
     version_tests_waiting,

@@ -1,10 +1,11 @@
-"""What the end of a match means, for each kind, installed from above.
+"""The registry of outcomes: what the end of a match means, for each kind, installed from
+above.
 
 The matches app plays matches and ends them exactly once, but what a result means (a
 validation verdict, a rating change, nothing at all) belongs to the apps above it. The
-coordinating layer (agon.flows) installs one outcome per kind when the apps load; every
-end of a match (finished, failed, lost by its runs) calls it inside the transaction that
-ends the match, so the outcome happens exactly once too.
+coordinating layer (agon.match_kinds) installs one outcome per kind when the apps load;
+every end of a match (finished, failed, lost by its runs) calls it inside the
+transaction that ends the match, so the outcome happens exactly once too.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def outcome_conclude(match: Match) -> None:
     except KeyError:
         raise NoOutcome(
             f"match {match.id}: no outcome installed for its kind {match.kind!r} "
-            "(agon.flows installs them: is it in INSTALLED_APPS?)"
+            "(agon.match_kinds installs them: is it in INSTALLED_APPS?)"
         ) from None
     outcome(match)
     if match.background:

@@ -40,6 +40,8 @@ class FileBots:
         self._open = contextlib.ExitStack()
 
     def open(self, path: Path, game_id: str, seat: int) -> Bot:
+        # The sandbox only for a boxed bot file: an environment against builtins starts
+        # without it.
         from sandbox.backends import BoxSpec, get_backend
         from sandbox.limits import limits_for
         from sandbox.packages import unpack_bot

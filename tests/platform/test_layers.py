@@ -56,9 +56,9 @@ def test_it_keeps_the_import_contracts() -> None:
     [
         pytest.param(
             "platform/agon/matches/upward.py",
-            "from agon.match_kinds import outcomes\n",
+            "from agon.match_kinds import wiring\n",
             "agon.matches.upward -> agon.match_kinds.wiring (l.1)",
-            id="an app calling up into the flows",
+            id="an app calling up into the match kinds",
         ),
         pytest.param(
             "engine/upward.py",

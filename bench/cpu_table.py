@@ -19,7 +19,7 @@ from engine.akropolis.rules import variants_of
 from engine.akropolis.scoring import score_surface
 from engine.bots import builtin_bot
 from engine.match import observation_for, play_match
-from engine.players import Bot
+from engine.players import Player
 from engine.registry import get_spec
 from engine.rng import SplitMix64
 from sandbox.protocol import turn_line
@@ -194,7 +194,7 @@ def mover_evaluation_rate(game_id: str, players: int, seconds: float) -> float |
     return cpu_rate(work, seconds) * len(tried)
 
 
-class _Boxed(Bot):
+class _Boxed(Player):
     """Stands for a boxed bot: shown what `BoxBot` is shown."""
 
     takes_encoded = BoxBot.takes_encoded

@@ -71,7 +71,7 @@ class EncodedJSON(dict[str, Any]):
 
 class EncodedText:
     """A JSON value known only by its `compact_json` text: what a game writes for a bot
-    that sends the value on unread (a boxed bot, see `Bot.takes_encoded`), so that no
+    that sends the value on unread (a boxed bot, see `Player.takes_encoded`), so that no
     dict is built only to be encoded."""
 
     __slots__ = ("text",)

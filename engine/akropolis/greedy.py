@@ -16,7 +16,7 @@ from engine.akropolis.components import hex_code
 from engine.akropolis.gains import fast_gains
 from engine.akropolis.scoring import VARIANTS, placed_surface, score_surface
 from engine.core import JSON
-from engine.players import Bot
+from engine.players import Player
 
 __all__ = ["GreedyBot", "naive_gains"]
 
@@ -40,7 +40,7 @@ def naive_gains(observation: dict[str, Any], legal_actions: Sequence[dict[str, i
     return gains
 
 
-class GreedyBot(Bot):
+class GreedyBot(Player):
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed  # the greedy bot draws nothing at random; kept for a uniform interface
 

@@ -14,7 +14,7 @@ from engine.core import (
     OptionSpec,
     competition_ranks,
 )
-from engine.players import Bot
+from engine.players import Player
 from engine.rng import SplitMix64
 
 MAX_TAKE = 3
@@ -38,7 +38,7 @@ def take_of(action: JSON) -> int:
     return take
 
 
-class GreedyBot(Bot):
+class GreedyBot(Player):
     """Leaves the pile at a multiple of 4 when it can (the winning strategy), else takes 1."""
 
     def __init__(self, seed: int) -> None:

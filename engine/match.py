@@ -201,11 +201,10 @@ def play_match(
 
 def observation_for(game: Game[Any], state: Any, seat: int, bot: Player) -> JSON:
     """What the bot at `seat` is shown: for a bot that sends it on unread, only its JSON
-    text where the game writes that directly (`observation_text`); else the observation."""
-    write_text = getattr(game, "observation_text", None) if bot.takes_encoded else None
-    if write_text is None:
-        return game.observation(state, seat)
-    return EncodedText(write_text(state, seat))
+    text (`Game.observation_text`); else the observation."""
+    if bot.takes_encoded:
+        return EncodedText(game.observation_text(state, seat))
+    return game.observation(state, seat)
 
 
 def _bot_action(bot: Player, observation: JSON, legal: Sequence[JSON]) -> JSON:

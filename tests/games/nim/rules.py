@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.core import (
     JSON,
+    Game,
     IllegalAction,
     InvalidOptions,
     MatchResult,
@@ -49,7 +50,9 @@ class GreedyBot(Player):
         return {"take": wanted}
 
 
-class Nim:
+class Nim(Game[NimState]):
+    """Subclasses the contract for its default `observation_text` (no writer of its own)."""
+
     id = "nim"
     name = "Nim"
     rules_version = 1

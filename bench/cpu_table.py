@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine import get_game
-from engine.akropolis.rules import variants_of
 from engine.akropolis.scoring import score_surface
 from engine.bots import builtin_bot
 from engine.match import observation_for, play_match
@@ -148,7 +147,7 @@ def evaluation_rate(game_id: str, players: int, seconds: float, *, rescoring: bo
     elif game_id == "akropolis":
 
         def scores(state: Any) -> object:
-            variants = variants_of(state)
+            variants = state.variants
             return [
                 score_surface(city.top, stones, variants).total
                 for city, stones in zip(state.cities, state.stones, strict=True)

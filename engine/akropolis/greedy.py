@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.akropolis.city_gains import surface_from_json
 from engine.akropolis.components import hex_code
-from engine.akropolis.gains import fast_gains
-from engine.akropolis.scoring import VARIANTS, placed_surface, score_surface
+from engine.akropolis.fast.gains import fast_gains
+from engine.akropolis.scoring import VARIANTS, placed_surface, score_surface, surface_from_json
 from engine.core import JSON
 from engine.players import Player
 

@@ -300,18 +300,20 @@ def test_the_observation_text_is_the_observation_encoded(game_id: str, data: st.
 
 
 @pytest.mark.parametrize(
-    "game_id", [g for g in game_ids() if hasattr(get_game(g), "state_from_observation")]
+    "game_id", [g for g in game_ids() if get_spec(g).state_from_observation is not None]
 )
 @property_settings(15)
 @given(data=st.data())
 def test_a_state_rebuilt_from_the_movers_observation_offers_the_same_actions(
     game_id: str, data: st.DataObject
 ) -> None:
-    game: Any = get_game(game_id)
+    spec = get_spec(game_id)
+    game, rebuild = spec.game, spec.state_from_observation
+    assert rebuild is not None
     for state, _ in sampled(game, data.draw(setups(game_id)), every=3):
         player = game.current_player(state)
         seen = as_json(game.observation(state, player))
-        guess = game.state_from_observation(seen)
+        guess = rebuild(seen)
         assert list(game.legal_actions(guess)) == list(game.legal_actions(state))
         assert game.observation(guess, player) == seen
 

@@ -15,11 +15,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine import get_game
-from engine.akropolis.rules import variants_of
 from engine.akropolis.scoring import score_surface
 from engine.bots import builtin_bot
 from engine.match import observation_for, play_match
-from engine.players import Bot
+from engine.players import Player
 from engine.registry import get_spec
 from engine.rng import SplitMix64
 from sandbox.protocol import turn_line
@@ -148,7 +147,7 @@ def evaluation_rate(game_id: str, players: int, seconds: float, *, rescoring: bo
     elif game_id == "akropolis":
 
         def scores(state: Any) -> object:
-            variants = variants_of(state)
+            variants = state.variants
             return [
                 score_surface(city.top, stones, variants).total
                 for city, stones in zip(state.cities, state.stones, strict=True)
@@ -194,7 +193,7 @@ def mover_evaluation_rate(game_id: str, players: int, seconds: float) -> float |
     return cpu_rate(work, seconds) * len(tried)
 
 
-class _Boxed(Bot):
+class _Boxed(Player):
     """Stands for a boxed bot: shown what `BoxBot` is shown."""
 
     takes_encoded = BoxBot.takes_encoded

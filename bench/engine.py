@@ -25,7 +25,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 from cpu_table import print_table  # noqa: E402  (this folder, on the path as the script's)
 
 from engine import get_game  # noqa: E402
-from engine.akropolis.city import scan_legal_triangles  # noqa: E402
+from engine.akropolis.geometry import scan_legal_triangles  # noqa: E402
 from engine.akropolis.greedy import naive_gains  # noqa: E402
 from engine.bots import builtin_bot  # noqa: E402
 from engine.match import play_match  # noqa: E402
@@ -162,7 +162,7 @@ def bench_legal_actions(count: int) -> None:
         cold.append(time.perf_counter() - start)
         city = state.cities[GAME.current_player(state)]
         start = time.perf_counter()
-        scan_legal_triangles(city)
+        scan_legal_triangles(city.top, city.tile_at)
         scan.append(time.perf_counter() - start)
     med = statistics.median
     print(

@@ -54,7 +54,7 @@ from bench.cpu_table import (  # noqa: E402
 from bench.prototype import c_cities  # noqa: E402
 from bench.prototype.build import NoCompiler, build_core  # noqa: E402
 from engine import get_game  # noqa: E402
-from engine.akropolis.rules import AKROPOLIS  # noqa: E402
+from engine.akropolis.spec import AKROPOLIS  # noqa: E402
 from engine.core import MatchResult  # noqa: E402
 
 NEEDED = """bench/peer.py needs the peer to compare with:

@@ -71,7 +71,7 @@ class EncodedJSON(dict[str, Any]):
 
 class EncodedText:
     """A JSON value known only by its `compact_json` text: what a game writes for a bot
-    that sends the value on unread (a boxed bot, see `Bot.takes_encoded`), so that no
+    that sends the value on unread (a boxed bot, see `Player.takes_encoded`), so that no
     dict is built only to be encoded."""
 
     __slots__ = ("text",)
@@ -160,6 +160,15 @@ class Game(Protocol, Generic[StateT]):
     def result(self, state: StateT) -> MatchResult: ...
 
     def observation(self, state: StateT, player: int) -> JSON: ...
+
+    def observation_text(self, state: StateT, player: int) -> str:
+        """`observation(state, player)` as the bot protocol's JSON text, byte for byte
+        `compact_json` of it: what the referee sends a boxed bot (`engine.match`).
+
+        This body is the default, for a game that subclasses `Game` and writes no text
+        of its own: the observation, encoded. A game with a faster writer defines its
+        own, which the contract tests hold to the same bytes."""
+        return compact_json(self.observation(state, player))
 
     def state_to_json(self, state: StateT) -> JSON:
         """The whole state; a dict whose "options" are the match's options as

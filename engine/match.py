@@ -1,8 +1,8 @@
 """Play one match between bot objects, turning every bot failure into recorded data.
 
 This is the referee's loop without any I/O: boxes, pipes and clocks belong to the
-sandbox, which wraps each bot program in a `Bot` that raises `BotFault` when the
-program times out, crashes or talks nonsense.
+sandbox, which wraps each bot program in a `Player` (`engine.players`) that raises
+`BotFault` when the program times out, crashes or talks nonsense.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import JSON, EncodedText, Game, IllegalAction, JSONValue, ranks_with_faults
-from engine.players import Bot, BotFault, RandomBot
+from engine.players import BotFault, Player, RandomBot
 from engine.replay import Replay
 from engine.rng import derive_seed
 
@@ -100,7 +100,7 @@ def _escape(char: str) -> str:
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
-def fallback_bot(seed: int, seat: int) -> Bot:
+def fallback_bot(seed: int, seat: int) -> Player:
     """Plays a faulted seat's remaining turns, the same way on every run."""
     return RandomBot(derive_seed(seed, "fallback", seat))
 
@@ -131,7 +131,7 @@ def play_match(
     seed: int,
     players: int,
     options: dict[str, JSON],
-    bots: Sequence[Bot],
+    bots: Sequence[Player],
     bot_ids: Sequence[str],
     on_turn: Callable[[Any, int, JSON], None] | None = None,
 ) -> Replay:
@@ -144,7 +144,7 @@ def play_match(
     for seat, bot in enumerate(bots):
         _guarded(functools.partial(bot.start, {**info, "player": seat}))
     faults: list[Fault] = []
-    stand_ins: dict[int, Bot] = {}
+    stand_ins: dict[int, Player] = {}
     actions: list[JSON] = []
     moves = [0] * players
     while not game.is_over(state):
@@ -199,16 +199,15 @@ def play_match(
     )
 
 
-def observation_for(game: Game[Any], state: Any, seat: int, bot: Bot) -> JSON:
+def observation_for(game: Game[Any], state: Any, seat: int, bot: Player) -> JSON:
     """What the bot at `seat` is shown: for a bot that sends it on unread, only its JSON
-    text where the game writes that directly (`observation_text`); else the observation."""
-    write_text = getattr(game, "observation_text", None) if bot.takes_encoded else None
-    if write_text is None:
-        return game.observation(state, seat)
-    return EncodedText(write_text(state, seat))
+    text (`Game.observation_text`); else the observation."""
+    if bot.takes_encoded:
+        return EncodedText(game.observation_text(state, seat))
+    return game.observation(state, seat)
 
 
-def _bot_action(bot: Bot, observation: JSON, legal: Sequence[JSON]) -> JSON:
+def _bot_action(bot: Player, observation: JSON, legal: Sequence[JSON]) -> JSON:
     """The bot's action as plain JSON; BotFault when the bot fails or answers non-JSON.
 
     A TypeError or ValueError raised inside `act` is the bot's own bug (a crash), not an

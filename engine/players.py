@@ -1,4 +1,9 @@
-"""What a player is to the referee: a `Bot` that picks actions, and the faults it can make."""
+"""What a player is to the referee: a `Player` that picks actions, and the faults it can make.
+
+A `Player` is a seat's decision maker as the engine's referee (`engine.match`) drives it:
+a builtin bot, a boxed bot program (the sandbox's `BoxBot`), a test's scripted player.
+It is not a bot author's base class (`agon_bot.Bot`) nor an uploaded bot (the platform's
+`agon.bots.models.Bot`)."""
 
 from __future__ import annotations
 
@@ -10,8 +15,8 @@ from engine.rng import SplitMix64
 FAULT_KINDS = ("timeout", "illegal_action", "bad_output", "crash", "memory", "output_limit")
 
 
-class Bot:
-    """A player. `act` returns one of `legal_actions` (any equal JSON value will do)."""
+class Player:
+    """One seat's player. `act` returns one of `legal_actions` (any equal JSON value will do)."""
 
     takes_encoded = False
     """True for a bot that sends its observation on as JSON text without reading it (a
@@ -27,7 +32,7 @@ class Bot:
         """Called once when the match is over."""
 
 
-class RandomBot(Bot):
+class RandomBot(Player):
     """Uniform over the legal actions, from its own seeded stream."""
 
     def __init__(self, seed: int) -> None:

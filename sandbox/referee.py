@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 
 from engine.core import JSON, EncodedText, JSONValue
-from engine.players import Bot, BotFault
+from engine.players import BotFault, Player
 from sandbox import protocol
 from sandbox.backends.base import Box
 from sandbox.limits import Limits
@@ -31,7 +31,7 @@ MAX_TURN_LOG_OFFSETS = 10_000
 """The most turns whose log offsets are kept (a turn is one int; games end long before)."""
 
 
-class BoxBot(Bot):
+class BoxBot(Player):
     takes_encoded = True  # the observation goes down the pipe as text, unread
 
     def __init__(self, box: Box, limits: Limits) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 from engine.bots import BUILTIN_BOTS, builtin_bot
 from engine.core import JSON
 from engine.match import play_match
-from engine.players import Bot
+from engine.players import Player
 from engine.registry import get_game
 from engine.replay import Replay
 from sandbox.backends import Backend, BoxSpec, SandboxError, get_backend
@@ -99,7 +99,7 @@ def run_match(
     started = time.monotonic()
     backend = get_backend(sandbox) if isinstance(sandbox, str) else sandbox
     with contextlib.ExitStack() as cleanup:
-        bots: list[Bot] = []
+        bots: list[Player] = []
         boxed: dict[int, BoxBot] = {}
         for seat, program in enumerate(programs):
             if program.package is None:

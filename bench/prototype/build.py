@@ -3,8 +3,9 @@ temporary folder and imports it. Benchmark and oracle-test use only: the engine 
 imports it.
 
 The C code's tables (neighbour steps, the triangles around a placed tile, the hex codes
-and their stars) are written into `tables.h` here from the engine's own `geometry` and
-`components`, on the prototype's fixed grid, so they cannot drift from the engine.
+and their stars) are written into `tables.h` here from the engine's own `geometry`,
+`fast.legal_tables` and `components`, on the prototype's fixed grid, so they cannot
+drift from the engine.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 from types import ModuleType
 
 from engine.akropolis import components, geometry
+from engine.akropolis.fast import legal_tables
 from engine.hexgrid import NEIGHBOUR_STEPS
 
 SOURCE = Path(__file__).with_name("akropolis_core.c")
@@ -71,15 +73,16 @@ def _array(name: str, items: Sequence[object], shape: str) -> str:
 def tables_header() -> str:
     g = geometry
     c = components
+    t = legal_tables
     edge = [
-        [(local_triangle(rel), local_offset(o)) for rel, o in g.EDGE_TRIANGLES[k]] for k in (0, 1)
+        [(local_triangle(rel), local_offset(o)) for rel, o in t.EDGE_TRIANGLES[k]] for k in (0, 1)
     ]
     corner = [
         [(local_triangle(rel), local_offset(a), local_offset(b)) for rel, a, b in triangles]
-        for triangles in g.CORNER_TRIANGLES
+        for triangles in t.CORNER_TRIANGLES
     ]
     ring_triangles = [
-        [(local_triangle(rel), *map(local_offset, cells)) for rel, *cells in g.RING_TRIANGLES[k]]
+        [(local_triangle(rel), *map(local_offset, cells)) for rel, *cells in t.RING_TRIANGLES[k]]
         for k in (0, 1)
     ]
     sizes = (

@@ -1,4 +1,4 @@
-"""The engine's own Akropolis turns (`turns.apply_action`, `legal_actions`) played on the
+"""The engine's own Akropolis turns (`rules.apply_action`, `legal_actions`) played on the
 C prototype's cities: a state whose cities are `akropolis_core.CCity`, which answers the
 calls a turn makes on a `City` (`can_cover`, `copy`, `place`, `legal_triangles`).
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from engine.akropolis.rules import AKROPOLIS
+from engine.akropolis.spec import AKROPOLIS
 from engine.akropolis.state import AkropolisState
 from engine.rng import SplitMix64
 

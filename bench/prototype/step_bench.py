@@ -24,7 +24,7 @@ from bench.prototype.build import NoCompiler, build_core  # noqa: E402
 from engine.akropolis.city import City  # noqa: E402
 from engine.akropolis.components import TILES  # noqa: E402
 from engine.akropolis.geometry import STEP, triangle_of  # noqa: E402
-from engine.akropolis.rules import AKROPOLIS  # noqa: E402
+from engine.akropolis.spec import AKROPOLIS  # noqa: E402
 from engine.hexgrid import encode  # noqa: E402
 from engine.rng import SplitMix64  # noqa: E402
 

@@ -9,15 +9,14 @@ three anchors (see `geometry`).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import legal
+from engine.akropolis.city import City
+from engine.akropolis.fast.city_cache import PLACEMENT_TEXTS
 from engine.akropolis.geometry import TRIANGLE_ACTIONS
 from engine.core import EncodedJSON, IllegalAction
 from engine.hexgrid import decode
-
-if TYPE_CHECKING:
-    from engine.akropolis.city import City
 
 ACTION_KEYS = frozenset(("tile", "q", "r", "rotation"))
 
@@ -62,11 +61,6 @@ def placements_of(triangle: int) -> tuple[tuple[int, int, int], ...]:
     return PLACEMENTS[triangle]
 
 
-def placements_text(triangle: int) -> str:
-    """`placements_of` as JSON text: [q,r,rotation],[q,r,rotation],[q,r,rotation]."""
-    return ",".join(f"[{q},{r},{rotation}]" for q, r, rotation in placements_of(triangle))
-
-
 class _Placements(dict[int, tuple[tuple[int, int, int], ...]]):
     """The three placements of each triangle met, kept: read by plain indexing, a third
     of the cost of a cached function's call. Triangles are cells of the bounded grid that
@@ -78,17 +72,6 @@ class _Placements(dict[int, tuple[tuple[int, int, int], ...]]):
 
 
 PLACEMENTS = _Placements()
-
-
-class _PlacementTexts(dict[int, str]):
-    """`placements_text` of each triangle met, kept, as `PLACEMENTS` are."""
-
-    def __missing__(self, triangle: int) -> str:
-        text = self[triangle] = placements_text(triangle)
-        return text
-
-
-PLACEMENT_TEXTS = _PlacementTexts()
 
 
 def placement_of(triangle: int, which: int) -> tuple[int, int, int]:
@@ -156,8 +139,9 @@ class LegalActions(legal.LegalActions):
         return EncodedJSON(data, self.compact_text())
 
     def compact_text(self) -> str:
-        """`compact()` as JSON text only, from each triangle's placements encoded once
-        (and kept in their order by the city, see `City.legal_placements_text`)."""
+        """`compact()` as JSON text only, written directly (a fast path: it must equal
+        `compact_json(compact())`), from each triangle's placements encoded once and
+        kept in their order by the city (`fast.city_cache`)."""
         city = self.city
         if city is not None and city.tiles == self.city_tiles:
             placements = city.legal_placements_text()

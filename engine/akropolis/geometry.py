@@ -9,6 +9,8 @@ exactly three actions, one per hex of the tile that lands on the anchor p.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine.hexgrid import NEIGHBOUR_STEPS
 
 STEP = NEIGHBOUR_STEPS
@@ -51,7 +53,8 @@ RING: tuple[tuple[int, ...], ...] = (_ring_offsets(0), _ring_offsets(1))
 """Offsets from y of the nine cells bordering a triangle."""
 
 
-def _triangles_touching(offsets: set[int]) -> tuple[int, ...]:
+def triangles_touching(offsets: set[int]) -> tuple[int, ...]:
+    """The ids of the triangles holding one of these cells, sorted."""
     found = set()
     for cell in offsets:
         for rotation in range(6):
@@ -59,46 +62,56 @@ def _triangles_touching(offsets: set[int]) -> tuple[int, ...]:
     return tuple(sorted(found))
 
 
-TRIANGLES_OF_CELL: tuple[int, ...] = _triangles_touching({0})
+TRIANGLES_OF_CELL: tuple[int, ...] = triangles_touching({0})
 """Triangle ids containing the cell coded 0 (add 2 * code to move them to a cell)."""
 
-NEARBY_TRIANGLES: tuple[tuple[int, ...], ...] = tuple(
-    _triangles_touching(set(TRIANGLE_CELLS[kind]) | set(RING[kind])) for kind in (0, 1)
-)
-"""For each type, the (relative) ids of the triangles whose legality may change when a
-tile is placed on a triangle of that type: those touching its cells or its ring."""
+
+# --- the placement rules ------------------------------------------------------------------
+
+Top = Mapping[int, tuple[int, ...]]
+"""The visible hex on each occupied cell of a city, its level first."""
 
 
-def _neighbouring_triangles(
-    kind: int,
-) -> tuple[
-    tuple[tuple[int, int], ...], tuple[tuple[int, int, int], ...], tuple[tuple[int, ...], ...]
-]:
-    """`NEARBY_TRIANGLES[kind]` but the triangle itself, sorted by what they share with it."""
-    own = set(TRIANGLE_CELLS[kind])
-    edge, corner, ring = [], [], []
-    for relative in NEARBY_TRIANGLES[kind]:
-        if relative == kind:
-            continue
-        dy, other_kind = divmod(relative, 2)
-        cells = tuple(dy + offset for offset in TRIANGLE_CELLS[other_kind])
-        outside = tuple(cell for cell in cells if cell not in own)
-        if len(outside) == 1:
-            edge.append((relative, outside[0]))
-        elif len(outside) == 2:
-            corner.append((relative, outside[0], outside[1]))
-        else:
-            ring.append((relative, *cells))
-    return tuple(edge), tuple(corner), tuple(ring)
+def is_legal(top: Top, tile_at: Mapping[int, int], triangle: int) -> bool:
+    """Whether a tile may cover this triangle of a city (`top`, and which tile shows on
+    each cell, `tile_at`). The rules:
+
+    - on level 1, its three cells are empty and one of them at least touches the city;
+    - above, its three cells hold hexes on one level, and not all of one tile (a tile
+      may not lie on top of a single tile); it never stands over an empty space.
+    """
+    y, kind = divmod(triangle, 2)
+    first, second, third = TRIANGLE_CELLS[kind]
+    a, b, c = top.get(y + first), top.get(y + second), top.get(y + third)
+    if a is None:
+        # Level 1: three empty cells, one of the nine cells around them occupied.
+        if b is not None or c is not None:
+            return False
+        return any(y + offset in top for offset in RING[kind])
+    # Higher: three hexes on one level, not all three of one tile.
+    if b is None or c is None or not a[0] == b[0] == c[0]:
+        return False
+    return not tile_at[y + first] == tile_at[y + second] == tile_at[y + third]
 
 
-_NEIGHBOURING = (_neighbouring_triangles(0), _neighbouring_triangles(1))
+def scan_legal_triangles(top: Top, tile_at: Mapping[int, int]) -> list[int]:
+    """Every triangle a tile may cover, sorted (the order of the legal actions): each
+    triangle touching the city or its border, tried by `is_legal`."""
+    cells = set(top)
+    for cell in top:
+        cells.update(cell + step for step in STEP)
+    candidates = {2 * cell + relative for cell in cells for relative in TRIANGLES_OF_CELL}
+    return sorted(t for t in candidates if is_legal(top, tile_at, t))
 
-EDGE_TRIANGLES: tuple[tuple[tuple[int, int], ...], ...] = tuple(n[0] for n in _NEIGHBOURING)
-"""For each type, the triangles sharing an edge with one: (relative id, offset from y of
-the one cell they do not share)."""
-CORNER_TRIANGLES: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(n[1] for n in _NEIGHBOURING)
-"""The triangles sharing a single cell: (relative id, offsets of their two other cells)."""
-RING_TRIANGLES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(n[2] for n in _NEIGHBOURING)
-"""The triangles sharing no cell but touching the ring: (relative id, offsets of their
-three cells)."""
+
+def explain_illegal(top: Top, anchor: int, rotation: int) -> str:
+    """Which placement rule a tile at `anchor` and `rotation` breaks (it breaks one)."""
+    cells = (anchor, anchor + STEP[rotation], anchor + STEP[(rotation + 1) % 6])
+    below = [top.get(cell) for cell in cells]
+    if all(h is None for h in below):
+        return "on level 1 a tile must share an edge with the city"
+    if any(h is None for h in below):
+        return "a tile cannot stand over an empty space"
+    if len({h[0] for h in below if h is not None}) > 1:
+        return "the three hexes underneath must be on the same level"
+    return "a tile cannot lie on top of a single tile"

@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.akropolis.city_gains import surface_from_json
 from engine.akropolis.components import hex_code
-from engine.akropolis.gains import fast_gains
-from engine.akropolis.scoring import VARIANTS, placed_surface, score_surface
+from engine.akropolis.fast.gains import fast_gains
+from engine.akropolis.scoring import VARIANTS, placed_surface, score_surface, surface_from_json
 from engine.core import JSON
-from engine.players import Bot
+from engine.players import Player
 
 __all__ = ["GreedyBot", "naive_gains"]
 
@@ -40,7 +39,7 @@ def naive_gains(observation: dict[str, Any], legal_actions: Sequence[dict[str, i
     return gains
 
 
-class GreedyBot(Bot):
+class GreedyBot(Player):
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed  # the greedy bot draws nothing at random; kept for a uniform interface
 

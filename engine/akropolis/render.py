@@ -6,16 +6,12 @@ district, lower case for a plaza, `q` for a quarry), its level, and `*` on a pla
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from engine.akropolis.city import City
 from engine.akropolis.components import COLOR_INDEX_OF, IS_PLAZA, QUARRY, TILES
-from engine.akropolis.scoring import VARIANTS, score_surface
+from engine.akropolis.rules import current_player, is_over
+from engine.akropolis.scoring import score_surface
+from engine.akropolis.state import AkropolisState
 from engine.hexgrid import decode
-
-if TYPE_CHECKING:
-    from engine.akropolis.city import City
-    from engine.akropolis.rules import Akropolis
-    from engine.akropolis.state import AkropolisState
 
 _LETTERS = "HMBTG"
 LEGEND = (
@@ -52,15 +48,10 @@ def render_city(city: City) -> list[str]:
     return rows
 
 
-def render_state(game: Akropolis, state: AkropolisState) -> str:
-    variants = [name for name in VARIANTS if state.options.get(name)]
+def render_state(state: AkropolisState) -> str:
     lines = [
         f"Akropolis, {state.players} players, turn {state.turn}"
-        + (
-            " (game over)"
-            if game.is_over(state)
-            else f", player {game.current_player(state)} to move"
-        ),
+        + (" (game over)" if is_over(state) else f", player {current_player(state)} to move"),
         "Construction Site: "
         + "  ".join(
             f"[{k}] #{tile}: " + "/".join(hex_label(1, c).strip()[0] for c in TILES[tile].hexes)
@@ -70,7 +61,7 @@ def render_state(game: Akropolis, state: AkropolisState) -> str:
         LEGEND,
     ]
     for player, city in enumerate(state.cities):
-        score = score_surface(city.top, state.stones[player], variants)
+        score = score_surface(city.top, state.stones[player], state.variants)
         lines += ["", f"Player {player}: {state.stones[player]} stones, {score.total} points"]
         lines += ["  " + row for row in render_city(city)]
     return "\n".join(lines) + "\n"

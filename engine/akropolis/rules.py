@@ -1,43 +1,40 @@
-"""Akropolis as an Agon game: setup, the end and the result; turns are in `turns`.
+"""The rules of Akropolis, in the order of our rules page (docs/rules/akropolis.md):
+setup, a turn (its legal actions and what applying one does), the end and the result.
 
-The rules are those of the project's rules file for Akropolis; each function names the
-rule it carries out.
+Read with `components` (the tiles), `geometry` (where a tile may go), `city` (placing
+one) and `scoring` (a city's points). `spec.Akropolis`, the game object the registry
+holds, is these functions behind the engine's contract. Speed lives in `fast/`: the
+legal placements and the scores are kept up to date placement by placement
+(`fast.city_cache`), equal to the plain rules they stand for.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
 from operator import mul
-from typing import Any
 
-from engine.akropolis.actions import ExpandedActions
+from engine.akropolis.actions import LegalActions, parse_action
 from engine.akropolis.city import City
-from engine.akropolis.city_json import score_json
 from engine.akropolis.components import COLORS, STARTING_STONES, TILES
-from engine.akropolis.greedy import GreedyBot
-from engine.akropolis.observation import (
-    observation,
-    observation_text,
-    state_from_observation,
+from engine.akropolis.geometry import (
+    TILE_STEPS,
+    TRIANGLE_ACTIONS,
+    TRIANGLE_FROM_ANCHOR,
+    explain_illegal,
 )
-from engine.akropolis.render import render_state
 from engine.akropolis.scoring import VARIANTS, CityScore, details_json
 from engine.akropolis.state import AkropolisState
-from engine.akropolis.state_json import state_from_json, state_to_json
-from engine.akropolis.turns import (
-    apply_action,
-    apply_legal,
-    current_player,
-    is_over,
-    legal_actions,
-)
-from engine.core import JSON, MatchResult, OptionSpec, competition_ranks
+from engine.core import JSON, IllegalAction, MatchResult, OptionSpec, competition_ranks
+from engine.hexgrid import COORD_LIMIT, encode
 from engine.rng import SplitMix64
-from engine.setup_checks import checked_options
 
+# --- setup ------------------------------------------------------------------------------
+
+PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4)
 STANDARD_STACKS = 11
+"""Stacks of players + 1 tiles in a standard game; the players + 2 others are the site."""
 ALL_TILES_STACKS = {2: 19, 3: 14}
+"""Stacks with the `all_tiles` option (2 or 3 players: all 61 tiles)."""
 
 _VARIANT_HELP = {
     "houses": "variant: the scoring house group's value is doubled if it is 10 or more",
@@ -46,148 +43,192 @@ _VARIANT_HELP = {
     "temples": "variant: a scoring temple on level 2 or higher is worth double",
     "gardens": "variant: a garden next to a lake (an enclosed empty space) is worth double",
 }
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("all_tiles", False, "play with all 61 tiles (a longer game)", (2, 3)),
+    *(OptionSpec(name, False, _VARIANT_HELP[name]) for name in VARIANTS),
+)
 
 
-class Akropolis:
-    id = "akropolis"
-    name = "Akropolis"
-    rules_version = 1
-    player_counts: tuple[int, ...] = (2, 3, 4)
-    options: tuple[OptionSpec, ...] = (
-        OptionSpec("all_tiles", False, "play with all 61 tiles (a longer game)", (2, 3)),
-        *(OptionSpec(name, False, _VARIANT_HELP[name]) for name in VARIANTS),
+def deal(seed: int, players: int, options: dict[str, bool]) -> AkropolisState:
+    """Setup, once the options are checked (`OPTIONS`, defaults filled in): the tiles in
+    play shuffled by the seed; stacks of players + 1 tiles face down, the rest (players
+    + 2) face up in the Construction Site; each player a city of the starting tile and
+    their seat's starting stones (1, 2, 3, 4)."""
+    all_tiles = options["all_tiles"]
+    tiles = list(tiles_in_play(players, all_tiles))
+    SplitMix64(seed).shuffle(tiles)
+    stack_size = players + 1
+    stacks_count = ALL_TILES_STACKS[players] if all_tiles else STANDARD_STACKS
+    site_size = len(tiles) - stacks_count * stack_size
+    if site_size != players + 2:
+        raise AssertionError("the rules' tile counts do not add up")
+    stacks = [tiles[i : i + stack_size] for i in range(site_size, len(tiles), stack_size)]
+    return AkropolisState(
+        seed=seed,
+        players=players,
+        options=options,
+        stacks=stacks,
+        site=tiles[:site_size],
+        stones=list(STARTING_STONES[:players]),
+        cities=[City.starting() for _ in range(players)],
     )
-
-    # --- setup -----------------------------------------------------------------------
-
-    def new_state(self, seed: int, players: int, options: Mapping[str, JSON]) -> AkropolisState:
-        normalized = checked_options(self, seed, players, options)
-        all_tiles = normalized["all_tiles"]
-        tiles = list(tiles_in_play(players, all_tiles))
-        SplitMix64(seed).shuffle(tiles)
-        stack_size = players + 1
-        stacks_count = ALL_TILES_STACKS[players] if all_tiles else STANDARD_STACKS
-        site_size = len(tiles) - stacks_count * stack_size
-        if site_size != players + 2:
-            raise AssertionError("the rules' tile counts do not add up")
-        stacks = [tiles[i : i + stack_size] for i in range(site_size, len(tiles), stack_size)]
-        return AkropolisState(
-            seed=seed,
-            players=players,
-            options=normalized,
-            stacks=stacks,
-            site=tiles[:site_size],
-            stones=list(STARTING_STONES[:players]),
-            cities=[City.starting() for _ in range(players)],
-        )
-
-    # --- turns -----------------------------------------------------------------------
-
-    # The turn functions themselves, not methods calling them: a playout calls three a
-    # turn, each without a method's extra call.
-    current_player = staticmethod(current_player)
-    is_over = staticmethod(is_over)
-    legal_actions = staticmethod(legal_actions)
-    apply = staticmethod(apply_action)
-    apply_legal = staticmethod(apply_legal)
-    """`apply(state, legal[index])` without checking the action again: `legal` must be
-    `legal_actions(state)` of this state as it is (for lookahead; the referee checks every
-    bot's action with `apply`)."""
-
-    def turn_number(self, state: AkropolisState) -> int:
-        return state.turn
-
-    # --- the end ---------------------------------------------------------------------
-
-    def city_score(self, state: AkropolisState, player: int) -> CityScore:
-        city = state.cities[player]
-        running = city.running_score(variants_of(state))
-        return running.city_score(city.top, state.stones[player])
-
-    def scores(self, state: AkropolisState) -> list[int]:
-        """Every seat's score now, as `result` would give it if the game ended here. Kept
-        up to date by `apply` (no rescoring of the cities), for bots that look ahead."""
-        variants = variants_of(state)
-        return [
-            city.points(variants) + stones
-            for city, stones in zip(state.cities, state.stones, strict=True)
-        ]
-
-    def score(self, state: AkropolisState, seat: int) -> int:
-        """One seat's score of `scores` (the others' are not worked out)."""
-        variants = state.variants
-        if variants is None:
-            variants = variants_of(state)
-        return state.cities[seat].points(variants) + state.stones[seat]
-
-    def result(self, state: AkropolisState) -> MatchResult:
-        """The scores as `city_score` has them, but that a city which keeps no running
-        score (a random playout's) is scored on boards and keeps none: the game is over."""
-        variants = variants_of(state)
-        totals: list[int] = []
-        details: list[JSON] = []
-        for city, stones in zip(state.cities, state.stones, strict=True):
-            values, stars = city.colour_values(variants)
-            total = stones + sum(map(mul, values, stars))
-            totals.append(total)
-            details.append(details_json(stones, total, zip(COLORS, values, stars, strict=True)))
-        return MatchResult(
-            scores=totals,
-            ranks=competition_ranks(list(zip(totals, state.stones, strict=True))),
-            details=details,
-        )
-
-    # --- what players see ------------------------------------------------------------
-
-    def observation(self, state: AkropolisState, player: int) -> dict[str, Any]:
-        return observation(state, player)
-
-    def observation_text(self, state: AkropolisState, player: int) -> str:
-        """The observation as JSON text only (the same bytes), for a boxed bot."""
-        return observation_text(state, player)
-
-    def state_to_json(self, state: AkropolisState) -> dict[str, Any]:
-        return state_to_json(state)
-
-    def state_from_json(self, data: JSON) -> AkropolisState:
-        return state_from_json(data)
-
-    def copy_state(self, state: AkropolisState) -> AkropolisState:
-        return state.copy()
-
-    def render_text(self, state: AkropolisState) -> str:
-        return render_state(self, state)
-
-    def greedy_bot(self, seed: int) -> GreedyBot:
-        return GreedyBot(seed)
-
-    def legal_actions_from_json(self, data: JSON) -> ExpandedActions:
-        """The legal actions from the compact form the bot protocol sends."""
-        return ExpandedActions.from_json(data)
-
-    def state_from_observation(self, observation: JSON) -> AkropolisState:
-        """A state for lookahead built from what a player sees. The stacks' order is
-        hidden, so they hold the unseen tiles in id order: a guess, not the truth."""
-        return state_from_observation(observation)
-
-    def score_json(self, data: JSON) -> JSON:
-        """`agon score`: one city (or a list) in the rules file's JSON form, scored."""
-        return score_json(data)
 
 
 @functools.cache
 def tiles_in_play(players: int, all_tiles: bool) -> tuple[int, ...]:
-    """The ids of the tiles a game deals, sorted (before the shuffle)."""
+    """The ids of the tiles a game deals, sorted (before the shuffle): those for this
+    many players (37 / 49 / 61), or all 61."""
     return tuple(sorted(t.id for t in TILES.values() if all_tiles or t.min_players <= players))
 
 
-def variants_of(state: AkropolisState) -> tuple[str, ...]:
-    """The scoring variants the state's options turn on (kept in the state: its options
-    never change, and its copies share them)."""
+# --- a turn -----------------------------------------------------------------------------
+
+
+def current_player(state: AkropolisState) -> int:
+    # A round has players + 1 turns and the Chief Architect passes on each round,
+    # so turns simply go round the table.
+    return state.turn % state.players
+
+
+def is_over(state: AkropolisState) -> bool:
+    """The game ends when one tile is left in the site and no stack remains (the last
+    tile is never played)."""
+    return len(state.site) <= 1 and not state.stacks
+
+
+def legal_actions(state: AkropolisState) -> LegalActions:
+    """Every site position the player can pay for (position k costs k stones) crossed
+    with every placement in their city, as a lazy product (`actions.LegalActions`)."""
+    # `is_over` and `current_player` written out: a playout asks this every turn.
+    site = state.site
+    if len(site) <= 1 and not state.stacks:
+        return LegalActions((), ())
+    player = state.turn % state.players
+    affordable = range(min(len(site), state.stones[player] + 1))
+    city = state.cities[player]
+    return LegalActions(affordable, city.legal_triangles(), city)
+
+
+def apply_action(state: AkropolisState, action: JSON) -> None:
+    """A turn: check the action against the rules (IllegalAction saying which one it
+    breaks), then `take_and_place`."""
+    site, stones = state.site, state.stones
+    if len(site) <= 1 and not state.stacks:  # `is_over`, written out as in `legal_actions`
+        raise IllegalAction("the game is over")
+    position, q, r, rotation = parse_action(action)
+    player = state.turn % state.players
+    if not 0 <= position < len(site):
+        raise IllegalAction(
+            f"tile {position} is not in the Construction Site (positions 0..{len(site) - 1})"
+        )
+    if position > stones[player]:
+        raise IllegalAction(
+            f"tile {position} costs {position} stones but player {player} has {stones[player]}"
+        )
+    if not (-FAR < q < FAR and -FAR < r < FAR):
+        raise IllegalAction(f"({q}, {r}) is far outside any city")
+    anchor = ORIGIN + q * Q_STEP + r * R_STEP
+    triangle = 2 * anchor + TRIANGLE_FROM_ANCHOR[rotation]
+    city = state.cities[player]
+    if not city.can_cover(triangle):
+        raise IllegalAction(
+            f"tile cannot be placed at ({q}, {r}) rotation {rotation}: "
+            + explain_illegal(city.top, anchor, rotation)
+        )
+    second, third = TILE_STEPS[rotation]
+    take_and_place(state, player, position, triangle, (anchor, anchor + second, anchor + third))
+
+
+def apply_legal(state: AkropolisState, legal: LegalActions, index: int) -> None:
+    """Apply `legal[index]` without checking it again: `legal` must be
+    `legal_actions(state)` of this state as it is now, so the action is legal by
+    construction (a lookahead trying its own position's moves). Nothing untrusted comes
+    this way: the referee applies bots' actions with `apply_action`."""
+    if not 0 <= index < legal.size:
+        raise IndexError("legal action index out of range")
+    triangles = legal.triangles
+    tile, rest = divmod(index, 3 * len(triangles))
+    triangle = triangles[rest // 3]
+    first, second, third = ACTION_CELLS[triangle & 1][rest % 3]
+    y = triangle >> 1
+    cells = (y + first, y + second, y + third)
+    take_and_place(state, state.turn % state.players, legal.tiles[tile], triangle, cells)
+
+
+def take_and_place(
+    state: AkropolisState, player: int, position: int, triangle: int, cells: tuple[int, int, int]
+) -> None:
+    """The rest of a turn once its action is known legal: take the Construction Site's
+    tile at `position` and pay its cost, place it on `cells` (covering `triangle`) and
+    take a stone per quarry covered; when one tile is left in the site and stacks
+    remain, the next stack is revealed behind it."""
+    site, stones = state.site, state.stones
+    tile_id = site.pop(position)
+    # `city_to_change` called only when the city is shared (the check written out).
+    city = (
+        state.city_to_change(player) if state.shared_cities >> player & 1 else state.cities[player]
+    )
+    stones[player] += city.place(triangle, cells, TILE_HEXES[tile_id], tile_id) - position
+    state.turn += 1
+    if len(site) == 1 and state.stacks:
+        site.extend(state.stacks.pop(0))
+
+
+FAR = COORD_LIMIT - 2
+"""Coordinates this far out are refused before they are coded (no city comes near)."""
+ORIGIN = encode(0, 0)
+Q_STEP = encode(1, 0) - ORIGIN
+R_STEP = encode(0, 1) - ORIGIN
+ACTION_CELLS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple(
+        (offset, offset + TILE_STEPS[rotation][0], offset + TILE_STEPS[rotation][1])
+        for offset, rotation in actions
+    )
+    for actions in TRIANGLE_ACTIONS
+)
+"""For each triangle type, the offsets from y of the three cells each of its three actions
+covers, in `TRIANGLE_ACTIONS` order (the anchor's first)."""
+TILE_HEXES = {tile_id: tile.hexes for tile_id, tile in TILES.items()}
+
+
+# --- the end: scores and ranks -------------------------------------------------------------
+
+
+def city_score(state: AkropolisState, player: int) -> CityScore:
+    """A player's score with each colour's value and stars (`scoring.score_surface`)."""
+    city = state.cities[player]
+    running = city.running_score(state.variants)
+    return running.city_score(city.top, state.stones[player])
+
+
+def scores(state: AkropolisState) -> list[int]:
+    """Every seat's score now, as `result` would give it if the game ended here: each
+    city's points (kept up to date by `apply`, no rescoring) and a point per stone."""
     variants = state.variants
-    if variants is None:
-        variants = state.variants = tuple(name for name in VARIANTS if state.options.get(name))
-    return variants
+    return [
+        city.points(variants) + stones
+        for city, stones in zip(state.cities, state.stones, strict=True)
+    ]
 
 
-AKROPOLIS = Akropolis()
+def score(state: AkropolisState, seat: int) -> int:
+    """One seat's score of `scores` (the others' are not worked out)."""
+    return state.cities[seat].points(state.variants) + state.stones[seat]
+
+
+def result(state: AkropolisState) -> MatchResult:
+    """The scores as `city_score` has them; ranked by points, then stones left, tied
+    players sharing a rank. A city that keeps no running score (a random playout's) is
+    scored once, on boards, and starts none: the game is over."""
+    totals: list[int] = []
+    details: list[JSON] = []
+    for city, stones in zip(state.cities, state.stones, strict=True):
+        values, stars = city.colour_values(state.variants)
+        total = stones + sum(map(mul, values, stars))
+        totals.append(total)
+        details.append(details_json(stones, total, zip(COLORS, values, stars, strict=True)))
+    return MatchResult(
+        scores=totals,
+        ranks=competition_ranks(list(zip(totals, state.stones, strict=True))),
+        details=details,
+    )

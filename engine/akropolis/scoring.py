@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.akropolis.components import (
     BARRACKS,
@@ -22,12 +23,21 @@ from engine.akropolis.components import (
     QUARRY,
     STARS_OF_CODE,
     TEMPLE,
+    hex_code,
 )
 from engine.akropolis.geometry import STEP
 from engine.core import JSON
 from engine.hexgrid import decode, encode
 
 VARIANTS: tuple[str, ...] = ("houses", "markets", "barracks", "temples", "gardens")
+"""The scoring variants (match options): each doubles a value that meets an extra
+condition. The conditions' numbers are these three, read by the fast paths too:"""
+HOUSES_DOUBLED_FROM = 10
+"""`houses`: the scoring house group's value is doubled if it is this much or more."""
+BARRACKS_DOUBLED_EDGES = (3, 4)
+"""`barracks`: a scoring barracks is doubled with this many empty outside neighbours."""
+TEMPLES_DOUBLED_FROM_LEVEL = 2
+"""`temples`: a scoring temple is doubled on this level or higher."""
 
 Surface = Mapping[int, tuple[int, int, int]]
 """Visible hexes by cell code: (level, hex code, plaza stars)."""
@@ -130,7 +140,7 @@ def score_surface(surface: Surface, stones: int, variants: Collection[str] = ())
             stars[COLOR_INDEX_OF[code]] += plaza_stars
 
     house_value = largest_house_group_value(surface)
-    if "houses" in variants and house_value >= 10:
+    if "houses" in variants and house_value >= HOUSES_DOUBLED_FROM:
         house_value *= 2
     values[COLOR_INDEX_OF[HOUSE]] = house_value
 
@@ -149,11 +159,11 @@ def score_surface(surface: Surface, stones: int, variants: Collection[str] = ())
                 outside = outside_empty_cells(surface)
             edges = sum(1 for step in STEP if cell + step in outside)
             if edges:
-                double = "barracks" in variants and edges in (3, 4)
+                double = "barracks" in variants and edges in BARRACKS_DOUBLED_EDGES
                 values[COLOR_INDEX_OF[BARRACKS]] += level * (2 if double else 1)
         elif code == TEMPLE:
             if all(cell + step in surface for step in STEP):
-                double = "temples" in variants and level >= 2
+                double = "temples" in variants and level >= TEMPLES_DOUBLED_FROM_LEVEL
                 values[COLOR_INDEX_OF[TEMPLE]] += level * (2 if double else 1)
         elif code == GARDEN:
             double = False
@@ -188,3 +198,12 @@ def placed_surface(
             quarries += 1
         after[cell] = (level, code, STARS_OF_CODE[code])
     return after, quarries
+
+
+def surface_from_json(hexes: Sequence[dict[str, Any]]) -> dict[int, tuple[int, int, int]]:
+    """The visible hexes of a city given as in the observation."""
+    surface: dict[int, tuple[int, int, int]] = {}
+    for h in hexes:
+        code = hex_code(h["kind"], h.get("color"))
+        surface[encode(h["q"], h["r"])] = (h["level"], code, h.get("stars", STARS_OF_CODE[code]))
+    return surface

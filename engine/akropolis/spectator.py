@@ -21,7 +21,7 @@ from engine.akropolis.components import (
     describe_hex,
 )
 from engine.akropolis.geometry import STEP
-from engine.akropolis.scoring import VARIANTS, score_surface
+from engine.akropolis.scoring import score_surface
 from engine.akropolis.state import AkropolisState
 from engine.core import JSON
 from engine.hexgrid import decode, encode
@@ -45,9 +45,8 @@ def hex_words(code: int) -> str:
 class AkropolisSpectator:
     def view(self, state: AkropolisState, *, reveal: bool) -> dict[str, JSON]:
         over = len(state.site) <= 1 and not state.stacks
-        variants = [name for name in VARIANTS if state.options.get(name)]
         scores = [
-            score_surface(city.top, state.stones[player], variants)
+            score_surface(city.top, state.stones[player], state.variants)
             for player, city in enumerate(state.cities)
         ]
         return {

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.akropolis.city import City
+from engine.akropolis.scoring import VARIANTS
 
 
 @dataclass
@@ -14,21 +15,22 @@ class AkropolisState:
     options: dict[str, bool]
     """Set up once and never changed afterwards: copies of the state share it."""
     stacks: list[list[int]]
-    """Face-down stacks of tile ids, the next one to reveal first. Hidden from players."""
+    """Face-down stacks of tile ids, the next one to reveal first. Hidden from players.
+    A stack is only ever drawn whole (copies of the state share each one)."""
     site: list[int]
     """The Construction Site: tile ids by position; position k costs k stones."""
     stones: list[int]
     cities: list[City]
     turn: int = 0
     """Actions applied so far."""
+    variants: tuple[str, ...] = field(init=False, compare=False, repr=False)
+    """The scoring variants the options turn on, in `scoring.VARIANTS` order."""
     shared_cities: int = field(default=0, compare=False, repr=False)
     """Bit p is set while `cities[p]` is shared with a copy of the state: it is copied
     before it changes (`city_to_change`), so a copy costs no copy of the cities."""
-    stack_tiles_text: tuple[int, str] | None = field(default=None, compare=False, repr=False)
-    """(stacks left, the tiles in them sorted as JSON text), kept by `observation`: the
-    stacks change only by drawing the first one whole."""
-    variants: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
-    """The scoring variants the options turn on, kept by `rules.variants_of`."""
+
+    def __post_init__(self) -> None:
+        self.variants = tuple(name for name in VARIANTS if self.options.get(name))
 
     def copy(self) -> AkropolisState:
         """A copy to change apart from this state. The options and each stack (never

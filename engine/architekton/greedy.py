@@ -31,7 +31,7 @@ from engine.architekton.components import TERRAIN_OF_NAME, edge
 from engine.architekton.observation import state_from_observation
 from engine.architekton.state import MOVE_HOUSE, ArchitektonState
 from engine.core import JSON
-from engine.players import Bot
+from engine.players import Player
 from engine.squaregrid import NEIGHBOUR_STEPS, encode, opposite
 
 POINT = 6
@@ -91,7 +91,7 @@ def removes_house(state: ArchitektonState, player: int, cell: int, loss: int) ->
     return cell not in largest
 
 
-class GreedyBot(Bot):
+class GreedyBot(Player):
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed  # the greedy bot draws nothing at random; kept for a uniform interface
 

@@ -34,7 +34,7 @@ from engine.attika.observation import state_from_observation
 from engine.attika.state import AttikaState
 from engine.core import JSON
 from engine.hexgrid import NEIGHBOUR_STEPS, decode, distance
-from engine.players import Bot
+from engine.players import Player
 
 WIN = 1000.0
 
@@ -113,7 +113,7 @@ def _links_two(state: AttikaState, player: int, cell: int) -> bool:
     return len(touched) >= 2
 
 
-class GreedyBot(Bot):
+class GreedyBot(Player):
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed  # the greedy bot draws nothing at random; kept for a uniform interface
 

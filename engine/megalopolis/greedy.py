@@ -20,7 +20,7 @@ from engine.megalopolis.powers import Choice
 from engine.megalopolis.scoring import score_state
 from engine.megalopolis.state import MegalopolisState
 from engine.megalopolis.turns import apply_action
-from engine.players import Bot
+from engine.players import Player
 from engine.squaregrid import NEIGHBOUR_STEPS
 
 TEXT_PREFERENCE: dict[str, int] = {
@@ -97,7 +97,7 @@ def position_value(state: MegalopolisState, player: int) -> int:
     return 10 * (totals[player] - best_other) + len(state.hands[player])
 
 
-class GreedyBot(Bot):
+class GreedyBot(Player):
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed  # the greedy bot draws nothing at random; kept for a uniform interface
 

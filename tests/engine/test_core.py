@@ -17,6 +17,7 @@ from engine.core import (
     normalize_options,
     ranks_with_faults,
 )
+from tests.games.nim.rules import NIM
 
 
 @pytest.mark.parametrize(
@@ -110,3 +111,13 @@ def test_compact_json_writes_what_json_dumps_writes(value: object) -> None:
             compact_json(value)
     else:
         assert compact_json(value) == expected
+
+
+def test_a_game_that_writes_no_observation_text_has_the_observation_encoded() -> None:
+    """`Game.observation_text`'s default, for a game that subclasses the contract."""
+    state = NIM.new_state(3, 2, {})
+    state.pile -= 2
+    for seat in (0, 1):
+        text = NIM.observation_text(state, seat)
+        assert text == compact_json(NIM.observation(state, seat))
+        assert json.loads(text) == NIM.observation(state, seat)

@@ -265,19 +265,55 @@ def test_an_observation_shows_nothing_hidden_from_its_viewer(
                 assert list(game.legal_actions(other)) == list(game.legal_actions(state))
 
 
+def encoded(observation: JSON) -> str:
+    """The one canonical JSON text of an observation: compact, ASCII, no NaN."""
+    return json.dumps(as_json(observation), separators=(",", ":"), allow_nan=False)
+
+
+@games
+@property_settings(6)
+@given(data=st.data())
+def test_the_observation_text_is_the_observation_encoded(game_id: str, data: st.DataObject) -> None:
+    """`observation_text`, what the referee sends a boxed bot, is the canonical text of
+    `observation` for every seat at every step: asked before or after the observation,
+    on the state, on a copy played on (which may share what the state keeps) and on the
+    state rebuilt from its JSON (which keeps nothing)."""
+    game = get_game(game_id)
+    setup = data.draw(setups(game_id))
+    rng = SplitMix64(setup.seed ^ 0x7E47)
+    for index, (state, _) in enumerate(playout(game, setup)):
+        shown_states = [state]
+        if index % 3 == 0:
+            twin = game.copy_state(state)
+            if not game.is_over(twin):
+                legal = game.legal_actions(twin)
+                game.apply(twin, legal[rng.below(len(legal))])
+            shown_states += [twin, game.state_from_json(game.state_to_json(state))]
+        for seat in range(setup.players):
+            for shown in shown_states:
+                if rng.below(2):
+                    text = game.observation_text(shown, seat)
+                    assert text == encoded(game.observation(shown, seat))
+                else:
+                    plain = encoded(game.observation(shown, seat))
+                    assert game.observation_text(shown, seat) == plain
+
+
 @pytest.mark.parametrize(
-    "game_id", [g for g in game_ids() if hasattr(get_game(g), "state_from_observation")]
+    "game_id", [g for g in game_ids() if get_spec(g).state_from_observation is not None]
 )
 @property_settings(15)
 @given(data=st.data())
 def test_a_state_rebuilt_from_the_movers_observation_offers_the_same_actions(
     game_id: str, data: st.DataObject
 ) -> None:
-    game: Any = get_game(game_id)
+    spec = get_spec(game_id)
+    game, rebuild = spec.game, spec.state_from_observation
+    assert rebuild is not None
     for state, _ in sampled(game, data.draw(setups(game_id)), every=3):
         player = game.current_player(state)
         seen = as_json(game.observation(state, player))
-        guess = game.state_from_observation(seen)
+        guess = rebuild(seen)
         assert list(game.legal_actions(guess)) == list(game.legal_actions(state))
         assert game.observation(guess, player) == seen
 

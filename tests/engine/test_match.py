@@ -19,7 +19,7 @@ from engine.match import (
     fault_reason,
     play_match,
 )
-from engine.players import Bot, BotFault, RandomBot
+from engine.players import BotFault, Player, RandomBot
 from engine.replay import Replay, verify_replay
 from engine.rng import derive_seed
 from tests.engine.support import GAME
@@ -100,14 +100,14 @@ class FaultingAdapterBot(FaultyBot):
         raise BotFault("timeout", "no answer in 1000 ms")
 
 
-class LastActionBot(Bot):
+class LastActionBot(Player):
     """Always plays the last legal action: a deterministic, simple strategy."""
 
     def act(self, observation: JSON, legal_actions: Sequence[JSON]) -> JSON:
         return legal_actions[-1]
 
 
-def match(bots: list[Bot], seed: int = 11) -> Replay:
+def match(bots: list[Player], seed: int = 11) -> Replay:
     return play_match(
         GAME,
         seed=seed,

@@ -46,7 +46,7 @@ def test_a_registry_entry_must_be_a_game_spec_of_that_id(monkeypatch: pytest.Mon
     monkeypatch.setenv(EXTRA_GAMES_VARIABLE, "chess=engine.akropolis.spec:SPEC")
     with pytest.raises(RuntimeError, match="registry entry 'chess' loads the game 'akropolis'"):
         get_spec("chess")
-    monkeypatch.setenv(EXTRA_GAMES_VARIABLE, "chess=engine.akropolis.rules:AKROPOLIS")
+    monkeypatch.setenv(EXTRA_GAMES_VARIABLE, "chess=engine.akropolis.spec:AKROPOLIS")
     with pytest.raises(TypeError, match="is not a GameSpec"):
         get_spec("chess")
     monkeypatch.setenv(EXTRA_GAMES_VARIABLE, "chess")

@@ -12,14 +12,14 @@ import pytest
 from engine import get_game
 from engine.core import EncodedText
 from engine.match import observation_for
-from engine.players import Bot, RandomBot
+from engine.players import Player, RandomBot
 from engine.registry import game_ids
 from engine.rng import SplitMix64
 from sandbox.protocol import turn_line
 from sandbox.referee import BoxBot
 
 
-class Boxed(Bot):
+class Boxed(Player):
     takes_encoded = BoxBot.takes_encoded
 
 

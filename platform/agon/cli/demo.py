@@ -17,7 +17,7 @@ from competition import ratings
 from engine.bots import builtin_bot
 from engine.core import JSON
 from engine.match import play_match
-from engine.players import Bot
+from engine.players import Player
 from engine.registry import get_game
 from engine.rng import SplitMix64, derive_seed
 
@@ -26,10 +26,10 @@ if TYPE_CHECKING:
     from rich.text import Text
 
 
-class BlendBot(Bot):
+class BlendBot(Player):
     """Plays greedy, except for a share of turns where it plays at random."""
 
-    def __init__(self, greedy: Bot, random: Bot, random_share: float, seed: int) -> None:
+    def __init__(self, greedy: Player, random: Player, random_share: float, seed: int) -> None:
         self.greedy, self.random = greedy, random
         self.threshold = int(random_share * 1000)
         self.rng = SplitMix64(seed)
@@ -47,7 +47,7 @@ class Entrant:
     games: int = 0
     wins: int = 0
 
-    def make_bot(self, game_id: str, seed: int, seat: int) -> Bot:
+    def make_bot(self, game_id: str, seed: int, seat: int) -> Player:
         if self.random_share >= 1.0:
             return builtin_bot("random", game_id, seed, seat)
         greedy = builtin_bot("greedy", game_id, seed, seat)

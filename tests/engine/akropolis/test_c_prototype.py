@@ -10,8 +10,8 @@ import pytest
 
 from bench.prototype.build import NoCompiler, build_core
 from bench.prototype.c_cities import c_scores, c_state
-from engine.akropolis.city import scan_legal_triangles
-from engine.akropolis.rules import AKROPOLIS
+from engine.akropolis.geometry import scan_legal_triangles
+from engine.akropolis.spec import AKROPOLIS
 from engine.rng import SplitMix64
 
 
@@ -66,6 +66,10 @@ def test_can_cover_agrees_around_the_city(core: ModuleType) -> None:
         AKROPOLIS.apply(compiled, action)
     for seat in range(2):
         city = python.cities[seat]
-        nearby = {t + d for t in scan_legal_triangles(city) for d in range(-8200, 8201, 1)}
+        nearby = {
+            t + d
+            for t in scan_legal_triangles(city.top, city.tile_at)
+            for d in range(-8200, 8201, 1)
+        }
         for triangle in sorted(nearby)[::7]:
             assert compiled.cities[seat].can_cover(triangle) == city.is_legal(triangle)

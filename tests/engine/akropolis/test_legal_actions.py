@@ -1,5 +1,6 @@
 """Legal actions: the lazy product of affordable positions and legal placements, checked
-against brute force, and the incremental cache of legal triangles against a full scan."""
+against brute force (the legal triangles kept by `fast.city_cache` against a full scan:
+fast/test_city_cache.py)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,9 @@ import pytest
 
 from engine.akropolis import Akropolis, AkropolisState
 from engine.akropolis.actions import LegalActions
-from engine.akropolis.city import scan_legal_triangles
 from engine.core import IllegalAction
 from engine.hexgrid import DIRECTIONS, decode
-from engine.rng import SplitMix64
-from tests.engine.support import GAME, action, play_to_turn, random_game
+from tests.engine.support import GAME, action, play_to_turn
 
 
 def brute_force_legal_actions(state: AkropolisState) -> set[tuple[int, int, int, int]]:
@@ -53,53 +52,6 @@ def test_legal_actions_equal_a_brute_force_enumeration(
         legal = as_tuples(GAME.legal_actions(state))
         assert len(set(legal)) == len(legal), "an action is listed twice"
         assert set(legal) == brute_force_legal_actions(state), f"turn {turn}"
-
-
-def test_the_triangle_cache_equals_a_full_scan_after_every_move() -> None:
-    games = [(seed, players) for seed in range(12) for players in (2, 3, 4)]
-    for seed, players in games:
-        for state, _ in random_game(seed, players):
-            for player, city in enumerate(state.cities):
-                assert city.legal_triangles() == scan_legal_triangles(city), (
-                    f"seed {seed}, {players} players, turn {state.turn}, city {player}"
-                )
-
-
-def test_direct_and_replayed_updates_both_match_a_full_scan() -> None:
-    """A city that follows its own placements (the list exact before each: the direct
-    update tries fewer triangles) and a copy that replays the same placements later
-    (against the city as it is by then) agree with the scan, on level 1 and higher: the
-    moves favour tiles placed on top of others."""
-    for seed in range(6):
-        state = GAME.new_state(seed, 3, {})
-        rng = SplitMix64(seed)
-        while not GAME.is_over(state):
-            twin = GAME.copy_state(state)
-            for city in state.cities:
-                city.legal_triangles()  # its own list again: the next updates are direct
-            for _ in range(rng.below(6) + 1):
-                if GAME.is_over(state):
-                    break
-                legal = GAME.legal_actions(state)
-                city = state.cities[GAME.current_player(state)]
-                raised = [i for i, t in enumerate(legal.triangles) if t >> 1 in city.top]
-                at = raised[rng.below(len(raised))] if raised else rng.below(len(legal.triangles))
-                index = rng.below(len(legal.tiles)) * len(legal.triangles) * 3 + at * 3
-                GAME.apply_legal(twin, legal, index)  # equal states: the same actions
-                GAME.apply_legal(state, legal, index)
-            for city, copied in zip(state.cities, twin.cities, strict=True):
-                assert city.legal_triangles() == scan_legal_triangles(city), f"seed {seed}"
-                assert copied.legal_triangles() == scan_legal_triangles(copied), f"seed {seed}"
-
-
-def test_a_copied_city_keeps_its_own_cache(game: Akropolis) -> None:
-    state = play_to_turn(4, 2, 10)
-    twin = game.copy_state(state)
-    game.apply(twin, game.legal_actions(twin)[0])
-    for city in state.cities:
-        assert city.legal_triangles() == scan_legal_triangles(city)
-    for city in twin.cities:
-        assert city.legal_triangles() == scan_legal_triangles(city)
 
 
 @pytest.fixture

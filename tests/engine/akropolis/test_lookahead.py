@@ -9,8 +9,7 @@ import json
 import pytest
 
 from agon_bot import Lookahead
-from engine.akropolis.rules import variants_of
-from tests.engine.akropolis.test_running_score import ALL_VARIANTS, random_states
+from tests.engine.akropolis.fast.test_running_score import ALL_VARIANTS, random_states
 from tests.engine.megalopolis.test_example_bots import example_match
 from tests.engine.support import GAME
 
@@ -22,7 +21,7 @@ def test_its_scores_after_each_move_are_those_of_the_result() -> None:
     observation = json.loads(json.dumps(GAME.observation(state, GAME.current_player(state))))
     position = Lookahead("akropolis", observation)
     seen = GAME.state_to_json(position.state)
-    assert variants_of(position.state) == variants_of(state)
+    assert position.state.variants == state.variants
     legal = GAME.legal_actions(position.state)
     for index in range(0, len(legal), 7):
         after = GAME.copy_state(position.state)

@@ -9,7 +9,7 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.akropolis.city import scan_legal_triangles
+from engine.akropolis.geometry import scan_legal_triangles
 from engine.core import JSON
 from tests.engine.support import GAME, OPTION_NAMES, property_settings, random_game
 
@@ -52,4 +52,4 @@ def test_the_seats_take_turns_in_order_and_each_takes_the_same_number(setup: Set
 def test_the_legal_triangle_cache_always_matches_a_full_scan(setup: Setup) -> None:
     for state, _ in random_game(*setup):
         for city in state.cities:
-            assert city.legal_triangles() == scan_legal_triangles(city)
+            assert city.legal_triangles() == scan_legal_triangles(city.top, city.tile_at)

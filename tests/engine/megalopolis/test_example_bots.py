@@ -16,7 +16,7 @@ from agon_bot.runner import legal_actions_from_message
 from engine.bots import builtin_bot
 from engine.core import JSON
 from engine.match import play_match
-from engine.players import Bot
+from engine.players import Player
 from engine.registry import get_game
 from engine.replay import verify_replay
 from sandbox.protocol import legal_actions_json
@@ -33,7 +33,7 @@ def example_bot(file: str, class_name: str) -> AuthorBot:
     return bot
 
 
-class OverTheProtocol(Bot):
+class OverTheProtocol(Player):
     """Hands an author's bot what the referee would send, through JSON."""
 
     def __init__(self, bot: AuthorBot) -> None:
@@ -52,7 +52,7 @@ class OverTheProtocol(Bot):
 
 
 def example_match(game_id: str, players: int, seed: int) -> Any:
-    bots: list[Bot] = [
+    bots: list[Player] = [
         OverTheProtocol(example_bot("lookahead_bot.py", "LookaheadBot")),
         OverTheProtocol(example_bot("random_bot.py", "RandomBot")),
     ]

@@ -8,13 +8,14 @@ from typing import Any
 
 from engine.core import (
     JSON,
+    Game,
     IllegalAction,
     InvalidOptions,
     MatchResult,
     OptionSpec,
     competition_ranks,
 )
-from engine.players import Bot
+from engine.players import Player
 from engine.rng import SplitMix64
 
 MAX_TAKE = 3
@@ -38,7 +39,7 @@ def take_of(action: JSON) -> int:
     return take
 
 
-class GreedyBot(Bot):
+class GreedyBot(Player):
     """Leaves the pile at a multiple of 4 when it can (the winning strategy), else takes 1."""
 
     def __init__(self, seed: int) -> None:
@@ -49,7 +50,9 @@ class GreedyBot(Bot):
         return {"take": wanted}
 
 
-class Nim:
+class Nim(Game[NimState]):
+    """Subclasses the contract for its default `observation_text` (no writer of its own)."""
+
     id = "nim"
     name = "Nim"
     rules_version = 1

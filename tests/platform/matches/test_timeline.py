@@ -26,8 +26,7 @@ from agon.matches.timeline import (
 )
 from engine.core import JSON
 from engine.match import play_match
-from engine.players import Bot as EngineBot
-from engine.players import BotFault
+from engine.players import BotFault, Player
 from engine.registry import game_ids, get_game, get_spec
 from engine.replay import Replay, replay_states
 from tests.platform.conftest import MakeBot
@@ -153,7 +152,7 @@ def test_a_four_player_akropolis_timeline_is_small() -> None:
     assert len(json.dumps(steps)) < 120_000
 
 
-class CrashesOnItsThirdTurn(EngineBot):
+class CrashesOnItsThirdTurn(Player):
     def __init__(self) -> None:
         self.turns = 0
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from agon.matches.models import Match
 from engine.bots import builtin_bot
 from engine.match import play_match
-from engine.players import Bot
+from engine.players import Player
 from engine.registry import get_game
 from sandbox.limits import limits_for
 from sandbox.runner import MatchRecord
@@ -24,7 +24,7 @@ from tests.platform.support import finish_with, seat_report
 def play_and_finish(
     match: Match,
     *,
-    bots: Sequence[str | Bot] | None = None,
+    bots: Sequence[str | Player] | None = None,
     logs: Mapping[int, str | bytes | Sequence[bytes]] | None = None,
 ) -> Match:
     """Play the queued match with these bots, builtin ones by name (greedy in every

@@ -7,7 +7,8 @@ from collections import Counter
 
 from agon.web.rules_components.table import ComponentTable, table
 from engine.akropolis.components import COLORS, PLAZA_STARS, TILES, describe_hex
-from engine.akropolis.rules import ALL_TILES_STACKS, STANDARD_STACKS, Akropolis
+from engine.akropolis.rules import ALL_TILES_STACKS, STANDARD_STACKS
+from engine.akropolis.spec import Akropolis
 
 PLAYER_COUNTS = Akropolis.player_counts
 

@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
 from engine.match import MAX_DETAIL_CHARS
-from engine.players import Bot
+from engine.players import Player
 from tests.platform.conftest import PASSWORD, MakeBot
 from tests.platform.support import ranked_match
 from tests.platform.web.browser.checks import horizontal_overflow
@@ -28,7 +28,7 @@ HOSTILE_LOG = (
 )
 
 
-class MegabyteMove(Bot):
+class MegabyteMove(Player):
     """Answers its first turn with an illegal action of a megabyte of markup."""
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:

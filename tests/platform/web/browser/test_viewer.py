@@ -20,7 +20,7 @@ from agon.matches.live import LiveRecorder
 from agon.matches.models import Match
 from agon.matches.services import match_claim, match_finish
 from engine.match import play_match
-from engine.players import Bot, BotFault
+from engine.players import BotFault, Player
 from engine.registry import get_game
 from sandbox.limits import limits_for
 from sandbox.runner import MatchRecord, SeatReport
@@ -248,7 +248,7 @@ def test_a_running_match_updates_without_reloading(
     assert shown_scores(page) == replay.result["scores"]
 
 
-class TimesOutOnItsFourthTurn(Bot):
+class TimesOutOnItsFourthTurn(Player):
     """A bot that stops answering: the referee records a timeout and a stand-in plays."""
 
     def __init__(self) -> None:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.akropolis.city import City, scan_legal_triangles
+from engine.akropolis.city import City
 from engine.akropolis.components import (
     BARRACKS,
     GARDEN,
@@ -19,9 +19,8 @@ from engine.akropolis.components import (
     STARS_OF_CODE,
     TEMPLE,
 )
-from engine.akropolis.geometry import RING, STEP, TRIANGLE_CELLS
-from engine.akropolis.lakes import bounds_of
-from engine.akropolis.rules import variants_of
+from engine.akropolis.fast.lakes import bounds_of
+from engine.akropolis.geometry import RING, STEP, TRIANGLE_CELLS, scan_legal_triangles
 from engine.akropolis.scoring import VARIANTS, score_surface
 from engine.akropolis.state import AkropolisState
 from engine.core import JSON
@@ -77,7 +76,7 @@ def random_states(setup: Setup) -> Iterator[AkropolisState]:
 
 
 def assert_equals_a_full_rescoring(state: AkropolisState) -> None:
-    variants = variants_of(state)
+    variants = state.variants
     oracle = [
         score_surface(city.top, stones, variants)
         for city, stones in zip(state.cities, state.stones, strict=True)
@@ -116,7 +115,7 @@ def test_the_tight_games_do_close_lakes() -> None:
         lakes_before = [0] * 2
         for state in tight_game(seed, 2, ALL_VARIANTS):
             for seat, city in enumerate(state.cities):
-                lakes = len(city.running_score(variants_of(state)).lakes)
+                lakes = len(city.running_score(state.variants).lakes)
                 closed += lakes > lakes_before[seat]
                 lakes_before[seat] = lakes
     assert closed >= 5
@@ -143,7 +142,7 @@ def test_a_tile_filling_a_lake_is_followed(hole: int) -> None:
     city.place(triangle, cells, (TEMPLE, GARDEN, BARRACKS), 99)
     assert running.lakes == hole_cells - set(cells)
     assert running.city_score(city.top, 0) == score_surface(city.top, 0, VARIANTS)
-    assert city.legal_triangles() == scan_legal_triangles(city)
+    assert city.legal_triangles() == scan_legal_triangles(city.top, city.tile_at)
 
 
 def test_a_running_score_started_mid_game_follows_the_game_as_well() -> None:
@@ -178,9 +177,8 @@ def test_a_copy_and_its_original_go_their_own_ways_though_they_share_cities() ->
     for after, seen in copies:
         assert GAME.state_to_json(after) == seen
         assert_equals_a_full_rescoring(after)
-        assert after.cities[after.turn % 4].legal_triangles() == scan_legal_triangles(
-            after.cities[after.turn % 4]
-        )
+        mover = after.cities[after.turn % 4]
+        assert mover.legal_triangles() == scan_legal_triangles(mover.top, mover.tile_at)
 
 
 @property_settings(30)
@@ -203,7 +201,7 @@ def test_copies_that_put_off_their_legal_placements_catch_up_exactly(
         GAME.apply(follower, action)
         if leader.turn % every == 0:
             for city in follower.cities:
-                assert city.legal_triangles() == scan_legal_triangles(city)
+                assert city.legal_triangles() == scan_legal_triangles(city.top, city.tile_at)
     assert GAME.state_to_json(follower) == GAME.state_to_json(leader)
 
 
@@ -248,7 +246,7 @@ def test_one_seats_score_on_copies_equals_a_full_rescoring(setup: Setup) -> None
     for state in random_states(setup):
         if GAME.is_over(state):
             break
-        variants = variants_of(state)
+        variants = state.variants
         legal = GAME.legal_actions(state)
         seat = rng.below(players)
         after = GAME.copy_state(state)
@@ -275,4 +273,4 @@ def test_applying_a_legal_index_is_applying_its_action(setup: Setup, pick: int) 
         assert GAME.state_to_json(trusted) == GAME.state_to_json(checked)
         assert GAME.scores(trusted) == GAME.scores(checked)
         mover = trusted.cities[state.turn % state.players]
-        assert mover.legal_triangles() == scan_legal_triangles(mover)
+        assert mover.legal_triangles() == scan_legal_triangles(mover.top, mover.tile_at)

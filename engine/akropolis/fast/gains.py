@@ -11,9 +11,9 @@ so the work is split three ways:
 - per turn (`city_gains.CityGains`): the city as it stands, read once;
 - per triangle (`placement_gains.Placement`), whatever tile goes there: what the covered
   cells and the ring around them change, and the score with three neutral hexes on it;
-- per triangle and tile codes in the triangle's cell order (`tile_codes`, once per
-  distinct codes: several site tiles and rotations often give the same): the plazas'
-  stars, the new districts, markets next to markets or market plazas, and the largest
+- per triangle and tile codes in the triangle's cell order (`placement_gains.tile_codes`,
+  once per distinct codes: several site tiles and rotations often give the same): the
+  plazas' stars, the new districts, markets next to markets or market plazas, and the largest
   house group.
 
 The geometry shared by the three is in `triangle_ring`, the lakes in `lakes`.
@@ -25,13 +25,12 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from engine.akropolis.actions import LegalActions, placement_of
-from engine.akropolis.city_gains import CityGains, Surface, surface_from_json
 from engine.akropolis.components import hex_code
+from engine.akropolis.fast.city_gains import CityGains, Surface
+from engine.akropolis.fast.placement_gains import Placement, TileCodes, tile_codes
+from engine.akropolis.fast.triangle_ring import CODE_ORDER
 from engine.akropolis.geometry import STEP, TRIANGLE_CELLS, triangle_of
-from engine.akropolis.placement_gains import Placement
-from engine.akropolis.scoring import VARIANTS, placed_surface, score_surface
-from engine.akropolis.tile_codes import TileCodes, tile_codes
-from engine.akropolis.triangle_ring import CODE_ORDER
+from engine.akropolis.scoring import VARIANTS, placed_surface, score_surface, surface_from_json
 from engine.hexgrid import encode
 
 

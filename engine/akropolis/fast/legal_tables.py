@@ -1,8 +1,9 @@
 """What a placement does to the legality of the triangles around it, read off the cells
 around it.
 
+The legal triangles `city_cache` keeps with them must equal `geometry.scan_legal_triangles`.
 A tile placed on a triangle changes the legality of the triangles near it alone (see
-`city`): those sharing a cell with it (an edge or a corner) and, on level 1, the ring
+`city_cache`): those sharing a cell with it (an edge or a corner) and, on level 1, the ring
 triangles, which share no cell with it but touch its ring. The cells the sharing ones
 depend on beyond the tile's own are all ring cells; the ring triangles' are ring cells
 and outer cells, one step further out. So a placement reads its nine ring cells once, as
@@ -28,8 +29,47 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from engine.akropolis.geometry import CORNER_TRIANGLES, EDGE_TRIANGLES, RING_TRIANGLES, STEP
-from engine.akropolis.triangle_ring import RING_CYCLE, WHOLE_RING
+from engine.akropolis.fast.triangle_ring import RING_CYCLE, WHOLE_RING
+from engine.akropolis.geometry import RING, STEP, TRIANGLE_CELLS, triangles_touching
+
+
+def _neighbouring_triangles(
+    kind: int,
+) -> tuple[
+    tuple[tuple[int, int], ...], tuple[tuple[int, int, int], ...], tuple[tuple[int, ...], ...]
+]:
+    """The triangles whose legality may change when a tile is placed on a triangle of
+    this type (those touching its cells or its ring) but itself, sorted by
+    what they share with it."""
+    own = set(TRIANGLE_CELLS[kind])
+    nearby = triangles_touching(own | set(RING[kind]))
+    edge, corner, ring = [], [], []
+    for relative in nearby:
+        if relative == kind:
+            continue
+        dy, other_kind = divmod(relative, 2)
+        cells = tuple(dy + offset for offset in TRIANGLE_CELLS[other_kind])
+        outside = tuple(cell for cell in cells if cell not in own)
+        if len(outside) == 1:
+            edge.append((relative, outside[0]))
+        elif len(outside) == 2:
+            corner.append((relative, outside[0], outside[1]))
+        else:
+            ring.append((relative, *cells))
+    return tuple(edge), tuple(corner), tuple(ring)
+
+
+_NEIGHBOURING = (_neighbouring_triangles(0), _neighbouring_triangles(1))
+
+EDGE_TRIANGLES: tuple[tuple[tuple[int, int], ...], ...] = tuple(n[0] for n in _NEIGHBOURING)
+"""For each type, the triangles sharing an edge with one: (relative id, offset from y of
+the one cell they do not share)."""
+CORNER_TRIANGLES: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(n[1] for n in _NEIGHBOURING)
+"""The triangles sharing a single cell: (relative id, offsets of their two other cells)."""
+RING_TRIANGLES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(n[2] for n in _NEIGHBOURING)
+"""The triangles sharing no cell but touching the ring: (relative id, offsets of their
+three cells)."""
+
 
 RING_BITS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple((offset, 1 << j) for j, offset in enumerate(RING_CYCLE[kind])) for kind in (0, 1)
@@ -198,7 +238,7 @@ RING_SECTORS: tuple[tuple[Sector, ...], ...] = (_sectors(0), _sectors(1))
 
 def _check_gains_distinct(kind: int) -> None:
     """A placement's gained ids (its sharing triangles', then each group's) are distinct,
-    which lets `City._update_legal` check them against the legal set alone, not one
+    which lets `CityCache.update_legal` check them against the legal set alone, not one
     another: the sharing and the ring triangles are apart, the groups too."""
     sharing = {relative for relative, *_ in EDGE_TRIANGLES[kind] + CORNER_TRIANGLES[kind]}
     groups = [{id_ for ids in sector[5] for id_ in ids} for sector in RING_SECTORS[kind]]

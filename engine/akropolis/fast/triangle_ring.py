@@ -1,4 +1,5 @@
-"""The cells around a triangle, in cyclic order, and which triangle cells each touches.
+"""The cells around a triangle, in cyclic order, and which triangle cells each touches:
+tables for the fast paths, derived from `geometry` at import (no rule of their own).
 
 A triangle (see `geometry`) has nine ring cells: the cells next to it that are not its
 own. Walking them in cyclic order, each next to the one before, lets a placement tell

@@ -1,4 +1,5 @@
 """One city at the start of a turn, read once so that any placement's score is quick.
+Part of `gains.fast_gains`, which must equal `greedy.naive_gains`.
 
 What it keeps: the visible hexes, stars and values per colour, the lakes, what each
 district is worth and the count its worth depends on, and the groups of houses. The
@@ -8,7 +9,6 @@ districts' worth follows `scoring.score_surface` exactly.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from typing import Any
 
 from engine.akropolis.components import (
     BARRACKS,
@@ -18,13 +18,15 @@ from engine.akropolis.components import (
     MARKET,
     MARKET_PLAZA,
     QUARRY,
-    STARS_OF_CODE,
     TEMPLE,
-    hex_code,
 )
+from engine.akropolis.fast.lakes import bounds_of, lakes_closed_by, lakes_of
 from engine.akropolis.geometry import STEP
-from engine.akropolis.lakes import bounds_of, lakes_closed_by, lakes_of
-from engine.hexgrid import encode
+from engine.akropolis.scoring import (
+    BARRACKS_DOUBLED_EDGES,
+    HOUSES_DOUBLED_FROM,
+    TEMPLES_DOUBLED_FROM_LEVEL,
+)
 
 Surface = dict[int, tuple[int, int, int]]
 """Visible hexes by cell code: (level, hex code, plaza stars)."""
@@ -34,15 +36,6 @@ HOUSE_I, MARKET_I = COLOR_INDEX_OF[HOUSE], COLOR_INDEX_OF[MARKET]
 
 _NO_HEX = (0, -1, 0)
 """Stands for an empty cell where a hex code is looked at (-1 is no hex code)."""
-
-
-def surface_from_json(hexes: Sequence[dict[str, Any]]) -> Surface:
-    """The visible hexes of a city given as in the observation."""
-    surface: Surface = {}
-    for h in hexes:
-        code = hex_code(h["kind"], h.get("color"))
-        surface[encode(h["q"], h["r"])] = (h["level"], code, h.get("stars", STARS_OF_CODE[code]))
-    return surface
 
 
 class CityGains:
@@ -57,7 +50,7 @@ class CityGains:
         self.double_gardens = "gardens" in variants
         self.lakes = lakes_of(surface)
         self.barracks_factor = tuple(
-            0 if not edges else 2 if self.double_barracks and 3 <= edges <= 4 else 1
+            0 if not edges else 2 if self.double_barracks and edges in BARRACKS_DOUBLED_EDGES else 1
             for edges in range(7)
         )
         """A barracks' worth per level by its number of empty neighbours in the outside."""
@@ -127,15 +120,17 @@ class CityGains:
         if code == BARRACKS:
             if not count:
                 return 0
-            return 2 * level if self.double_barracks and 3 <= count <= 4 else level
+            return 2 * level if self.double_barracks and count in BARRACKS_DOUBLED_EDGES else level
         if code == TEMPLE:
             if count:
                 return 0
-            return 2 * level if self.double_temples and level >= 2 else level
+            return (
+                2 * level if self.double_temples and level >= TEMPLES_DOUBLED_FROM_LEVEL else level
+            )
         return 2 * level if count and self.double_gardens else level
 
     def house_worth(self, value: int) -> int:
-        return 2 * value if self.double_houses and value >= 10 else value
+        return 2 * value if self.double_houses and value >= HOUSES_DOUBLED_FROM else value
 
     def recount(self, cell: int, code: int, filled: Collection[int], lakes: Collection[int]) -> int:
         """A barracks, temple or garden's count with `filled` occupied too and these lakes."""

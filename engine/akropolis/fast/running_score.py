@@ -33,10 +33,17 @@ from engine.akropolis.components import (
     STARS_OF_CODE,
     TEMPLE,
 )
+from engine.akropolis.fast.lakes import bounds_of, lakes_closed_by, lakes_of
+from engine.akropolis.fast.triangle_ring import RING_CYCLE, WHOLE_RING
 from engine.akropolis.geometry import RING, STEP
-from engine.akropolis.lakes import bounds_of, lakes_closed_by, lakes_of
-from engine.akropolis.scoring import CityScore, ColorScore, ColorValues
-from engine.akropolis.triangle_ring import RING_CYCLE, WHOLE_RING
+from engine.akropolis.scoring import (
+    BARRACKS_DOUBLED_EDGES,
+    HOUSES_DOUBLED_FROM,
+    TEMPLES_DOUBLED_FROM_LEVEL,
+    CityScore,
+    ColorScore,
+    ColorValues,
+)
 
 Hex = tuple[int, int, int]
 """(level, hex code, plaza stars), as in a `scoring.Surface`."""
@@ -108,7 +115,8 @@ class RunningScore:
         """The values of every colour but the houses (see `house_value`)."""
         self.worth: dict[int, int] = {}
         """What each market, barracks, temple and garden adds to its colour's value."""
-        self.lakes: set[int] = set()
+        self.lakes: frozenset[int] | set[int] = frozenset()
+        """The lakes: never changed in place, only replaced, so that a copy shares them."""
         self.house_value: int | None = None
         """The largest house group's value (doubled as the variant says); None: not known."""
         self.house_best: tuple[int, int] | None = None
@@ -146,7 +154,7 @@ class RunningScore:
         twin.stars = list(self.stars)
         twin.values = list(self.values)
         twin.worth = dict(self.worth)
-        twin.lakes = set(self.lakes)
+        twin.lakes = self.lakes
         twin.house_value = self.house_value
         twin.house_best = self.house_best
         twin.new_houses = self.new_houses
@@ -189,7 +197,7 @@ class RunningScore:
             self.house_best = best
             self.new_houses = ()
             value = best[1]
-            if self.double[0] and value >= 10:
+            if self.double[0] and value >= HOUSES_DOUBLED_FROM:
                 value *= 2
             self.house_value = value
         return value
@@ -250,7 +258,7 @@ class RunningScore:
                 elif hex_[1] in watching:
                     again.append((cell, hex_))
             if filled_lake:
-                self.lakes.difference_update(cells)
+                self.lakes = self.lakes.difference(cells)
             else:
                 # Two runs of empty cells around the tile or more (one tile in nine or
                 # so) may close lakes: the first cell of each run is a set bit whose
@@ -286,7 +294,8 @@ class RunningScore:
         enclosed = lakes_closed_by(
             top, bounds_of(top), cells, [y + ring[j] for j in range(9) if starts >> j & 1]
         )
-        self.lakes |= enclosed
+        if enclosed:
+            self.lakes = self.lakes | enclosed
         return bool(enclosed)
 
     def rescore(self, top: Mapping[int, Hex], cell: int, level: int, code: int) -> None:
@@ -311,7 +320,7 @@ class RunningScore:
             for step in STEP:
                 if cell + step not in top:
                     return 0
-            return 2 * level if self.double[3] and level >= 2 else level
+            return 2 * level if self.double[3] and level >= TEMPLES_DOUBLED_FROM_LEVEL else level
         lakes = self.lakes
         if code == BARRACKS:
             edges = 0
@@ -321,7 +330,7 @@ class RunningScore:
                     edges += 1
             if not edges:
                 return 0
-            return 2 * level if self.double[2] and 3 <= edges <= 4 else level
+            return 2 * level if self.double[2] and edges in BARRACKS_DOUBLED_EDGES else level
         if self.double[4]:
             for step in STEP:
                 if cell + step in lakes:

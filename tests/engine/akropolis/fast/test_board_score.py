@@ -7,7 +7,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.akropolis.board_score import WINDOW, boxed_hex_boards, colour_values, hex_boards
 from engine.akropolis.components import (
     BARRACKS,
     GARDEN,
@@ -17,14 +16,14 @@ from engine.akropolis.components import (
     STARS_OF_CODE,
     TEMPLE,
 )
+from engine.akropolis.fast.board_score import WINDOW, boxed_hex_boards, colour_values, hex_boards
 from engine.akropolis.geometry import STEP
-from engine.akropolis.rules import variants_of
 from engine.akropolis.scoring import VARIANTS, Surface, score_surface
 from engine.akropolis.state import AkropolisState
 from engine.core import JSON
 from engine.hexgrid import decode, encode
+from tests.engine.akropolis.fast.test_running_score import ALL_VARIANTS, random_states, tight_game
 from tests.engine.akropolis.test_properties import Setup, setups
-from tests.engine.akropolis.test_running_score import ALL_VARIANTS, random_states, tight_game
 from tests.engine.support import GAME, property_settings
 
 
@@ -37,13 +36,13 @@ def oracle_values(top: Surface, variants: tuple[str, ...]) -> tuple[list[int], l
 
 
 def assert_boards_score_every_city_as_the_oracle(state: AkropolisState) -> None:
-    variants = variants_of(state)
+    variants = state.variants
     for city in state.cities:
         assert colour_values(city.top, variants) == oracle_values(city.top, variants)
 
 
 def assert_the_result_is_the_oracles(state: AkropolisState) -> None:
-    variants = variants_of(state)
+    variants = state.variants
     oracle = [
         score_surface(city.top, stones, variants)
         for city, stones in zip(state.cities, state.stones, strict=True)
@@ -79,11 +78,11 @@ def test_the_result_is_the_oracles_with_or_without_running_scores(setup: Setup) 
     """A random playout's cities keep no running score, and `result` scores them on
     boards; a lookahead's keep one, and `result` reads it. Both give the oracle's."""
     *_, state = random_states(setup)  # the same state, played to its end
-    assert all(city._score is None for city in state.cities)
+    assert all(city.kept.score is None for city in state.cities)
     assert_the_result_is_the_oracles(state)
-    assert all(city._score is None for city in state.cities)
+    assert all(city.kept.score is None for city in state.cities)
     GAME.scores(state)
-    assert all(city._score is not None for city in state.cities)
+    assert all(city.kept.score is not None for city in state.cities)
     assert_the_result_is_the_oracles(state)
 
 

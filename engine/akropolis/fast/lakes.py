@@ -2,6 +2,8 @@
 
 `lakes_of` finds every lake of a city; `lakes_closed_by` finds only those a new level-1
 tile encloses, with work about the size of the new lakes rather than of the outside.
+Both must equal the plain flood of `scoring.outside_empty_cells`: a lake is an empty cell
+of the city's box it leaves out.
 """
 
 from __future__ import annotations

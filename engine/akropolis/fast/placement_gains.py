@@ -1,4 +1,5 @@
 """A tile on one triangle: the city's score after it, as a function of the tile's hexes.
+Part of `gains.fast_gains`, which must equal `greedy.naive_gains`.
 
 `Placement.of` works out, once per triangle and whatever tile goes there, the level, the
 hexes and quarries it covers and everything that depends only on which cells are
@@ -14,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from operator import mul
 
-from engine.akropolis.city_gains import HOUSE_I, MARKET_I, CityGains
 from engine.akropolis.components import (
     BARRACKS,
     COLOR_INDEX_OF,
@@ -25,20 +25,46 @@ from engine.akropolis.components import (
     MARKET,
     MARKET_PLAZA,
     QUARRY,
+    STARS_OF_CODE,
     TEMPLE,
 )
-from engine.akropolis.geometry import STEP, TRIANGLE_CELLS
-from engine.akropolis.tile_codes import TileCodes
-from engine.akropolis.triangle_ring import (
+from engine.akropolis.fast.city_gains import HOUSE_I, MARKET_I, CityGains
+from engine.akropolis.fast.triangle_ring import (
     CELL_MASK,
     RING_CYCLE,
     RING_TOUCHES,
     ring_bits_in,
     run_starts,
 )
+from engine.akropolis.geometry import STEP, TRIANGLE_CELLS
+from engine.akropolis.scoring import TEMPLES_DOUBLED_FROM_LEVEL
 
 Hex = tuple[int, int, int]
 """(level, hex code, plaza stars), as in a `Surface`."""
+
+TileCodes = tuple[
+    tuple[int, ...], tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], int, bool, bool
+]
+"""A tile's hex codes in a triangle's cell order, sorted out once (several site tiles
+and rotations often give the same) for `Placement.scores`:
+(codes, (colour, stars) of each plaza, (cell, colour) of each barracks, temple and garden,
+houses as bit i for cell i, whether there is a market, whether there is a market plaza)."""
+
+
+def tile_codes(codes: tuple[int, ...]) -> TileCodes:
+    return (
+        codes,
+        tuple((COLOR_INDEX_OF[code], STARS_OF_CODE[code]) for code in codes if IS_PLAZA[code]),
+        tuple(
+            (i, COLOR_INDEX_OF[code])
+            for i, code in enumerate(codes)
+            if code in (BARRACKS, TEMPLE, GARDEN)
+        ),
+        sum(1 << i for i, code in enumerate(codes) if code == HOUSE),
+        MARKET in codes,
+        MARKET_PLAZA in codes,
+    )
+
 
 # Why a level-1 tile in the outside whose ring has one run of empty cells closes no lake:
 # take an empty cell x of the outside other than the tile's three, and a path of empty cells
@@ -297,7 +323,7 @@ class Placement:
         or market counts through its group or neighbours instead: 0 here)."""
         city, level = self.city, self.level
         outside_bits = empty & ~lake_bits
-        temple = level * (2 if city.double_temples and level >= 2 else 1)
+        temple = level * (2 if city.double_temples and level >= TEMPLES_DOUBLED_FROM_LEVEL else 1)
         garden = level * (2 if city.double_gardens else 1)
         return tuple(
             (

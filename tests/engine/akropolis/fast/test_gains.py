@@ -13,7 +13,6 @@ import engine
 from engine.akropolis import AkropolisState
 from engine.akropolis.actions import LegalActions
 from engine.akropolis.city import City
-from engine.akropolis.city_gains import CityGains
 from engine.akropolis.components import (
     BARRACKS,
     GARDEN,
@@ -25,12 +24,13 @@ from engine.akropolis.components import (
     TEMPLE,
     TILES,
 )
-from engine.akropolis.gains import fast_gains
+from engine.akropolis.fast.city_gains import CityGains
+from engine.akropolis.fast.gains import fast_gains
+from engine.akropolis.fast.lakes import lakes_of
+from engine.akropolis.fast.triangle_ring import RING_CYCLE
 from engine.akropolis.geometry import TRIANGLE_CELLS
 from engine.akropolis.greedy import GreedyBot, naive_gains
-from engine.akropolis.lakes import lakes_of
 from engine.akropolis.scoring import outside_empty_cells
-from engine.akropolis.triangle_ring import RING_CYCLE
 from engine.core import JSON
 from engine.hexgrid import decode, encode
 from engine.players import RandomBot

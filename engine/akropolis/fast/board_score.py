@@ -30,8 +30,14 @@ from engine.akropolis.components import (
     MARKET_PLAZA,
     TEMPLE,
 )
-from engine.akropolis.lakes import box_masks, box_of, outside_and_lakes, plainly_outside
-from engine.akropolis.scoring import VARIANTS, ColorValues
+from engine.akropolis.fast.lakes import box_masks, box_of, outside_and_lakes, plainly_outside
+from engine.akropolis.scoring import (
+    BARRACKS_DOUBLED_EDGES,
+    HOUSES_DOUBLED_FROM,
+    TEMPLES_DOUBLED_FROM_LEVEL,
+    VARIANTS,
+    ColorValues,
+)
 from engine.hexgrid import NEIGHBOUR_STEPS, encode
 
 Hex = tuple[int, int, int]
@@ -88,7 +94,9 @@ def colour_values(top: Mapping[int, Hex], variants: tuple[str, ...]) -> ColorVal
     double = doubled(variants)
     if houses:
         value = largest_house_group(houses, width)
-        values[COLOR_INDEX_OF[HOUSE]] = 2 * value if double[0] and value >= 10 else value
+        values[COLOR_INDEX_OF[HOUSE]] = (
+            2 * value if double[0] and value >= HOUSES_DOUBLED_FROM else value
+        )
     if markets:
         near_plazas = around(market_plazas, width) if double[1] else 0
         values[COLOR_INDEX_OF[MARKET]] = markets_value(markets, near_plazas, width)
@@ -169,7 +177,8 @@ def temples_value(temples: Levelled, filled: int, width: int, variant: bool) -> 
     value = 0
     for level, board in temples:
         count = (board & surrounded).bit_count()
-        value += (2 * level if variant and level >= 2 else level) * count
+        doubled = variant and level >= TEMPLES_DOUBLED_FROM_LEVEL
+        value += (2 * level if doubled else level) * count
     return value
 
 
@@ -272,5 +281,5 @@ def barracks_value(barracks: Levelled, outside: int, width: int, variant: bool) 
             scoring ^= low
             index = low.bit_length() - 1
             edges = sum(1 for shift in shifts if outside >> (index + shift) & 1)
-            value += 2 * level if 3 <= edges <= 4 else level
+            value += 2 * level if edges in BARRACKS_DOUBLED_EDGES else level
     return value

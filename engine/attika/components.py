@@ -229,6 +229,11 @@ TILE_SYMBOLS: tuple[tuple[int, ...], ...] = tuple(
 """Per tile, the landscape index of each of its seven hexes (-1 for blank)."""
 
 
+Discount = tuple[int, int, int, int, int]
+"""What a free cell takes off a building's cost: the symbols of each landscape on it and
+on its free neighbours, then their total (`costs.discount`)."""
+
+
 def tile_cells(q: int, r: int, rotation: int) -> list[int]:
     """The seven cells of a tile centred on (q, r): the centre, then ring hex k of the
     tile's data on the neighbour in direction (k + rotation) % 6."""

@@ -10,20 +10,17 @@ exact ones: they cover the cost and no card of them could be kept.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
+from engine.attika.actions import BuildOptions
 from engine.attika.colonies import colonies
-from engine.attika.components import COST, IS_MAIN, IS_ROAD, ROAD_COST, UPSTREAM
+from engine.attika.components import COST, IS_MAIN, IS_ROAD, ROAD_COST, UPSTREAM, Discount
 from engine.attika.map import buildings_on_map, free_cells
 from engine.attika.state import AttikaState
 from engine.hexgrid import NEIGHBOUR_STEPS
 
 Cards = tuple[int, int, int, int]
 Cost = tuple[Cards, int]
-Discount = tuple[int, int, int, int, int]
-"""Symbols of each landscape on a free cell and its free neighbours, then their total."""
-BuildOptions = list[tuple[int, Sequence[int]]]
-"""(building, the sorted cells it may be built on), buildings in the order asked."""
 
 NOTHING: Cards = (0, 0, 0, 0)
 FREE: Cost = (NOTHING, 0)

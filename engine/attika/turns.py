@@ -30,6 +30,7 @@ from engine.attika.actions import (
     DRAW_ACTIONS,
     END_TURN,
     KEEP,
+    BuildOptions,
     Parsed,
     TilePlacements,
     parse_action,
@@ -37,7 +38,6 @@ from engine.attika.actions import (
 )
 from engine.attika.components import BUILDINGS, LANDSCAPES
 from engine.attika.costs import (
-    BuildOptions,
     Cards,
     can_pay,
     is_exact_payment,

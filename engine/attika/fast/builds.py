@@ -15,8 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.attika.components import BUILDING_COUNT, COST, IS_MAIN, IS_ROAD, ROAD_COST, UPSTREAM
-from engine.attika.costs import BuildOptions, Discount
+from engine.attika.actions import BuildOptions
+from engine.attika.components import (
+    BUILDING_COUNT,
+    COST,
+    IS_MAIN,
+    IS_ROAD,
+    ROAD_COST,
+    UPSTREAM,
+    Discount,
+)
 from engine.attika.state import AttikaState
 from engine.hexgrid import NEIGHBOUR_STEPS as STEPS
 

@@ -14,7 +14,7 @@ import bisect
 from collections.abc import Iterable
 from typing import Any
 
-from engine.attika.components import IS_ROAD, TILE_SYMBOLS, tile_cells
+from engine.attika.components import IS_ROAD, TILE_SYMBOLS, Discount, tile_cells
 from engine.hexgrid import NEIGHBOUR_STEPS, encode
 
 
@@ -35,9 +35,6 @@ WITHIN_TWO_STEPS = (0, *_steps_at_distance(1), *_steps_at_distance(2))
 are also the cells whose discount it may change."""
 THREE_STEPS = _steps_at_distance(3)
 """Offsets of the 18 cells just outside those: the only ones that may join the frontier."""
-
-Discount = tuple[int, int, int, int, int]
-"""Symbols of each landscape on a free cell and its free neighbours, then their total."""
 
 
 _GEOMETRIES: dict[frozenset[int], tuple[frozenset[int], frozenset[int]]] = {}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from hypothesis import given
 
 from engine.attika import AttikaState, costs
+from engine.attika.actions import BuildOptions
 from engine.attika.components import BUILDING_COUNT
 from engine.attika.fast import builds
 from engine.rng import SplitMix64
@@ -18,7 +19,7 @@ from tests.engine.support import property_settings
 ALL_BUILDINGS = range(BUILDING_COUNT)
 
 
-def listed(options: costs.BuildOptions) -> list[tuple[int, list[int]]]:
+def listed(options: BuildOptions) -> list[tuple[int, list[int]]]:
     """The options with their cells as lists (the fast path may give kept tuples)."""
     return [(building, list(cells)) for building, cells in options]
 

@@ -14,13 +14,12 @@ Legal actions are kept as small tuples and turned into JSON objects only when re
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from engine import legal
 from engine.architekton.components import TERRAIN_OF_NAME, TERRAINS
-from engine.core import IllegalAction, compact_json
+from engine.core import IllegalAction
 
 Raw = tuple[Any, ...]
 """("building", id, x, y, r), ("landscape", terrain, x, y), ("pass",), ("house", x, y),
@@ -113,14 +112,3 @@ class LegalActions(legal.LegalActions):
         if self._set is None:
             self._set = frozenset(self.raw)
         return parsed in self._set
-
-    def compact_text(self) -> str:
-        """The bot protocol's form, the list of actions (`compact_json(list(self))`), as
-        JSON text written from each action's kept text."""
-        return f"[{','.join(map(action_text, self.raw))}]"
-
-
-@functools.lru_cache(maxsize=16384)
-def action_text(raw: Raw) -> str:
-    """`compact_json(action_json(raw))`, once per action."""
-    return compact_json(action_json(raw))

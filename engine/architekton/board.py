@@ -1,4 +1,5 @@
-"""Where tiles may go, when a building is surrounded, and groups of houses.
+"""Where tiles may go (the legal placements), when a building is surrounded, and groups
+of houses.
 
 Buildings and landscapes alternate like a checkerboard: since the two starting landscapes
 touch at a corner and every tile shares an edge with a placed tile of the other kind,
@@ -10,9 +11,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
-from engine.architekton.components import BUILDING_BY_ID, edge
+from engine.architekton.actions import Raw
+from engine.architekton.components import BUILDING_BY_ID, TILES_PER_TURN, edge
 from engine.architekton.state import ArchitektonState
-from engine.squaregrid import DIAGONAL_STEPS, NEIGHBOUR_STEPS, connected_groups, opposite
+from engine.squaregrid import DIAGONAL_STEPS, NEIGHBOUR_STEPS, connected_groups, decode, opposite
 
 
 def is_empty(state: ArchitektonState, code: int) -> bool:
@@ -89,6 +91,43 @@ def landscape_cells(state: ArchitektonState) -> list[int]:
         if code + step not in state.landscapes
     }
     return sorted(cells)
+
+
+def legal_placements(state: ArchitektonState) -> list[Raw]:
+    """Every legal placement from the display: buildings first (by display position, cell,
+    rotation), then landscapes (by terrain as first seen in the display, cell); none once
+    the turn's two tiles are placed."""
+    if state.placed_this_turn >= TILES_PER_TURN:
+        return []
+    placements: list[Raw] = []
+    if state.display_buildings:
+        cells = [(*decode(code), landscape_sides(state, code)) for code in building_cells(state)]
+        for tile_id in state.display_buildings:
+            edges = BUILDING_BY_ID[tile_id].edges
+            for x, y, sides in cells:
+                for rotation in fitting_rotations(edges, sides):
+                    placements.append(("building", tile_id, x, y, rotation))
+    if state.display_landscapes:
+        facing = [(*decode(code), facing_terrains(state, code)) for code in landscape_cells(state)]
+        for terrain in dict.fromkeys(state.display_landscapes):
+            for x, y, terrains in facing:
+                if terrain in terrains:
+                    placements.append(("landscape", terrain, x, y))
+    return placements
+
+
+def can_place_any(state: ArchitektonState) -> bool:
+    """Whether some display tile fits somewhere (stops at the first fit)."""
+    if state.display_buildings:
+        layouts = {BUILDING_BY_ID[t].edges for t in state.display_buildings}
+        for code in building_cells(state):
+            found = landscape_sides(state, code)
+            if any(fitting_rotations(edges, found) for edges in layouts):
+                return True
+    if state.display_landscapes:
+        terrains = set(state.display_landscapes)
+        return any(terrains & facing_terrains(state, code) for code in landscape_cells(state))
+    return False
 
 
 def landscapes_around(state: ArchitektonState, code: int) -> int:

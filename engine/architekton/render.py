@@ -7,16 +7,11 @@ its four edges around the digit of the player whose house stands on it (`.`: non
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.architekton.board import kept_houses, largest_group
 from engine.architekton.components import TERRAINS, rotated_edges
-from engine.architekton.state import MOVE_HOUSE, OVER, RESERVE_TURN
+from engine.architekton.state import MOVE_HOUSE, OVER, RESERVE_TURN, ArchitektonState
+from engine.architekton.turns import current_player
 from engine.squaregrid import bounds, encode
-
-if TYPE_CHECKING:
-    from engine.architekton.rules import Architekton
-    from engine.architekton.state import ArchitektonState
 
 LEGEND = "w water  m mountain  p plain  f forest; a building: its edge terrains around its owner"
 
@@ -59,11 +54,11 @@ def describe_pending(state: ArchitektonState) -> str:
     )
 
 
-def render_state(game: Architekton, state: ArchitektonState) -> str:
+def render_state(state: ArchitektonState) -> str:
     if state.stage == OVER:
         status = " (game over)"
     else:
-        status = f", player {game.current_player(state)} to act"
+        status = f", player {current_player(state)} to act"
         if state.stage == RESERVE_TURN:
             status += " (last turn, from the reserve)"
     kept = kept_houses(state)

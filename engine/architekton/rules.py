@@ -1,8 +1,16 @@
-"""Architekton as an Agon game: setup, turns, scoring during play, the end and the result.
+"""Architekton as an Agon game: setup, whose move, the end and the result.
 
 The rules are those of docs/rules/architekton.md (seed game 003); each function names
 the rule it carries out. Decisions the rules leave open are written, each under its own
-name, in docs/rules/architekton-decisions.md and marked "Our decision" here.
+name, in docs/rules/architekton-decisions.md and marked "Our decision" here. Read them in
+the rules page's order:
+- `components`: terrains, landscape and building tiles, houses, points;
+- this module: setup (`new_state`) and the result at the end;
+- `turns`: a turn (placing tiles, houses, scoring surrounded buildings, decisions owed),
+  the legal actions, the end of play;
+- `board`: where tiles may go, when a building is surrounded, groups of houses.
+What the state holds is in `state`. The speed lives apart, in `fast` (each fast path
+names the plain function it agrees with).
 """
 
 from __future__ import annotations
@@ -10,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.architekton.actions import LegalActions
 from engine.architekton.board import kept_houses, largest_group
 from engine.architekton.components import (
     BUILDINGS,
@@ -20,12 +27,10 @@ from engine.architekton.components import (
     RESERVE_PER_PILE,
     STARTING_POINTS,
 )
+from engine.architekton.fast.legal_text import LegalActionsText
+from engine.architekton.fast.observation_text import observation_text
 from engine.architekton.greedy import GreedyBot
-from engine.architekton.observation import (
-    observation,
-    observation_text,
-    state_from_observation,
-)
+from engine.architekton.observation import observation, state_from_observation
 from engine.architekton.render import render_state
 from engine.architekton.state import ArchitektonState
 from engine.architekton.state_json import state_from_json, state_to_json
@@ -94,7 +99,7 @@ class Architekton:
 
     # --- legal actions ---------------------------------------------------------------
 
-    def legal_actions(self, state: ArchitektonState) -> LegalActions:
+    def legal_actions(self, state: ArchitektonState) -> LegalActionsText:
         return legal_actions(state)
 
     def apply(self, state: ArchitektonState, action: JSON) -> None:
@@ -150,7 +155,7 @@ class Architekton:
         return state.copy()
 
     def render_text(self, state: ArchitektonState) -> str:
-        return render_state(self, state)
+        return render_state(state)
 
     def greedy_bot(self, seed: int) -> GreedyBot:
         return GreedyBot(seed)

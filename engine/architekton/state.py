@@ -47,6 +47,18 @@ class Decision:
         )
 
 
+@dataclass(slots=True)
+class Caches:
+    """What the fast paths keep on a state, derived from its facts and never serialized.
+    Whoever changes the board other than through the rules (a test painting a position)
+    gives the state fresh ones: `state.caches = Caches()`."""
+
+    frontier: Any = None
+    """Where tiles may go (`fast.frontier.Frontier`), derived from the board when asked;
+    never changed, only replaced, so a copy shares it. It follows tiles added to the
+    board."""
+
+
 @dataclass
 class ArchitektonState:
     seed: int
@@ -84,11 +96,8 @@ class ArchitektonState:
     """Turns in a row in which nothing could be placed."""
     loser: int | None = None
     """The player who could not pay a loss and lost at once."""
-    frontier: Any = field(default=None, repr=False, compare=False)
-    """Where tiles may go (`frontier.Frontier`), derived from the board when asked and
-    never serialized; never changed, only replaced, so a copy shares it. It follows
-    tiles added to the board; whoever changes the board otherwise (a test painting a
-    position) sets it to None."""
+    caches: Caches = field(default_factory=Caches, repr=False, compare=False)
+    """What the fast paths keep on the state; not a fact of the game."""
 
     def copy(self) -> ArchitektonState:
         # Field by field rather than through __init__ (a lookahead copies often).
@@ -116,5 +125,5 @@ class ArchitektonState:
         twin.stage = self.stage
         twin.idle_turns = self.idle_turns
         twin.loser = self.loser
-        twin.frontier = self.frontier
+        twin.caches = Caches(self.caches.frontier)
         return twin

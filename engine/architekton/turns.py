@@ -7,25 +7,11 @@ docs/rules/architekton-decisions.md.
 
 from __future__ import annotations
 
-from engine.architekton.actions import LegalActions, Raw, parse_action
-from engine.architekton.board import (
-    building_cells,
-    building_fits,
-    facing_terrains,
-    fitting_rotations,
-    is_surrounded,
-    landscape_cells,
-    landscape_fits,
-    landscape_sides,
-    mismatches,
-)
-from engine.architekton.components import (
-    BUILDING_BY_ID,
-    DISPLAY_PER_KIND,
-    TERRAINS,
-    TILES_PER_TURN,
-)
-from engine.architekton.frontier import FITTING, current_frontier, fits, frontier
+from engine.architekton.actions import Raw, parse_action
+from engine.architekton.board import building_fits, is_surrounded, landscape_fits, mismatches
+from engine.architekton.components import DISPLAY_PER_KIND, TERRAINS, TILES_PER_TURN
+from engine.architekton.fast import frontier
+from engine.architekton.fast.legal_text import LegalActionsText
 from engine.architekton.state import (
     MOVE_HOUSE,
     OVER,
@@ -58,13 +44,14 @@ def is_over(state: ArchitektonState) -> bool:
     return state.stage == OVER
 
 
-def legal_actions(state: ArchitektonState) -> LegalActions:
+def legal_actions(state: ArchitektonState) -> LegalActionsText:
     if is_over(state):
-        return LegalActions(())
+        return LegalActionsText(())
     if state.pending:
-        return LegalActions(decision_options(state, state.pending[0]))
-    placements = legal_placements(state)
-    return LegalActions(placements if placements else [("pass",)])
+        return LegalActionsText(decision_options(state, state.pending[0]))
+    # board.legal_placements, from the frontier kept as tiles are placed
+    placements = frontier.legal_placements(state)
+    return LegalActionsText(placements if placements else [("pass",)])
 
 
 def apply_action(state: ArchitektonState, action: JSON) -> None:
@@ -78,7 +65,7 @@ def apply_action(state: ArchitektonState, action: JSON) -> None:
     elif raw[0] == "landscape":
         place_landscape(state, raw)
     elif raw[0] == "pass":
-        if legal_placements(state):
+        if frontier.legal_placements(state):
             raise IllegalAction("a player may pass only when no tile can be placed")
         end_turn(state)
     else:
@@ -88,72 +75,6 @@ def apply_action(state: ArchitektonState, action: JSON) -> None:
 
 
 # --- placing tiles -------------------------------------------------------------------
-
-
-def legal_placements(state: ArchitektonState) -> list[Raw]:
-    """Every legal placement from the display: buildings first (by display position, cell,
-    rotation), then landscapes (by terrain as first seen in the display, cell)."""
-    if state.placed_this_turn >= TILES_PER_TURN:
-        return []
-    placements: list[Raw] = []
-    where = frontier(state)
-    if state.display_buildings:
-        for tile_id in state.display_buildings:
-            for x, y, sides in where.building_rows:
-                for rotation in FITTING[sides * 256 + tile_id]:
-                    placements.append(("building", tile_id, x, y, rotation))
-    if state.display_landscapes:
-        rows = where.landscape_rows
-        for terrain in dict.fromkeys(state.display_landscapes):
-            placements.extend(
-                [("landscape", terrain, x, y) for x, y, shown in rows if terrain in shown]
-            )
-    return placements
-
-
-def slow_legal_placements(state: ArchitektonState) -> list[Raw]:
-    """`legal_placements` from a scan of the whole board: the tests' oracle."""
-    if state.placed_this_turn >= TILES_PER_TURN:
-        return []
-    placements: list[Raw] = []
-    if state.display_buildings:
-        cells = [(*decode(code), landscape_sides(state, code)) for code in building_cells(state)]
-        for tile_id in state.display_buildings:
-            edges = BUILDING_BY_ID[tile_id].edges
-            for x, y, sides in cells:
-                for rotation in fitting_rotations(edges, sides):
-                    placements.append(("building", tile_id, x, y, rotation))
-    if state.display_landscapes:
-        facing = [(*decode(code), facing_terrains(state, code)) for code in landscape_cells(state)]
-        for terrain in dict.fromkeys(state.display_landscapes):
-            for x, y, terrains in facing:
-                if terrain in terrains:
-                    placements.append(("landscape", terrain, x, y))
-    return placements
-
-
-def can_place_any(state: ArchitektonState) -> bool:
-    """Whether some display tile fits somewhere (stops at the first fit). From the
-    frontier when it is up to date; else from a scan of the board, which usually stops
-    early (cheaper than bringing the frontier up to date for one question)."""
-    where = current_frontier(state)
-    if state.display_buildings:
-        if where is not None:
-            for sides in where.sides.values():
-                if any(fits(tile_id, sides) for tile_id in state.display_buildings):
-                    return True
-        else:
-            layouts = {BUILDING_BY_ID[t].edges for t in state.display_buildings}
-            for code in building_cells(state):
-                found = landscape_sides(state, code)
-                if any(fitting_rotations(edges, found) for edges in layouts):
-                    return True
-    if state.display_landscapes:
-        terrains = set(state.display_landscapes)
-        if where is not None:
-            return any(terrains & facing for facing in where.facing.values())
-        return any(terrains & facing_terrains(state, code) for code in landscape_cells(state))
-    return False
 
 
 def _cell(x: int, y: int) -> int:
@@ -315,7 +236,7 @@ def sweep_display_if_stuck(state: ArchitektonState) -> None:
     """Our decision: if none of the display's tiles can be placed at the start of a turn,
     they go under their piles (in display order) and the display is refilled from the
     piles; a player who still cannot place anything passes."""
-    if can_place_any(state):
+    if frontier.can_place_any(state):  # board.can_place_any, from the kept frontier
         return
     state.building_pile.extend(state.display_buildings)
     state.landscape_pile.extend(state.display_landscapes)

@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator, Sequence
-from typing import Any, cast, overload
+from typing import Any, overload
 
 from engine import legal
-from engine.attika.builds import BuildOptions
 from engine.attika.components import BUILDING_INDEX, BUILDINGS, LANDSCAPES
-from engine.core import IllegalAction, compact_json
+from engine.core import IllegalAction
 from engine.hexgrid import COORD_LIMIT, decode, encode
 
 Parsed = tuple[Any, ...]
+BuildOptions = list[tuple[int, Sequence[int]]]
+"""(building, the sorted cells it may be built on), buildings in the order asked."""
 
 _FIELDS: dict[str, frozenset[str]] = {
     "draw": frozenset(("type", "stack")),
@@ -103,29 +104,11 @@ def extend_action(centre: int, rotation: int) -> dict[str, Any]:
     return {"type": "extend", "q": q, "r": r, "rotation": rotation}
 
 
-class _CellTexts(dict[int, str]):
-    """Cell code -> its `[q,r]` JSON text, written the first time it is asked for."""
-
-    def __missing__(self, cell: int) -> str:
-        text = self[cell] = "[{},{}]".format(*decode(cell))
-        return text
-
-
-CELL_TEXT = _CellTexts()
-BUILDING_TEXT = tuple(compact_json(building.id) for building in BUILDINGS)
-
 DRAW_ACTIONS = tuple({"type": "draw", "stack": k} for k in range(4))
 KEEP = {"type": "keep"}
 AMPHORA_ACTION = {"type": "amphora", "use": "action"}
 AMPHORA_CARD = {"type": "amphora", "use": "card"}
 END_TURN = {"type": "end_turn"}
-_CONSTANT_TEXTS: dict[int, str] = {
-    id(action): compact_json(action)
-    for action in (*DRAW_ACTIONS, KEEP, AMPHORA_ACTION, AMPHORA_CARD, END_TURN)
-}
-"""The JSON text of each action above, by the object's identity: the legal actions list
-these very objects (never changed; callers are given copies), and most turns offer
-nothing else besides the builds."""
 
 
 class TilePlacements(Sequence[dict[str, Any]]):
@@ -163,33 +146,6 @@ class TilePlacements(Sequence[dict[str, Any]]):
         for centre in self.centres:
             for rotation in self.rotations:
                 yield extend_action(centre, rotation)
-
-    def text(self) -> str:
-        """`compact_json(list(self))`, from each centre's actions' text, kept (the same
-        centres and rotations are offered turn after turn until a tile is placed)."""
-        texts = _EXTEND_TEXTS.get(self.rotations)
-        if texts is None:
-            texts = _EXTEND_TEXTS[self.rotations] = _ExtendTexts(self.rotations)
-        return f"[{','.join(map(texts.__getitem__, self.centres))}]"
-
-
-class _ExtendTexts(dict[int, str]):
-    """Centre -> the JSON text of its extend actions with these rotations, written the
-    first time it is asked for (as `compact_json` writes them)."""
-
-    def __init__(self, rotations: Sequence[int]) -> None:
-        super().__init__()
-        self.rotations = rotations
-
-    def __missing__(self, centre: int) -> str:
-        text = self[centre] = ",".join(
-            compact_json(extend_action(centre, rotation)) for rotation in self.rotations
-        )
-        return text
-
-
-_EXTEND_TEXTS: dict[Sequence[int], _ExtendTexts] = {}
-"""The kept texts per rotations offered (a few tuples in all)."""
 
 
 class LegalActions(legal.LegalActions):
@@ -272,15 +228,6 @@ class LegalActions(legal.LegalActions):
             ],
         }
 
-    def compact_text(self) -> str:
-        """`compact_json(self.compact())`, written from each building's and cell's text."""
-        cell_text = CELL_TEXT.__getitem__
-        builds = ",".join(
-            f'{{"building":{BUILDING_TEXT[b]},"cells":[{",".join(map(cell_text, cells))}]}}'
-            for b, cells in self.builds
-        )
-        return f'{{"actions":{_others_text(self.others)},"builds":[{builds}]}}'
-
     @classmethod
     def from_json(cls, data: Any) -> LegalActions:
         if not isinstance(data, dict) or set(data) != {"actions", "builds"}:
@@ -290,14 +237,3 @@ class LegalActions(legal.LegalActions):
             cells = [encode(int(q), int(r)) for q, r in entry["cells"]]
             builds.append((BUILDING_INDEX[entry["building"]], cells))
         return cls(list(data["actions"]), builds)
-
-
-def _others_text(others: Sequence[dict[str, Any]]) -> str:
-    """The non-build actions as JSON text: a tile's placements from their kept texts,
-    the usual few actions from `_CONSTANT_TEXTS`, anything else encoded."""
-    if type(others) is TilePlacements:
-        return others.text()
-    texts = list(map(_CONSTANT_TEXTS.get, map(id, others)))
-    if None in texts:
-        return compact_json(list(others))
-    return f"[{','.join(cast(list[str], texts))}]"

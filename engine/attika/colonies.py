@@ -1,7 +1,7 @@
 """Chains of a player's buildings: colonies, the shrine connection and joined groups.
 
 Two buildings are connected when their hexes are adjacent; a shrine between them does
-not connect them (it is not a building).
+not connect them (it is not a building). A colony is a chain of a player's buildings.
 """
 
 from __future__ import annotations
@@ -28,29 +28,21 @@ def chain_of(cells: Iterable[int], start: int) -> set[int]:
     return chain
 
 
-def shrines_touched(state: AttikaState, player: int, colony: int) -> int:
-    """How many shrines touch the colony with this label (see `index.MapIndex`); 0 when
-    the player's buildings touch fewer than two shrines in all. (Asked at every build:
-    loops, not generators.)"""
-    near_shrines = state.index.near[player].keys() & state.shrines
-    if len(near_shrines) < 2:
-        return 0
-    colony_of = state.index.colony_of[player]
-    touched = 0
-    for shrine in near_shrines:
-        for step in NEIGHBOUR_STEPS:
-            if colony_of.get(shrine + step) == colony:
-                touched += 1
-                break
-    return touched
+def colonies(state: AttikaState, player: int) -> list[set[int]]:
+    """The player's colonies: the chains of their buildings' cells."""
+    cells = set(state.seats[player].placed.values())
+    found: list[set[int]] = []
+    for cell in sorted(cells):
+        if not any(cell in colony for colony in found):
+            found.append(chain_of(cells, cell))
+    return found
 
 
 def shrines_linked(state: AttikaState, player: int, cell: int) -> int:
-    """How many shrines touch the chain of the player's buildings through `cell`, from
-    the chain itself (the tests' oracle for `shrines_touched`)."""
+    """How many shrines touch the chain of the player's buildings through `cell` (two
+    win the game)."""
     chain = chain_of(state.seats[player].placed.values(), cell)
-    shrines = state.index.shrine_cells
-    return len({c + step for c in chain for step in NEIGHBOUR_STEPS} & shrines)
+    return len({c + step for c in chain for step in NEIGHBOUR_STEPS} & set(state.shrines))
 
 
 def group_joined(state: AttikaState, player: int, group: int) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.hexgrid import NEIGHBOUR_STEPS, encode
 from engine.provenance import Provenance
 
 Source = Provenance
@@ -226,6 +227,18 @@ TILE_SYMBOLS: tuple[tuple[int, ...], ...] = tuple(
     tuple(LETTER_OF_LANDSCAPE.find(letter) for letter in tile.hexes) for tile in MAP_TILES
 )
 """Per tile, the landscape index of each of its seven hexes (-1 for blank)."""
+
+
+Discount = tuple[int, int, int, int, int]
+"""What a free cell takes off a building's cost: the symbols of each landscape on it and
+on its free neighbours, then their total (`costs.discount`)."""
+
+
+def tile_cells(q: int, r: int, rotation: int) -> list[int]:
+    """The seven cells of a tile centred on (q, r): the centre, then ring hex k of the
+    tile's data on the neighbour in direction (k + rotation) % 6."""
+    centre = encode(q, r)
+    return [centre] + [centre + NEIGHBOUR_STEPS[(k + rotation) % 6] for k in range(6)]
 
 
 def _check() -> None:

@@ -1,5 +1,5 @@
-"""What a building costs on a given cell, whether a hand can pay it, and the exact ways
-to pay it.
+"""What a building costs on a given cell, whether a hand can pay it, the exact ways to pay
+it, and so where a player can build.
 
 A cost is `(required, extra)`: `required[i]` cards of landscape i still due after the
 discount, and `extra` cards of any landscape (what is left of a road's 5, plus the
@@ -10,7 +10,12 @@ exact ones: they cover the cost and no card of them could be kept.
 
 from __future__ import annotations
 
-from engine.attika.components import COST, IS_MAIN, IS_ROAD, ROAD_COST, UPSTREAM
+from collections.abc import Iterable
+
+from engine.attika.actions import BuildOptions
+from engine.attika.colonies import colonies
+from engine.attika.components import COST, IS_MAIN, IS_ROAD, ROAD_COST, UPSTREAM, Discount
+from engine.attika.map import buildings_on_map, free_cells
 from engine.attika.state import AttikaState
 from engine.hexgrid import NEIGHBOUR_STEPS
 
@@ -35,12 +40,28 @@ def is_free_build(state: AttikaState, player: int, building: int, cell: int) -> 
     return any(cell - source in NEIGHBOUR_STEPS for source in sources)
 
 
+def discount(state: AttikaState, cell: int) -> Discount:
+    """Cost reduction: the symbols of each landscape on the target space and on its
+    adjacent spaces that are still free (no building on them), then their total."""
+    hexes, built = state.hexes, buildings_on_map(state)
+    counts = [0, 0, 0, 0]
+    for near in (cell, *(cell + step for step in NEIGHBOUR_STEPS)):
+        symbol = hexes.get(near, -1)
+        if symbol >= 0 and near not in built:
+            counts[symbol] += 1
+    return counts[0], counts[1], counts[2], counts[3], sum(counts)
+
+
 def surcharge(state: AttikaState, player: int, cell: int) -> int:
-    """One card per colony the player has when the building founds a new colony."""
-    return 0 if state.index.near[player].get(cell) else state.index.colonies[player]
+    """Colony surcharge: one card per colony the player already has, when the building
+    is not adjacent to any of their buildings (it founds a new colony)."""
+    own = state.seats[player].placed.values()
+    if any(cell - placed in NEIGHBOUR_STEPS for placed in own):
+        return 0
+    return len(colonies(state, player))
 
 
-def discounted(building: int, discount: tuple[int, ...], colony_surcharge: int) -> Cost:
+def discounted(building: int, discount: Discount, colony_surcharge: int) -> Cost:
     """The cost after the cell's discount: only matching symbols count, except for a road,
     where any symbol takes one card off its 5."""
     if IS_ROAD[building]:
@@ -59,7 +80,7 @@ def build_cost(state: AttikaState, player: int, building: int, cell: int) -> Cos
     """What building on a free cell costs the player (FREE for a free build)."""
     if is_free_build(state, player, building, cell):
         return FREE
-    return discounted(building, state.index.discount[cell], surcharge(state, player, cell))
+    return discounted(building, discount(state, cell), surcharge(state, player, cell))
 
 
 def can_pay(hand: list[int] | Cards, cost: Cost) -> bool:
@@ -184,3 +205,24 @@ def is_exact_payment(hand: list[int] | Cards, cost: Cost, paid: Cards) -> bool:
     # matched_i = min(paid_i, required_i) is the best matching, so the payment is exact
     # exactly when its other cards are just the spare ones needed.
     return sum(paid) - sum(matched) == spare_needed
+
+
+def buildable_cells(state: AttikaState, player: int, building: int) -> list[int]:
+    """The free cells where the player can build the building now: those whose cost
+    their hand can pay, sorted."""
+    hand = state.seats[player].hand
+    return [
+        cell
+        for cell in free_cells(state)
+        if can_pay(hand, build_cost(state, player, building, cell))
+    ]
+
+
+def legal_builds(state: AttikaState, player: int, buildings: Iterable[int]) -> BuildOptions:
+    """Each of these buildings that can be built somewhere, with where."""
+    options: BuildOptions = []
+    for building in buildings:
+        cells = buildable_cells(state, player, building)
+        if cells:
+            options.append((building, cells))
+    return options

@@ -4,8 +4,9 @@ building put on the map (with the win or the amphora it may bring)."""
 
 from __future__ import annotations
 
-from engine.attika.colonies import group_joined, shrines_touched
+from engine.attika.colonies import group_joined
 from engine.attika.components import BUILDING_COUNT, GROUP_OF
+from engine.attika.fast.map_rules import shrines_touched
 from engine.attika.state import AttikaState
 from engine.rng import SplitMix64
 
@@ -34,10 +35,10 @@ def place_building(state: AttikaState, player: int, building: int, cell: int) ->
     """Put the building on the map and settle what follows: a win, or an amphora."""
     seat = state.seats[player]
     seat.placed[building] = cell
-    colony = state.index.add_building(player, building, cell)
+    colony = state.caches.index.add_building(player, building, cell)
     if len(seat.placed) == BUILDING_COUNT:
         _win(state, player, "all_buildings")
-    elif shrines_touched(state, player, colony) >= 2:
+    elif shrines_touched(state, player, colony) >= 2:  # colonies.shrines_linked(...) >= 2
         _win(state, player, "shrines")
     if state.over:
         return

@@ -29,7 +29,8 @@ from engine.attika.components import (
     IS_MAIN,
     LANDSCAPES,
 )
-from engine.attika.costs import build_cost, fewest_cards
+from engine.attika.costs import fewest_cards
+from engine.attika.fast.map_rules import build_cost
 from engine.attika.observation import state_from_observation
 from engine.attika.state import AttikaState
 from engine.core import JSON
@@ -85,7 +86,7 @@ def build_value(
     seat = state.seats[player]
     cost = build_cost(state, player, building, cell)
     value = 10.0 - 2.0 * fewest_cards(seat.hand, cost)
-    touching = bool(state.index.near[player].get(cell))
+    touching = bool(state.caches.index.near[player].get(cell))
     value += 3.0 if touching else (-3.0 if seat.placed else 0.0)
     if IS_MAIN[building]:
         value += 2.0
@@ -109,7 +110,7 @@ def build_value(
 def _links_two(state: AttikaState, player: int, cell: int) -> bool:
     cells = [*state.seats[player].placed.values(), cell]
     chain = chain_of(cells, cell)
-    touched = {c + s for c in chain for s in NEIGHBOUR_STEPS} & state.index.shrine_cells
+    touched = {c + s for c in chain for s in NEIGHBOUR_STEPS} & set(state.shrines)
     return len(touched) >= 2
 
 

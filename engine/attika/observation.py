@@ -9,10 +9,8 @@ tile pile, what any stack holds, the seed and the reshuffle PRNG.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
-from engine.attika.actions import BUILDING_TEXT
 from engine.attika.components import (
     BUILDING_COUNT,
     BUILDINGS,
@@ -22,116 +20,14 @@ from engine.attika.components import (
     LANDSCAPES,
     LETTER_OF_LANDSCAPE,
 )
-from engine.attika.map_text import map_text
-from engine.attika.state import MODE_NAMES, AttikaState, PlayerState
+from engine.attika.state import MODE_NAMES, AttikaState
 from engine.attika.state_json import cell_json, pending_json, state_from_json
-from engine.core import compact_json
 from engine.hexgrid import decode
 
 
 def observation(state: AttikaState, player: int) -> dict[str, Any]:
     head, tail = _observation_parts(state, player)
     return {**head, "map": map_json(state), **tail}
-
-
-def observation_text(state: AttikaState, player: int) -> str:
-    """`observation(state, player)` as JSON text only, written without building it: what
-    a boxed bot is sent. The map, most of it, comes from the text kept between turns
-    (`map_text`); the rest is small and written field by field."""
-    seat = state.seats[player]
-    pending = state.pending
-    if pending is None:
-        pending_text = "null"
-    else:
-        shown = pending_json(pending)
-        if shown is not None and shown["kind"] == "drawn" and state.current != player:
-            shown["building"] = None
-        pending_text = compact_json(shown)
-    seats = ",".join(map(_seat_text, state.seats, state.index.colonies))
-    return (
-        f'{{"game":"attika","player":{player},"players":{state.players},'
-        f'"turn":{state.turn},"current_player":{state.current},'
-        f'"options":{options_text(tuple(state.options.items()))},'
-        f'"over":{_FLAG[state.over]},"winner":{_or_null(state.winner)},'
-        f'"win_reason":{"null" if state.win_reason is None else compact_json(state.win_reason)},'
-        f'"action":"{MODE_NAMES[state.mode]}","actions_left":{state.actions_left},'
-        f'"took_cards":{_FLAG[state.took_cards]},"acted":{_FLAG[state.acted]},'
-        f'"pending":{pending_text},"passes":{state.passes},"map":{map_text(state)},'
-        f'"unplaced_tiles":[{_pile_text(state)}],'
-        f'"deck_size":{len(state.deck)},"discard":{_cards_text(state.discard)},'
-        f'"amphora_supply":{state.amphora_supply},"hand":{_cards_text(seat.hand)},'
-        f'"board":[{_board_text(seat)}],"seats":[{seats}]}}'
-    )
-
-
-_FLAG = {False: "false", True: "true"}
-_GROUP_TEXT = tuple(compact_json(group.id) for group in GROUPS)
-
-
-def _seat_text(seat: PlayerState, colonies: int) -> str:
-    """What every player sees of a seat, as JSON text: kept on the seat with what tells
-    whether it changed, and written again only then (a seat changes on its own turns,
-    and the message shows every seat every turn). Stacks only lose their first
-    building and amphora groups and buildings on the map only grow, so their totals
-    tell whether they changed, within a seat and its copies."""
-    board_text = _board_text(seat)
-    stacks, groups = seat.stacks, seat.amphora_groups
-    changes = (
-        sum(seat.hand),
-        board_text,
-        sum(map(len, stacks)),
-        seat.amphorae,
-        len(groups),
-        len(seat.placed),
-        colonies,
-    )
-    kept = seat.shown_text
-    if kept is not None and kept[0] == changes:
-        return kept[1]
-    hand_size, _, _, amphorae, _, on_map, _ = changes
-    text = (
-        f'{{"hand_size":{hand_size},"board_size":{len(seat.board)},"board":[{board_text}],'
-        f'"stack_sizes":[{",".join(map(str, map(len, stacks)))}],"amphorae":{amphorae},'
-        f'"amphora_groups":[{",".join(map(_GROUP_TEXT.__getitem__, groups))}],'
-        f'"buildings_on_map":{on_map},"colonies":{colonies}}}'
-    )
-    seat.shown_text = (changes, text)
-    return text
-
-
-def _pile_text(state: AttikaState) -> str:
-    """The face-down tiles' ids, sorted, as JSON text without the brackets (kept)."""
-    left = len(state.tile_pile)
-    kept = state.pile_text
-    if kept is None or kept[0] != left:
-        kept = state.pile_text = (left, ",".join(map(str, sorted(state.tile_pile))))
-    return kept[1]
-
-
-def _board_text(seat: PlayerState) -> str:
-    """The seat's board as JSON text without its brackets, kept on the seat."""
-    text = seat.board_text
-    if text is None:
-        text = seat.board_text = ",".join(map(BUILDING_TEXT.__getitem__, seat.board))
-    return text
-
-
-def _or_null(value: int | None) -> str:
-    return "null" if value is None else str(value)
-
-
-_CARDS_FORMAT = "{{" + ",".join(f'"{name}":{{}}' for name in LANDSCAPES) + "}}"
-
-
-def _cards_text(counts: list[int]) -> str:
-    """Cards counted per landscape, as `cards_json` gives them, as JSON text."""
-    return _CARDS_FORMAT.format(*counts)
-
-
-@functools.lru_cache(maxsize=64)
-def options_text(options: tuple[tuple[str, bool], ...]) -> str:
-    """The match's options as JSON text (a handful of combinations in all)."""
-    return compact_json(dict(options))
 
 
 def _observation_parts(state: AttikaState, player: int) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -173,7 +69,7 @@ def _observation_parts(state: AttikaState, player: int) -> tuple[dict[str, Any],
                 "amphorae": other.amphorae,
                 "amphora_groups": [GROUPS[g].id for g in other.amphora_groups],
                 "buildings_on_map": len(other.placed),
-                "colonies": state.index.colonies[index],
+                "colonies": state.caches.index.colonies[index],
             }
             for index, other in enumerate(state.seats)
         ],
@@ -183,17 +79,18 @@ def _observation_parts(state: AttikaState, player: int) -> tuple[dict[str, Any],
 
 def map_json(state: AttikaState) -> dict[str, Any]:
     hexes = []
-    for cell in sorted(state.index.symbol_at):
+    index = state.caches.index  # map.map_hexes and map.buildings_on_map, kept
+    for cell in sorted(index.symbol_at):
         q, r = decode(cell)
-        symbol = state.index.symbol_at[cell]
-        owner = state.index.owner_at.get(cell)
+        symbol = index.symbol_at[cell]
+        owner = index.owner_at.get(cell)
         hexes.append(
             {
                 "q": q,
                 "r": r,
                 "landscape": None if symbol < 0 else LANDSCAPES[symbol],
                 "player": owner,
-                "building": None if owner is None else BUILDINGS[state.index.building_at[cell]].id,
+                "building": None if owner is None else BUILDINGS[index.building_at[cell]].id,
             }
         )
     return {

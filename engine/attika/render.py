@@ -44,13 +44,13 @@ def hex_rows(labels: Mapping[int, str]) -> list[str]:
 
 def map_labels(state: AttikaState) -> dict[int, str]:
     labels = {}
-    for cell, symbol in state.index.symbol_at.items():
+    for cell, symbol in state.caches.index.symbol_at.items():
         letter = LETTER_OF_LANDSCAPE[symbol] if symbol >= 0 else "."
-        owner = state.index.owner_at.get(cell)
+        owner = state.caches.index.owner_at.get(cell)
         if owner is None:
             labels[cell] = f" {letter} "
         else:
-            group = GROUP_LETTERS[GROUP_OF[state.index.building_at[cell]]]
+            group = GROUP_LETTERS[GROUP_OF[state.caches.index.building_at[cell]]]
             labels[cell] = f"{owner}{group}{letter.lower()}"
     for cell in state.shrines:
         labels[cell] = "(S)"
@@ -87,7 +87,7 @@ def render_state(state: AttikaState) -> str:
         lines += [
             "",
             f"Player {player}: {len(seat.placed)} on the map,"
-            f" {state.index.colonies[player]} colonies, cards {hand},"
+            f" {state.caches.index.colonies[player]} colonies, cards {hand},"
             f" amphorae {seat.amphorae} (groups joined: {earned})",
             "  board: " + (", ".join(BUILDINGS[b].id for b in seat.board) or "-"),
             "  stacks: " + " ".join(str(len(stack)) for stack in seat.stacks),

@@ -1,7 +1,19 @@
-"""Attika as an Agon game: setup, turns, the end and the result.
+"""Attika as an Agon game: setup, whose move, the end and the result.
 
 The rules are those of the project's rules file for Attika (its decisions override the
-rules text); the component data, partly reconstructed, is in `components`.
+rules text); the component data, partly reconstructed, is in `components`. Read them in
+the rules page's order:
+- `components`: landscapes, buildings and their groups, arrows and costs, map tiles;
+- this module: setup (`new_state`) and the result;
+- `turns`: a turn, one decision at a time (draw, build, pay, keep, a new map tile,
+  amphorae, ending the turn), the legal actions, the end when no one can act;
+- `costs`: what a building costs on a cell (discount, colony surcharge, free builds),
+  the exact payments, and so where a player can build;
+- `map`: the map's hexes and buildings, where a new tile fits;
+- `colonies`: chains of buildings, the shrine link, joined groups;
+- `effects`: landscape cards taken, a building put on the map (a win, an amphora).
+What the state holds is in `state`. The speed lives apart, in `fast` (each fast path
+names the plain function it agrees with).
 """
 
 from __future__ import annotations
@@ -21,8 +33,10 @@ from engine.attika.components import (
     STARTING_HANDS,
 )
 from engine.attika.effects import take_cards
+from engine.attika.fast.legal_text import LegalActionsText
+from engine.attika.fast.observation_text import observation_text
 from engine.attika.greedy import GreedyBot
-from engine.attika.observation import observation, observation_text, state_from_observation
+from engine.attika.observation import observation, state_from_observation
 from engine.attika.render import render_state
 from engine.attika.state import AttikaState, PlayerState
 from engine.attika.state_json import state_from_json, state_to_json
@@ -98,7 +112,7 @@ class Attika:
     def turn_number(self, state: AttikaState) -> int:
         return state.turn
 
-    def legal_actions(self, state: AttikaState) -> LegalActions:
+    def legal_actions(self, state: AttikaState) -> LegalActionsText:
         return legal_actions(state)
 
     def apply(self, state: AttikaState, action: JSON) -> None:

@@ -35,7 +35,7 @@ def _cards(counts: tuple[int, ...] | list[int]) -> str:
 
 class AttikaSpectator:
     def view(self, state: AttikaState, *, reveal: bool) -> dict[str, JSON]:
-        index = state.index
+        index = state.caches.index
         pending = state.pending
         pending_view: dict[str, Any] = {"kind": None, "building": None, "cell": None}
         if pending is not None:

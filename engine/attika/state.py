@@ -1,8 +1,9 @@
 """The Attika game state: the map, the buildings on it, each player's cards, board and
 stacks, the landscape deck with its seeded PRNG, and where the current turn stands.
 
-The map and the buildings are also indexed in derived tables (`index.MapIndex`), built
-from these facts when a state is made and never serialized.
+The map and the buildings are also indexed in derived tables (`fast.index.MapIndex`),
+built from these facts when a state is made, kept in the state's caches and never
+serialized.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.attika.index import MapIndex
+from engine.attika.components import TILE_SYMBOLS, tile_cells
+from engine.attika.fast.index import MapIndex
 
 NO_MODE, DRAW_MODE, BUILD_MODE = 0, 1, 2
 MODE_NAMES = ("none", "draw", "build")
@@ -29,15 +31,6 @@ class PlayerState:
     """Groups this player has earned its one amphora (or card) for, sorted."""
     placed: dict[int, int] = field(default_factory=dict)
     """Building index -> cell code of every building of this player on the map."""
-    board_text: str | None = field(default=None, compare=False, repr=False)
-    """The board's buildings as JSON text (without the brackets), kept by `observation`
-    until the board changes (`board_changed`): every message shows every board."""
-
-    shown_text: tuple[tuple[object, ...], str] | None = field(
-        default=None, compare=False, repr=False
-    )
-    """What `observation` last wrote of this seat for every player, with what it wrote
-    it from (see `observation._seat_text`)."""
 
     def copy(self) -> PlayerState:
         return PlayerState(
@@ -47,12 +40,7 @@ class PlayerState:
             amphorae=self.amphorae,
             amphora_groups=list(self.amphora_groups),
             placed=dict(self.placed),
-            board_text=self.board_text,
-            shown_text=self.shown_text,
         )
-
-    def board_changed(self) -> None:
-        self.board_text = None
 
 
 @dataclass
@@ -73,6 +61,26 @@ class Pending:
     tile: int = -1
     extend: bool = False
     from_draw: bool = False
+
+
+@dataclass(slots=True)
+class Caches:
+    """What the fast paths keep on a state, derived from its facts and never serialized.
+    Whoever changes a state other than through the rules (a test painting a position)
+    gives it fresh ones (`AttikaState.rebuild_caches`)."""
+
+    index: MapIndex
+    """Tables derived from the map and the buildings on it (`fast.index`), kept up to
+    date move by move by `map.place_tile` and `effects.place_building`."""
+    legal: Any = None
+    """The legal actions of this position once computed (`turns.legal_actions`); cleared
+    by every change."""
+    map_text: Any = None
+    """The map's JSON text as last written (`fast.map_text.MapText`); never changed, only
+    replaced, so a copy shares it."""
+
+    def copy(self) -> Caches:
+        return Caches(self.index.copy(), self.legal, self.map_text)
 
 
 @dataclass
@@ -109,21 +117,28 @@ class AttikaState:
     win_reason: str | None = None
     over: bool = False
 
-    index: MapIndex = field(init=False, repr=False, compare=False)
-    """Tables derived from the map and the buildings on it (never serialized)."""
-    legal_cache: Any = field(default=None, repr=False, compare=False)
-    """The legal actions of this position once computed; cleared by every change."""
-    map_text: Any = field(default=None, repr=False, compare=False)
-    """The map's JSON text as last written (`map_text.MapText`); never changed, only
-    replaced, so a copy shares it."""
-    pile_text: tuple[int, str] | None = field(default=None, repr=False, compare=False)
-    """(tiles left, their ids sorted as JSON text) as `observation` last wrote them: the
-    pile only loses its first tile, so within a state and its copies the count tells
-    which tiles are left."""
+    hexes: dict[int, int] = field(init=False, repr=False, compare=False)
+    """Cell -> the landscape symbol (-1 blank) of every hex of the tiles on the map (the
+    tiles' seven hexes, as `tiles` places them). Never changed in place, only replaced
+    (`map.place_tile`), so a copy shares it."""
+    caches: Caches = field(init=False, repr=False, compare=False)
+    """What the fast paths keep on the state; not a fact of the game."""
 
     def __post_init__(self) -> None:
-        self.index = MapIndex.build(
-            self.players, self.tiles, self.shrines, [seat.placed for seat in self.seats]
+        self.hexes = {
+            cell: symbol
+            for tile, q, r, rotation in self.tiles
+            for cell, symbol in zip(tile_cells(q, r, rotation), TILE_SYMBOLS[tile], strict=True)
+        }
+        self.rebuild_caches()
+
+    def rebuild_caches(self) -> None:
+        """The caches made afresh from the facts: for a state made, or changed other than
+        through the rules (a test painting a position)."""
+        self.caches = Caches(
+            MapIndex.from_symbols(
+                self.players, self.hexes, self.shrines, [seat.placed for seat in self.seats]
+            )
         )
 
     def copy(self) -> AttikaState:
@@ -150,8 +165,6 @@ class AttikaState:
         twin.winner = self.winner
         twin.win_reason = self.win_reason
         twin.over = self.over
-        twin.index = self.index.copy()
-        twin.legal_cache = self.legal_cache
-        twin.map_text = self.map_text
-        twin.pile_text = self.pile_text
+        twin.hexes = self.hexes
+        twin.caches = self.caches.copy()
         return twin

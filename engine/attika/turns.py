@@ -12,6 +12,10 @@ kept only when it cannot be built anywhere. A draw that empties one of the playe
 stacks makes the player place a new map tile next.
 A decision with exactly one legal action is taken automatically (not recorded), so a
 player who can do nothing but end the turn is never asked.
+
+Where a building may go and what it costs are the rules of `costs` and `map`; a turn asks
+them of their fast paths (`fast.builds.legal_builds` for `costs.legal_builds`,
+`fast.map_rules` for `costs.build_cost` and the map's questions), which agree with them.
 """
 
 from __future__ import annotations
@@ -26,24 +30,24 @@ from engine.attika.actions import (
     DRAW_ACTIONS,
     END_TURN,
     KEEP,
-    LegalActions,
+    BuildOptions,
     Parsed,
     TilePlacements,
     parse_action,
     pay_action,
 )
-from engine.attika.builds import BuildOptions, legal_builds
 from engine.attika.components import BUILDINGS, LANDSCAPES
 from engine.attika.costs import (
     Cards,
-    build_cost,
     can_pay,
     is_exact_payment,
     only_payment,
     payments,
 )
 from engine.attika.effects import place_building, take_cards
-from engine.attika.map import ROTATIONS, place_tile, tile_centres, tile_fits
+from engine.attika.fast import builds, map_rules
+from engine.attika.fast.legal_text import LegalActionsText
+from engine.attika.map import ROTATIONS, place_tile
 from engine.attika.state import (
     BUILD_MODE,
     DRAW_MODE,
@@ -80,51 +84,57 @@ def extra_action_useful(state: AttikaState) -> bool:
     seat = state.seats[state.current]
     if state.mode == DRAW_MODE:
         return any(seat.stacks)
-    return bool(legal_builds(state, state.current, seat.board))
+    return bool(builds.legal_builds(state, state.current, seat.board))
 
 
-def may_keep(state: AttikaState, pending: Pending, builds: BuildOptions) -> bool:
-    """The building just drawn may go to the board instead of the map (`builds`, where it
-    may be built): always, but the last building of a stack only if it cannot be built."""
+def may_keep(state: AttikaState, pending: Pending, options: BuildOptions) -> bool:
+    """The building just drawn may go to the board instead of the map (`options`, where
+    it may be built): always, but the last building of a stack only if it cannot be
+    built."""
     last_of_its_stack = not state.seats[state.current].stacks[pending.stack]
-    return not last_of_its_stack or not any(cells for _, cells in builds)
+    return not last_of_its_stack or not any(cells for _, cells in options)
 
 
-def legal_actions(state: AttikaState) -> LegalActions:
-    if state.legal_cache is None:
-        state.legal_cache = _legal_actions(state)
-    legal: LegalActions = state.legal_cache
+def legal_actions(state: AttikaState) -> LegalActionsText:
+    """The legal actions, kept in the state's caches until the state changes."""
+    if state.caches.legal is None:
+        state.caches.legal = _legal_actions(state)
+    legal: LegalActionsText = state.caches.legal
     return legal
 
 
-def _legal_actions(state: AttikaState) -> LegalActions:
+def _legal_actions(state: AttikaState) -> LegalActionsText:
     if state.over:
-        return LegalActions([], [])
+        return LegalActionsText([], [])
     player = state.current
     seat = state.seats[player]
     pending = state.pending
     if pending is not None:
         if pending.kind == "drawn":
-            builds = legal_builds(state, player, [pending.building])
-            return LegalActions([KEEP] if may_keep(state, pending, builds) else [], builds)
+            drawn = builds.legal_builds(state, player, [pending.building])
+            return LegalActionsText([KEEP] if may_keep(state, pending, drawn) else [], drawn)
         if pending.kind == "pay":
-            cost = build_cost(state, player, pending.building, pending.cell)
-            return LegalActions([pay_action(cards) for cards in payments(seat.hand, cost)], [])
-        return LegalActions(TilePlacements(tile_centres(state), ROTATIONS[pending.tile]), [])
+            cost = map_rules.build_cost(state, player, pending.building, pending.cell)
+            payable = [pay_action(cards) for cards in payments(seat.hand, cost)]
+            return LegalActionsText(payable, [])
+        centres = map_rules.tile_centres(state)
+        return LegalActionsText(TilePlacements(centres, ROTATIONS[pending.tile]), [])
     mode = state.mode
     # may_start(state, DRAW_MODE) and may_start(state, BUILD_MODE), read once
     may_act = not state.took_cards and (mode == NO_MODE or state.actions_left > 0)
     others: list[dict[str, Any]] = (
         list(compress(DRAW_ACTIONS, seat.stacks)) if may_act and mode != BUILD_MODE else []
     )  # a draw from each non-empty stack
-    builds = legal_builds(state, player, seat.board) if may_act and mode != DRAW_MODE else []
+    buildable = (
+        builds.legal_builds(state, player, seat.board) if may_act and mode != DRAW_MODE else []
+    )
     if seat.amphorae:
         if extra_action_useful(state):
             others.append(AMPHORA_ACTION)
         if cards_left(state):
             others.append(AMPHORA_CARD)
     others.append(END_TURN)
-    return LegalActions(others, builds)
+    return LegalActionsText(others, buildable)
 
 
 # --- doing it --------------------------------------------------------------------------
@@ -143,9 +153,9 @@ def apply_action(state: AttikaState, action: JSON) -> None:
 def settle(state: AttikaState) -> None:
     """Take the decisions that have only one legal action."""
     while not state.over:
-        legal = state.legal_cache
+        legal = state.caches.legal
         if legal is None:
-            legal = state.legal_cache = _legal_actions(state)
+            legal = state.caches.legal = _legal_actions(state)
         if legal.size != 1:
             return
         _apply(state, parse_action(legal.first()))
@@ -159,7 +169,7 @@ def _apply(state: AttikaState, parsed: Parsed) -> None:
             raise IllegalAction(f"there is nothing to {kind} now")
     elif kind not in _EXPECTED[pending.kind]:
         raise IllegalAction(f"player {state.current} must first {_owed(state)}, not {kind}")
-    state.legal_cache = None
+    state.caches.legal = None
     handler = _HANDLERS[kind]
     handler(state, *parsed[1:])
 
@@ -209,10 +219,10 @@ def _build(state: AttikaState, building: int, cell: int) -> None:
             raise IllegalAction(_why_not(state, "build"))
         if building not in seat.board:
             raise IllegalAction(f"{BUILDINGS[building].id} is not on your board")
-    if not state.index.is_free(cell):
+    if not map_rules.is_free(state, cell):
         q, r = decode(cell)
         raise IllegalAction(f"({q}, {r}) is not a free map space")
-    cost = build_cost(state, player, building, cell)
+    cost = map_rules.build_cost(state, player, building, cell)
     if not can_pay(seat.hand, cost):
         q, r = decode(cell)
         raise IllegalAction(
@@ -222,7 +232,6 @@ def _build(state: AttikaState, building: int, cell: int) -> None:
     if pending is None:
         _begin(state, BUILD_MODE)
         seat.board.remove(building)
-        seat.board_changed()
     state.pending = None
     only = only_payment(seat.hand, cost)
     if only is not None:
@@ -235,7 +244,7 @@ def _build(state: AttikaState, building: int, cell: int) -> None:
 
 def _keep(state: AttikaState) -> None:
     pending = _pending(state)
-    if not may_keep(state, pending, legal_builds(state, state.current, [pending.building])):
+    if not may_keep(state, pending, builds.legal_builds(state, state.current, [pending.building])):
         raise IllegalAction(
             f"the {BUILDINGS[pending.building].id} is the last building of its stack: it "
             "must be built, since it can be"
@@ -243,7 +252,6 @@ def _keep(state: AttikaState) -> None:
     seat = state.seats[state.current]
     seat.board.append(pending.building)
     seat.board.sort()
-    seat.board_changed()
     state.pending = None
     if pending.extend:
         state.pending = Pending("tile", tile=state.tile_pile.pop(0))
@@ -252,7 +260,7 @@ def _keep(state: AttikaState) -> None:
 def _pay(state: AttikaState, cards: Cards) -> None:
     pending = _pending(state)
     seat = state.seats[state.current]
-    cost = build_cost(state, state.current, pending.building, pending.cell)
+    cost = map_rules.build_cost(state, state.current, pending.building, pending.cell)
     if not is_exact_payment(seat.hand, cost, cards):
         raise IllegalAction(
             f"{dict(zip(LANDSCAPES, cards, strict=True))} is not an exact payment of "
@@ -270,7 +278,7 @@ def _extend(state: AttikaState, centre: int, rotation: int) -> None:
             f"rotation {rotation} is not offered for tile {pending.tile} "
             f"(its distinct rotations are {list(ROTATIONS[pending.tile])})"
         )
-    if not tile_fits(state, centre):
+    if not map_rules.tile_fits(state, centre):
         raise IllegalAction(f"a tile centred on ({q}, {r}) would cover the map or not touch it")
     place_tile(state, pending.tile, q, r, rotation)
     state.pending = None

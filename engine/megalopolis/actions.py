@@ -19,15 +19,36 @@ bot protocol as `{"play": {"kinds": [...], "spaces": [[x, y], ...]}, "others": [
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Self
 
 from engine import legal
-from engine.core import IllegalAction, compact_json
+from engine.core import IllegalAction
 from engine.megalopolis.components import KIND_NAMES, KIND_OF_NAME
-from engine.megalopolis.powers import ALL_TOKENS, Choice, Options
 from engine.squaregrid import decode, encode, in_range
+
+Choice = tuple[Any, ...]
+"""An action's inner form: ("play", kind, cell), ("hotel", cell), ("pass",), ("tile", cell),
+("token", cell, owner) with owner ALL_TOKENS for all of them, ("space", cell),
+("player", p), ("done",)."""
+
+ALL_TOKENS = -1
+
+
+@dataclass
+class Options:
+    """The choices open now: tiles to play (`kinds` x `spaces`) and any other choices."""
+
+    kinds: list[int] = field(default_factory=list)
+    spaces: list[int] = field(default_factory=list)
+    others: list[Choice] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.others) or bool(self.kinds and self.spaces)
+
+
+NONE = Options()
 
 
 def cell_json(code: int) -> list[int]:
@@ -48,24 +69,6 @@ def choice_json(choice: Choice) -> dict[str, Any]:
     if kind == "player":
         return {"player": choice[1]}
     return {kind: True}  # pass, done
-
-
-class _CellTexts(dict[int, str]):
-    """Cell code -> its `[x,y]` JSON text, written the first time it is asked for."""
-
-    def __missing__(self, code: int) -> str:
-        text = self[code] = "[{},{}]".format(*decode(code))
-        return text
-
-
-CELL_TEXT = _CellTexts()
-KIND_TEXT = tuple(compact_json(name) for name in KIND_NAMES)
-
-
-@functools.lru_cache(maxsize=4096)
-def choice_text(choice: Choice) -> str:
-    """`compact_json(choice_json(choice))`, once per choice."""
-    return compact_json(choice_json(choice))
 
 
 def _integer(value: object, what: str) -> int:
@@ -126,7 +129,7 @@ class LegalActions(legal.LegalActions):
         self.others = tuple(others)
 
     @classmethod
-    def of(cls, options: Options) -> LegalActions:
+    def of(cls, options: Options) -> Self:
         return cls(options.kinds, options.spaces, options.others)
 
     def __len__(self) -> int:
@@ -159,13 +162,6 @@ class LegalActions(legal.LegalActions):
             },
             "others": [choice_json(choice) for choice in self.others],
         }
-
-    def compact_text(self) -> str:
-        """`compact_json(self.compact())`, written from each kind's and cell's text."""
-        kinds = ",".join([KIND_TEXT[k] for k in self.kinds])
-        spaces = ",".join(map(CELL_TEXT.__getitem__, self.spaces))
-        others = ",".join(map(choice_text, self.others))
-        return f'{{"play":{{"kinds":[{kinds}],"spaces":[{spaces}]}},"others":[{others}]}}'
 
     @classmethod
     def from_json(cls, data: Any) -> LegalActions:

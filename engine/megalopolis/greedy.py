@@ -12,13 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core import JSON
-from engine.megalopolis.actions import LegalActions, choice_json, parse_action
-from engine.megalopolis.board import controlled, groups
+from engine.megalopolis.actions import Choice, LegalActions, choice_json, parse_action
 from engine.megalopolis.components import BONUS, KIND_OF_NAME, SILVER, SMALLEST_SCORING_GROUP
 from engine.megalopolis.observation import state_from_observation
-from engine.megalopolis.powers import Choice
 from engine.megalopolis.scoring import score_state
 from engine.megalopolis.state import MegalopolisState
+from engine.megalopolis.table import controlled, groups
 from engine.megalopolis.turns import apply_action
 from engine.players import Player
 from engine.squaregrid import NEIGHBOUR_STEPS

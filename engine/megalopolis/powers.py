@@ -5,8 +5,8 @@ A tile's text is resolved as a frame on the state's stack. Each power has a func
 powers without a choice, does the work when the text begins), and an options function
 `<power>_options(state, frame)` that lists the choices open now; no options means the
 text is done. Choices are small tuples (see `Choice`); every effect on a tile or its
-tokens checks the Power Station's protection through `shielding` (`reachable`,
-`is_shielded`, both built on `shielded_cells`).
+tokens checks the Power Station's protection (`reachable`, `is_shielded`, both built on
+`shielded_cells`, at the top).
 
 Our decisions where the text is unclear, besides those of the rules file (all of them,
 each with its anchor and tests, are in docs/rules/megalopolis-decisions.md):
@@ -30,27 +30,20 @@ each with its anchor and tests, are in docs/rules/megalopolis-decisions.md):
 - After a player places their last token in a turn, no further tile is played or placed
   by a text that turn (Construction Site, Library, Temple, Port do nothing).
 
-Why one module of about 600 lines: it is a table of 21 short texts (some 20 lines each,
-read one at a time, in alphabetical order) and the few steps they share. The texts, the
-shared steps and the table at the end refer to one another (a Construction Site, Library
-or Temple plays a tile and a Capitol may reveal one; that tile's text starts through
-`push_power`, which looks it up in the table), so parts in separate modules would import
-each other in a cycle; and the decisions above sit next to the code that makes them.
+Why one module of about 650 lines: it is a table of 21 short texts (some 20 lines each,
+read one at a time, in alphabetical order), the Power Station's protection they all go
+through, and the few steps they share. The texts, the shared steps and the table at the
+end refer to one another (a Construction Site, Library or Temple plays a tile and a
+Capitol may reveal one; that tile's text starts through `push_power`, which looks it up
+in the table), so parts in separate modules would import each other in a cycle; and the
+decisions above sit next to the code that makes them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
 
-from engine.megalopolis.board import (
-    adjacent_tiles,
-    can_move_somewhere,
-    move_destinations,
-    placement_spaces,
-    token_owners,
-)
+from engine.megalopolis.actions import ALL_TOKENS, NONE, Choice, Options
 from engine.megalopolis.components import (
     ARBORETUM,
     ARBORETUM_TOKENS,
@@ -77,45 +70,69 @@ from engine.megalopolis.components import (
     TEMPLE,
     TRANSIT_STATION,
 )
-from engine.megalopolis.shielding import is_shielded, reachable
 from engine.megalopolis.state import DRAW, Frame, MegalopolisState, known
 from engine.megalopolis.table import (
     add_to_hand,
+    adjacent_tiles,
+    can_move_somewhere,
     draw,
     end_if_all_power_stations,
+    move_destinations,
     move_tokens,
     new_tile,
     place_tile,
+    placement_spaces,
     put_token,
     return_tokens,
     swap_tiles,
     take_back_token,
     take_from_hand,
     take_tile,
+    token_owners,
 )
+from engine.squaregrid import NEIGHBOUR_STEPS
 
-Choice = tuple[Any, ...]
-"""("play", kind, cell), ("hotel", cell), ("pass",), ("tile", cell), ("token", cell, owner)
-with owner -1 for all tokens, ("space", cell), ("player", p), ("done",)."""
-
-ALL_TOKENS = -1
 DONE = -1
 """A frame's step once its text is fully resolved."""
 
 
-@dataclass
-class Options:
-    """The choices open now: tiles to play (`kinds` x `spaces`) and any other choices."""
+# --- the Power Station's protection: the one check every effect goes through ---------
+#
+# A face-up Power Station shields itself, the tiles adjacent to it, and the tokens on them
+# from the text of every other tile: they cannot be chosen, moved, swapped, removed, taken,
+# or have tokens put on or taken off them by an effect. The Capitol overrides it. A tile's
+# text still applies to its own tile (a Stadium next to a Power Station still gathers tokens
+# onto itself). Empty spaces are never shielded: a tile may be played, placed or moved next
+# to a Power Station. Face-down tiles have no text yet, so a face-down Power Station shields
+# nothing.
 
-    kinds: list[int] = field(default_factory=list)
-    spaces: list[int] = field(default_factory=list)
-    others: list[Choice] = field(default_factory=list)
 
-    def __bool__(self) -> bool:
-        return bool(self.others) or bool(self.kinds and self.spaces)
+def shielded_cells(state: MegalopolisState, effect: Frame) -> set[int]:
+    """The cells whose tiles and tokens `effect` cannot touch: every face-up Power
+    Station and the cells next to it, except the effect's own tile; none for the
+    Capitol."""
+    if effect.power == CAPITOL:
+        return set()
+    cells = set()
+    for code, tile in state.board.items():
+        if tile.kind == POWER_STATION and tile.face_up:
+            cells.add(code)
+            cells.update(code + step for step in NEIGHBOUR_STEPS)
+    own = state.serial_cell(effect.source) if cells else None
+    if own is not None:
+        cells.discard(own)
+    return cells
 
 
-NONE = Options()
+def is_shielded(state: MegalopolisState, code: int, effect: Frame) -> bool:
+    """Whether the tile at `code` and its tokens are out of reach of `effect`."""
+    return code in state.board and code in shielded_cells(state, effect)
+
+
+def reachable(state: MegalopolisState, cells: list[int], effect: Frame) -> list[int]:
+    """The cells among `cells` whose tiles `effect` may affect."""
+    shielded = shielded_cells(state, effect)
+    return [code for code in cells if code not in shielded]
 
 
 # --- shared steps --------------------------------------------------------------------
@@ -247,7 +264,7 @@ def capitol_options(state: MegalopolisState, frame: Frame) -> Options:
 
 def capitol(state: MegalopolisState, frame: Frame, choice: Choice) -> None:
     """Put one of your tokens on each adjacent tile, returning the tokens there; this
-    overrides the Power Station (see `shielding`). One tile per choice."""
+    overrides the Power Station (see `shielded_cells`). One tile per choice."""
     code = choice[1]
     frame.done.append(state.board[code].serial)
     return_tokens(state, code)
@@ -308,7 +325,7 @@ def factory(state: MegalopolisState, frame: Frame) -> None:
 
 def hotel(state: MegalopolisState, frame: Frame) -> None:
     """Nothing when played: a player without a token on a face-up Hotel may put one on it
-    instead of playing a tile (a main action, see `rules.main_options`)."""
+    instead of playing a tile (a main action, see `turns.main_options`)."""
     finish(frame)
 
 
@@ -371,7 +388,7 @@ def mausoleum(state: MegalopolisState, frame: Frame, choice: Choice) -> None:
 
 def plaza(state: MegalopolisState, frame: Frame) -> None:
     """Nothing when played: tiles must be placed next to a Plaza while they can be (see
-    `board.placement_spaces`)."""
+    `table.placement_spaces`)."""
     finish(frame)
 
 
@@ -421,7 +438,7 @@ def post_office(state: MegalopolisState, frame: Frame, choice: Choice) -> None:
 
 
 def power_station(state: MegalopolisState, frame: Frame) -> None:
-    """Nothing when played: it shields (see `shielding`), and the fifth in play ends the
+    """Nothing when played: it shields (see `shielded_cells`), and the fifth in play ends the
     game (see `table.end_if_all_power_stations`)."""
     finish(frame)
 

@@ -6,15 +6,10 @@ tokens on it (one digit per token); a face-down tile prints as `###`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.megalopolis.components import KINDS
 from engine.megalopolis.scoring import score_state
 from engine.megalopolis.state import FRAME_POWER_NAMES, MegalopolisState, Tile
 from engine.squaregrid import bounds, decode, encode
-
-if TYPE_CHECKING:
-    from engine.megalopolis.rules import Megalopolis
 
 LEGEND = "  ".join(f"{kind.abbreviation} {kind.name}" for kind in KINDS)
 
@@ -47,11 +42,11 @@ def describe_stack(state: MegalopolisState) -> list[str]:
     return lines
 
 
-def render_state(game: Megalopolis, state: MegalopolisState) -> str:
+def render_state(state: MegalopolisState) -> str:
     status = (
         f" (game over: {state.end_reason})"
         if state.over
-        else f", player {game.current_player(state)} to act"
+        else f", player {state.turn_player} to act"
     )
     if state.final_round is not None and not state.over:
         status += f"; last turns for {state.final_round or 'nobody else'}"

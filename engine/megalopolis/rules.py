@@ -1,8 +1,17 @@
-"""Megalopolis as an Agon game: setup, turns, the resolution of tile texts, the end.
+"""Megalopolis as an Agon game: setup, whose move, the end and the result.
 
-The rules are those of docs/rules/megalopolis.md (seed game 004); the tiles' texts are
-carried out in `powers`, the Power Station's protection in `shielding`. Decisions the
-rules leave open are documented there and in docs/rules/megalopolis-decisions.md.
+The rules are those of docs/rules/megalopolis.md (seed game 004); decisions the rules
+leave open are documented there and in docs/rules/megalopolis-decisions.md. Read them in
+the rules page's order:
+- `components`: the 21 kinds of tiles, their counts, bonus points, borders and texts;
+- this module: setup (`new_state`), whose move, the result;
+- `turns`: a turn (the main action, resolving the texts it sets off, refilling the hand),
+  the legal actions, the end of the game;
+- `powers`: the 21 tiles' texts, one function each, and the Power Station's protection;
+- `table`: which tiles touch, where a tile may go, and the primitive moves;
+- `scoring`: controlled groups, bonus points, the silver majority.
+What the state holds is in `state`. The speed lives apart, in `fast` (each fast path
+names the plain function it agrees with).
 """
 
 from __future__ import annotations
@@ -13,8 +22,9 @@ from typing import Any
 from engine.core import JSON, MatchResult, OptionSpec, competition_ranks
 from engine.megalopolis.actions import LegalActions
 from engine.megalopolis.components import ALL_TILES, HAND_SIZE, TOKENS_PER_PLAYER
+from engine.megalopolis.fast.message_text import LegalActionsText, observation_text
 from engine.megalopolis.greedy import GreedyBot
-from engine.megalopolis.observation import observation, observation_text, state_from_observation
+from engine.megalopolis.observation import observation, state_from_observation
 from engine.megalopolis.render import render_state
 from engine.megalopolis.scoring import score_state
 from engine.megalopolis.state import MegalopolisState, Tile
@@ -79,7 +89,7 @@ class Megalopolis:
 
     # --- legal actions ---------------------------------------------------------------
 
-    def legal_actions(self, state: MegalopolisState) -> LegalActions:
+    def legal_actions(self, state: MegalopolisState) -> LegalActionsText:
         return legal_actions(state)
 
     def apply(self, state: MegalopolisState, action: JSON) -> None:
@@ -116,7 +126,7 @@ class Megalopolis:
         return state.copy()
 
     def render_text(self, state: MegalopolisState) -> str:
-        return render_state(self, state)
+        return render_state(state)
 
     def greedy_bot(self, seed: int) -> GreedyBot:
         return GreedyBot(seed)

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.megalopolis.board import groups
 from engine.megalopolis.components import BONUS, SILVER, SMALLEST_SCORING_GROUP
 from engine.megalopolis.state import MegalopolisState
+from engine.megalopolis.table import groups
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,8 @@ so a step changes few entries.
 from __future__ import annotations
 
 from engine.core import JSON
-from engine.megalopolis.actions import parse_action
+from engine.megalopolis.actions import ALL_TOKENS, parse_action
 from engine.megalopolis.components import KIND_NAMES, KINDS
-from engine.megalopolis.powers import ALL_TOKENS
 from engine.megalopolis.scoring import score_state
 from engine.megalopolis.state import FRAME_POWER_NAMES, MegalopolisState
 from engine.spectator import Explained, seat_name

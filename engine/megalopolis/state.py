@@ -9,12 +9,9 @@ resolved now; their decisions always belong to the player whose turn it is.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.megalopolis.components import KIND_NAMES, KIND_OF_NAME
-
-if TYPE_CHECKING:
-    from engine.megalopolis.board_text import BoardText
 
 DRAW = -1
 """The power of an internal frame: `player` draws one tile (after a Temple's play)."""
@@ -103,6 +100,32 @@ class Frame:
         )
 
 
+@dataclass(slots=True)
+class Caches:
+    """What the fast paths keep on a state between turns, derived from its facts and never
+    serialized. Whoever changes a state other than through the rules (a test painting a
+    position) gives it fresh ones: `state.caches = Caches()`."""
+
+    legal: Any = None
+    """(turn, the legal actions then) once asked for (`turns.legal_actions`): `turn` grows
+    with every action applied, so they stay right until the next one."""
+    open_spaces: Any = None
+    """(the occupied cells, the open spaces, the latter sorted) as last computed
+    (`fast.open_spaces`); never changed, only replaced, so a copy shares it."""
+    board_text: Any = None
+    """The board's text in the last message and the cells changed since
+    (`fast.board_text.BoardText`), once a message was written; a copy starts without."""
+
+    def copy(self) -> Caches:
+        return Caches(self.legal, self.open_spaces, None)
+
+    def tile_changed(self, code: int) -> None:
+        """The tile at `code` (or the cell, now empty) changed: the next message writes
+        its text again. Every change of a tile on the table (`table`) says so."""
+        if self.board_text is not None:
+            self.board_text.changed.add(code)
+
+
 @dataclass
 class MegalopolisState:
     seed: int
@@ -137,17 +160,8 @@ class MegalopolisState:
     """Turns in a row in which the player could only pass."""
     over: bool = False
     end_reason: str | None = None
-    legal_kept: Any = field(default=None, repr=False, compare=False)
-    """(turn, the legal actions then) once asked for: `turn` grows with every action
-    applied, so they stay right until the next one. Whoever changes a state otherwise (a
-    test painting a position) sets this to None."""
-    open_spaces_kept: Any = field(default=None, repr=False, compare=False)
-    """(the occupied cells, the open spaces, the latter sorted) as last computed
-    (`board.sorted_open_spaces`); never changed, only replaced, so a copy shares it."""
-    board_text_kept: BoardText | None = field(default=None, repr=False, compare=False)
-    """The board's text in the last message and the cells changed since, once a message
-    was written (`board_text`); a copy starts without. Whoever changes a tile other than
-    through `table` (a test painting a position) sets this to None."""
+    caches: Caches = field(default_factory=Caches, repr=False, compare=False)
+    """What the fast paths keep on the state; not a fact of the game."""
 
     def copy(self) -> MegalopolisState:
         return MegalopolisState(
@@ -171,8 +185,7 @@ class MegalopolisState:
             passes=self.passes,
             over=self.over,
             end_reason=self.end_reason,
-            legal_kept=self.legal_kept,
-            open_spaces_kept=self.open_spaces_kept,
+            caches=self.caches.copy(),
         )
 
     def serial_cell(self, serial: int | None) -> int | None:

@@ -9,10 +9,17 @@ begins, or the game ends.
 from __future__ import annotations
 
 from engine.core import IllegalAction
-from engine.megalopolis.actions import LegalActions, choice_json, parse_action
-from engine.megalopolis.board import placement_spaces
+from engine.megalopolis.actions import (
+    NONE,
+    Choice,
+    LegalActions,
+    Options,
+    choice_json,
+    parse_action,
+)
 from engine.megalopolis.components import HOTEL
-from engine.megalopolis.powers import END, NONE, RESOLVE, Choice, Options, frame_options, play_tile
+from engine.megalopolis.fast.message_text import LegalActionsText
+from engine.megalopolis.powers import END, RESOLVE, frame_options, play_tile
 from engine.megalopolis.state import MegalopolisState
 from engine.megalopolis.table import (
     END_NO_MOVES,
@@ -20,6 +27,7 @@ from engine.megalopolis.table import (
     END_TURN_LIMIT,
     draw,
     end_game,
+    placement_spaces,
     put_token,
     refill_hand,
     take_from_hand,
@@ -47,15 +55,15 @@ def apply_action(state: MegalopolisState, action: object) -> None:
     advance(state)
 
 
-def legal_actions(state: MegalopolisState) -> LegalActions:
-    """The legal actions, kept on the state until the next action is applied (the
-    referee and `apply_action` both ask for them)."""
-    kept = state.legal_kept
+def legal_actions(state: MegalopolisState) -> LegalActionsText:
+    """The legal actions: the choices open now (`current_options`). Kept in the state's
+    caches until the next action is applied (the referee and `apply_action` both ask)."""
+    kept = state.caches.legal
     if kept is not None and kept[0] == state.turn:
-        legal: LegalActions = kept[1]
+        legal: LegalActionsText = kept[1]
         return legal
-    legal = LegalActions.of(current_options(state))
-    state.legal_kept = (state.turn, legal)
+    legal = LegalActionsText.of(current_options(state))
+    state.caches.legal = (state.turn, legal)
     return legal
 
 
@@ -109,7 +117,7 @@ def advance(state: MegalopolisState) -> None:
             top = state.stack[-1]
             options = frame_options(state, top)
             if options:
-                state.legal_kept = (state.turn, LegalActions.of(options))
+                state.caches.legal = (state.turn, LegalActionsText.of(options))
                 return
             state.stack.pop()
             end = END.get(top.power)

@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.architekton import ARCHITEKTON, ArchitektonState
 from engine.architekton.components import BUILDING_BY_ID, TERRAIN_OF_NAME
+from engine.architekton.state import Caches
 from engine.core import JSON, MatchResult
 from engine.rng import SplitMix64, derive_seed
 from engine.squaregrid import encode
@@ -74,14 +75,14 @@ def empty_city(seed: int = 7) -> ArchitektonState:
 
 def put_landscape(state: ArchitektonState, x: int, y: int, terrain: int) -> None:
     state.landscapes[encode(x, y)] = terrain
-    state.frontier = None  # painted behind the rules' back (a tile may be replaced)
+    state.caches = Caches()  # painted behind the rules' back (a tile may be replaced)
 
 
 def put_building(
     state: ArchitektonState, x: int, y: int, tile_id: int, rotation: int, owner: int | None
 ) -> None:
     state.buildings[encode(x, y)] = (tile_id, rotation)
-    state.frontier = None  # painted behind the rules' back (a tile may be replaced)
+    state.caches = Caches()  # painted behind the rules' back (a tile may be replaced)
     if owner is not None:
         state.houses[encode(x, y)] = owner
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.architekton import Architekton, ArchitektonState
-from engine.architekton.turns import legal_placements
+from engine.architekton.board import legal_placements
 from engine.squaregrid import DIRECTIONS
 from tests.engine.architekton.support import (
     FOREST,

@@ -13,7 +13,6 @@ from collections.abc import Iterator, Mapping
 from engine.attika import ATTIKA, AttikaState
 from engine.attika.components import BUILDING_INDEX, LANDSCAPES, LETTER_OF_LANDSCAPE
 from engine.attika.effects import place_building
-from engine.attika.index import MapIndex
 from engine.core import MatchResult
 from engine.hexgrid import distance, encode
 from engine.rng import SplitMix64, derive_seed
@@ -86,8 +85,8 @@ def painted(
     state.shrines = [encode(q, r) for q, r in shrines]
     for shrine in state.shrines:
         symbols.pop(shrine, None)
-    state.index = MapIndex.from_symbols(players, symbols, state.shrines, [{}] * players)
-    state.legal_cache = None
+    state.hexes = symbols  # the tiles dealt stay listed, but the map is these hexes
+    state.rebuild_caches()
     return state
 
 
@@ -112,26 +111,26 @@ def on_board(state: AttikaState, player: int, *names: str) -> None:
             _take(state, player, b(name))
             seat.board.append(b(name))
     seat.board.sort()
-    state.legal_cache = None
+    state.rebuild_caches()
 
 
 def on_top(state: AttikaState, player: int, stack: int, name: str) -> None:
     """Move the building to the top of one of the player's stacks."""
     _take(state, player, b(name))
     state.seats[player].stacks[stack].insert(0, b(name))
-    state.legal_cache = None
+    state.rebuild_caches()
 
 
 def put(state: AttikaState, player: int, name: str, q: int, r: int) -> None:
     """Put a building on the map as if built (wins and amphorae included)."""
     _take(state, player, b(name))
     place_building(state, player, b(name), encode(q, r))
-    state.legal_cache = None
+    state.rebuild_caches()
 
 
 def set_hand(state: AttikaState, player: int, letters: str) -> None:
     state.seats[player].hand = cards(letters)
-    state.legal_cache = None
+    state.rebuild_caches()
 
 
 def build(name: str, q: int, r: int) -> dict[str, object]:
@@ -168,7 +167,7 @@ def reshuffle_hidden(state: AttikaState, viewer: int, seed: int) -> AttikaState:
     rng.shuffle(other.tile_pile)
     other.seed = (state.seed + 1 + seed) % 2**64
     other.rng_state = rng.next_u64()
-    other.legal_cache = None
+    other.rebuild_caches()
     return other
 
 

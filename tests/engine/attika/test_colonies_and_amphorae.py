@@ -11,11 +11,11 @@ def test_colonies_are_counted_merged_and_split_by_adjacency_only() -> None:
     put(state, 0, "road_1", 0, 0)
     put(state, 0, "road_2", 2, 0)
     put(state, 0, "road_3", -2, 0)
-    assert state.index.colonies[0] == 3
+    assert state.caches.index.colonies[0] == 3
     put(state, 0, "road_4", 1, 0)  # joins the first two
-    assert state.index.colonies[0] == 2
+    assert state.caches.index.colonies[0] == 2
     put(state, 0, "quarry", -1, 0)  # joins all
-    assert state.index.colonies[0] == 1
+    assert state.caches.index.colonies[0] == 1
     cells = list(state.seats[0].placed.values())
     assert chain_of(cells, cells[0]) == set(cells)
 

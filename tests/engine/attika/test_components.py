@@ -19,8 +19,8 @@ from engine.attika.components import (
     SHRINES,
     STARTING_HANDS,
     UPSTREAM,
+    tile_cells,
 )
-from engine.attika.index import tile_cells
 from engine.hexgrid import NEIGHBOUR_STEPS, encode
 
 SOURCES = {"sourced", "reconstructed"}

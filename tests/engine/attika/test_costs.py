@@ -57,7 +57,7 @@ def test_a_new_colony_costs_one_card_more_per_colony_already_there() -> None:
     assert build_cost(state, 0, b("quarry"), cell(0, 0)) == ((2, 1, 0, 0), 0)
     put(state, 0, "road_1", 3, 0)
     put(state, 0, "road_2", -3, 0)
-    assert state.index.colonies[0] == 2
+    assert state.caches.index.colonies[0] == 2
     assert build_cost(state, 0, b("quarry"), cell(0, 0)) == ((2, 1, 0, 0), 2)
     # next to one of the player's buildings: no new colony, no surcharge
     assert build_cost(state, 0, b("quarry"), cell(2, 0)) == ((2, 1, 0, 0), 0)
@@ -71,7 +71,7 @@ def test_the_other_players_buildings_and_the_shrines_do_not_join_colonies() -> N
     # (0, 0) touches the shrine and the other player's road but none of player 0's
     assert build_cost(state, 0, b("quarry"), cell(0, 0)) == ((2, 1, 0, 0), 1)
     put(state, 0, "road_2", 0, 0)
-    assert state.index.colonies[0] == 2
+    assert state.caches.index.colonies[0] == 2
 
 
 def test_a_building_is_free_next_to_the_one_its_arrow_comes_from() -> None:
@@ -185,5 +185,5 @@ def test_a_free_build_never_pays_the_colony_surcharge() -> None:
     put(state, 0, "road_1", 4, -4)
     put(state, 0, "road_2", -4, 4)
     put(state, 0, "vineyard", 0, 0)
-    assert state.index.colonies[0] == 3
+    assert state.caches.index.colonies[0] == 3
     assert build_cost(state, 0, b("vintner"), cell(1, 0)) == FREE

@@ -88,6 +88,6 @@ def test_a_copy_keeps_its_own_choices_while_the_original_plays_on() -> None:
             GAME.apply(state, GAME.legal_actions(state)[-1])
         player = GAME.current_player(twin)
         twin.seats[player].hand = [1, 1, 1, 0]  # small enough to price every group
-        twin.legal_cache = None
+        twin.rebuild_caches()
         fresh = GAME.state_from_json(GAME.state_to_json(twin))
         assert list(GAME.legal_actions(twin)) == list(GAME.legal_actions(fresh))

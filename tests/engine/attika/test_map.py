@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine.attika import AttikaState
-from engine.attika.components import TILE_SYMBOLS
-from engine.attika.index import tile_cells
-from engine.attika.map import ROTATIONS, distinct_rotations, slow_tile_centres, tile_centres
+from engine.attika.components import TILE_SYMBOLS, tile_cells
+from engine.attika.fast import map_rules
+from engine.attika.map import ROTATIONS, distinct_rotations, tile_centres
 from engine.core import IllegalAction
 from engine.hexgrid import DIRECTIONS, decode, encode
 from tests.engine.attika.support import GAME, painted
@@ -35,8 +35,8 @@ def test_rotations_with_the_same_picture_are_offered_once() -> None:
 def test_new_tiles_fit_exactly_where_they_touch_the_map_without_covering_it(players: int) -> None:
     state = GAME.new_state(3, players, {})
     centres = tile_centres(state)
-    assert centres == slow_tile_centres(state)
-    taken = set(state.index.symbol_at) | set(state.shrines)
+    assert centres == map_rules.tile_centres(state)
+    taken = set(state.caches.index.symbol_at) | set(state.shrines)
     for centre in centres:
         flower = tile_cells(*decode(centre), 0)
         assert not taken & set(flower)
@@ -56,7 +56,7 @@ def draw_last_of_a_stack(state: AttikaState) -> None:
     keeps it when it cannot be built), paying the first way offered: a map tile is owed."""
     seat = state.seats[0]
     seat.stacks[2] = seat.stacks[2][:1]
-    state.legal_cache = None
+    state.rebuild_caches()
     GAME.apply(state, {"type": "draw", "stack": 2})
     while state.pending is not None and state.pending.kind in ("drawn", "pay"):
         GAME.apply(state, GAME.legal_actions(state)[0])
@@ -69,12 +69,12 @@ def test_placing_a_tile_updates_what_is_free_and_where_tiles_fit() -> None:
     placements = list(GAME.legal_actions(state))
     assert all(a["type"] == "extend" for a in placements)
     tile = state.pending.tile if state.pending else -1
-    assert len(placements) == len(slow_tile_centres(state)) * len(ROTATIONS[tile])
+    assert len(placements) == len(tile_centres(state)) * len(ROTATIONS[tile])
     GAME.apply(state, placements[-1])
-    assert tile_centres(state) == slow_tile_centres(state)
+    assert tile_centres(state) == map_rules.tile_centres(state)
     twin = GAME.state_from_json(GAME.state_to_json(state))
-    assert twin.index.discount == state.index.discount
-    assert twin.index.frontier == state.index.frontier
+    assert twin.caches.index.discount == state.caches.index.discount
+    assert twin.caches.index.frontier == state.caches.index.frontier
 
 
 def test_a_tile_that_would_not_fit_or_an_unoffered_rotation_is_refused() -> None:

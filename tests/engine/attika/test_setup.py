@@ -26,7 +26,7 @@ def test_the_map_is_the_players_layout_of_unrotated_tiles_and_shrines(players: i
     placed = {tile for tile, *_ in state.tiles}
     assert len(placed) == len(layout.tile_centres)
     assert sorted(placed | set(state.tile_pile)) == list(range(22))
-    assert len(state.index.symbol_at) == 7 * len(layout.tile_centres)
+    assert len(state.caches.index.symbol_at) == 7 * len(layout.tile_centres)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -184,14 +184,14 @@ def test_emptying_a_stack_asks_for_a_new_map_tile(roads: AttikaState) -> None:
     seat = roads.seats[0]
     seat.stacks[2] = seat.stacks[2][:1]
     next_tile = roads.tile_pile[0]
-    hexes = len(roads.index.symbol_at)
+    hexes = len(roads.caches.index.symbol_at)
     GAME.apply(roads, {"type": "draw", "stack": 2})  # drawn, unaffordable: kept
     assert roads.pending is not None and roads.pending.kind == "tile"
     assert roads.pending.tile == next_tile
     assert types(roads) == {"extend"}
     place = legal(roads)[0]
     GAME.apply(roads, place)
-    assert len(roads.index.symbol_at) == hexes + 7
+    assert len(roads.caches.index.symbol_at) == hexes + 7
     assert roads.tiles[-1] == (next_tile, place["q"], place["r"], place["rotation"])
     assert roads.tile_pile[0] != next_tile and roads.pending is None
 

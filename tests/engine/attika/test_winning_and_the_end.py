@@ -84,7 +84,7 @@ def stalled() -> AttikaState:
     state.seats[0].board = sorted([b("agora"), b("temple")])
     state.seats[1].board = [b("agora")]
     state.seats[2].board = []
-    state.legal_cache = None
+    state.rebuild_caches()
     return state
 
 
@@ -114,7 +114,7 @@ def test_a_voluntary_pass_counts_toward_the_end_when_no_card_is_left() -> None:
     """Decision #the-end."""
     state = stalled()
     state.seats[0].board.append(b("road_3"))  # free next to road_4: seat 0 could build
-    state.legal_cache = None
+    state.rebuild_caches()
     assert any(a["type"] == "build" for a in GAME.legal_actions(state))
     GAME.apply(state, {"type": "end_turn"})
     assert GAME.is_over(state)

@@ -4,21 +4,26 @@ text, draw up to 5; the Hotel instead of a tile; passing; turn order."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.core import IllegalAction
 from engine.megalopolis import Megalopolis
 from engine.megalopolis.actions import LegalActions
+from engine.megalopolis.turns import current_options
 from tests.engine.megalopolis.support import (
     GAME,
     cell,
     down,
     legal,
     play,
+    random_game,
     state_json,
     table,
     tokens_at,
     up,
 )
+from tests.engine.support import property_settings
 
 
 def test_a_tile_is_played_face_up_next_to_a_placed_tile_with_a_token_on_it() -> None:
@@ -160,3 +165,12 @@ def test_malformed_actions_are_rejected() -> None:
     for bad in malformed:
         with pytest.raises(IllegalAction):
             GAME.apply(state, bad)
+
+
+@property_settings(10)
+@given(st.integers(min_value=0, max_value=2**64 - 1), st.integers(min_value=2, max_value=6))
+def test_the_kept_legal_actions_are_those_of_the_position(seed: int, players: int) -> None:
+    """Kept in the state's caches until the next action is applied."""
+    for state, _ in random_game(seed, players):
+        fresh = LegalActions.of(current_options(state))
+        assert list(GAME.legal_actions(state)) == list(fresh)

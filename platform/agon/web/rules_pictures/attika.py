@@ -20,8 +20,8 @@ from engine.attika.components import (
     LETTER_OF_LANDSCAPE,
     MAP_TILES,
     TILE_SYMBOLS,
+    tile_cells,
 )
-from engine.attika.index import tile_cells
 from engine.hexgrid import decode
 
 LAND = {"mountain": "#8b7765", "hill": "#c7a568", "forest": "#2f7a3a", "water": "#3d86d6"}

@@ -1,4 +1,5 @@
-"""The texts a boxed bot is sent (`observation_text`, `LegalActions.compact_text`) are
+"""`fast.message_text`: the texts a boxed bot is sent (`observation_text`,
+`LegalActionsText.compact_text`) are
 written from parts kept between turns; they must be exactly the encoding of the plain
 observation and compact legal actions, for every seat and every turn, whatever the
 stack of texts being resolved shows (a Library's tiles, a Temple's hand)."""
@@ -11,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.megalopolis import MEGALOPOLIS
-from engine.megalopolis.observation import observation, observation_text
+from engine.megalopolis.fast.message_text import observation_text
+from engine.megalopolis.observation import observation
 from tests.engine.megalopolis.support import random_game
 from tests.engine.support import property_settings
 

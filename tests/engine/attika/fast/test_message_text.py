@@ -1,4 +1,5 @@
-"""The texts a boxed bot is sent (`observation_text`, `LegalActions.compact_text`) are
+"""`fast.observation_text`, `fast.map_text`, `fast.legal_text`: the texts a boxed bot is
+sent are
 written from parts kept between turns; they must be exactly the encoding of the plain
 observation and compact legal actions, for every seat and every turn."""
 
@@ -8,7 +9,7 @@ import json
 
 from hypothesis import given
 
-from engine.attika.observation import observation_text
+from engine.attika.fast.observation_text import observation_text
 from tests.engine.attika.support import GAME, random_game
 from tests.engine.attika.test_properties import setups
 from tests.engine.support import property_settings

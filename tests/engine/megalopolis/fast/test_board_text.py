@@ -1,7 +1,7 @@
-"""The board's text is kept on the state and rewritten only at the cells `table` marks as
-changed: a change of a tile that is not marked would leave its old text in every later
-message. Random games, with copies going their own way from random turns, every message
-compared with the encoding of the plain observation (the oracle)."""
+"""`fast.board_text`: the board's text is kept on the state and rewritten only at the
+cells `table` marks as changed: a change of a tile that is not marked would leave its old
+text in every later message. Random games, with copies going their own way from random
+turns, every message compared with the encoding of the plain observation (the oracle)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.megalopolis.board_text import BoardText
-from engine.megalopolis.observation import observation, observation_text
-from engine.megalopolis.state import FRAME_POWER_NAMES, MegalopolisState
+from engine.megalopolis.fast.board_text import BoardText
+from engine.megalopolis.fast.message_text import observation_text
+from engine.megalopolis.observation import observation
+from engine.megalopolis.state import FRAME_POWER_NAMES, Caches, MegalopolisState
 from engine.rng import SplitMix64, derive_seed
 from tests.engine.megalopolis.support import GAME, random_game
 from tests.engine.support import property_settings
@@ -89,7 +90,7 @@ def test_a_change_not_marked_shows_in_the_message() -> None:
     tile = next(iter(state.board.values()))
     tile.tokens[0] += 1
     assert observation_text(state, 0) != plain(observation(state, 0))
-    state.board_text_kept = None  # as a test painting a position does
+    state.caches = Caches()  # as a test painting a position does
     assert_messages_right(state)
 
 
@@ -100,7 +101,7 @@ def test_the_kept_text_is_the_text_written_from_scratch() -> None:
             break
         observation_text(state, 0)
         GAME.apply(state, GAME.legal_actions(state)[-1])
-        kept = state.board_text_kept
+        kept = state.caches.board_text
         assert kept is not None
         kept.rewrite(state.board, list(kept.changed))
         fresh = BoardText.written(state.board)

@@ -1,12 +1,14 @@
-"""The board as a message shows it, kept on the state and rewritten where tiles changed.
+"""Fast path of `state_json.board_to_json(state, hide_face_down=True)` as JSON text: the
+board as a message shows it, kept on the state and rewritten where tiles changed.
 
 A message's board is one text per tile (`tile_text`: its cell, serial, kind if face up,
-tokens), in cell order. Most tiles are the same from one turn to the next, so the state
-keeps the texts last written (`MegalopolisState.board_text_kept`) and the cells changed
-since: every change of a tile on the table goes through `table` (a tile placed, taken,
-moved or turned face up, tokens put, returned or moved), which marks its cell. A state
-without kept texts (new, a copy, read from JSON) marks nothing, so playouts pay one test
-per change; its first message writes every tile.
+tokens), in cell order. Most tiles are the same from one turn to the next, so the state's
+caches keep the texts last written (`Caches.board_text`) and the cells changed since:
+every change of a tile on the table goes through `table` (a tile placed, taken, moved or
+turned face up, tokens put, returned or moved), which marks its cell
+(`Caches.tile_changed`). A state without kept texts (new, a copy, read from JSON) marks
+nothing, so playouts pay one test per change; its first message writes every tile.
+Checked against the plain JSON by tests/engine/megalopolis/fast/test_board_text.py.
 """
 
 from __future__ import annotations
@@ -15,10 +17,13 @@ import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from engine.megalopolis.actions import KIND_TEXT
+from engine.core import compact_json
 from engine.megalopolis.components import ALL_TILES, KIND_NAMES
 from engine.megalopolis.state import MegalopolisState, Tile
 from engine.squaregrid import decode
+
+KIND_TEXT = tuple(compact_json(name) for name in KIND_NAMES)
+"""Each kind's name as JSON text."""
 
 ALL_COUNTS = tuple(ALL_TILES.count(kind) for kind in range(len(KIND_NAMES)))
 """Tiles of each kind in the game."""
@@ -40,7 +45,7 @@ class BoardText:
     """`texts`, comma-separated."""
     changed: set[int] = field(default_factory=set)
     """Cells whose tile was placed, taken, moved, turned or had its tokens changed since
-    `joined` was written (`table.mark_changed`)."""
+    `joined` was written (`Caches.tile_changed`)."""
 
     @classmethod
     def written(cls, board: dict[int, Tile]) -> BoardText:
@@ -79,9 +84,9 @@ def board_text(state: MegalopolisState) -> tuple[str, list[int]]:
     """The board as an observation shows it (`board_to_json`, face-down kinds hidden), as
     JSON text; and per kind, the tiles not face up on it (a new list). From the texts
     kept on the state, the changed tiles written again."""
-    kept = state.board_text_kept
+    kept = state.caches.board_text
     if kept is None:
-        kept = state.board_text_kept = BoardText.written(state.board)
+        kept = state.caches.board_text = BoardText.written(state.board)
     elif kept.changed:
         kept.rewrite(state.board, list(kept.changed))
     return kept.joined, list(kept.not_face_up)

@@ -1,4 +1,5 @@
-"""Where a player can build each of their buildings right now.
+"""Fast path of `costs.legal_builds`: where a player can build each of their buildings
+right now, priced by groups of cells rather than cell by cell.
 
 A free cell's cost depends only on its discount (the symbols it and its free neighbours
 show) and on whether it touches one of the player's buildings (then there is no colony
@@ -6,21 +7,26 @@ surcharge). So the free cells are grouped by discount (the grouping is kept on t
 until the map or a building changes) and each group is priced once per building: once
 with the surcharge for the whole group, once without it for the group's cells that touch
 the player's buildings. Free builds (along an arrow, or a road next to an own road) are
-added on top. `slow_affordable_cells` prices every cell on its own: the tests' oracle.
+added on top. Checked against the plain rule, which prices every free cell on its own,
+by tests/engine/attika/fast/test_builds.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
-from engine.attika.components import BUILDING_COUNT, COST, IS_MAIN, IS_ROAD, ROAD_COST, UPSTREAM
-from engine.attika.costs import build_cost, can_pay
-from engine.attika.index import Discount
+from engine.attika.actions import BuildOptions
+from engine.attika.components import (
+    BUILDING_COUNT,
+    COST,
+    IS_MAIN,
+    IS_ROAD,
+    ROAD_COST,
+    UPSTREAM,
+    Discount,
+)
 from engine.attika.state import AttikaState
 from engine.hexgrid import NEIGHBOUR_STEPS as STEPS
-
-BuildOptions = list[tuple[int, Sequence[int]]]
-"""(building index, the sorted cell codes it may be built on), buildings in the order asked."""
 
 WORST: tuple[int, ...] = tuple(
     ROAD_COST if IS_ROAD[b] else 2 * sum(COST[b]) for b in range(BUILDING_COUNT)
@@ -81,7 +87,7 @@ class GroupsCache:
 def all_free_cells(state: AttikaState, cache: GroupsCache) -> tuple[int, ...]:
     cells = cache.cells
     if cells is None:
-        cells = cache.cells = tuple(state.index.free_sorted)
+        cells = cache.cells = tuple(state.caches.index.free_sorted)
     return cells
 
 
@@ -91,16 +97,17 @@ def discount_groups(state: AttikaState, cache: GroupsCache) -> Groups:
         rows = _DUE_ROWS
         groups = cache.groups = [
             (rows.get(key) or due_row(key), members)
-            for key, members in state.index.by_discount.items()
+            for key, members in state.caches.index.by_discount.items()
         ]
     return groups
 
 
 def legal_builds(state: AttikaState, player: int, buildings: Iterable[int]) -> BuildOptions:
+    """`costs.legal_builds`."""
     seat = state.seats[player]
     hand = seat.hand
     total = hand[0] + hand[1] + hand[2] + hand[3]
-    index = state.index
+    index = state.caches.index
     colonies = index.colonies[player]
     cache = index.groups_cache
     if cache is None:
@@ -151,7 +158,7 @@ def _touching_groups(state: AttikaState, player: int) -> Groups:
     player's buildings: the touching cells grouped by discount, or, when there are
     fewer discounts than touching cells, each discount's cells among those (a set
     intersection each)."""
-    index = state.index
+    index = state.caches.index
     touching = index.touching[player]
     if not touching:
         return []
@@ -210,18 +217,3 @@ def _slack(hand: tuple[int, int, int, int], due: Due) -> int:
         + (w if hand[3] >= w else hand[3])
     )
     return total + matched - 2 * due_total
-
-
-def affordable_cells(state: AttikaState, player: int, building: int) -> list[int]:
-    found = legal_builds(state, player, [building])
-    return list(found[0][1]) if found else []
-
-
-def slow_affordable_cells(state: AttikaState, player: int, building: int) -> list[int]:
-    """Every free cell priced on its own: slow, obviously right."""
-    hand = state.seats[player].hand
-    return [
-        cell
-        for cell in sorted(state.index.discount)
-        if can_pay(hand, build_cost(state, player, building, cell))
-    ]

@@ -1,10 +1,12 @@
-"""The map of an observation (`observation.map_json`) as JSON text, kept between turns.
+"""Fast path of `compact_json(observation.map_json(state))`: the map of an observation as
+JSON text, kept between turns.
 
 The map changes only when a tile or a building is added, and then in a few hexes: the
 text of each hex is written once per change of that hex, and the map's text is joined
 again from chunks of them (a building rewrites one chunk; a tile, all of them). A
 `MapText` is never changed once made (a state's copy shares it); an update makes a new
-one from the old, so copies that part ways keep their own.
+one from the old, so copies that part ways keep their own. Checked against the plain
+encoding by tests/engine/attika/fast/test_message_text.py.
 """
 
 from __future__ import annotations
@@ -55,10 +57,10 @@ class MapText:
 
 def map_text(state: AttikaState) -> str:
     """`compact_json(map_json(state))`, from the text kept for the state's last map."""
-    index = state.index
-    kept: MapText | None = state.map_text
+    index = state.caches.index
+    kept: MapText | None = state.caches.map_text
     if kept is None or kept.hexes != len(index.symbol_at) or kept.owned != len(index.owner_at):
-        kept = state.map_text = _updated(state, kept)
+        kept = state.caches.map_text = _updated(state, kept)
     return kept.text
 
 
@@ -67,7 +69,7 @@ def _chunked(texts: list[str]) -> list[str]:
 
 
 def _updated(state: AttikaState, kept: MapText | None) -> MapText:
-    index = state.index
+    index = state.caches.index
     owned = len(index.owner_at)
     if kept is None or kept.hexes != len(index.symbol_at):  # new tiles: written afresh
         cells = sorted(index.symbol_at)
@@ -91,7 +93,7 @@ def _updated(state: AttikaState, kept: MapText | None) -> MapText:
 
 def hex_text(state: AttikaState, cell: int) -> str:
     """One entry of the map's hexes as JSON text."""
-    index = state.index
+    index = state.caches.index
     q, r = decode(cell)
     owner = index.owner_at.get(cell)
     if owner is None:

@@ -9,7 +9,7 @@ import pytest
 
 from engine.megalopolis import MegalopolisState
 from engine.megalopolis.components import CAPITOL, EMBASSY
-from engine.megalopolis.shielding import is_shielded, reachable, shielded_cells
+from engine.megalopolis.powers import is_shielded, reachable, shielded_cells
 from engine.megalopolis.state import Frame
 from tests.engine.megalopolis.support import (
     GAME,

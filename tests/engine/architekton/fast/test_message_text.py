@@ -1,4 +1,4 @@
-"""The texts a boxed bot is sent (`observation_text`, `LegalActions.compact_text`) are
+"""`fast.observation_text` and `fast.legal_text`: the texts a boxed bot is sent are
 written from texts kept per tile and per action; they must be exactly the encoding of
 the plain observation and of the legal actions' list, for every seat and every turn,
 decisions owed included."""
@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.architekton import ARCHITEKTON
-from engine.architekton.observation import observation, observation_text
+from engine.architekton.fast.observation_text import observation_text
+from engine.architekton.observation import observation
 from engine.rng import SplitMix64
 from tests.engine.support import property_settings
 

@@ -1,9 +1,11 @@
-"""Tables derived from the map and the buildings on it, kept up to date move by move so
-that pricing a build or listing tile placements never rescans the map.
+"""Fast path of the map's rules (`map`, `costs`, `colonies`): tables derived from the map
+and the buildings on it, kept up to date move by move so that pricing a build or
+listing tile placements never rescans the map.
 
 `MapIndex.build` makes them from scratch in one sweep (after loading a state from
-JSON); `add_tile` and `add_building` update them move by move. The tests check that the
-updated tables always equal freshly built ones.
+JSON); `add_tile` and `add_building` update them move by move. Each table names the
+plain rule it stands for; tests/engine/attika/fast/test_index.py checks that the
+updated tables always equal freshly built ones and the plain rules' answers.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import bisect
 from collections.abc import Iterable
 from typing import Any
 
-from engine.attika.components import IS_ROAD, TILE_SYMBOLS
+from engine.attika.components import IS_ROAD, TILE_SYMBOLS, Discount, tile_cells
 from engine.hexgrid import NEIGHBOUR_STEPS, encode
 
 
@@ -33,16 +35,6 @@ WITHIN_TWO_STEPS = (0, *_steps_at_distance(1), *_steps_at_distance(2))
 are also the cells whose discount it may change."""
 THREE_STEPS = _steps_at_distance(3)
 """Offsets of the 18 cells just outside those: the only ones that may join the frontier."""
-
-Discount = tuple[int, int, int, int, int]
-"""Symbols of each landscape on a free cell and its free neighbours, then their total."""
-
-
-def tile_cells(q: int, r: int, rotation: int) -> list[int]:
-    """The seven cells of a tile centred on (q, r): the centre, then ring hex k of the
-    tile's data on the neighbour in direction (k + rotation) % 6."""
-    centre = encode(q, r)
-    return [centre] + [centre + NEIGHBOUR_STEPS[(k + rotation) % 6] for k in range(6)]
 
 
 _GEOMETRIES: dict[frozenset[int], tuple[frozenset[int], frozenset[int]]] = {}
@@ -101,30 +93,35 @@ class MapIndex:
 
     def __init__(self, players: int, shrines: Iterable[int]) -> None:
         self.symbol_at: dict[int, int] = {}
-        """Cell -> landscape index (-1 blank) of every map-tile hex."""
+        """Cell -> landscape index (-1 blank) of every map-tile hex (`state.hexes`)."""
         self.shrine_cells = frozenset(shrines)
         self.blocked: set[int] = set()
         """Map hexes (tiles and shrines) and their neighbours: no new tile may cover one."""
         self.frontier: set[int] = set()
-        """Cells next to `blocked` but outside it: the centres where a new tile fits."""
+        """Cells next to `blocked` but outside it: the centres where a new tile fits
+        (`map.tile_centres`)."""
         self.owner_at: dict[int, int] = {}
         self.building_at: dict[int, int] = {}
+        """Cell -> the owner and the building on it (`map.buildings_on_map`)."""
         self.discount: dict[int, Discount] = {}
-        """For every free map-tile cell, the symbols it and its free neighbours show."""
+        """For every free map-tile cell (`map.free_cells`), the symbols it and its free
+        neighbours show (`costs.discount`)."""
         self.by_discount: dict[Discount, set[int]] = {}
         self.free_sorted: list[int] = []
         self.near: list[dict[int, int]] = [{} for _ in range(players)]
-        """Per player, cell -> how many of their buildings are adjacent to it."""
+        """Per player, cell -> how many of their buildings are adjacent to it (none: a
+        building there pays the colony surcharge, `costs.surcharge`)."""
         self.touching: list[set[int]] = [set() for _ in range(players)]
         """Per player, the free cells next to one of their buildings (no surcharge)."""
         self.colony_of: list[dict[int, int]] = [{} for _ in range(players)]
         """Per player, the cell of each of their buildings -> a label of its colony."""
         self.colonies: list[int] = [0] * players
+        """Per player, how many colonies (`len(colonies.colonies(state, player))`)."""
         self.road_near: list[frozenset[int]] = [frozenset()] * players
         """Per player, the cells next to one of their roads, free or not (where another
         road of theirs is a free build). Replaced, never changed, so copies share it."""
         self.groups_cache: Any = None
-        """Free cells grouped by discount (see `builds`); cleared when a cell changes."""
+        """Free cells grouped by discount (see `fast.builds`); cleared when a cell changes."""
 
     @classmethod
     def build(

@@ -1,4 +1,5 @@
-"""The empty cells where a tile may go, kept up to date as tiles are placed.
+"""Fast path of `board.legal_placements` and `board.can_place_any`: the empty cells where
+a tile may go, kept up to date as tiles are placed.
 
 A building may go on an empty cell next to a landscape, and must match the landscapes
 around it (`board.landscape_sides`); a landscape may go on an empty cell next to a
@@ -6,16 +7,18 @@ building, in a terrain one of them shows it (`board.facing_terrains`). Tiles are
 ever added, and a new tile changes only its own cell and its four neighbours, so the
 frontier is updated from the tiles placed since it was made (the board's dicts keep
 their insertion order). A `Frontier` is never changed once made: a state's copy shares
-it, and an update makes a new one. `board.building_cells` and `board.landscape_cells`,
-which scan the whole board, are the tests' oracle.
+it, and an update makes a new one. Checked against the plain scans of `board` by
+tests/engine/architekton/fast/test_frontier.py.
 """
 
 from __future__ import annotations
 
 import itertools
 
+from engine.architekton import board
+from engine.architekton.actions import Raw
 from engine.architekton.board import facing_terrains, fitting_rotations, landscape_sides
-from engine.architekton.components import BUILDING_BY_ID
+from engine.architekton.components import BUILDING_BY_ID, TILES_PER_TURN
 from engine.architekton.state import ArchitektonState
 from engine.squaregrid import NEIGHBOUR_STEPS, decode
 
@@ -93,7 +96,7 @@ _XY = _Decoded()
 
 def current_frontier(state: ArchitektonState) -> Frontier | None:
     """The state's frontier if it is up to date, else None (nothing is computed)."""
-    kept: Frontier | None = state.frontier
+    kept: Frontier | None = state.caches.frontier
     if (
         kept is not None
         and kept.landscapes == len(state.landscapes)
@@ -105,7 +108,7 @@ def current_frontier(state: ArchitektonState) -> Frontier | None:
 
 def frontier(state: ArchitektonState) -> Frontier:
     """The state's frontier, brought up to date with the tiles placed since it was made."""
-    kept: Frontier | None = state.frontier
+    kept: Frontier | None = state.caches.frontier
     landscapes, buildings = len(state.landscapes), len(state.buildings)
     if kept is not None and kept.landscapes == landscapes and kept.buildings == buildings:
         return kept
@@ -113,7 +116,7 @@ def frontier(state: ArchitektonState) -> Frontier:
         kept = _scanned(state)
     else:
         kept = _updated(state, kept)
-    state.frontier = kept
+    state.caches.frontier = kept
     return kept
 
 
@@ -149,3 +152,40 @@ def _updated(state: ArchitektonState, kept: Frontier) -> Frontier:
             if near not in landscapes:
                 facing[near] = frozenset(facing_terrains(state, near))
     return Frontier(len(landscapes), len(buildings), sides, facing)
+
+
+def legal_placements(state: ArchitektonState) -> list[Raw]:
+    """Fast path of `board.legal_placements`, from the state's frontier."""
+    if state.placed_this_turn >= TILES_PER_TURN:
+        return []
+    placements: list[Raw] = []
+    where = frontier(state)
+    if state.display_buildings:
+        for tile_id in state.display_buildings:
+            for x, y, sides in where.building_rows:
+                for rotation in FITTING[sides * 256 + tile_id]:
+                    placements.append(("building", tile_id, x, y, rotation))
+    if state.display_landscapes:
+        rows = where.landscape_rows
+        for terrain in dict.fromkeys(state.display_landscapes):
+            placements.extend(
+                [("landscape", terrain, x, y) for x, y, shown in rows if terrain in shown]
+            )
+    return placements
+
+
+def can_place_any(state: ArchitektonState) -> bool:
+    """Fast path of `board.can_place_any`: from the frontier when it is up to date; else
+    the plain scan of the board, which usually stops early (cheaper than bringing the
+    frontier up to date for one question)."""
+    where = current_frontier(state)
+    if where is None:
+        return board.can_place_any(state)
+    if state.display_buildings:
+        for sides in where.sides.values():
+            if any(fits(tile_id, sides) for tile_id in state.display_buildings):
+                return True
+    if state.display_landscapes:
+        terrains = set(state.display_landscapes)
+        return any(terrains & facing for facing in where.facing.values())
+    return False

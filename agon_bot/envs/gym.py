@@ -27,7 +27,7 @@ from agon_bot.envs.aec import AgonEnv
 from engine.bots import BUILTIN_BOTS, builtin_bot
 from engine.core import IllegalAction
 from engine.match import as_json_value, fallback_bot, observation_for, state_options
-from engine.players import Bot, BotFault
+from engine.players import BotFault, Player
 
 
 class FileBots:
@@ -39,7 +39,7 @@ class FileBots:
         self.limits = dict(limits or {})
         self._open = contextlib.ExitStack()
 
-    def open(self, path: Path, game_id: str, seat: int) -> Bot:
+    def open(self, path: Path, game_id: str, seat: int) -> Player:
         # The sandbox only for a boxed bot file: an environment against builtins starts
         # without it.
         from sandbox.backends import BoxSpec, get_backend
@@ -103,7 +103,7 @@ class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.action_space = self.aec.action_space(self.agent)
         self.encoding = self.aec.encoding
         self._files = FileBots(sandbox, limits)
-        self.bots: dict[int, Bot] = {}
+        self.bots: dict[int, Player] = {}
         self.faults: list[dict[str, Any]] = []
 
     def reset(
@@ -116,7 +116,7 @@ class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.aec.reset(seed=seed)
         self._files.close()
         self.bots, self.faults = {}, []
-        self._stand_ins: dict[int, Bot] = {}
+        self._stand_ins: dict[int, Player] = {}
         game, state = self.aec.game, self.aec.state
         others = [s for s in range(self.aec.players) if s != self.seat]
         for seat, spec in zip(others, self.opponents, strict=True):

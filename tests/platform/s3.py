@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import socket
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -36,13 +37,27 @@ class Bucket:
         }
 
     def objects(self) -> dict[str, bytes]:
-        """Every object of the bucket: key -> bytes."""
+        """Every object of the bucket: key -> bytes (an object deleted between the
+        listing and its read, as a worker may be doing, is left out)."""
         found = {}
         for page in self.client.get_paginator("list_objects_v2").paginate(Bucket=self.name):
             for item in page.get("Contents", []):
-                body = self.client.get_object(Bucket=self.name, Key=item["Key"])["Body"]
+                try:
+                    body = self.client.get_object(Bucket=self.name, Key=item["Key"])["Body"]
+                except self.client.exceptions.NoSuchKey:
+                    continue
                 found[item["Key"]] = body.read()
         return found
+
+    def settled(self, keys: set[str], seconds: float = 60.0) -> dict[str, bytes]:
+        """The bucket's objects once they are exactly `keys`: a worker stores a match's
+        timeline and removes its moves so far just after the match is finished."""
+        deadline = time.monotonic() + seconds
+        while True:
+            found = self.objects()
+            if set(found) == keys or time.monotonic() > deadline:
+                return found
+            time.sleep(0.05)
 
     def empty(self) -> None:
         for key in self.objects():

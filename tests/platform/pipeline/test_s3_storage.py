@@ -89,10 +89,11 @@ def test_it_keeps_archives_and_replays_in_the_bucket_through_upload_match_and_ap
     assert replay.seed == match.seed
     assert replay.result["ranks"] == match.ranks
 
-    objects = s3_bucket.objects()
     replay_key = f"{PREFIX}/{match.replay.name}"
     assert match.replay.name == f"replays/match-{match.id}.json"
     timeline_key = f"{PREFIX}/{timeline_name(match.replay.name, match.game)}"
+    objects = s3_bucket.settled({archive_key, replay_key, timeline_key})
+    assert timeline_key in objects, sorted(objects)
     stored_timeline = objects.pop(timeline_key)
     assert objects == {archive_key: source, replay_key: served}, (
         "the archive, the replay and its timeline are in the bucket; the moves written "

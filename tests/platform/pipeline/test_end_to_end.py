@@ -21,6 +21,7 @@ from tests.platform.pipeline.support import (
     py_upload,
     signed_in_client,
     wait_finished,
+    wait_for,
     wait_validated,
 )
 
@@ -86,7 +87,11 @@ def test_an_upload_is_validated_then_rated_on_its_ladder_and_its_match_replays(
     verify_replay(replay)
     assert replay.result["ranks"] == detail["ranks"]
     assert replay.faults == []
-    # The worker stored the match's timeline as it finished: the viewer reads it as it is.
-    stored = read_steps(timeline_name(match.replay.name, match.game))
-    assert stored is not None
+    # The worker stores the match's timeline just after finishing it: the viewer reads it
+    # as it is.
+    stored = wait_for(
+        lambda: read_steps(timeline_name(match.replay.name, match.game)),
+        timeout=60,
+        what="the worker to store the match's timeline",
+    )
     assert client.get(f"/api/matches/{match.id}/timeline/").json()["steps"] == stored

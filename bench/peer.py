@@ -186,7 +186,6 @@ class CompiledPeer:
         np = peer.numpy
         self.peer = peer
 
-        @numba.njit  # type: ignore[misc]  (numba is not typed)
         def playouts(board: Any, games: int, seed: int) -> int:
             np.random.seed(seed)
             turns = 0
@@ -201,7 +200,6 @@ class CompiledPeer:
                         break
             return turns
 
-        @numba.njit  # type: ignore[misc]
         def evaluations(board: Any, states: Any, moves: Any, players: Any, rounds: int) -> int:
             total = 0
             for _ in range(rounds):
@@ -211,7 +209,7 @@ class CompiledPeer:
                     total += board.get_score(players[index])
             return total
 
-        self._playouts, self._evaluations = playouts, evaluations
+        self._playouts, self._evaluations = numba.njit(playouts), numba.njit(evaluations)
         pairs = peer.tries()
         self.tries = len(pairs)
         self._states = np.stack([state for state, _, _ in pairs])

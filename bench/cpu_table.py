@@ -138,6 +138,14 @@ def evaluation_rate(game_id: str, players: int, seconds: float, *, rescoring: bo
     """Copy + apply + every seat's score, per CPU-second. With `rescoring`, the scores
     come from a full rescoring of the position (for Akropolis, `score_surface` of each
     city, what `result` did before the scores were kept up to date)."""
+    work, count = evaluation_work(game_id, players, rescoring=rescoring)
+    return cpu_rate(work, seconds) * count
+
+
+def evaluation_work(
+    game_id: str, players: int, *, rescoring: bool
+) -> tuple[Callable[[], None], int]:
+    """`evaluation_rate`'s work (a pass over the tries) and the evaluations it makes."""
     spec = get_spec(game_id)
     game = spec.game
     pairs = tries(game_id, players)
@@ -166,13 +174,23 @@ def evaluation_rate(game_id: str, players: int, seconds: float, *, rescoring: bo
             game.apply(after, action)
             scores(after)
 
-    return cpu_rate(work, seconds) * len(pairs)
+    return work, len(pairs)
 
 
 def mover_evaluation_rate(game_id: str, players: int, seconds: float) -> float | None:
     """What the peer's lookahead measures: copy + the move (an index into the
     position's own legal actions, `apply_legal`) + the mover's score alone (`score`),
     per CPU-second; None for a game without those."""
+    found = mover_evaluation_work(game_id, players)
+    if found is None:
+        return None
+    work, count = found
+    return cpu_rate(work, seconds) * count
+
+
+def mover_evaluation_work(game_id: str, players: int) -> tuple[Callable[[], None], int] | None:
+    """`mover_evaluation_rate`'s work (a pass over the tries) and the evaluations it
+    makes; None for a game without `apply_legal` and `score`."""
     spec = get_spec(game_id)
     game: Any = spec.game
     score = spec.score
@@ -190,7 +208,7 @@ def mover_evaluation_rate(game_id: str, players: int, seconds: float) -> float |
             game.apply_legal(after, legal, index)
             score(after, mover)
 
-    return cpu_rate(work, seconds) * len(tried)
+    return work, len(tried)
 
 
 class _Boxed(Player):

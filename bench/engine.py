@@ -11,9 +11,11 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -22,7 +24,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
-from cpu_table import print_table  # noqa: E402  (this folder, on the path as the script's)
+import interleave  # noqa: E402  (this folder, on the path as the script's)
+from cpu_table import print_table  # noqa: E402
 
 from engine import get_game  # noqa: E402
 from engine.akropolis.geometry import scan_legal_triangles  # noqa: E402
@@ -175,28 +178,57 @@ def bench_legal_actions(count: int) -> None:
     )
 
 
-def bench_cold_start() -> None:
-    game_code = (
-        "import engine; from engine.rng import SplitMix64; g = engine.get_game('akropolis'); "
-        "s = g.new_state(1, 2, {}); rng = SplitMix64(1)\n"
-        "while not g.is_over(s):\n"
-        "    la = g.legal_actions(s); g.apply(s, la[rng.below(len(la))])\n"
-        "g.result(s)"
-    )
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
+COLD_START_CODE = (
+    "import engine; from engine.rng import SplitMix64; g = engine.get_game({game!r}); "
+    "s = g.new_state(1, 2, {{}}); rng = SplitMix64(1)\n"
+    "while not g.is_over(s):\n"
+    "    la = g.legal_actions(s); g.apply(s, la[rng.below(len(la))])\n"
+    "g.result(s)"
+)
+"""A new interpreter's work with one game: import the engine, get the game, play one
+random 2-player game (the issue's cold start, under 100 ms of CPU)."""
 
-    def run(code: str) -> float:
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code], check=True, env=env)  # noqa: S603
-        return time.perf_counter() - start
 
-    run(game_code)  # warm the file cache and the bytecode of the standard library
-    bare = statistics.median(run("pass") for _ in range(5))
-    full = statistics.median(run(game_code) for _ in range(5))
+def child_cpu_seconds(code: str, env: dict[str, str]) -> float:
+    """The user + system CPU time of `python -c CODE`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)  # noqa: S603
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def bench_cold_start(runs: int) -> None:
+    """CPU time of a new interpreter playing one game of each game, twice: with the
+    bytecode cached (a temporary `PYTHONPYCACHEPREFIX`, warmed, as an installed package
+    has it) and without (`PYTHONDONTWRITEBYTECODE`: every module compiled from source at
+    each start, as in a read-only checkout never imported before); against the bare
+    interpreter. The children take turns (`bench.interleave.samples`)."""
+    path = {"PYTHONPATH": str(ROOT)}
+    plain = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    with tempfile.TemporaryDirectory(prefix="agon-pycache-") as cache:
+        cached = {**plain, **path, "PYTHONPYCACHEPREFIX": cache}
+        uncached = {**plain, **path, "PYTHONDONTWRITEBYTECODE": "1"}
+        contenders: dict[str, Callable[[], float]] = {
+            "bare interpreter": functools.partial(child_cpu_seconds, "pass", cached)
+        }
+        for game_id in ("akropolis", "architekton", "attika", "megalopolis"):
+            code = COLD_START_CODE.format(game=game_id)
+            contenders[f"{game_id}, bytecode cached"] = functools.partial(
+                child_cpu_seconds, code, cached
+            )
+            contenders[f"{game_id}, compiled at start"] = functools.partial(
+                child_cpu_seconds, code, uncached
+            )
+        for work in contenders.values():  # warm the cache and the files
+            work()
+        found = interleave.samples(contenders, runs)
     print(
-        "Cold start (new interpreter, import engine, one random 2-player game): "
-        f"{full * 1e3:.0f} ms wall, of which the bare interpreter {bare * 1e3:.0f} ms"
+        "Cold start (new interpreter, import engine, one random 2-player game), CPU ms, "
+        f"{runs} interleaved runs, median / min:"
     )
+    for name, values in found.items():
+        label = f"{name}:"
+        print(f"  {label:<35} {statistics.median(values) * 1e3:6.1f} / {min(values) * 1e3:6.1f}")
 
 
 def bench_attika(seconds: float) -> None:
@@ -280,14 +312,23 @@ def main() -> None:
         "--replays", type=int, default=6, help="recorded matches the referee replays (6)"
     )
     parser.add_argument(
+        "--cold-runs", type=int, default=11, help="new interpreters per cold-start figure (11)"
+    )
+    parser.add_argument(
+        "--cold-start-only", action="store_true", help="print only the cold start's figures"
+    )
+    parser.add_argument(
         "--table-only", action="store_true", help="print only the CPU-time table per game"
     )
     args = parser.parse_args()
-    if args.replays < 1 or args.positions < 1:
-        parser.error("need --replays and --positions of 1 or more")
+    if args.replays < 1 or args.positions < 1 or args.cold_runs < 1:
+        parser.error("need --replays, --positions and --cold-runs of 1 or more")
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     print(f"Python {sys.version.split()[0]}, one core\n")
+    if args.cold_start_only:
+        bench_cold_start(args.cold_runs)
+        return
     print_table(args.seconds)
     if args.table_only:
         return
@@ -297,7 +338,7 @@ def main() -> None:
     replays = [greedy_match(seed, 4) for seed in range(100, 100 + args.replays)]
     bench_referee(replays)
     bench_legal_actions(args.positions)
-    bench_cold_start()
+    bench_cold_start(args.cold_runs)
     bench_architekton(args.seconds)
     bench_megalopolis(args.seconds)
     bench_attika(args.seconds)

@@ -15,7 +15,10 @@ checkout as it is.) The peer fixes its player count in a module constant
 line changed in memory, the files untouched.
 
 Per player count, after the peer's JIT warm-up (timed, printed): random playouts per
-CPU-second and turns per game of the peer, of Agon (driven by the same generator as the
+CPU-second and turns per game of the peer twice, "per call" (each `Board` call made from
+Python, as its `AkropolisGame` makes them) and "compiled loop" (the playout and
+evaluation loops themselves compiled in numba over the same jitted `Board`, so the peer
+runs at its real speed: `CompiledPeer`); of Agon (driven by the same generator as the
 peer: each picked action applied as the referee applies a bot's, checked, and "by
 index" as the peer's `make_move` takes a move), and of Agon's turns on the C
 prototype's cities (`bench/prototype`, built here when a C compiler is found); the
@@ -23,7 +26,9 @@ evaluation rate of a lookahead (the peer: copy + `make_move` + `get_score`; Agon
 copy + apply + `Akropolis.scores`, as `agon_bot.Lookahead`; the prototype: the same on C
 cities); Agon's evaluation measured as the peer's is ("mover": copy + `apply_legal` of
 an index into the position's legal actions + `Akropolis.score` of the mover, as
-`Lookahead.score_after(index)`); and the ratios to the peer.
+`Lookahead.score_after(index)`); and Agon's ratios to each form of the peer, per turn,
+and per game only where the games differ in length. The contenders take turns in short
+spells (`bench.interleave`), so the ratios hold on a busy machine.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -43,11 +49,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
+from bench import interleave  # noqa: E402
 from bench.cpu_table import (  # noqa: E402
     calibration_rate,
-    cpu_rate,
-    evaluation_rate,
-    mover_evaluation_rate,
+    evaluation_work,
+    mover_evaluation_work,
     play_randomly,
     tries,
 )
@@ -164,6 +170,63 @@ class Peer:
         return work, len(pairs)
 
 
+# --- the peer's whole loop compiled --------------------------------------------------
+
+
+class CompiledPeer:
+    """The peer at its real speed: the random playout loop and the evaluation loop
+    compiled in numba over the peer's jitted `Board` (its `init_game`, `valid_moves`,
+    `make_move`, `check_end_game`, `copy_state`, `get_score`), as a numba user of the
+    peer would write them, so no Python runs between two of its calls. The moves are
+    drawn with numba's `np.random` (seeded), uniform over the valid ones as in
+    `Peer.playout`; the evaluations are the same (state, move, player) tries."""
+
+    def __init__(self, peer: Peer) -> None:
+        numba = importlib.import_module("numba")
+        np = peer.numpy
+        self.peer = peer
+
+        def playouts(board: Any, games: int, seed: int) -> int:
+            np.random.seed(seed)
+            turns = 0
+            for _ in range(games):
+                board.init_game()
+                player = 0
+                while True:
+                    moves = np.flatnonzero(board.valid_moves(player))
+                    player = board.make_move(moves[np.random.randint(len(moves))], player, 0)
+                    turns += 1
+                    if board.check_end_game(player).any():
+                        break
+            return turns
+
+        def evaluations(board: Any, states: Any, moves: Any, players: Any, rounds: int) -> int:
+            total = 0
+            for _ in range(rounds):
+                for index in range(len(moves)):
+                    board.copy_state(states[index], True)
+                    board.make_move(moves[index], players[index], 0)
+                    total += board.get_score(players[index])
+            return total
+
+        self._playouts, self._evaluations = numba.njit(playouts), numba.njit(evaluations)
+        pairs = peer.tries()
+        self.tries = len(pairs)
+        self._states = np.stack([state for state, _, _ in pairs])
+        self._moves = np.array([move for _, move, _ in pairs], dtype=np.int64)
+        self._players = np.array([player for _, _, player in pairs], dtype=np.int64)
+        self.seed = 0
+
+    def playouts(self, games: int) -> int:
+        """`games` random games in one compiled call; their turns."""
+        self.seed += 1
+        return int(self._playouts(self.peer.board, games, self.seed))
+
+    def evaluate(self, rounds: int = 1) -> None:
+        """`rounds` passes over the tries in one compiled call."""
+        self._evaluations(self.peer.board, self._states, self._moves, self._players, rounds)
+
+
 # --- Agon on C cities -------------------------------------------------------------------
 
 
@@ -207,63 +270,124 @@ def agon_turns(players: int) -> float:
     return sum(lengths) / len(lengths)
 
 
-Row = tuple[str, float, float, float | None, float | None]
+@dataclass
+class Row:
+    """One engine's figures: random playouts and evaluations per CPU-second."""
+
+    engine: str
+    playouts: float
+    turns: float
+    """Turns per game."""
+    evaluations: float | None = None
+    """Copy + move + every seat's score (the peer: its mover's, all `get_score` gives)."""
+    mover: float | None = None
+    """Copy + a move by index + the mover's score, the peer's own measure."""
+
+    @property
+    def turn_rate(self) -> float:
+        return self.playouts * self.turns
+
+
+PEER_ROWS = ("peer, per call", "peer, compiled loop")
+"""The peer driven through its Python `Board` API (each call from Python, as its
+`AkropolisGame` does), and its loop compiled whole in numba (`CompiledPeer`)."""
+
+COMPILED_GAMES = 10
+"""Games of one call of the compiled playout loop (a few ms, a spell's fraction)."""
 
 
 def measure(
     players: int, seconds: float, peer_logic: ModuleType, core: ModuleType | None
 ) -> list[Row]:
-    """(engine, playouts/CPU-s, turns/game, evaluations/CPU-s, the mover's evaluations
-    as the peer's by index/CPU-s) rows; the peer's evaluations are the mover's."""
+    """The peer's rows (`PEER_ROWS`) then Agon's: its random playouts (the picked action
+    checked, and by index), on C cities if `core`, and its evaluations, every contender
+    timed in alternating spells (`bench.interleave`)."""
     start = time.process_time()
     peer = Peer(peer_logic, players)
     peer.playout(random.Random(1))
     evaluate, tries = peer.evaluation_work()
     evaluate()
+    compiled = CompiledPeer(peer)
+    compiled.playouts(1)
+    compiled.evaluate()
     print(f"  peer JIT warm-up ({players} players): {time.process_time() - start:.1f} CPU-s")
     rng = random.Random(2)
-    lengths = [peer.playout(rng) for _ in range(20)]
-    peer_evaluations = cpu_rate(evaluate, seconds) * tries
-    rows: list[Row] = [
-        (
-            "peer",
-            cpu_rate(lambda: peer.playout(rng), seconds),
-            sum(lengths) / len(lengths),
-            peer_evaluations,
-            peer_evaluations,
-        )
-    ]
+    peer_turns = sum(peer.playout(rng) for _ in range(20)) / 20
+    compiled_turns = compiled.playouts(100) / 100
     seeds = iter(range(10**9))
-    rows.append(
-        (
-            "agon",
-            cpu_rate(lambda: agon_playout(players, rng, by_index=False), seconds),
-            agon_turns(players),
-            evaluation_rate("akropolis", players, seconds, rescoring=False),
-            mover_evaluation_rate("akropolis", players, seconds),
-        )
-    )
-    rows.append(
-        (
-            "agon, by index",
-            cpu_rate(lambda: agon_playout(players, rng, by_index=True), seconds),
-            agon_turns(players),
-            None,
-            None,
-        )
-    )
+    playouts: dict[str, Callable[[], object]] = {
+        PEER_ROWS[0]: lambda: peer.playout(rng),
+        PEER_ROWS[1]: lambda: compiled.playouts(COMPILED_GAMES),
+        "agon": lambda: agon_playout(players, rng, by_index=False),
+        "agon, by index": lambda: agon_playout(players, rng, by_index=True),
+    }
+    agon_work, agon_tries = evaluation_work("akropolis", players, rescoring=False)
+    mover = mover_evaluation_work("akropolis", players)
+    if mover is None:
+        raise AssertionError("Akropolis has `apply_legal` and `score`")
+    mover_work, mover_tries = mover
+    evaluations: dict[str, tuple[Callable[[], object], int]] = {
+        PEER_ROWS[0]: (evaluate, tries),
+        PEER_ROWS[1]: (compiled.evaluate, compiled.tries),
+        "agon": (agon_work, agon_tries),
+        "agon mover": (mover_work, mover_tries),
+    }
     if core is not None:
-        c_evaluate, c_tries = c_evaluation_work(core, players)
+        playouts["agon, C cities"] = lambda: c_cities.random_playout(core, players, next(seeds))
+        evaluations["agon, C cities"] = c_evaluation_work(core, players)
+    games = interleave.rates(playouts, seconds)
+    games[PEER_ROWS[1]] *= COMPILED_GAMES
+    evaluated = interleave.rates({name: work for name, (work, _) in evaluations.items()}, seconds)
+    per_second = {name: evaluated[name] * count for name, (_, count) in evaluations.items()}
+    agon = agon_turns(players)
+    rows = [
+        Row(PEER_ROWS[0], games[PEER_ROWS[0]], peer_turns, per_second[PEER_ROWS[0]]),
+        Row(PEER_ROWS[1], games[PEER_ROWS[1]], compiled_turns, per_second[PEER_ROWS[1]]),
+        Row("agon", games["agon"], agon, per_second["agon"], per_second["agon mover"]),
+        Row("agon, by index", games["agon, by index"], agon),
+    ]
+    for row in rows[:2]:
+        row.mover = row.evaluations
+    if core is not None:
         rows.append(
-            (
-                "agon, C cities",
-                cpu_rate(lambda: c_cities.random_playout(core, players, next(seeds)), seconds),
-                agon_turns(players),
-                cpu_rate(c_evaluate, seconds) * c_tries,
-                None,
-            )
+            Row("agon, C cities", games["agon, C cities"], agon, per_second["agon, C cities"])
         )
     return rows
+
+
+def print_table(table: dict[int, list[Row]]) -> None:
+    print(
+        "players  engine                playouts/s  turns/game    turns/s     evals/s"
+        "  mover evals/s"
+    )
+    for players, rows in table.items():
+        for row in rows:
+            print(
+                f"{players:>7}  {row.engine:<20} {row.playouts:11.1f} {row.turns:11.1f} "
+                f"{row.turn_rate:10.0f} {_figure(row.evaluations, '.0f'):>11} "
+                f"{_figure(row.mover, '.0f'):>14}"
+            )
+    for peer_index, peer_name in enumerate(PEER_ROWS):
+        print(
+            f"Agon's ratios to the {peer_name}: random turns per CPU-s [games, where the games "
+            "differ in length] | evaluations, every seat | evaluations, the mover by index"
+        )
+        for players, rows in table.items():
+            peer_row = rows[peer_index]
+            if peer_row.evaluations is None:
+                raise AssertionError("the peer's row has its evaluations")
+            for row in rows[len(PEER_ROWS) :]:
+                per_game = (
+                    f" [{row.playouts / peer_row.playouts:.2f}x a game]"
+                    if abs(row.turns - peer_row.turns) >= 0.5
+                    else ""
+                )
+                print(
+                    f"{players:>7}  {row.engine:<20} {row.turn_rate / peer_row.turn_rate:6.2f}x"
+                    f"{per_game}"
+                    f" | {_ratio(row.evaluations, peer_row.evaluations)}"
+                    f" | {_ratio(row.mover, peer_row.evaluations)}"
+                )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -296,29 +420,12 @@ def main(argv: list[str] | None = None) -> int:
             f"calibration {calibration_rate():.0f} runs/CPU-s"
         )
         table = {n: measure(n, args.seconds, logics[n], core) for n in args.players}
-    print("players  engine          playouts/s  turns/game    turns/s     evals/s  mover evals/s")
-    for players, rows in table.items():
-        for name, playouts, turns, evals, mover in rows:
-            print(
-                f"{players:>7}  {name:<14} {playouts:11.1f} {turns:11.1f} "
-                f"{playouts * turns:10.0f} {_figure(evals, '.0f'):>11} {_figure(mover, '.0f'):>14}"
-            )
-    print(
-        "ratios to the peer: playouts (games/s) | turns/s | evaluations/s "
-        "(every seat) | evaluations/s (the mover, by index, as the peer)"
-    )
-    for players, rows in table.items():
-        _, peer_playouts, peer_turns, peer_evals, _ = rows[0]
-        if peer_evals is None:
-            raise AssertionError("the peer's row has its evaluations")
-        for name, playouts, turns, evals, mover in rows[1:]:
-            print(
-                f"{players:>7}  {name:<14} {playouts / peer_playouts:6.2f}x"
-                f" | {playouts * turns / (peer_playouts * peer_turns):6.2f}x"
-                f" | {_figure(None if evals is None else evals / peer_evals, '6.2f', 'x')}"
-                f" | {_figure(None if mover is None else mover / peer_evals, '6.2f', 'x')}"
-            )
+    print_table(table)
     return 0
+
+
+def _ratio(value: float | None, peer: float) -> str:
+    return _figure(None if value is None else value / peer, "6.2f", "x")
 
 
 def _figure(value: float | None, spec: str, unit: str = "") -> str:

@@ -6,7 +6,6 @@ Python's `random` module could change its algorithms between versions; replays m
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import MutableSequence
 from typing import TypeVar
 
@@ -65,6 +64,8 @@ def derive_seed(seed: int, *labels: int | str, one_way: bool = False) -> int:
     """
     framed = _framed(labels)
     if one_way:
+        import hashlib  # here: OpenSSL's module costs a new process ~3 ms to load
+
         digest = hashlib.sha256((seed & _MASK).to_bytes(8, "little") + framed).digest()
         return int.from_bytes(digest[:8], "little")
     value = SplitMix64(seed).next_u64()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 
 COLORS: tuple[str, ...] = ("house", "market", "barracks", "temple", "garden")
 KINDS: tuple[str, ...] = ("quarry", "plaza", "district")
@@ -36,7 +36,9 @@ class TileData:
 
 
 def _load() -> tuple[dict[str, int], tuple[int, ...], dict[int, TileData]]:
-    text = resources.files("engine.akropolis").joinpath("data/tiles.json").read_text("utf-8")
+    # A plain file read: `importlib.resources` would cost a new process ~8 ms of imports
+    # (zipfile, tempfile, ...), and the package is always a folder (see `spec.py`).
+    text = Path(__file__).with_name("data").joinpath("tiles.json").read_text("utf-8")
     raw = json.loads(text)
     stars = {color: int(raw["plaza_stars"][color]) for color in COLORS}
     tiles: dict[int, TileData] = {}

@@ -6,22 +6,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.akropolis import rules
 from engine.akropolis.actions import ExpandedActions
-from engine.akropolis.city_json import score_json
 from engine.akropolis.fast.observation_text import observation_text
-from engine.akropolis.greedy import GreedyBot
 from engine.akropolis.observation import observation, state_from_observation
-from engine.akropolis.render import render_state
 from engine.akropolis.scoring import CityScore
-from engine.akropolis.spectator import AkropolisSpectator
 from engine.akropolis.state import AkropolisState
 from engine.akropolis.state_json import state_from_json, state_to_json
 from engine.core import JSON, OptionSpec
 from engine.setup_checks import checked_options
 from engine.spec import GameSpec, ScoreBreakdown
+from engine.spectator import Spectator
+
+if TYPE_CHECKING:
+    from engine.akropolis.greedy import GreedyBot
+
+# The greedy bot, the text render, the spectator and `agon score` are imported when first
+# used: a process that only plays (a bot's box, a playout) starts without them.
 
 
 class Akropolis:
@@ -74,9 +77,13 @@ class Akropolis:
         return state_from_json(data)
 
     def render_text(self, state: AkropolisState) -> str:
+        from engine.akropolis.render import render_state
+
         return render_state(state)
 
     def greedy_bot(self, seed: int) -> GreedyBot:
+        from engine.akropolis.greedy import GreedyBot
+
         return GreedyBot(seed)
 
     def legal_actions_from_json(self, data: JSON) -> ExpandedActions:
@@ -90,6 +97,8 @@ class Akropolis:
 
     def score_json(self, data: JSON) -> JSON:
         """`agon score`: one city (or a list) in the rules file's JSON form, scored."""
+        from engine.akropolis.city_json import score_json
+
         return score_json(data)
 
 
@@ -97,6 +106,12 @@ AKROPOLIS = Akropolis()
 
 
 COLORS = ("house", "market", "barracks", "temple", "garden")
+
+
+def spectator() -> Spectator:
+    from engine.akropolis.spectator import AkropolisSpectator
+
+    return AkropolisSpectator()
 
 
 def score_breakdown(details: Sequence[Mapping[str, Any]]) -> ScoreBreakdown:
@@ -122,7 +137,7 @@ SPEC: GameSpec[AkropolisState] = GameSpec(
     game=AKROPOLIS,
     blurb="Build a city of hex tiles, stack them for height and buy the best ones "
     "with stones; districts score by level and by the stars of their plazas.",
-    spectator_factory=AkropolisSpectator,
+    spectator_factory=spectator,
     renderer="akropolis",
     protocol_doc=Path(__file__).with_name("protocol.md"),
     score_breakdown=score_breakdown,

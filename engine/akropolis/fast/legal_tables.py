@@ -159,17 +159,30 @@ def _supersets(mask: int, whole: int = WHOLE_RING) -> list[int]:
 
 
 def _outer_needed(kind: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    # Built at every start of a process, so built cheaply: each ring mask's outer mask
+    # from the masks one bit smaller (an OR over subsets, bit by bit), and each outer
+    # mask's cells from the mask without its lowest bit.
     outer = OUTER_CYCLE[kind]
     needed = [0] * (WHOLE_RING + 1)
     for _, ring_bits, outer_bits in _ring_triangles(kind):
-        outer_mask = sum(1 << bit for bit in outer_bits)
-        for empty in _supersets(sum(1 << bit for bit in ring_bits)):
-            needed[empty] |= outer_mask
-    cells = {
-        mask: tuple((offset, 1 << bit) for bit, offset in enumerate(outer) if mask >> bit & 1)
-        for mask in set(needed)
-    }
-    return tuple(map(cells.__getitem__, needed))
+        needed[sum(1 << bit for bit in ring_bits)] |= sum(1 << bit for bit in outer_bits)
+    for bit in range(WHOLE_RING.bit_length()):
+        step = 1 << bit
+        needed = [
+            value | needed[mask ^ step] if mask & step else value
+            for mask, value in enumerate(needed)
+        ]
+    cells: dict[int, tuple[tuple[int, int], ...]] = {0: ()}
+
+    def cells_of(mask: int) -> tuple[tuple[int, int], ...]:
+        found = cells.get(mask)
+        if found is None:
+            lowest = mask & -mask
+            found = ((outer[lowest.bit_length() - 1], lowest), *cells_of(mask ^ lowest))
+            cells[mask] = found
+        return found
+
+    return tuple(map(cells_of, needed))
 
 
 OUTER_NEEDED: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = (

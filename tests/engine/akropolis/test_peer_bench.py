@@ -41,3 +41,34 @@ def test_agon_plays_the_same_games_by_index_as_by_checked_action(players: int) -
         by_index = peer.agon_playout(players, random.Random(seed), by_index=True)
         assert by_index == checked
         assert max(checked.scores) > 0
+
+
+def _rows(peer_turns: float) -> dict[int, list[peer.Row]]:
+    return {
+        2: [
+            peer.Row(peer.PEER_ROWS[0], 1000.0, peer_turns, 100000.0),
+            peer.Row(peer.PEER_ROWS[1], 2000.0, peer_turns, 200000.0),
+            peer.Row("agon", 1000.0, 36.0, 50000.0, 60000.0),
+        ]
+    }
+
+
+def test_the_table_gives_agon_against_both_the_peer_per_call_and_compiled(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    peer.print_table(_rows(36.0))
+    said = capsys.readouterr().out
+    assert "ratios to the peer, per call" in said
+    assert "ratios to the peer, compiled loop" in said
+    per_call, compiled = said.split("ratios to the peer, compiled loop")
+    assert "1.00x |   0.50x |   0.60x" in per_call
+    assert "0.50x |   0.25x |   0.30x" in compiled
+
+
+def test_the_per_game_ratio_is_given_only_where_the_games_differ(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    peer.print_table(_rows(36.0))
+    assert "a game]" not in capsys.readouterr().out
+    peer.print_table(_rows(24.0))
+    assert "[1.00x a game]" in capsys.readouterr().out

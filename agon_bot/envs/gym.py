@@ -24,6 +24,7 @@ import gymnasium
 import numpy as np
 
 from agon_bot.envs.aec import AgonEnv
+from agon_bot.envs.info import LazyInfo
 from engine.bots import BUILTIN_BOTS, builtin_bot
 from engine.core import IllegalAction
 from engine.match import as_json_value, fallback_bot, observation_for, state_options
@@ -183,9 +184,10 @@ class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         return self.aec.observe(self.agent)
 
     def _info(self) -> dict[str, Any]:
-        info = dict(self.aec.infos.get(self.agent, {}))
+        kept = self.aec.infos.get(self.agent)
+        info = kept.copy() if isinstance(kept, LazyInfo) else LazyInfo(kept)
         if "observation_json" not in info:
-            info["observation_json"] = self.aec._observation_json(self.agent)
+            info.defer("observation_json", self.aec.observation_json_now(self.agent))
         info["faults"] = list(self.faults)
         return info
 

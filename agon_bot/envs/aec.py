@@ -90,6 +90,11 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         self.players = players
         self.match_options = dict(options or {})
         self.encoding: Encoding = make_encoding(game, players, self.match_options)
+        # A game whose encoding reads the state directly skips the JSON; the others
+        # build it once a turn for both the indices and the vector.
+        kind = type(self.encoding)
+        self._fast_vectors = kind.encode_state is not Encoding.encode_state
+        self._fast_indices = kind.state_legal_indices is not Encoding.state_legal_indices
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agent_seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         observation_space = spaces.Dict(
@@ -139,7 +144,11 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         game, state = self.game, self.state
         seat = game.current_player(state)
         legal = game.legal_actions(state)
-        indices = self.encoding.state_legal_indices(state, legal)
+        if self._fast_indices:
+            indices = self.encoding.state_legal_indices(state, legal)
+        else:
+            observation = self._observation_json(self.possible_agents[seat])
+            indices = self.encoding.legal_indices(legal, observation)
         self._legal, self._indices = legal, indices
         agent = self.agent_selection = self.possible_agents[seat]
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
@@ -174,7 +183,10 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         mask = np.zeros(self.encoding.n_actions, np.int8)
         if agent == self.agent_selection and self.result is None:
             mask[self._indices] = 1
-        vector = self.encoding.encode_state(self.state, self.agent_seats[agent])
+        if self._fast_vectors:
+            vector = self.encoding.encode_state(self.state, self.agent_seats[agent])
+        else:
+            vector = self.encoding.encode_observation(self._observation_json(agent))
         return {"observation": vector, "action_mask": mask}
 
     def action_json(self, index: int) -> JSON:

@@ -95,6 +95,7 @@ class Encoding(ABC):
         """`seat` has just played `move` (the env tells each move it applies): a game's
         encoding may update what it keeps of the state from it, checking that it still
         matches (a hint, never trusted blindly)."""
+        return None
 
     @abstractmethod
     def fill(self, observation: Mapping[str, Any], vector: np.ndarray) -> None:

@@ -108,9 +108,14 @@ class LazyInfo(dict[str, Any]):
         self._lazy.clear()
         dict.clear(self)
 
+    def _built(self) -> dict[str, Any]:
+        """The entries built so far, as a plain dict (`dict.copy` of a subclass whose
+        `__iter__` is its own would list the whole dict, building every entry)."""
+        return dict(zip(dict.keys(self), dict.values(self), strict=True))
+
     def copy(self) -> LazyInfo:
         """A copy that keeps the unread entries unread."""
-        return LazyInfo(dict.copy(self), self._lazy)
+        return LazyInfo(self._built(), self._lazy)
 
     def __or__(self, other: Any) -> Any:
         self._build_all()
@@ -120,7 +125,7 @@ class LazyInfo(dict[str, Any]):
         self._build_all()
         return dict.__ror__(self, other)
 
-    def __ior__(self, other: Any) -> LazyInfo:
+    def __ior__(self, other: Any) -> LazyInfo:  # type: ignore[override]
         self.update(other)
         return self
 
@@ -130,7 +135,7 @@ class LazyInfo(dict[str, Any]):
             other._build_all()
         return dict.__eq__(self, other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
     def __repr__(self) -> str:
         self._build_all()
@@ -139,4 +144,4 @@ class LazyInfo(dict[str, Any]):
     def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
         # Copies and pickles hold the built values, as a plain dict.
         self._build_all()
-        return (dict, (dict.copy(self),))
+        return (dict, (self._built(),))

@@ -82,7 +82,7 @@ class Decision:
 
 def observation_scale(env: AgonEnv) -> np.ndarray:
     """1 / the largest magnitude each observation entry may take."""
-    space = env.observation_space(env.possible_agents[0])["observation"]
+    space = env.encoding.observation_space()
     bound = np.maximum(np.abs(space.low), np.abs(space.high))
     return np.asarray(1.0 / np.maximum(bound, 1.0), dtype=np.float32)
 
@@ -113,15 +113,12 @@ def play_match(
     reward = 0.0
     for agent in env.agent_iter():
         seat = seats[agent]
-        observation, agent_reward, terminated, truncated, info = env.last(
-            observe=seat == learner
-        )
+        observation, agent_reward, terminated, truncated, info = env.last(observe=seat == learner)
         if seat == learner:
             reward += agent_reward
         if terminated or truncated:
             env.step(None)
-        elif seat == learner:
-            assert observation is not None
+        elif seat == learner and observation is not None:
             legal = info["legal_indices"]
             phi = policy.featurize(observation["observation"])
             choice = int(rng.choice(len(legal), p=policy.probabilities(phi, legal)))
@@ -172,7 +169,9 @@ def train(
     rng = np.random.default_rng(seed + 1)
     baseline, matches, decisions_made = 0.0, 0, 0
     started = time.process_time()
-    while time.process_time() - started < seconds and (max_matches is None or matches < max_matches):
+    while time.process_time() - started < seconds and (
+        max_matches is None or matches < max_matches
+    ):
         reward, decisions = play_match(env, policy, matches, matches % players, opponent, rng)
         policy.reinforce(decisions, reward - baseline, rate)
         baseline += 0.02 * (reward - baseline)

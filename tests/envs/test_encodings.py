@@ -68,7 +68,9 @@ def run_games(game_id: str, players: int, options: dict[str, Any], games: int) -
                 np.testing.assert_array_equal(encoding.encode_state(state, other_seat), other)
             game.apply(state, legal[rng.randrange(len(legal))])
     final = game.observation(state, 0)
-    np.testing.assert_array_equal(encoding.encode_state(state, 0), encoding.encode_observation(final))
+    np.testing.assert_array_equal(
+        encoding.encode_state(state, 0), encoding.encode_observation(final)
+    )
     print(
         f"{game_id} {players}p {options}: {games} games, {positions} positions, {actions} actions"
     )

@@ -11,6 +11,7 @@ part is keyed by the tiles and by the `owner_at` dict and its size.
 from __future__ import annotations
 
 import itertools
+import struct
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,23 +27,38 @@ WIN_REASON = {None: 0, "all_buildings": 1, "shrines": 2}
 
 
 class MapNames:
-    """`attika.MapHexes` of a state's tiles, by cell code: code -> slot * 7 + k."""
+    """`attika.MapHexes` of a state's tiles, by cell code: code -> slot * 7 + k; grown
+    tile by tile as the map grows."""
 
-    def __init__(self, tiles: Sequence[tuple[int, int, int, int]], map_hexes: Any) -> None:
-        self.tiles = tuple(tiles)
+    def __init__(self, map_hexes: Any) -> None:
+        self.map_hexes = map_hexes
+        self.tiles: tuple[tuple[int, int, int, int], ...] = ()
         self.names: dict[int, int] = {}
-        self.centres = [(q, r) for _, q, r, _ in tiles]
-        for slot, (_, q, r, _) in enumerate(tiles):
+        self._hexes: Any = None
+        self._extends: dict[int, tuple[int, int]] = {}
+
+    def grow(self, tiles: Sequence[tuple[int, int, int, int]]) -> list[int]:
+        """Name the cells of the tiles after those known; returns the newly named."""
+        named = []
+        names = self.names
+        for slot in range(len(self.tiles), len(tiles)):
+            _, q, r, _ = tiles[slot]
             centre = encode(q, r)
             for k, step in enumerate((0, *NEIGHBOUR_STEPS)):
-                self.names.setdefault(centre + step, slot * 7 + k)
-        # `extend` as the JSON encoding names it.
-        self._hexes = map_hexes([{"q": q, "r": r} for _, q, r, _ in tiles])
-        self._extends: dict[int, tuple[int, int]] = {}
+                if centre + step not in names:
+                    names[centre + step] = slot * 7 + k
+                    named.append(centre + step)
+        self.tiles = tuple(tiles)
+        self._hexes = None
+        self._extends = {}
+        return named
 
     def extend(self, centre: int) -> tuple[int, int]:
         found = self._extends.get(centre)
         if found is None:
+            if self._hexes is None:
+                # `extend` as the JSON encoding names it.
+                self._hexes = self.map_hexes([{"q": q, "r": r} for _, q, r, _ in self.tiles])
             found = self._extends[centre] = self._hexes.extend(*decode(centre))
         return found
 
@@ -65,87 +81,132 @@ class AttikaStateReader:
             name: slice(start, end) for name, (start, end) in encoding.offsets.items()
         }
         self.segment_shapes = {s.name: s.shape for s in encoding.segments}
-        self._names: MapNames | None = None
-        self._map_key: tuple[Any, ...] = ()
-        self._map: np.ndarray = np.zeros(0, np.float32)
+        rest = self.slices["shrines"].start
+        if self.slices["hexes"].start != 0 or self.slices["tiles"].start != (
+            self.slices["hexes"].stop
+        ) or rest != self.slices["tiles"].stop:
+            raise AssertionError("the Attika segments are not in the order written")
+        # Where each segment after the map starts, counted from the first of them.
+        self.unplaced = self.slices["unplaced_tiles"].start - rest
+        self.cards = self.slices["cards"].start - rest
+        self.board = self.slices["board"].start - rest
+        self.seats = self.slices["seats"].start - rest
+        self.seat_width = self.segment_shapes["seats"][1]
+        self.scalars = self.slices["scalars"].start - rest
+        self.pending = self.slices["pending"].start - rest
+        self.rest = struct.Struct(f"<{self.size - rest}f")
+        self._names = MapNames(self.map_hexes)
+        self.tiles_start = self.slices["tiles"].start
+        self._map = np.zeros(self.slices["tiles"].stop, np.float32)
+        self._map_names: MapNames | None = None
+        self._owner_at: Any = None
+        self._map_tiles = self._map_buildings = self._named = 0
         self._owners = np.zeros(0, np.int64)
         self._owner_rows = np.zeros(0, np.int64)
 
     def names(self, state: AttikaState) -> MapNames:
-        kept = self._names
-        if kept is None or kept.tiles != tuple(state.tiles):
-            kept = self._names = MapNames(state.tiles, self.map_hexes)
+        tiles, kept = tuple(state.tiles), self._names
+        known = kept.tiles
+        if tiles != known:
+            if tiles[: len(known)] != known:
+                kept = self._names = MapNames(self.map_hexes)
+            kept.grow(tiles)
         return kept
 
     def map_part(self, state: AttikaState) -> np.ndarray:
-        """The hexes and tiles segments with absolute seats (1 + seat) as owners."""
+        """The hexes and tiles segments with absolute seats (1 + seat) as owners, kept
+        up to date tile by tile and building by building."""
         index = state.caches.index
         owner_at = index.owner_at
-        key = (tuple(state.tiles), owner_at, len(owner_at))
-        kept = self._map_key
-        if kept and kept[1] is key[1] and kept[2] == key[2] and kept[0] == key[0]:
-            return self._map
-        names = self.names(state).names
-        hexes = np.zeros(self.segment_shapes["hexes"], np.float32)
-        building_at = index.building_at
-        for cell, symbol in index.symbol_at.items():
-            q, r = decode(cell)
-            owner = owner_at.get(cell)
-            hexes[names[cell]] = (
-                1,
-                q,
-                r,
-                0 if symbol < 0 else 1 + symbol,
-                0 if owner is None else 1 + owner,
-                0 if owner is None else 1 + building_at[cell],
-            )
-        tiles = np.zeros(self.segment_shapes["tiles"], np.float32)
-        for row, (tile, q, r, rotation) in zip(tiles, state.tiles, strict=False):
-            row[:] = (1, tile + 1, q, r, rotation)
-        self._map = np.concatenate([hexes.ravel(), tiles.ravel()])
-        self._owner_rows = np.flatnonzero(hexes[:, 4]) * 6 + 4
-        self._owners = hexes[:, 4].ravel()[hexes[:, 4] > 0].astype(np.int64) - 1
-        self._map_key = key
+        tiles = state.tiles
+        names = self.names(state)
+        if names is not self._map_names or owner_at is not self._owner_at:
+            self._map_names, self._owner_at = names, owner_at
+            self._map[:] = 0
+            self._owner_rows = np.zeros(0, np.int64)
+            self._owners = np.zeros(0, np.int64)
+            self._map_tiles = self._map_buildings = 0
+            self._named = 0
+        if self._map_tiles < len(tiles):
+            self.add_tiles(state)
+        if self._map_buildings < len(owner_at):
+            self.add_buildings(state)
         return self._map
+
+    def add_tiles(self, state: AttikaState) -> None:
+        symbol_at = state.caches.index.symbol_at
+        names = self._map_names.names
+        hexes = self._map[: self.tiles_start].reshape(-1, 6)
+        for cell in itertools.islice(names, self._named, None):
+            q, r = decode(cell)
+            symbol = symbol_at[cell]
+            hexes[names[cell], :4] = (1, q, r, 0 if symbol < 0 else 1 + symbol)
+        self._named = len(names)
+        rows = self._map[self.tiles_start :].reshape(-1, 5)
+        for slot in range(self._map_tiles, len(state.tiles)):
+            tile, q, r, rotation = state.tiles[slot]
+            rows[slot] = (1, tile + 1, q, r, rotation)
+        self._map_tiles = len(state.tiles)
+
+    def add_buildings(self, state: AttikaState) -> None:
+        """The buildings built since: the last entries of `owner_at` (a dict keeps its
+        order, and no building ever leaves the map)."""
+        index = state.caches.index
+        owner_at, building_at = index.owner_at, index.building_at
+        names = self._map_names.names
+        new = list(itertools.islice(owner_at.items(), self._map_buildings, None))
+        rows = np.array([6 * names[cell] + 4 for cell, _ in new], dtype=np.int64)
+        owners = np.array([owner for _, owner in new], dtype=np.int64)
+        self._map[rows] = 1 + owners
+        self._map[rows + 1] = [1 + building_at[cell] for cell, _ in new]
+        self._owner_rows = np.concatenate([self._owner_rows, rows])
+        self._owners = np.concatenate([self._owners, owners])
+        self._map_buildings = len(owner_at)
 
     def encode(self, state: AttikaState, seat: int) -> np.ndarray:
         players = self.players
-        where = self.slices
-        vector = np.zeros(self.size, np.float32)
+        vector = np.empty(self.size, np.float32)
         map_part = self.map_part(state)
-        start = where["hexes"].start
-        vector[start : start + len(map_part)] = map_part
+        end = len(map_part)
+        vector[:end] = map_part
         if len(self._owners):
-            vector[start + self._owner_rows] = 1 + (self._owners - seat) % players
-        shrines = vector[where["shrines"]]
+            vector[self._owner_rows] = 1 + (self._owners - seat) % players
+        # The rest, small, as one list written at once (a numpy call per field would
+        # cost more than the fields).
+        rest = [0.0] * (self.size - end)
         for n, cell in enumerate(state.shrines):
             q, r = decode(cell)
-            shrines[3 * n : 3 * n + 3] = (1, q, r)
-        vector[where["unplaced_tiles"]][state.tile_pile] = 1
+            rest[3 * n : 3 * n + 3] = (1, q, r)
+        at = self.unplaced
+        for tile in state.tile_pile:
+            rest[at + tile] = 1
         mine = state.seats[seat]
-        cards = vector[where["cards"]]
-        cards[0:4] = mine.hand
-        cards[4:8] = state.discard
-        cards[8:10] = len(state.deck), state.amphora_supply
-        vector[where["board"]][mine.board] = 1
-        seats = vector[where["seats"]].reshape(self.segment_shapes["seats"])
+        at = self.cards
+        rest[at : at + 10] = (*mine.hand, *state.discard, len(state.deck), state.amphora_supply)
+        at = self.board
+        for building in mine.board:
+            rest[at + building] = 1
         colonies = state.caches.index.colonies
+        width = self.seat_width
         for rank in range(players):
             who = (seat + rank) % players
             other = state.seats[who]
-            row = seats[rank]
-            row[:5] = (
+            at = self.seats + rank * width
+            rest[at : at + 5] = (
                 sum(other.hand),
                 len(other.board),
                 other.amphorae,
                 len(other.placed),
                 colonies[who],
             )
-            row[[6 + b for b in other.board]] = 1
-            row[36:40] = [len(stack) for stack in other.stacks]
-            row[[40 + g for g in other.amphora_groups]] = 1
+            for building in other.board:
+                rest[at + 6 + building] = 1
+            rest[at + 36 : at + 40] = [len(stack) for stack in other.stacks]
+            for group in other.amphora_groups:
+                rest[at + 40 + group] = 1
         winner = state.winner
-        vector[where["scalars"]] = (
+        at = self.scalars
+        rest[at : at + 10] = (
             state.turn,
             (state.current - seat) % players,
             state.over,
@@ -161,7 +222,8 @@ class AttikaStateReader:
         if pending is not None:
             kind = pending.kind
             shown = kind == "pay" or (kind == "drawn" and state.current == seat)
-            vector[where["pending"]] = (
+            at = self.pending
+            rest[at : at + 7] = (
                 PENDING_KINDS[kind],
                 1 + pending.building if shown else 0,
                 1 + self.names(state).names[pending.cell] if kind == "pay" else 0,
@@ -170,6 +232,7 @@ class AttikaStateReader:
                 1 + pending.stack if kind == "drawn" else 0,
                 1 + pending.tile if kind == "tile" else 0,
             )
+        vector[end:] = np.frombuffer(self.rest.pack(*rest), np.float32)
         return vector
 
     def legal_indices(self, state: AttikaState, legal: LegalActions) -> np.ndarray:

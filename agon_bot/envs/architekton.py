@@ -13,7 +13,9 @@ from typing import Any
 import numpy as np
 
 from agon_bot.envs.encoding import Encoding, Segment, seat_order
+from agon_bot.envs.fast.architekton import ArchitektonStateReader
 from agon_bot.envs.pointers import Cells
+from engine.architekton.actions import LegalActions
 
 TERRAINS = ("water", "mountain", "plain", "forest")
 DIRECTIONS = ((0, 1), (1, 0), (0, -1), (-1, 0))
@@ -104,6 +106,12 @@ class ArchitektonEncoding(Encoding):
             f"house: {self.house_base} + board entry; remove_house false/true: "
             f"{self.remove_base} + 0/1; cell = board entry * 4 + direction, CELLS = {CELLS}"
         )
+        self.reader = ArchitektonStateReader(self, BOARD)
+
+    def state_legal_indices(self, state: Any, legal: Sequence[Any]) -> np.ndarray:
+        if isinstance(legal, LegalActions):
+            return self.reader.legal_indices(state, legal)
+        return super().state_legal_indices(state, legal)
 
     def cells(self, observation: Mapping[str, Any]) -> Cells:
         kept = self._cells

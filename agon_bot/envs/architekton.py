@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from agon_bot.envs.encoding import Encoding, Segment, seat_order
-from agon_bot.envs.fast.architekton import ArchitektonStateReader
+from agon_bot.envs.fast.architekton import ArchitektonStateReader, ArchitektonVectors
 from agon_bot.envs.pointers import Cells
 from engine.architekton.actions import LegalActions
 
@@ -106,7 +106,12 @@ class ArchitektonEncoding(Encoding):
             f"house: {self.house_base} + board entry; remove_house false/true: "
             f"{self.remove_base} + 0/1; cell = board entry * 4 + direction, CELLS = {CELLS}"
         )
+        self.stages = STAGES
         self.reader = ArchitektonStateReader(self, BOARD)
+        self.vectors = ArchitektonVectors(self, self.reader)
+
+    def encode_state(self, state: Any, seat: int) -> np.ndarray:
+        return self.vectors.encode(state, seat)
 
     def state_legal_indices(self, state: Any, legal: Sequence[Any]) -> np.ndarray:
         if isinstance(legal, LegalActions):
@@ -183,7 +188,7 @@ class ArchitektonEncoding(Encoding):
             decision = pending[0]
             where = self.cells(observation).index.get((decision.get("x"), decision.get("y")))
             self.view(vector, "pending")[:] = (
-                1 if decision["decision"] == "house" else 2,
+                1 if decision["decision"] == "move_house" else 2,
                 relative(observation, decision["player"]),
                 0 if where is None else where + 1,
                 decision.get("loss", 0),

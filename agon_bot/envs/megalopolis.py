@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from agon_bot.envs.encoding import Encoding, Segment, seat_order
-from agon_bot.envs.fast.megalopolis import MegalopolisStateReader
+from agon_bot.envs.fast.megalopolis import MegalopolisStateReader, MegalopolisVectors
 from engine.megalopolis.actions import LegalActions
 from agon_bot.envs.pointers import Cells
 
@@ -88,7 +88,12 @@ class MegalopolisEncoding(Encoding):
             f"space: {self.space_base} + cell; player: {self.player_base} + relative seat; "
             f"done: {self.done_index}; cell = entry * 4 + direction, CELLS = {CELLS}"
         )
+        self.end_reasons = END_REASONS
         self.reader = MegalopolisStateReader(self, TILES)
+        self.vectors = MegalopolisVectors(self, self.reader)
+
+    def encode_state(self, state: Any, seat: int) -> np.ndarray:
+        return self.vectors.encode(state, seat)
 
     def state_legal_indices(self, state: Any, legal: Sequence[Any]) -> np.ndarray:
         if isinstance(legal, LegalActions):

@@ -32,17 +32,21 @@ class ArchitektonStateReader:
     def legal_indices(self, state: ArchitektonState, legal: LegalActions) -> np.ndarray:
         encoding, cells_count = self.encoding, self.cells_count
         cells = self.cells(state)
-        cell = cells.cell
         slots = {tile: n for n, tile in enumerate(state.display_buildings)}
+        # Many actions share a cell (every tile and rotation offered there).
+        named: dict[tuple[int, int], int] = {}
         indices = []
         for raw in legal.raw:
             kind = raw[0]
-            if kind == "building":
-                at = cell(encode(raw[2], raw[3]))
-                indices.append((slots[raw[1]] * cells_count + at) * 4 + raw[4])
-            elif kind == "landscape":
-                at = cell(encode(raw[2], raw[3]))
-                indices.append(encoding.landscape_base + raw[1] * cells_count + at)
+            if kind == "building" or kind == "landscape":
+                xy = raw[2], raw[3]
+                at = named.get(xy)
+                if at is None:
+                    at = named[xy] = cells.cell(encode(*xy))
+                if kind == "building":
+                    indices.append((slots[raw[1]] * cells_count + at) * 4 + raw[4])
+                else:
+                    indices.append(encoding.landscape_base + raw[1] * cells_count + at)
             elif kind == "pass":
                 indices.append(encoding.pass_index)
             elif kind == "house":

@@ -4,7 +4,7 @@ each empty cell next to them, read from the state without the JSON."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from engine.squaregrid import NEIGHBOUR_STEPS
 
@@ -18,6 +18,19 @@ class CodeCells:
             raise ValueError(f"{len(self.codes)} board entries, more than {capacity}")
         self.entry = {code: i for i, code in enumerate(self.codes)}
         self._named: dict[int, int] = {}
+
+    def cells(self, codes: Sequence[int]) -> list[int]:
+        """`cell` of each code, in bulk: one pass per direction."""
+        get = self.entry.get
+        far = 1 << 30
+        best = [far] * len(codes)
+        for d, step in enumerate(NEIGHBOUR_STEPS):
+            for n, i in enumerate([get(code - step) for code in codes]):
+                if i is not None and i * 4 + d < best[n]:
+                    best[n] = i * 4 + d
+        if far in best:
+            raise KeyError(codes[best.index(far)])
+        return best
 
     def cell(self, code: int) -> int:
         """The empty cell `code` as i * 4 + d; KeyError if no entry is next to it."""
@@ -38,17 +51,25 @@ class CodeCells:
 
 class KeptCells:
     """The `CodeCells` of a state's board, kept while the state is at the same turn
-    (the engine counts every action applied in `turn`; the board changes only then)."""
+    (the engine counts every action applied in `turn`; the board changes only then) or
+    its board covers the same cells."""
 
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
         self._state: object = None
         self._turn = -1
         self._cells: CodeCells | None = None
+        self._keys: set[int] = set()
 
     def of(self, state: object, turn: int, codes: Iterable[int]) -> CodeCells:
         cells = self._cells
-        if cells is None or state is not self._state or turn != self._turn:
-            cells = self._cells = CodeCells(codes, self.capacity)
-            self._state, self._turn = state, turn
+        if cells is not None and state is self._state and turn == self._turn:
+            return cells
+        keys = set(codes)
+        if cells is None or keys != self._keys:
+            # The same cells hold tiles (a turn that changed only tokens or faces):
+            # the same entries and names.
+            cells = self._cells = CodeCells(keys, self.capacity)
+            self._keys = keys
+        self._state, self._turn = state, turn
         return cells

@@ -34,7 +34,7 @@ class MegalopolisStateReader:
         cells = self.cells(state)
         plays = np.zeros(0, np.int64)
         if legal.kinds:
-            named = np.array([cells.cell(code) for code in legal.spaces], dtype=np.int64)
+            named = np.array(cells.cells(legal.spaces), dtype=np.int64)
             kinds = np.array(legal.kinds, dtype=np.int64) * self.cells_count
             plays = np.add.outer(kinds, named).ravel()
         if not legal.others:

@@ -87,7 +87,7 @@ class ArchitektonEncoding(Encoding):
                 "pending",
                 (5,),
                 100,
-                "the decision now: kind (0 none, 1 house, 2 remove_house), its player "
+                "the decision now: kind (0 none, 1 move_house, 2 remove_house), its player "
                 "(relative), the building's board entry + 1, loss",
                 low=-100,
             ),

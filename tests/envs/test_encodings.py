@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from agon_bot.envs import aec_env, make_encoding
+from engine.architekton.state import Decision
 from engine.registry import get_game
 from tests.envs.support import CASES, case_id
 
@@ -113,3 +114,18 @@ def test_an_index_that_is_not_legal_is_refused() -> None:
     illegal = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(ValueError, match="not legal"):
         env.step(illegal)
+
+
+def test_an_architekton_move_house_decision_is_kind_1_and_remove_house_kind_2() -> None:
+    game = get_game("architekton")
+    encoding = make_encoding("architekton", 2, {})
+    state = game.new_state(5, 2, {})
+    for _ in range(12):
+        game.apply(state, game.legal_actions(state)[0])
+    building = next(iter(state.buildings))
+    for kind, code in (("move_house", 1.0), ("remove_house", 2.0)):
+        # A decision painted on a real position: only the encodings read it.
+        state.pending = [Decision(kind, 1, building, loss=2)]
+        vector = encoding.encode_observation(game.observation(state, 1))
+        assert encoding.view(vector, "pending")[0] == code
+        np.testing.assert_array_equal(encoding.encode_state(state, 1), vector)

@@ -15,8 +15,8 @@ import numpy as np
 
 from agon_bot.envs.encoding import Encoding, Segment, seat_order
 from agon_bot.envs.fast.megalopolis import MegalopolisStateReader, MegalopolisVectors
-from engine.megalopolis.actions import LegalActions
 from agon_bot.envs.pointers import Cells
+from engine.megalopolis.actions import LegalActions
 
 KINDS = (
     "arboretum", "bank", "capitol", "construction_site", "disaster_site", "embassy",

@@ -77,14 +77,14 @@ class AttikaStateReader:
         self.building_index = attika.BUILDING
         self.players = encoding.players
         self.size = encoding.observation_size
-        self.slices = {
-            name: slice(start, end) for name, (start, end) in encoding.offsets.items()
-        }
+        self.slices = {name: slice(start, end) for name, (start, end) in encoding.offsets.items()}
         self.segment_shapes = {s.name: s.shape for s in encoding.segments}
         rest = self.slices["shrines"].start
-        if self.slices["hexes"].start != 0 or self.slices["tiles"].start != (
-            self.slices["hexes"].stop
-        ) or rest != self.slices["tiles"].stop:
+        if (
+            self.slices["hexes"].start != 0
+            or self.slices["tiles"].start != (self.slices["hexes"].stop)
+            or rest != self.slices["tiles"].stop
+        ):
             raise AssertionError("the Attika segments are not in the order written")
         # Where each segment after the map starts, counted from the first of them.
         self.unplaced = self.slices["unplaced_tiles"].start - rest
@@ -128,14 +128,14 @@ class AttikaStateReader:
             self._map_tiles = self._map_buildings = 0
             self._named = 0
         if self._map_tiles < len(tiles):
-            self.add_tiles(state)
+            self.add_tiles(state, names)
         if self._map_buildings < len(owner_at):
-            self.add_buildings(state)
+            self.add_buildings(state, names)
         return self._map
 
-    def add_tiles(self, state: AttikaState) -> None:
+    def add_tiles(self, state: AttikaState, map_names: MapNames) -> None:
         symbol_at = state.caches.index.symbol_at
-        names = self._map_names.names
+        names = map_names.names
         hexes = self._map[: self.tiles_start].reshape(-1, 6)
         for cell in itertools.islice(names, self._named, None):
             q, r = decode(cell)
@@ -148,12 +148,12 @@ class AttikaStateReader:
             rows[slot] = (1, tile + 1, q, r, rotation)
         self._map_tiles = len(state.tiles)
 
-    def add_buildings(self, state: AttikaState) -> None:
+    def add_buildings(self, state: AttikaState, map_names: MapNames) -> None:
         """The buildings built since: the last entries of `owner_at` (a dict keeps its
         order, and no building ever leaves the map)."""
         index = state.caches.index
         owner_at, building_at = index.owner_at, index.building_at
-        names = self._map_names.names
+        names = map_names.names
         new = list(itertools.islice(owner_at.items(), self._map_buildings, None))
         rows = np.array([6 * names[cell] + 4 for cell, _ in new], dtype=np.int64)
         owners = np.array([owner for _, owner in new], dtype=np.int64)
@@ -250,9 +250,7 @@ class AttikaStateReader:
             )
             first = np.add.outer(slots, rotations).ravel()
         else:
-            first = np.array(
-                [self.other_index(action, names) for action in others], dtype=np.int64
-            )
+            first = np.array([self.other_index(action, names) for action in others], dtype=np.int64)
         if not legal.builds:
             return first
         cell_names = names.names

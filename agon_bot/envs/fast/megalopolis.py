@@ -89,7 +89,7 @@ class MegalopolisVectors:
         cells = self.reader.cells(state)
         width = 5 + players
         start = at["board"]
-        seen = Counter()
+        seen: Counter[int] = Counter()
         for n, code in enumerate(cells.codes):
             tile = board[code]
             tokens = tile.tokens

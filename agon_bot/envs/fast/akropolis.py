@@ -29,6 +29,7 @@ CODE[QUARRY] = 1
 for _n, _color in enumerate(COLORS):
     CODE[PLAZA[_color]] = 2 + _n
     CODE[DISTRICT[_color]] = 7 + _n
+KIND_CODE = tuple(int(code) for code in CODE)
 SITE_ROWS = np.zeros((max(TILES) + 1, 4), np.float32)
 """The site segment's row of each tile id: id + 1, then its hexes' codes."""
 for _tile, _data in TILES.items():
@@ -39,12 +40,23 @@ bytes, a single numpy call (each call costs more than the few numbers it writes)
 
 
 class CityPlanes:
-    """One seat's three planes (level, kind, tile id + 1), as the last city written."""
+    """One seat's three planes (level, kind, tile id + 1), as the last city written,
+    kept sparse: the planes' index and value of each occupied cell, so that the vector
+    is written as zeros and a few hundred values (its planes are mostly empty)."""
 
-    def __init__(self, planes: np.ndarray, width: int, radius: int) -> None:
+    def __init__(self, width: int, radius: int, capacity: int) -> None:
         self.width, self.radius = width, radius
-        self.planes = planes
-        """(3, W * W), a view of the block of every seat's planes."""
+        self.plane = width * width
+        self.positions = np.zeros(3 * capacity, np.int64)
+        self.values = np.zeros(3 * capacity, np.float32)
+        # Written an item at a time through memoryviews (a numpy item assignment costs
+        # ten times more).
+        self._positions = memoryview(self.positions)
+        self._values = memoryview(self.values)
+        self.count = 0
+        """Entries of `positions` and `values` in use: three per occupied cell."""
+        self.slots: dict[int, int] = {}
+        """Cell -> its first entry."""
         self.city: City | None = None
         self.tiles = -1
         self.written: dict[int, Any] = {}
@@ -68,12 +80,13 @@ class CityPlanes:
             return
         same = city is self.city
         if not same:
-            self.planes[:] = 0
+            self.count = 0
+            self.slots = {}
             self.written = {}
             self.city = city
-        written, tile_at, top = self.written, city.tile_at, city.top
-        level, kind, tile = self.planes
-        width, radius = self.width, self.radius
+        written, tile_at, top, slots = self.written, city.tile_at, city.top, self.slots
+        positions, values = self._positions, self._values
+        width, radius, plane = self.width, self.radius, self.plane
         placed = self.placed
         cells: Any = top.items()
         if same and placed and placed[0] == city.tiles:
@@ -85,11 +98,18 @@ class CityPlanes:
         for cell, hex_ in cells:
             if written.get(cell) is not hex_:
                 written[cell] = hex_
-                q, r = decode(cell)
-                at = (q + radius) * width + r + radius
-                level[at] = hex_[0]
-                kind[at] = CODE[hex_[1]]
-                tile[at] = tile_at[cell] + 1
+                slot = slots.get(cell)
+                if slot is None:
+                    slot = slots[cell] = self.count
+                    self.count += 3
+                    q, r = decode(cell)
+                    at = (q + radius) * width + r + radius
+                    positions[slot] = at
+                    positions[slot + 1] = at + plane
+                    positions[slot + 2] = at + 2 * plane
+                values[slot] = hex_[0]
+                values[slot + 1] = KIND_CODE[hex_[1]]
+                values[slot + 2] = tile_at[cell] + 1
         self.tiles = city.tiles
 
 
@@ -122,12 +142,10 @@ class AkropolisStateReader:
         self.size = encoding.observation_size
         self.site_size = encoding.site_size
         self.city_size = 3 * self.width * self.width
-        self.block = np.zeros((self.players, self.city_size), np.float32)
-        """Every seat's planes, in seat order: the observer's vector starts with them
-        rotated to put the observer first."""
+        capacity = 3 * (encoding.max_tiles + 2)
+        """Cells a city may cover: three a tile, the starting tile's four."""
         self.cities = [
-            CityPlanes(self.block[seat].reshape(3, -1), self.width, self.radius)
-            for seat in range(self.players)
+            CityPlanes(self.width, self.radius, capacity) for _ in range(self.players)
         ]
         self.tail = self.players * self.city_size
         """Where the segments after the cities start (the cities come first)."""
@@ -168,12 +186,13 @@ class AkropolisStateReader:
         cities = state.cities
         for who, planes in enumerate(self.cities):
             planes.update(cities[who])
-        vector = np.empty(self.size, np.float32)
-        block = self.block
-        split = (players - seat) * size
-        vector[:split] = block[seat:].ravel()
-        if seat:
-            vector[split : self.tail] = block[:seat].ravel()
+        vector = np.zeros(self.size, np.float32)
+        for rank in range(players):
+            planes = self.cities[(seat + rank) % players]
+            count = planes.count
+            vector[rank * size : (rank + 1) * size][planes.positions[:count]] = planes.values[
+                :count
+            ]
         stones, turn, stacks = state.stones, state.turn, state.stacks
         site = b"".join(map(SITE_BYTES.__getitem__, state.site))
         options = state.options

@@ -9,6 +9,9 @@ same bots, is the match `agon play --seed s` would play if your seat made your m
 
 An action that is not legal (the mask says which are) ends the match as a fault would
 on the platform: terminated, reward -1, `info["illegal_action"]` the index.
+
+`info["observation_json"]`, your seat's observation, is built when first read, or at
+the latest when the env next moves, so that an info kept stays readable.
 """
 
 from __future__ import annotations
@@ -111,6 +114,7 @@ class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """A new match: `seed` is the match seed (None: drawn from `np_random`)."""
+        self._settle_info()
         super().reset(seed=seed)
         if seed is None:
             seed = int(self.np_random.integers(0, 2**31))
@@ -134,6 +138,7 @@ class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        self._settle_info()
         aec = self.aec
         if aec.result is not None:
             raise RuntimeError("the match is over: reset() starts the next")
@@ -189,7 +194,16 @@ class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         if "observation_json" not in info:
             info.defer("observation_json", self.aec.observation_json_now(self.agent))
         info["faults"] = list(self.faults)
+        self._handed = info
         return info
+
+    def _settle_info(self) -> None:
+        """Build what the last info still defers, before the position changes: a
+        Gymnasium user may keep the infos of every step and read them later (the AEC env,
+        stepped once per seat, refuses that instead: `StaleInfo`)."""
+        handed, self._handed = getattr(self, "_handed", None), None
+        if handed is not None:
+            handed.build_pending()
 
     def render(self) -> str | None:
         return self.aec.render()

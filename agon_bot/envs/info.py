@@ -31,6 +31,10 @@ class LazyInfo(dict[str, Any]):
         dict.pop(self, key, None)
         self._lazy[key] = build
 
+    def build_pending(self) -> None:
+        """Build every entry not built yet."""
+        self._build_all()
+
     def pending(self) -> frozenset[str]:
         """The keys not built yet."""
         return frozenset(self._lazy)

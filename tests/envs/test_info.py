@@ -106,3 +106,11 @@ def test_the_gym_info_holds_the_observation_json_of_its_seat() -> None:
     assert info["observation_json"]["player"] == 0
     _, _, _, _, info = env.step(int(info["legal_indices"][0]))
     assert info["observation_json"]["player"] == 0
+
+
+def test_a_gym_info_kept_stays_readable_after_the_next_steps() -> None:
+    env = gym_env("megalopolis", 2)
+    _, first = env.reset(seed=4)
+    _, _, _, _, second = env.step(int(first["legal_indices"][0]))
+    env.step(int(second["legal_indices"][0]))
+    assert first["observation_json"]["turn"] < second["observation_json"]["turn"]

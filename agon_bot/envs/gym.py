@@ -107,6 +107,7 @@ class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.action_space = self.aec.action_space(self.agent)
         self.encoding = self.aec.encoding
         self._files = FileBots(sandbox, limits)
+        self._handed: LazyInfo | None = None
         self.bots: dict[int, Player] = {}
         self.faults: list[dict[str, Any]] = []
 
@@ -201,7 +202,7 @@ class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         """Build what the last info still defers, before the position changes: a
         Gymnasium user may keep the infos of every step and read them later (the AEC env,
         stepped once per seat, refuses that instead: `StaleInfo`)."""
-        handed, self._handed = getattr(self, "_handed", None), None
+        handed, self._handed = self._handed, None
         if handed is not None:
             handed.build_pending()
 

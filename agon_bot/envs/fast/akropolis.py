@@ -51,8 +51,8 @@ class CityPlanes:
         self.values = np.zeros(3 * capacity, np.float32)
         # Written an item at a time through memoryviews (a numpy item assignment costs
         # ten times more).
-        self._positions = memoryview(self.positions)
-        self._values = memoryview(self.values)
+        self._positions = memoryview(self.positions.data)
+        self._values = memoryview(self.values.data)
         self.count = 0
         """Entries of `positions` and `values` in use: three per occupied cell."""
         self.slots: dict[int, int] = {}
@@ -144,9 +144,7 @@ class AkropolisStateReader:
         self.city_size = 3 * self.width * self.width
         capacity = 3 * (encoding.max_tiles + 2)
         """Cells a city may cover: three a tile, the starting tile's four."""
-        self.cities = [
-            CityPlanes(self.width, self.radius, capacity) for _ in range(self.players)
-        ]
+        self.cities = [CityPlanes(self.width, self.radius, capacity) for _ in range(self.players)]
         self.tail = self.players * self.city_size
         """Where the segments after the cities start (the cities come first)."""
         starts = {name: start - self.tail for name, (start, _) in encoding.offsets.items()}

@@ -4,6 +4,8 @@ code, seats relative to the seat to move), and the vector written as one list.""
 
 from __future__ import annotations
 
+import functools
+import itertools
 import struct
 from collections import Counter
 from typing import Any
@@ -77,31 +79,52 @@ class MegalopolisVectors:
         self.players = encoding.players
         self.size = encoding.observation_size
         self.at = {name: start for name, (start, _) in encoding.offsets.items()}
-        self.pack = struct.Struct(f"<{self.size}f").pack
+        self.rest = encoding.offsets["board"][1]
+        """Where the segments after the board start (the board comes first)."""
+        if encoding.offsets["board"][0] != 0:
+            raise AssertionError("the Megalopolis board is not the first segment")
+        self.at = {name: start - self.rest for name, start in self.at.items()}
+        self.pack = struct.Struct(f"<{self.size - self.rest}f").pack
+        self.packers: dict[int, struct.Struct] = {}
+        self.places = functools.cache(lambda code: (1.0, *decode(code)))
         self.end_reasons = {reason: n for n, reason in enumerate(encoding.end_reasons)}
         self.kinds = len(KIND_NAMES)
         self.all_tiles = Counter(ALL_TILES)
 
+    def board_rows(self, state: MegalopolisState, codes: list[int], seat: int) -> np.ndarray:
+        """The board segment's rows in use, tokens rotated to the observer's side."""
+        board, players = state.board, self.players
+        tiles = [board[code] for code in codes]
+        places = self.places
+        flat = itertools.chain.from_iterable(
+            (
+                *places(code),
+                tile.face_up,
+                1 + tile.kind if tile.face_up else 0,
+                *tile.tokens,
+            )
+            for code, tile in zip(codes, tiles, strict=True)
+        )
+        packer = self.packers.get(len(codes))
+        if packer is None:
+            packer = self.packers[len(codes)] = struct.Struct(f"<{len(codes) * (5 + players)}f")
+        rows = np.frombuffer(packer.pack(*flat), np.float32).reshape(len(codes), 5 + players)
+        if seat:
+            rows = rows.copy()
+            rows[:, 5:] = rows[:, 5 + (np.arange(players) + seat) % players]
+        return rows
+
     def encode(self, state: MegalopolisState, seat: int) -> np.ndarray:
         players, at = self.players, self.at
-        values = [0.0] * self.size
+        # The board's rows in use as one block, the rest as one list after it: the
+        # table's unused rows stay zeros.
+        values = [0.0] * (self.size - self.rest)
         board = state.board
         cells = self.reader.cells(state)
-        width = 5 + players
-        start = at["board"]
-        seen: Counter[int] = Counter()
-        for n, code in enumerate(cells.codes):
-            tile = board[code]
-            tokens = tile.tokens
-            x, y = decode(code)
-            where = start + width * n
-            if tile.face_up:
-                seen[tile.kind] += 1
-                values[where : where + width] = (
-                    1, x, y, 1, 1 + tile.kind, *tokens[seat:], *tokens[:seat]
-                )  # fmt: skip
-            else:
-                values[where : where + width] = (1, x, y, 0, 0, *tokens[seat:], *tokens[:seat])
+        rows = self.board_rows(state, cells.codes, seat)
+        seen: Counter[int] = Counter(
+            board[code].kind for code in cells.codes if board[code].face_up
+        )
         hand = state.hands[seat]
         seen.update(hand)
         start = at["hand"]
@@ -163,4 +186,7 @@ class MegalopolisVectors:
             if seat == turn_player:
                 for kind in top.looked:
                     values[start + 7 + kind] += 1
-        return np.frombuffer(self.pack(*values), np.float32).copy()
+        vector = np.zeros(self.size, np.float32)
+        vector[: rows.size] = rows.ravel()
+        vector[self.rest :] = np.frombuffer(self.pack(*values), np.float32)
+        return vector

@@ -75,6 +75,9 @@ class AttikaStateReader:
         self.offsets_count = len(attika.OFFSETS)
         self.hexes_count = attika.HEXES
         self.building_index = attika.BUILDING
+        self.cards = attika.CARDS
+        if attika.LANDSCAPES != ("mountain", "hill", "forest", "water"):
+            raise AssertionError("the payment index is written for these landscapes")
         self.players = encoding.players
         self.size = encoding.observation_size
         self.slices = {name: slice(start, end) for name, (start, end) in encoding.offsets.items()}
@@ -268,6 +271,12 @@ class AttikaStateReader:
         """A non-build action's index (these need no hex name, or the map's)."""
         kind = action["type"]
         encoding = self.encoding
+        if kind == "pay":
+            # A turn may offer hundreds of payments: their index written out.
+            cards = action["cards"]
+            m, h, f, w = cards["mountain"], cards["hill"], cards["forest"], cards["water"]
+            if len(cards) == 4 and 0 <= min(m, h, f, w) and max(m, h, f, w) <= self.cards:
+                return int(encoding.pay_base + ((m * 16 + h) * 16 + f) * 16 + w)
         if kind == "extend":
             slot, offset = names.extend(encode(action["q"], action["r"]))
             return int(

@@ -109,6 +109,8 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         self._seeds = np.random.default_rng()
         self.state: Any = None
         self.seed: int | None = None
+        self._episode = 0
+        """Matches dealt so far: an info's deferred JSON knows the match it is of."""
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -136,7 +138,7 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         self.result: dict[str, Any] | None = None
         self._observed: dict[str, tuple[int, dict[str, Any]]] = {}
         self._turn = 0
-        self._episode = getattr(self, "_episode", 0) + 1
+        self._episode += 1
         self._next_turn()
 
     def _next_turn(self) -> None:

@@ -275,7 +275,7 @@ class AttikaStateReader:
             # A turn may offer hundreds of payments: their index written out.
             cards = action["cards"]
             m, h, f, w = cards["mountain"], cards["hill"], cards["forest"], cards["water"]
-            if len(cards) == 4 and 0 <= min(m, h, f, w) and max(m, h, f, w) <= self.cards:
+            if len(cards) == 4 and min(m, h, f, w) >= 0 and max(m, h, f, w) <= self.cards:
                 return int(encoding.pay_base + ((m * 16 + h) * 16 + f) * 16 + w)
         if kind == "extend":
             slot, offset = names.extend(encode(action["q"], action["r"]))

@@ -15,6 +15,7 @@ import pytest
 
 from agon_bot.envs import aec_env, make_encoding
 from engine.architekton.state import Decision
+from engine.attika.actions import LegalActions as AttikaLegalActions
 from engine.registry import get_game
 from tests.envs.support import CASES, case_id
 
@@ -129,3 +130,13 @@ def test_an_architekton_move_house_decision_is_kind_1_and_remove_house_kind_2() 
         vector = encoding.encode_observation(game.observation(state, 1))
         assert encoding.view(vector, "pending")[0] == code
         np.testing.assert_array_equal(encoding.encode_state(state, 1), vector)
+
+
+def test_an_attika_payment_beyond_a_landscapes_cards_is_not_representable() -> None:
+    game = get_game("attika")
+    encoding = make_encoding("attika", 2, {})
+    state = game.new_state(1, 2, {})
+    cards = {"mountain": 16, "hill": 0, "forest": 0, "water": 0}
+    legal = AttikaLegalActions([{"type": "pay", "cards": cards}], [])
+    with pytest.raises(ValueError, match="not representable"):
+        encoding.state_legal_indices(state, legal)

@@ -75,7 +75,8 @@ class AttikaStateReader:
         self.offsets_count = len(attika.OFFSETS)
         self.hexes_count = attika.HEXES
         self.building_index = attika.BUILDING
-        self.cards = attika.CARDS
+        self.most_cards = attika.CARDS
+        """Cards of one landscape in the game: the most a payment counts."""
         if attika.LANDSCAPES != ("mountain", "hill", "forest", "water"):
             raise AssertionError("the payment index is written for these landscapes")
         self.players = encoding.players
@@ -275,7 +276,7 @@ class AttikaStateReader:
             # A turn may offer hundreds of payments: their index written out.
             cards = action["cards"]
             m, h, f, w = cards["mountain"], cards["hill"], cards["forest"], cards["water"]
-            if len(cards) == 4 and min(m, h, f, w) >= 0 and max(m, h, f, w) <= self.cards:
+            if len(cards) == 4 and min(m, h, f, w) >= 0 and max(m, h, f, w) <= self.most_cards:
                 return int(encoding.pay_base + ((m * 16 + h) * 16 + f) * 16 + w)
         if kind == "extend":
             slot, offset = names.extend(encode(action["q"], action["r"]))

@@ -7,9 +7,10 @@ against bots). They need the kit's `envs` extra (numpy, gymnasium, pettingzoo), 
     env = aec_env("akropolis", players=2)          # PettingZoo AEC, agents player_0..
     env = gym_env("akropolis", 2, "builtin:greedy")  # Gymnasium, you are seat 0
 
-Observations are `{"observation": float32 vector, "action_mask": int8 vector}`, the
-game's JSON observation and legal actions are in `info`; docs/environments.md describes
-each game's encoding.
+Observations are `{"observation": float32 vector, "action_mask": int8 vector}`, read
+from the engine's state without the game's JSON; the JSON observation (built when read)
+and the legal actions are in `info`; docs/environments.md describes each game's
+encoding.
 """
 
 from __future__ import annotations

@@ -2,9 +2,11 @@
 
 Each agent observes `{"observation": float32 vector, "action_mask": int8 vector}` (the
 game's encoding, docs/environments.md) and acts with an action index. `info` holds what
-a bot reads instead: `observation_json` (the game's own observation for that seat),
-and, for the agent to move, `legal_actions` (the legal actions as JSON, in the engine's
-order) with `legal_indices` (their action indices, in the same order).
+a bot reads instead: `observation_json` (the game's own observation for that seat, built
+only if read, before the env moves on: `LazyInfo`), and, for the agent to move,
+`legal_actions` (the legal actions as JSON, in the engine's order) with `legal_indices`
+(their action indices, in the same order). The vectors and the mask are read from the
+engine's state directly (`Encoding.encode_state`), without the JSON.
 
 `reset(seed=s)` deals what `agon play --seed s` deals (the engine's `new_state(s, ...)`);
 rewards come at the end only: +1 for each other seat ranked below you, -1 for each ranked
@@ -22,6 +24,7 @@ from pettingzoo import AECEnv
 
 from agon_bot.envs.encoding import Encoding
 from agon_bot.envs.games import make_encoding
+from agon_bot.envs.info import LazyInfo, StaleInfo
 from engine.core import JSON
 from engine.registry import get_game
 
@@ -87,6 +90,11 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         self.players = players
         self.match_options = dict(options or {})
         self.encoding: Encoding = make_encoding(game, players, self.match_options)
+        # A game whose encoding reads the state directly skips the JSON; the others
+        # build it once a turn for both the indices and the vector.
+        kind = type(self.encoding)
+        self._fast_vectors = kind.encode_state is not Encoding.encode_state
+        self._fast_indices = kind.state_legal_indices is not Encoding.state_legal_indices
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agent_seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         observation_space = spaces.Dict(
@@ -101,6 +109,8 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         self._seeds = np.random.default_rng()
         self.state: Any = None
         self.seed: int | None = None
+        self._episode = 0
+        """Matches dealt so far: an info's deferred JSON knows the match it is of."""
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -128,24 +138,40 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         self.result: dict[str, Any] | None = None
         self._observed: dict[str, tuple[int, dict[str, Any]]] = {}
         self._turn = 0
+        self._episode += 1
         self._next_turn()
 
     def _next_turn(self) -> None:
         """Make the seat to move the selected agent, with its legal actions in `info`."""
         game, state = self.game, self.state
         seat = game.current_player(state)
-        observation = game.observation(state, seat)
         legal = game.legal_actions(state)
-        indices = self.encoding.legal_indices(legal, observation)
+        if self._fast_indices:
+            indices = self.encoding.state_legal_indices(state, legal)
+        else:
+            observation = self._observation_json(self.possible_agents[seat])
+            indices = self.encoding.legal_indices(legal, observation)
         self._legal, self._indices = legal, indices
-        self.agent_selection = self.possible_agents[seat]
-        self._observed = {self.agent_selection: (self._turn, observation)}
+        agent = self.agent_selection = self.possible_agents[seat]
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.infos[self.agent_selection] = {
-            "observation_json": observation,
-            "legal_actions": LegalActions(legal),
-            "legal_indices": indices,
-        }
+        info = LazyInfo({"legal_actions": LegalActions(legal), "legal_indices": indices})
+        info.defer("observation_json", self.observation_json_now(agent))
+        self.infos[agent] = info
+
+    def observation_json_now(self, agent: str) -> Any:
+        """A function that returns `agent`'s observation JSON of the position now, and
+        refuses (StaleInfo) once the env has moved on."""
+        when = (self._episode, self._turn)
+
+        def build() -> dict[str, Any]:
+            if (self._episode, self._turn) != when:
+                raise StaleInfo(
+                    f"info['observation_json'] of {agent} read after the env moved on "
+                    "(read it before the next step or reset)"
+                )
+            return self._observation_json(agent)
+
+        return build
 
     def _observation_json(self, agent: str) -> dict[str, Any]:
         kept = self._observed.get(agent)
@@ -156,21 +182,26 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         return observation
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        observation = self._observation_json(agent)
         mask = np.zeros(self.encoding.n_actions, np.int8)
         if agent == self.agent_selection and self.result is None:
             mask[self._indices] = 1
-        return {"observation": self.encoding.encode_observation(observation), "action_mask": mask}
+        if self._fast_vectors:
+            vector = self.encoding.encode_state(self.state, self.agent_seats[agent])
+        else:
+            vector = self.encoding.encode_observation(self._observation_json(agent))
+        return {"observation": vector, "action_mask": mask}
 
     def action_json(self, index: int) -> JSON:
         """The legal action an index stands for now; ValueError if it is not legal."""
-        found = np.flatnonzero(self._indices == int(index))
-        if len(found) == 0:
+        index = int(index)
+        indices = self._indices
+        found = int((indices == index).argmax()) if len(indices) else 0
+        if not len(indices) or indices[found] != index:
             raise ValueError(
                 f"action {index} is not legal for {self.agent_selection} now "
                 "(the action_mask marks the legal ones)"
             )
-        return self._legal[int(found[0])]
+        return self._legal[found]
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -185,6 +216,7 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
         self.game.apply(self.state, move)
+        self.encoding.moved(self.agent_seats[agent], move)
         self._turn += 1
         if self.game.is_over(self.state):
             self._finish()
@@ -198,13 +230,10 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         rewards = outcome_rewards(result["ranks"])
         self.rewards = {agent: rewards[self.agent_seats[agent]] for agent in self.agents}
         self.terminations = dict.fromkeys(self.agents, True)
-        self.infos = {
-            agent: {
-                "observation_json": self._observation_json(agent),
-                "result": result,
-            }
-            for agent in self.agents
-        }
+        self.infos = {}
+        for agent in self.agents:
+            info = self.infos[agent] = LazyInfo({"result": result})
+            info.defer("observation_json", self.observation_json_now(agent))
         # The seats then leave in seat order, each on its `step(None)`.
         self.agent_selection = self.agents[0]
 

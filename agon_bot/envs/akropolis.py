@@ -14,12 +14,14 @@ grid's corners, stay empty).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from agon_bot.envs.encoding import Encoding, Segment, seat_order
+from agon_bot.envs.fast.akropolis import AkropolisStateReader
+from engine.akropolis.actions import LegalActions
 
 COLORS = ("house", "market", "barracks", "temple", "garden")
 TILES = 61
@@ -85,6 +87,19 @@ class AkropolisEncoding(Encoding):
             f"((tile * W + q + R) * W + r + R) * 6 + rotation, W = {w}, R = {self.radius}"
         )
         self._cities = self.offsets["cities"][0]
+        self.variants = VARIANTS
+        self.reader = AkropolisStateReader(self)
+
+    def encode_state(self, state: Any, seat: int) -> np.ndarray:
+        return self.reader.encode(state, seat)
+
+    def moved(self, seat: int, move: Any) -> None:
+        self.reader.moved(seat, move)
+
+    def state_legal_indices(self, state: Any, legal: Sequence[Any]) -> np.ndarray:
+        if isinstance(legal, LegalActions):
+            return self.reader.legal_indices(legal)
+        return super().state_legal_indices(state, legal)
 
     def fill(self, observation: Mapping[str, Any], vector: np.ndarray) -> None:
         w, radius = self.width, self.radius

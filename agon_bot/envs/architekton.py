@@ -13,7 +13,9 @@ from typing import Any
 import numpy as np
 
 from agon_bot.envs.encoding import Encoding, Segment, seat_order
+from agon_bot.envs.fast.architekton import ArchitektonStateReader, ArchitektonVectors
 from agon_bot.envs.pointers import Cells
+from engine.architekton.actions import LegalActions
 
 TERRAINS = ("water", "mountain", "plain", "forest")
 DIRECTIONS = ((0, 1), (1, 0), (0, -1), (-1, 0))
@@ -85,7 +87,7 @@ class ArchitektonEncoding(Encoding):
                 "pending",
                 (5,),
                 100,
-                "the decision now: kind (0 none, 1 house, 2 remove_house), its player "
+                "the decision now: kind (0 none, 1 move_house, 2 remove_house), its player "
                 "(relative), the building's board entry + 1, loss",
                 low=-100,
             ),
@@ -104,6 +106,17 @@ class ArchitektonEncoding(Encoding):
             f"house: {self.house_base} + board entry; remove_house false/true: "
             f"{self.remove_base} + 0/1; cell = board entry * 4 + direction, CELLS = {CELLS}"
         )
+        self.stages = STAGES
+        self.reader = ArchitektonStateReader(self, BOARD)
+        self.vectors = ArchitektonVectors(self, self.reader)
+
+    def encode_state(self, state: Any, seat: int) -> np.ndarray:
+        return self.vectors.encode(state, seat)
+
+    def state_legal_indices(self, state: Any, legal: Sequence[Any]) -> np.ndarray:
+        if isinstance(legal, LegalActions):
+            return self.reader.legal_indices(state, legal)
+        return super().state_legal_indices(state, legal)
 
     def cells(self, observation: Mapping[str, Any]) -> Cells:
         kept = self._cells
@@ -175,7 +188,7 @@ class ArchitektonEncoding(Encoding):
             decision = pending[0]
             where = self.cells(observation).index.get((decision.get("x"), decision.get("y")))
             self.view(vector, "pending")[:] = (
-                1 if decision["decision"] == "house" else 2,
+                1 if decision["decision"] == "move_house" else 2,
                 relative(observation, decision["player"]),
                 0 if where is None else where + 1,
                 decision.get("loss", 0),

@@ -13,12 +13,14 @@ cards of a landscape there are.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from agon_bot.envs.encoding import Encoding, Segment, seat_order
+from agon_bot.envs.fast.attika import AttikaStateReader
+from engine.attika.actions import LegalActions
 
 LANDSCAPES = ("mountain", "hill", "forest", "water")
 BUILDINGS = (
@@ -154,6 +156,15 @@ class AttikaEncoding(Encoding):
             f"{self.extend_base} + (slot * {len(OFFSETS)} + offset) * 6 + rotation; keep, "
             f"end_turn, amphora action, amphora card: {self.simple_base} + 0..3"
         )
+        self.reader = AttikaStateReader(self)
+
+    def encode_state(self, state: Any, seat: int) -> np.ndarray:
+        return self.reader.encode(state, seat)
+
+    def state_legal_indices(self, state: Any, legal: Sequence[Any]) -> np.ndarray:
+        if isinstance(legal, LegalActions):
+            return self.reader.legal_indices(state, legal)
+        return super().state_legal_indices(state, legal)
 
     def hexes(self, observation: Mapping[str, Any]) -> MapHexes:
         kept = self._hexes

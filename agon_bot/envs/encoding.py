@@ -1,10 +1,15 @@
 """What every game's encoding provides: a fixed-size observation vector made of named
 segments, and a fixed-size discrete action space into which every legal action maps.
 
-An encoding reads only what a bot reads: the observation JSON and the legal actions
+An encoding is defined on what a bot reads: the observation JSON and the legal actions
 (docs/environments.md describes each game's). Some action indices point into the
 observation (an entry of the board list, a position of the display): their meaning is
 fixed given the observation the acting seat sees, which is what the policy sees too.
+
+The env asks for the same vectors and indices straight from the engine's state
+(`encode_state`, `state_legal_indices`), which a game may compute without building the
+observation JSON (its fast path); the JSON versions stay the definition, and the tests
+hold the two equal at every position of whole random games.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+
+from engine.registry import get_game
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,7 @@ class Encoding(ABC):
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
         self.players = players
         self.options = dict(options)
+        self.game: Any = get_game(self.game_id)
 
     # --- the observation ------------------------------------------------------------
 
@@ -77,6 +85,17 @@ class Encoding(ABC):
         vector = np.zeros(self.observation_size, np.float32)
         self.fill(observation, vector)
         return vector
+
+    def encode_state(self, state: Any, seat: int) -> np.ndarray:
+        """`encode_observation` of `seat`'s observation of the engine's `state`. This
+        builds the JSON; a game's encoding may read the state directly instead."""
+        return self.encode_observation(self.game.observation(state, seat))
+
+    def moved(self, seat: int, move: Any) -> None:
+        """`seat` has just played `move` (the env tells each move it applies): a game's
+        encoding may update what it keeps of the state from it, checking that it still
+        matches (a hint, never trusted blindly)."""
+        return None
 
     @abstractmethod
     def fill(self, observation: Mapping[str, Any], vector: np.ndarray) -> None:
@@ -115,6 +134,13 @@ class Encoding(ABC):
             dtype=np.int64,
             count=len(legal),
         )
+
+    def state_legal_indices(self, state: Any, legal: Sequence[Any]) -> np.ndarray:
+        """`legal_indices` of `legal`, the engine's `legal_actions(state)`, in the position
+        the seat to move sees. This builds its observation; a game's encoding may read the
+        state directly instead."""
+        observation = self.game.observation(state, self.game.current_player(state))
+        return self.legal_indices(legal, observation)
 
     def compact_text_indices(self, text: str, observation: Mapping[str, Any]) -> np.ndarray | None:
         """`legal_indices` from the compact form's JSON text, where a game can read it

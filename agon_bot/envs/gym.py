@@ -9,6 +9,9 @@ same bots, is the match `agon play --seed s` would play if your seat made your m
 
 An action that is not legal (the mask says which are) ends the match as a fault would
 on the platform: terminated, reward -1, `info["illegal_action"]` the index.
+
+`info["observation_json"]`, your seat's observation, is built when first read, or at
+the latest when the env next moves, so that an info kept stays readable.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import gymnasium
 import numpy as np
 
 from agon_bot.envs.aec import AgonEnv
+from agon_bot.envs.info import LazyInfo
 from engine.bots import BUILTIN_BOTS, builtin_bot
 from engine.core import IllegalAction
 from engine.match import as_json_value, fallback_bot, observation_for, state_options
@@ -103,6 +107,7 @@ class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.action_space = self.aec.action_space(self.agent)
         self.encoding = self.aec.encoding
         self._files = FileBots(sandbox, limits)
+        self._handed: LazyInfo | None = None
         self.bots: dict[int, Player] = {}
         self.faults: list[dict[str, Any]] = []
 
@@ -110,6 +115,7 @@ class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """A new match: `seed` is the match seed (None: drawn from `np_random`)."""
+        self._settle_info()
         super().reset(seed=seed)
         if seed is None:
             seed = int(self.np_random.integers(0, 2**31))
@@ -133,6 +139,7 @@ class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        self._settle_info()
         aec = self.aec
         if aec.result is not None:
             raise RuntimeError("the match is over: reset() starts the next")
@@ -183,11 +190,21 @@ class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         return self.aec.observe(self.agent)
 
     def _info(self) -> dict[str, Any]:
-        info = dict(self.aec.infos.get(self.agent, {}))
+        kept = self.aec.infos.get(self.agent)
+        info = kept.copy() if isinstance(kept, LazyInfo) else LazyInfo(kept)
         if "observation_json" not in info:
-            info["observation_json"] = self.aec._observation_json(self.agent)
+            info.defer("observation_json", self.aec.observation_json_now(self.agent))
         info["faults"] = list(self.faults)
+        self._handed = info
         return info
+
+    def _settle_info(self) -> None:
+        """Build what the last info still defers, before the position changes: a
+        Gymnasium user may keep the infos of every step and read them later (the AEC env,
+        stepped once per seat, refuses that instead: `StaleInfo`)."""
+        handed, self._handed = self._handed, None
+        if handed is not None:
+            handed.build_pending()
 
     def render(self) -> str | None:
         return self.aec.render()

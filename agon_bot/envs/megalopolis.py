@@ -8,13 +8,15 @@ tiles. Tiles, tokens and players are named by board entry and relative seat.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from agon_bot.envs.encoding import Encoding, Segment, seat_order
+from agon_bot.envs.fast.megalopolis import MegalopolisStateReader, MegalopolisVectors
 from agon_bot.envs.pointers import Cells
+from engine.megalopolis.actions import LegalActions
 
 KINDS = (
     "arboretum", "bank", "capitol", "construction_site", "disaster_site", "embassy",
@@ -86,6 +88,17 @@ class MegalopolisEncoding(Encoding):
             f"space: {self.space_base} + cell; player: {self.player_base} + relative seat; "
             f"done: {self.done_index}; cell = entry * 4 + direction, CELLS = {CELLS}"
         )
+        self.end_reasons = END_REASONS
+        self.reader = MegalopolisStateReader(self, TILES)
+        self.vectors = MegalopolisVectors(self, self.reader)
+
+    def encode_state(self, state: Any, seat: int) -> np.ndarray:
+        return self.vectors.encode(state, seat)
+
+    def state_legal_indices(self, state: Any, legal: Sequence[Any]) -> np.ndarray:
+        if isinstance(legal, LegalActions):
+            return self.reader.legal_indices(state, legal)
+        return super().state_legal_indices(state, legal)
 
     def cells(self, observation: Mapping[str, Any]) -> Cells:
         kept = self._cells

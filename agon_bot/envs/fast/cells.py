@@ -1,0 +1,75 @@
+"""`pointers.Cells` keyed by the engine's square-grid cell codes: the board entries in
+the observation's order (sorted by x, then y: the codes' order) and the (i, d) name of
+each empty cell next to them, read from the state without the JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from engine.squaregrid import NEIGHBOUR_STEPS
+
+
+class CodeCells:
+    """Entry index by cell code, and `pointers.Cells.cell` by code."""
+
+    def __init__(self, codes: Iterable[int], capacity: int) -> None:
+        self.codes = sorted(codes)
+        if len(self.codes) > capacity:
+            raise ValueError(f"{len(self.codes)} board entries, more than {capacity}")
+        self.entry = {code: i for i, code in enumerate(self.codes)}
+        self._named: dict[int, int] = {}
+
+    def cells(self, codes: Sequence[int]) -> list[int]:
+        """`cell` of each code, in bulk: one pass per direction."""
+        get = self.entry.get
+        far = 1 << 30
+        best = [far] * len(codes)
+        for d, step in enumerate(NEIGHBOUR_STEPS):
+            for n, i in enumerate([get(code - step) for code in codes]):
+                if i is not None and i * 4 + d < best[n]:
+                    best[n] = i * 4 + d
+        if far in best:
+            raise KeyError(codes[best.index(far)])
+        return best
+
+    def cell(self, code: int) -> int:
+        """The empty cell `code` as i * 4 + d; KeyError if no entry is next to it."""
+        named = self._named.get(code)
+        if named is not None:
+            return named
+        best = None
+        entry = self.entry
+        for d, step in enumerate(NEIGHBOUR_STEPS):
+            i = entry.get(code - step)
+            if i is not None and (best is None or i < best[0]):
+                best = (i, d)
+        if best is None:
+            raise KeyError(code)
+        named = self._named[code] = best[0] * len(NEIGHBOUR_STEPS) + best[1]
+        return named
+
+
+class KeptCells:
+    """The `CodeCells` of a state's board, kept while the state is at the same turn
+    (the engine counts every action applied in `turn`; the board changes only then) or
+    its board covers the same cells."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._state: object = None
+        self._turn = -1
+        self._cells: CodeCells | None = None
+        self._keys: set[int] = set()
+
+    def of(self, state: object, turn: int, codes: Iterable[int]) -> CodeCells:
+        cells = self._cells
+        if cells is not None and state is self._state and turn == self._turn:
+            return cells
+        keys = set(codes)
+        if cells is None or keys != self._keys:
+            # The same cells hold tiles (a turn that changed only tokens or faces):
+            # the same entries and names.
+            cells = self._cells = CodeCells(keys, self.capacity)
+            self._keys = keys
+        self._state, self._turn = state, turn
+        return cells

@@ -58,9 +58,7 @@ def rates(
     return {name: runs[name] / spent[name] for name in names}
 
 
-def samples(
-    contenders: Mapping[str, Callable[[], Figure]], rounds: int
-) -> dict[str, list[Figure]]:
+def samples(contenders: Mapping[str, Callable[[], Figure]], rounds: int) -> dict[str, list[Figure]]:
     """`rounds` figures of each contender, one per call, the calls taking turns (each
     contender called once a round, the order rotated every round). A figure may be any
     value: a box's start and its turns' times, say."""

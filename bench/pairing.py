@@ -18,8 +18,9 @@ The events before and now are paired differently, so each plays its own results 
 the same strengths and seeds). Round by round the four events take turns
 (`bench.interleave`, the order rotated every round; `--repeats` times each call, in
 turns, for its median), so a load that comes and goes falls on all of them; the last
-line is the ratio of before's calls to now's over the rounds both timed. `--before-rounds` bounds the old code's rounds: its last
-rounds at 256 bots take tens of seconds each. Run with `.venv/bin/python bench/pairing.py`
+line is the ratio of before's calls to now's over the rounds both timed.
+`--before-rounds` bounds the old code's rounds: its last rounds at 256 bots take tens of
+seconds each. Run with `.venv/bin/python bench/pairing.py`
 (about four minutes on a busy core).
 """
 

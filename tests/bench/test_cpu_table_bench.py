@@ -32,9 +32,12 @@ def test_a_game_without_a_mover_score_or_running_scores_times_fewer(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     calls: list[list[str]] = []
-    monkeypatch.setattr(
-        interleave, "rates", lambda contenders, seconds: calls.append(list(contenders)) or {}
-    )
+
+    def names(contenders: Mapping[str, Callable[[], object]], seconds: float) -> dict[str, float]:
+        calls.append(list(contenders))
+        return {}
+
+    monkeypatch.setattr(interleave, "rates", names)
     for game_id, counts in cpu_table.PLAYER_COUNTS.items():
         cpu_table.row_rates(game_id, counts[0], 0.01)
     assert all(call[:3] == ["calibration", "playouts", "evaluations"] for call in calls)

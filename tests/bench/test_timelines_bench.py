@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import itertools
 import subprocess
 import sys
@@ -56,3 +57,10 @@ def test_both_ways_take_turns_each_serving_its_matches_in_a_cycle(
     assert engine[:4] == ["engine 1", "engine 2", "engine 1", "engine 2"]
     switches = sum(a[:6] != b[:6] for a, b in itertools.pairwise(served))
     assert switches >= 5  # in one block each, after a first call each apart: 3
+
+
+def test_the_collector_is_paused_while_the_ways_are_timed() -> None:
+    seen: list[bool] = []
+    timelines.request_ms({"engine": [lambda: seen.append(gc.isenabled())]}, 0.001)
+    assert seen and not any(seen)
+    assert gc.isenabled()

@@ -2,8 +2,9 @@
 lookahead bot, and the referee's cost per turn split into the engine and the message.
 
 Every rate is also divided by a fixed pure-Python calibration workload timed in the same
-process (`calibration_rate`), so figures from different machines or loads compare: a
-figure "per kcal" is per thousand runs of the calibration workload.
+process, so figures from different machines or loads compare: a figure "per kcal" is per
+thousand runs of the calibration workload. A row's rates and its calibration take turns
+in short spells (`bench.interleave`), so a load that comes and goes falls on all of them.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from bench import interleave
 from engine import get_game
 from engine.akropolis.scoring import score_surface
 from engine.bots import builtin_bot
@@ -248,31 +250,52 @@ def referee_turn_costs(game_id: str, players: int) -> tuple[float, float]:
     return statistics.median(engine_costs), statistics.median(message_costs)
 
 
+def row_rates(game_id: str, players: int, seconds: float) -> dict[str, float]:
+    """A row's rates, per CPU-second: the calibration workload's runs, random playouts,
+    evaluations (every seat's scores), evaluations by a full rescoring where the game keeps
+    running scores, and the mover's evaluations where the game has them. They take turns
+    in short spells (`interleave.rates`, `seconds` of CPU each), so the load of the moment
+    falls on every one alike, and the row's rates divided by its own calibration hold."""
+    seeds = iter(range(10**9))
+    contenders: dict[str, Callable[[], object]] = {
+        "calibration": calibration_work,
+        "playouts": functools.partial(next_playout, game_id, players, seeds),
+    }
+    counts = {"calibration": 1, "playouts": 1}
+    contenders["evaluations"], counts["evaluations"] = evaluation_work(
+        game_id, players, rescoring=False
+    )
+    if get_spec(game_id).scores is not None:
+        contenders["rescoring"], counts["rescoring"] = evaluation_work(
+            game_id, players, rescoring=True
+        )
+    mover = mover_evaluation_work(game_id, players)
+    if mover is not None:
+        contenders["mover"], counts["mover"] = mover
+    rates = interleave.rates(contenders, seconds)
+    return {name: rate * counts[name] for name, rate in rates.items()}
+
+
 def print_table(seconds: float) -> None:
-    calibration = calibration_rate(min(1.0, seconds))
     print(
-        f"CPU-time table (calibration workload: {calibration:.1f} runs/CPU-s; "
-        '"/kcal" = per thousand calibration runs)'
+        'CPU-time table ("/kcal" = per thousand runs of the calibration workload, timed in '
+        "turns with the row's figures: its runs/CPU-s are the last column)"
     )
     print(
         "game          n | playouts/s  /kcal | evals/s    /kcal | mover/s | rescoring/s | "
-        "referee turn: engine  message (us)"
+        "referee turn: engine  message (us) | calibration/s"
     )
     for game_id, counts in PLAYER_COUNTS.items():
         for players in counts:
-            seeds = iter(range(10**9))
-            playouts = cpu_rate(functools.partial(next_playout, game_id, players, seeds), seconds)
-            evals = evaluation_rate(game_id, players, seconds, rescoring=False)
-            rescored = (
-                evaluation_rate(game_id, players, seconds, rescoring=True)
-                if get_spec(game_id).scores is not None
-                else evals
-            )
-            mover = mover_evaluation_rate(game_id, players, seconds)
+            rates = row_rates(game_id, players, seconds)
+            calibration = rates["calibration"]
+            playouts, evals = rates["playouts"], rates["evaluations"]
+            rescored = rates.get("rescoring", evals)
+            mover = rates.get("mover")
             engine_cost, message_cost = referee_turn_costs(game_id, players)
             print(
                 f"{game_id:<12} {players} | {playouts:9.1f} {playouts / calibration * 1e3:6.0f}"
                 f" | {evals:8.0f} {evals / calibration * 1e3:7.0f} | "
                 f"{'-' if mover is None else f'{mover:7.0f}':>7} | {rescored:11.0f} | "
-                f"{engine_cost * 1e6:18.1f} {message_cost * 1e6:8.1f}"
+                f"{engine_cost * 1e6:18.1f} {message_cost * 1e6:8.1f} | {calibration:.0f}"
             )

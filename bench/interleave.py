@@ -16,6 +16,9 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable, Mapping
+from typing import TypeVar
+
+Figure = TypeVar("Figure")
 
 SPELL_SECONDS = 0.05
 """A contender's turn: long enough that the clock's resolution and the switch cost
@@ -42,7 +45,7 @@ def rates(
         work()
     round_ = 0
     while min(spent.values()) < seconds:
-        for name in _rotated(names, round_):
+        for name in rotated(names, round_):
             work, start = contenders[name], clock()
             while True:
                 work()
@@ -55,15 +58,16 @@ def rates(
     return {name: runs[name] / spent[name] for name in names}
 
 
-def samples(contenders: Mapping[str, Callable[[], float]], rounds: int) -> dict[str, list[float]]:
+def samples(contenders: Mapping[str, Callable[[], Figure]], rounds: int) -> dict[str, list[Figure]]:
     """`rounds` figures of each contender, one per call, the calls taking turns (each
-    contender called once a round, the order rotated every round)."""
+    contender called once a round, the order rotated every round). A figure may be any
+    value: a box's start and its turns' times, say."""
     if rounds < 1:
         raise ValueError("need one round or more")
     names = list(contenders)
-    found: dict[str, list[float]] = {name: [] for name in names}
+    found: dict[str, list[Figure]] = {name: [] for name in names}
     for round_ in range(rounds):
-        for name in _rotated(names, round_):
+        for name in rotated(names, round_):
             found[name].append(contenders[name]())
     return found
 
@@ -72,6 +76,7 @@ def medians(figures: Mapping[str, list[float]]) -> dict[str, float]:
     return {name: statistics.median(values) for name, values in figures.items()}
 
 
-def _rotated(names: list[str], by: int) -> list[str]:
+def rotated(names: list[str], by: int) -> list[str]:
+    """`names` begun at index `by` (modulo their count): the order of round `by`."""
     shift = by % len(names)
     return names[shift:] + names[:shift]

@@ -4,12 +4,16 @@ referee's own CPU time of a turn whose legal reply is followed by whitespace up 
 
 Each sample is a fresh box: its first turn (start-up) is answered plainly and not timed,
 its second is the one measured; a padded reply may be refused (then the box is done).
+Boxes of the two kinds take turns (`bench.interleave.samples`, the order rotated every
+round), so the machine's drift falls on both alike.
 Run with `.venv/bin/python bench/reply_padding.py` (as root: boxes need cgroups).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import statistics
 import sys
 import tempfile
@@ -19,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
+from bench import interleave  # noqa: E402
 from engine import get_game  # noqa: E402
 from engine.players import BotFault  # noqa: E402
 from sandbox.backends import BoxSpec, get_backend  # noqa: E402
@@ -81,27 +86,40 @@ def spread(values: list[float]) -> str:
     return f"{low * 1e3:8.2f} {mid * 1e3:8.2f} {high * 1e3:8.2f}"
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--samples", type=int, default=15, help="boxes per kind of reply")
     parser.add_argument("--backend", default="bwrap")
     parser.add_argument("--padding", type=int, help="bytes of a padded line (default: the limit)")
     parser.add_argument("--piece", type=int, default=4096, help="bytes of padding a write")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.samples < 1:
+        parser.error("need --samples of 1 or more")
     padding = args.padding or limits_for("akropolis").message_bytes
     print(f"{args.backend}, {args.samples} boxes each, padding written {args.piece} B at a time")
     print("ms as min median max")
     print(f"{'reply':<24}{'turn wall ms':>27}{'referee CPU ms':>27}  outcome")
-    for label, size in (("plain", 0), (f"padded to {padding} B", padding)):
-        with tempfile.TemporaryDirectory() as work:
-            folder = Path(work)
+    kinds = {"plain": 0, f"padded to {padding} B": padding}
+    with contextlib.ExitStack() as stack:
+        contenders = {}
+        for label, size in kinds.items():
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
             folder.chmod(0o755)
             (folder / "main.py").write_text(BOT.format(padding=size, piece=args.piece))
             (folder / "main.py").chmod(0o644)
-            samples = [one_turn(args.backend, folder) for _ in range(args.samples)]
+            contenders[label] = functools.partial(one_turn, args.backend, folder)
+        found = interleave.samples(contenders, args.samples)
+    for label, samples in found.items():
         walls, cpus = [s[0] for s in samples], [s[1] for s in samples]
         outcomes = sorted({s[2] for s in samples})
         print(f"{label:<24}{spread(walls):>27}{spread(cpus):>27}  {', '.join(outcomes)}")
+    plain, padded = (found[label] for label in kinds)
+    print(
+        "ratio, padded / plain, of the medians: turn wall "
+        f"{statistics.median(s[0] for s in padded) / statistics.median(s[0] for s in plain):.2f}x"
+        ", referee CPU "
+        f"{statistics.median(s[1] for s in padded) / statistics.median(s[1] for s in plain):.2f}x"
+    )
 
 
 if __name__ == "__main__":

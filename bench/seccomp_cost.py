@@ -1,7 +1,7 @@
 """What the box's seccomp filter costs: box start and turn time with the whole list of
 refused calls (`sandbox.seccomp.REFUSED`) against the filter before issue 25 (sysinfo
-only), in one run, boxes of the two taking turns so that the machine's drift falls on
-both alike.
+only), in one run, boxes of the two taking turns (`bench.interleave.samples`, the order
+rotated every round) so that the machine's drift falls on both alike.
 
 Start is from opening the box to its first answer (Python's start-up and, with
 --numpy, NumPy's import: thousands of system calls, every one through the filter); a
@@ -23,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
+from bench import interleave  # noqa: E402
 from bench.sandbox import turn_payload  # noqa: E402
 from sandbox import seccomp  # noqa: E402
 from sandbox.backends import BoxSpec, SandboxError, bwrap, docker, get_backend  # noqa: E402
@@ -67,18 +68,28 @@ def one_box(backend_name: str, folder: Path, turns: int) -> tuple[float, list[fl
     return start, rounds
 
 
+def filtered_box(
+    refused: tuple[str, ...], backend_name: str, folder: Path, turns: int
+) -> tuple[float, list[float]]:
+    """`one_box` with its filter refusing `refused`."""
+    use_filter(refused)
+    return one_box(backend_name, folder, turns)
+
+
 def spread(values: list[float], scale: float) -> str:
     low, mid, high = min(values), statistics.median(values), max(values)
     return f"{low * scale:8.2f} {mid * scale:8.2f} {high * scale:8.2f}"
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--boxes", type=int, default=15, help="boxes per filter and backend")
     parser.add_argument("--turns", type=int, default=40, help="turns timed in each box")
     parser.add_argument("--backends", default="bwrap,docker")
     parser.add_argument("--numpy", action="store_true", help="the bot imports NumPy first")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.boxes < 1:
+        parser.error("need --boxes of 1 or more")
     print(
         f"{args.boxes} boxes per filter and backend, {args.turns} turns each"
         f"{', the bot imports NumPy' if args.numpy else ''}; min median max"
@@ -90,23 +101,30 @@ def main() -> None:
         (folder / "main.py").write_text(BOT.format(imports="import numpy\n" if args.numpy else ""))
         (folder / "main.py").chmod(0o644)
         for backend_name in args.backends.split(","):
-            starts: dict[str, list[float]] = {name: [] for name in FILTERS}
-            turns: dict[str, list[float]] = {name: [] for name in FILTERS}
+            contenders = {
+                name: functools.partial(filtered_box, refused, backend_name, folder, args.turns)
+                for name, refused in FILTERS.items()
+            }
             try:
-                for _ in range(args.boxes):
-                    for name, refused in FILTERS.items():
-                        use_filter(refused)
-                        start, rounds = one_box(backend_name, folder, args.turns)
-                        starts[name].append(start)
-                        turns[name] += rounds
+                boxes = interleave.samples(contenders, args.boxes)
             except SandboxError as error:
                 print(f"{backend_name:<8}unavailable: {error}")
                 continue
+            starts = {name: [start for start, _ in found] for name, found in boxes.items()}
+            turns = {
+                name: [t for _, times in found for t in times] for name, found in boxes.items()
+            }
             for name in FILTERS:
                 print(
                     f"{backend_name:<8}{name:<24}{spread(starts[name], 1e3):>27}"
                     f"{spread(turns[name], 1e6):>27}"
                 )
+            before, after = FILTERS
+            print(
+                f"{'':<8}ratio, after / before, of the medians: start "
+                f"{statistics.median(starts[after]) / statistics.median(starts[before]):.2f}x, "
+                f"turn {statistics.median(turns[after]) / statistics.median(turns[before]):.2f}x"
+            )
 
 
 if __name__ == "__main__":

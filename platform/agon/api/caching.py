@@ -27,6 +27,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import patch_cache_control
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 KEY_PREFIX = "agon:api:list:"
 KEPT_HEADERS = ("Content-Type", "Vary", "Allow")
@@ -80,3 +83,23 @@ def _credentialed(request: HttpRequest) -> bool:
     hold private matches of its user's (agon.matches.visibility), which no other user
     may be given from the cache, nor a proxy keep."""
     return "Authorization" in request.headers or settings.SESSION_COOKIE_NAME in request.COOKIES
+
+
+def kept_json(
+    request: Request, key: str | None, make: Callable[[], Any], seconds: int
+) -> HttpResponseBase:
+    """The JSON `make()` gives, as JSON bytes kept in the shared cache for `seconds` under
+    `key` (what the data depend on) and the request's host, path, query and `Accept` (a
+    page, a page size; absolute links). Not kept without a key, nor when it is asked for
+    as anything but JSON (the browsable page): a Response, rendered as always."""
+    renderer = request.accepted_renderer
+    if key is None or not isinstance(renderer, JSONRenderer):
+        return Response(make())
+    asked = f"{request.get_host()}\n{request.get_full_path()}\n{request.headers.get('Accept', '')}"
+    full_key = f"{key}:{hashlib.sha256(asked.encode()).hexdigest()}"
+    content = cache.get(full_key)
+    if not isinstance(content, bytes):
+        context = {"request": request}
+        content = renderer.render(make(), request.accepted_media_type, context)
+        cache.set(full_key, content, seconds)
+    return HttpResponse(content, content_type=renderer.media_type)

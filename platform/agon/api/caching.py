@@ -86,20 +86,21 @@ def _credentialed(request: HttpRequest) -> bool:
 
 
 def kept_json(
-    request: Request, key: str | None, make: Callable[[], Any], seconds: int
+    request: Request, kept: tuple[str, int] | None, make: Callable[[], Any]
 ) -> HttpResponseBase:
-    """The JSON `make()` gives, as JSON bytes kept in the shared cache for `seconds` under
-    `key` (what the data depend on) and the request's host, path, query and `Accept` (a
-    page, a page size; absolute links). Not kept without a key, nor when it is asked for
-    as anything but JSON (the browsable page): a Response, rendered as always."""
+    """The JSON `make()` gives, as JSON bytes kept in the shared cache under `kept`'s key
+    (which changes with what the data depend on) and the request's host, path, query and
+    `Accept` (a page, a page size; absolute links), for `kept`'s seconds. Not kept without
+    a key, nor when it is asked for as anything but JSON (the browsable page): a Response,
+    rendered as always."""
     renderer = request.accepted_renderer
-    if key is None or not isinstance(renderer, JSONRenderer):
+    if kept is None or not isinstance(renderer, JSONRenderer):
         return Response(make())
+    key, seconds = kept
     asked = f"{request.get_host()}\n{request.get_full_path()}\n{request.headers.get('Accept', '')}"
     full_key = f"{key}:{hashlib.sha256(asked.encode()).hexdigest()}"
     content = cache.get(full_key)
     if not isinstance(content, bytes):
-        context = {"request": request}
-        content = renderer.render(make(), request.accepted_media_type, context)
+        content = renderer.render(make(), request.accepted_media_type, {"request": request})
         cache.set(full_key, content, seconds)
     return HttpResponse(content, content_type=renderer.media_type)

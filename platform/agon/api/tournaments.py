@@ -31,6 +31,7 @@ from agon.api.common import error_responses, query_values, signed_in_user
 from agon.api.matches import api_datetime
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.tournaments.cancellation import tournament_cancel
+from agon.tournaments.kept import shown_key
 from agon.tournaments.models import Entry, Tournament
 from agon.tournaments.selectors import (
     GAME_STATUSES,
@@ -52,7 +53,6 @@ from agon.tournaments.services import (
     entry_withdraw,
     tournament_create,
 )
-from agon.tournaments.settled import SETTLED_SECONDS, settled_key
 from competition.formats.registry import format_choices
 from engine.registry import game_ids
 
@@ -372,9 +372,8 @@ class TournamentDetailView(APIView):
         tournament = _tournament_or_404(request, tournament_id)
         return kept_json(
             request,
-            settled_key(tournament),
+            shown_key(tournament),
             lambda: tournament_json(tournament_shown(tournament), request),
-            SETTLED_SECONDS,
         )
 
 
@@ -424,7 +423,7 @@ class TournamentGamesView(APIView):
             entrants = entry_rows(tournament.id, numbers=seated)
             return paginator.get_paginated_response(games_json(rows, entrants, request)).data
 
-        return kept_json(request, settled_key(tournament), page_json, SETTLED_SECONDS)
+        return kept_json(request, shown_key(tournament), page_json)
 
 
 class EntryDetailView(APIView):

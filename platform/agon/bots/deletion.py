@@ -25,8 +25,8 @@ from agon.bots.models import Bot
 from agon.ladders.models import Rating
 from agon.matches.models import Match, MatchSeat
 from agon.matches.stored_timelines import timeline_names
+from agon.tournaments.kept import tournaments_forget
 from agon.tournaments.models import Entry
-from agon.tournaments.settled import tournaments_forget
 from agon.version_testing.models import VersionTest
 
 

@@ -19,7 +19,7 @@ from agon.bots.models import Bot, BotVersion
 from agon.matches.models import Match
 from agon.matches.services import match_create
 from agon.sandboxing import MAX_PACKED_BYTES, PackageError, check_package
-from agon.tournaments.settled import tournaments_forget
+from agon.tournaments.kept import tournaments_forget
 from engine.match import fault_reason
 from engine.registry import UnknownGame, get_game
 

@@ -16,11 +16,11 @@ from rest_framework.test import APIClient
 
 from agon.api.tournaments import EntrySerializer, TournamentGameSerializer, entries_json
 from agon.tournaments.cancellation import tournament_cancel
+from agon.tournaments.kept import shown_key
 from agon.tournaments.models import Entry, Tournament
 from agon.tournaments.scheduling import tournament_close_entry
 from agon.tournaments.selectors import entry_rows
 from agon.tournaments.services import entry_withdraw
-from agon.tournaments.settled import settled_key
 from tests.platform.conftest import MakeBot
 from tests.platform.support import finish_match
 from tests.platform.tournaments.support import (
@@ -44,6 +44,12 @@ def started(
     tournament_close_entry(tournament_id=tournament.id, now=after_entry(tournament))
     tournament.refresh_from_db()
     return tournament
+
+
+def key_of(tournament: Tournament) -> str:
+    kept = shown_key(tournament)
+    assert kept is not None
+    return kept[0]
 
 
 def tables_read(client: APIClient, url: str) -> tuple[Any, set[str]]:
@@ -102,9 +108,13 @@ def test_a_running_tournament_shows_every_change_at_once(
 ) -> None:
     tournament = started(make_bot, alice, ("ant", "bee", "cat", "dog"))
     url = f"/api/tournaments/{tournament.id}/games/"
-    before = alice_client.get(url).json()["results"]
+    with CaptureQueriesContext(connection) as made:
+        before = alice_client.get(url).json()["results"]
+    with CaptureQueriesContext(connection) as kept:
+        assert alice_client.get(url).json()["results"] == before
     assert {game["status"] for game in before} == {"queued"}
-    assert settled_key(tournament) is None
+    assert len(kept) < len(made)  # the state's two counts, not the page
+    assert not key_of(tournament).endswith(":settled")
 
     game = games_in_play(tournament)[0]
     assert game.match is not None
@@ -126,7 +136,7 @@ def test_a_cancelled_tournament_is_kept_only_once_none_of_its_matches_plays(
     cancelled = tournament_cancel(user=alice, tournament_id=tournament.id)
     url = f"/api/tournaments/{tournament.id}/games/"
 
-    assert settled_key(cancelled) is None  # its running match still ends
+    assert not key_of(cancelled).endswith(":settled")  # its running match still ends
     shown = {game["match"]: game for game in alice_client.get(url).json()["results"]}
     assert shown[playing.id]["status"] == "running"
     playing.status = "queued"  # as finish_match takes it: it claims the match first
@@ -134,7 +144,7 @@ def test_a_cancelled_tournament_is_kept_only_once_none_of_its_matches_plays(
     finish_match(playing, scores=[5, 2])
     shown = {game["match"]: game for game in alice_client.get(url).json()["results"]}
     assert shown[playing.id]["status"] == "finished" and shown[playing.id]["replay"]
-    assert settled_key(cancelled) is not None
+    assert key_of(cancelled).endswith(":settled")
     assert alice_client.get(url).json()["results"] == list(shown.values())
 
 
@@ -144,9 +154,9 @@ def test_entries_and_games_read_as_rows_give_the_serializers_json(
     tournament = started(make_bot, alice, ("ant", "bee", "cat", "dog", "eel"))
     eel = Entry.objects.get(tournament=tournament, bot__name="eel")
     entry_withdraw(user=alice, tournament_id=tournament.id, entry_id=eel.id)
-    models = sorted(Entry.objects.filter(tournament=tournament), key=lambda entry: entry.number)
+    models = list(Entry.objects.filter(tournament=tournament).order_by("number"))
 
-    assert entries_json(entry_rows(tournament.id)) == EntrySerializer(models, many=True).data
+    assert entries_json(entry_rows(tournament.id)) == list(EntrySerializer(models, many=True).data)
     shown = alice_client.get(f"/api/tournaments/{tournament.id}/").json()["entries"]
     assert [entry["withdrawn"] is not None for entry in shown] == [False] * 4 + [True]
     games = alice_client.get(f"/api/tournaments/{tournament.id}/games/").json()["results"]
@@ -155,3 +165,21 @@ def test_entries_and_games_read_as_rows_give_the_serializers_json(
         for seat in game["seats"]:
             entry = models[seat["entrant"]]
             assert (seat["bot"], seat["version"]) == (entry.bot_id, entry.version.label)
+
+
+def test_entries_shown_while_the_entry_is_open_follow_every_change(
+    make_bot: MakeBot, alice: User, alice_client: APIClient
+) -> None:
+    """One bot leaving as another enters leaves the count as it was: the detail follows."""
+    tournament = open_tournament(alice)
+    url = f"/api/tournaments/{tournament.id}/"
+    enter(tournament, [make_bot(alice, "ant"), make_bot(alice, "bee")])
+    assert [entry["bot_name"] for entry in alice_client.get(url).json()["entries"]] == [
+        "ant",
+        "bee",
+    ]
+    ant = Entry.objects.get(tournament=tournament, bot__name="ant")
+    entry_withdraw(user=alice, tournament_id=tournament.id, entry_id=ant.id)
+    enter(tournament, [make_bot(alice, "cat")])
+    shown = alice_client.get(url).json()["entries"]
+    assert sorted(entry["bot_name"] for entry in shown) == ["bee", "cat"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import FileResponse
+from django.utils.decorators import method_decorator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import exceptions, serializers, status
@@ -27,6 +28,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from agon.accounts.names import BOT_NAME_MAX
+from agon.api.caching import cached_for_everyone
 from agon.api.common import (
     Conflict,
     FileContentNegotiation,
@@ -232,6 +234,7 @@ def bot_or_404(bot_id: int) -> Bot:
     return bot
 
 
+@method_decorator(cached_for_everyone, name="dispatch")  # GET only: uploads pass
 class BotListView(APIView):
     pagination_class = PageNumberPagination
     parser_classes = (MultiPartParser, FormParser)

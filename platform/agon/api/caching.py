@@ -1,15 +1,17 @@
 """Public lists served from the shared cache for a moment.
 
-The match lists and the leaderboards are the same for everybody (the match lists for
-everybody not signed in), and are read far more often than they change: each page is
+The match lists, the leaderboards, the ladders, the bots and the tournaments are the same
+for everybody (the match and tournament lists for everybody not signed in), and are read
+far more often than they change: each page is
 kept in the cache (Redis in production) for AGON_LIST_CACHE_SECONDS, 2 s by default,
 under its URL and the `Accept` header (JSON and the browsable page apart), and sent with
 `Cache-Control: max-age` so that a proxy in front may keep it as long. A finished match
 then shows in the lists up to that long after it finished; single matches, replays,
-timelines and errors are never kept. 0 turns it off (the test settings do). The match
-lists are kept only for requests that cannot be signed in (no token, no session
-cookie): a signed-in user's also holds the private matches they may see, answered
-afresh and never kept.
+timelines and errors are never kept here. 0 turns it off (the test settings do). The match
+and tournament lists are kept only for requests that cannot be signed in (no token, no
+session cookie): a signed-in user's also holds the private matches and tournaments they
+may see, answered afresh and never kept. (A tournament's own pages are kept per state
+of the tournament: `kept_json`, agon.tournaments.kept.)
 
 A page is kept as its bytes and a few headers, one value under one key: Django's
 `cache_page` keeps the pickled response and its header list under two keys, which cost

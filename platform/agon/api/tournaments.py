@@ -17,6 +17,7 @@ from typing import Any, cast
 
 from django.http import HttpResponseBase
 from django.utils import timezone
+from django.utils.decorators import method_decorator
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -26,7 +27,7 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from agon.api.bots import bot_or_404
-from agon.api.caching import kept_json
+from agon.api.caching import cached_when_anonymous, kept_json
 from agon.api.common import error_responses, query_values, signed_in_user
 from agon.api.matches import api_datetime
 from agon.api.pagination import PageNumberPagination, paginate
@@ -327,6 +328,7 @@ def _tournament_or_404(request: Request, tournament_id: int) -> Tournament:
     return tournament
 
 
+@method_decorator(cached_when_anonymous, name="dispatch")  # GET only: a new one passes
 class TournamentListView(APIView):
     pagination_class = PageNumberPagination
     permission_classes = (IsAuthenticatedOrReadOnly,)

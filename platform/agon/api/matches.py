@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import contextlib
 from collections.abc import Iterable
-from datetime import datetime, tzinfo
 from typing import Any
 
 from django.http import FileResponse, HttpResponse, HttpResponseBase
@@ -28,7 +27,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from agon.api.caching import cached_when_anonymous
-from agon.api.common import FileContentNegotiation, error_responses, query_values, signed_in_user
+from agon.api.common import (
+    FileContentNegotiation,
+    api_datetime,
+    error_responses,
+    query_values,
+    signed_in_user,
+)
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.api.throttles import TimelineThrottle
 from agon.matches.models import Match
@@ -124,13 +129,6 @@ def listed_matches_json(matches: Iterable[ListedMatch]) -> list[dict[str, Any]]:
         }
         for match in matches
     ]
-
-
-def api_datetime(moment: datetime, zone: tzinfo) -> str:
-    """A timestamp as DRF's DateTimeField writes it in the time zone `zone` (the current
-    one): ISO 8601, `Z` for UTC."""
-    text = moment.astimezone(zone).isoformat()
-    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 class MatchDetailSerializer(MatchSerializer):

@@ -28,8 +28,7 @@ from rest_framework.views import APIView
 
 from agon.api.bots import bot_or_404
 from agon.api.caching import cached_when_anonymous, kept_json
-from agon.api.common import error_responses, query_values, signed_in_user
-from agon.api.matches import api_datetime
+from agon.api.common import api_datetime, error_responses, query_values, signed_in_user
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.tournaments.cancellation import tournament_cancel
 from agon.tournaments.kept import shown_key

@@ -47,22 +47,25 @@ def _settled(tournament_id: int) -> str:
 def shown_key(tournament: Tournament) -> tuple[str, int] | None:
     """The start of the cache keys of what `tournament` shows as it is now, and how long
     it may be kept; None when the cache lost the key as it was made (serve it unkept)."""
-    names = _names(tournament.id)
-    # `add`: of two requests making a token at once, both use the first one's.
-    cache.add(names, secrets.token_hex(8), SETTLED_SECONDS)
-    token = cache.get(names)
+    names, settled = _names(tournament.id), _settled(tournament.id)
+    kept = cache.get_many([names, settled])  # one round trip
+    token = kept.get(names)
     if token is None:
-        return None
+        # `add`: of two requests making a token at once, both use the first one's.
+        cache.add(names, secrets.token_hex(8), SETTLED_SECONDS)
+        token = cache.get(names)
+        if token is None:
+            return None
     start = f"{names}:{token}"
     if tournament.status in DECIDED:
-        if cache.get(_settled(tournament.id)) == token:
+        if kept.get(settled) == token:
             return f"{start}:settled", SETTLED_SECONDS
         playing = Match.objects.filter(
             tournament_game__tournament_id=tournament.id,
             status__in=(Match.Status.QUEUED, Match.Status.RUNNING),
         )
         if not playing.exists():
-            cache.set(_settled(tournament.id), token, SETTLED_SECONDS)
+            cache.set(settled, token, SETTLED_SECONDS)
             return f"{start}:settled", SETTLED_SECONDS
     return f"{start}:{live_version(tournament)}", LIVE_CACHE_SECONDS
 

@@ -6,7 +6,10 @@ kept from the last run with --reuse) is migrated and filled with 2,000 users own
 ratings on the default ladders and 200,000 matches with their seats: mostly ranked on
 the ladders and finished, with scores, ranks, a few faults and failures, the newest
 queued or running; a validation match per version and some challenges; 5% of the seats
-have a log of 1 to 8 KiB. Every finished ranked match has its rating changes, from the
+have a log of 1 to 8 KiB. Two public Swiss tournaments of 256 Akropolis bots, paired by
+the real format, take the first match ids: one finished (2,304 games), one running (4
+rounds decided, the fifth half decided, a quarter of it running, a quarter queued). Every
+finished ranked match has its rating changes, from the
 real rating system (`competition.ratings`) played through in order, so the ratings, games
 and wins are those the matches give. Replays are real (a random game per ladder, played by the
 engine) and shared: each finished match points at its ladder's file, and every version
@@ -18,7 +21,10 @@ connections, no debug) is started under gunicorn (sync workers) on a free loopba
 and this process plays clients against one endpoint at a time: leaderboards (page 1, the
 middle page, the last page; a random ladder per request), the match list (first page
 unfiltered, filtered by bot, by ladder, by status, and a page three quarters deep) and
-replays of random finished matches. Per endpoint, after a short warm-up: one client
+replays and timelines of random finished matches, then every other read endpoint: a
+match, the games, the ladders, a random page of the bots, a bot, the tournaments, and
+each tournament's detail and a random page of its games. Per endpoint, after a short
+warm-up: one client
 (requests one at a time: the service time), then 16 concurrent clients for --requests
 requests or --seconds seconds, whichever ends first. It prints the requests/s, the
 p50/p99 latency seen by the clients (a new connection per request, as gunicorn's sync
@@ -26,7 +32,12 @@ workers close them, and the wait for a free worker) and in the worker (gunicorn'
 access log, %(D)s: the app alone), and the CPU each request took in the workers, the
 database's backends and the clients (from /proc). The target is p99 < 100 ms (clients).
 
-    .venv/bin/python bench/api.py [--reuse] [--workers 3] [--clients 16]
+    .venv/bin/python bench/api.py [--reuse] [--workers 3] [--clients 16] [--compare DIR]
+
+--compare DIR serves the app of another checkout too (a git worktree of an earlier
+commit: `git worktree add DIR <commit>`), from the same database, with a gunicorn, a cache
+and broker keys of its own, and measures the two in turn endpoint by endpoint (the first
+one alternating), so that both see the same load; a table each.
 
 PostgreSQL on 127.0.0.1:5432 as postgres (trust auth). Migrations run with
 DJANGO_SETTINGS_MODULE=agon.settings.test and AGON_TEST_DATABASE_URL set to the bench

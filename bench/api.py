@@ -6,7 +6,10 @@ kept from the last run with --reuse) is migrated and filled with 2,000 users own
 ratings on the default ladders and 200,000 matches with their seats: mostly ranked on
 the ladders and finished, with scores, ranks, a few faults and failures, the newest
 queued or running; a validation match per version and some challenges; 5% of the seats
-have a log of 1 to 8 KiB. Every finished ranked match has its rating changes, from the
+have a log of 1 to 8 KiB. Two public Swiss tournaments of 256 Akropolis bots, paired by
+the real format, take the first match ids: one finished (2,304 games), one running (4
+rounds decided, the fifth half decided, a quarter of it running, a quarter queued). Every
+finished ranked match has its rating changes, from the
 real rating system (`competition.ratings`) played through in order, so the ratings, games
 and wins are those the matches give. Replays are real (a random game per ladder, played by the
 engine) and shared: each finished match points at its ladder's file, and every version
@@ -18,7 +21,10 @@ connections, no debug) is started under gunicorn (sync workers) on a free loopba
 and this process plays clients against one endpoint at a time: leaderboards (page 1, the
 middle page, the last page; a random ladder per request), the match list (first page
 unfiltered, filtered by bot, by ladder, by status, and a page three quarters deep) and
-replays of random finished matches. Per endpoint, after a short warm-up: one client
+replays and timelines of random finished matches, then every other read endpoint: a
+match, the games, the ladders, a random page of the bots, a bot, the tournaments, and
+each tournament's detail and a random page of its games. Per endpoint, after a short
+warm-up: one client
 (requests one at a time: the service time), then 16 concurrent clients for --requests
 requests or --seconds seconds, whichever ends first. It prints the requests/s, the
 p50/p99 latency seen by the clients (a new connection per request, as gunicorn's sync
@@ -26,7 +32,12 @@ workers close them, and the wait for a free worker) and in the worker (gunicorn'
 access log, %(D)s: the app alone), and the CPU each request took in the workers, the
 database's backends and the clients (from /proc). The target is p99 < 100 ms (clients).
 
-    .venv/bin/python bench/api.py [--reuse] [--workers 3] [--clients 16]
+    .venv/bin/python bench/api.py [--reuse] [--workers 3] [--clients 16] [--compare DIR]
+
+--compare DIR serves the app of another checkout too (a git worktree of an earlier
+commit: `git worktree add DIR <commit>`), from the same database, with a gunicorn, a cache
+and broker keys of its own, and measures the two in turn endpoint by endpoint (the first
+one alternating), so that both see the same load; a table each.
 
 PostgreSQL on 127.0.0.1:5432 as postgres (trust auth). Migrations run with
 DJANGO_SETTINGS_MODULE=agon.settings.test and AGON_TEST_DATABASE_URL set to the bench
@@ -345,10 +356,13 @@ def make_site(
     """(ladder, bot) -> [rating, games, version games, wins, version, last rated]."""
     step = HISTORY_DAYS * 86400 / args.matches
     logs = [bot_log(rng, 1024 * (1 + n % 8)) for n in range(16)]
-    seat_id = change_id = 0
+    # The tournaments' matches take the first ids, the history's follow.
+    first_id = make_tournaments(args, rng, site, game_bots["akropolis"], versions_of, owners, now)
+    seat_id = len(seats.rows)
+    change_id = 0
     task = progress.add_task("making rows", total=args.matches)
     for index, kind in enumerate(kinds):
-        match_id = index + 1
+        match_id = first_id + index
         created = start + timedelta(seconds=index * step)
         ladder = None
         builtins: list[str] = []
@@ -477,6 +491,133 @@ def make_site(
     return site
 
 
+TOURNAMENT_ENTRANTS = 256
+"""Entrants of each of the two tournaments (fewer on a site with fewer Akropolis bots)."""
+TOURNAMENT_GAME = "akropolis"
+
+
+def make_tournaments(
+    args: argparse.Namespace,
+    rng: random.Random,
+    site: Site,
+    game_bots: Sequence[int],
+    versions_of: dict[int, list[int]],
+    owners: Sequence[int],
+    now: datetime,
+) -> int:
+    """Two public Swiss tournaments of Akropolis for two, paired by the real format: one
+    finished a month ago (its final standings stored), one running (its last paired round
+    half decided, a quarter of it running, a quarter queued). Their matches take the first
+    ids; the id the history's matches start from."""
+    from agon.matches.fields import stored_seed
+    from competition.formats.core import Result, ScheduledGame, deal_seed
+    from competition.formats.protocol import Settings
+    from competition.formats.registry import get_format
+    from engine.core import competition_ranks
+
+    tournaments = site.table(
+        "tournaments_tournament",
+        "id", "name", "game", "format", "players", "rounds", "meetings", "options", "seed",
+        "public", "owner_id", "max_entrants", "entry_opens", "entry_closes", "status",
+        "created", "started", "finished", "standings", "results_seen", "note",
+    )  # fmt: skip
+    entries = site.table(
+        "tournaments_entry",
+        "id", "tournament_id", "bot_id", "entered_by_id", "created", "version_id", "number",
+        "withdrawn",
+    )  # fmt: skip
+    games = site.table(
+        "tournaments_tournamentgame",
+        "id", "tournament_id", "round", "tie", "index", "bots", "seed", "match_id", "replays",
+        "ranks", "void", "forfeited", "created",
+    )  # fmt: skip
+    matches, seats = site.tables["matches_match"], site.tables["matches_matchseat"]
+    size = min(TOURNAMENT_ENTRANTS, len(game_bots))
+    match_id = 0
+    for tournament_id, status in ((1, "finished"), (2, "running")):
+        began = now - timedelta(days=30 if status == "finished" else 1)
+        seed = rng.getrandbits(63)
+        bots = rng.sample(list(game_bots), size)
+        labels = []
+        for number, bot in enumerate(bots):
+            version = versions_of[bot][-1]
+            labels.append(f"user{owners[bot - 1]:05d}/bot{bot:05d}@v{len(versions_of[bot])}")
+            entries.add(
+                len(entries.rows) + 1, tournament_id, bot, owners[bot - 1],
+                began - timedelta(days=1), version, number, None,
+            )  # fmt: skip
+        event = get_format("swiss").from_settings(Settings(size, seed, 2, 1, None))
+        rounds = event.round_count() or 1
+        stop = max(1, rounds // 2 + 1) if status == "running" else rounds + 1
+        results: list[Result] = []
+        paired: list[ScheduledGame] = []
+        while (batch := event.next_games(results)) and batch[0].round <= stop:
+            paired += batch
+            last = batch[0].round == stop
+            for place, game in enumerate(batch):
+                played = began + timedelta(minutes=10 * game.round, seconds=place)
+                ranks: list[int] | None = [1]
+                match: int | None = None
+                if not game.is_bye:
+                    share = place / len(batch)
+                    state = (
+                        "finished"
+                        if not last or share < 0.5
+                        else "running"
+                        if share < 0.75
+                        else "queued"
+                    )
+                    match_id += 1
+                    match = match_id
+                    scores = [rng.randrange(20, 120) for _ in game.bots]
+                    done = state == "finished"
+                    ranks = competition_ranks([(1, score) for score in scores]) if done else None
+                    matches.add(
+                        match_id, "tournament", None, TOURNAMENT_GAME, len(game.bots), {},
+                        stored_seed(deal_seed(game)), state, int(state != "queued"),
+                        "" if state == "queued" else "worker0@bench", "", None, played,
+                        played if state != "queued" else None,
+                        played + timedelta(seconds=9) if done else None,
+                        scores if done else [], ranks or [], [],
+                        replay_name(TOURNAMENT_GAME, len(game.bots)) if done else "",
+                        9.0 if done else None, 9.4 if done else None,
+                    )  # fmt: skip
+                    for seat, entrant in enumerate(game.bots):
+                        seats.add(
+                            len(seats.rows) + 1, match_id, seat, versions_of[bots[entrant]][-1],
+                            "", ranks[seat] if ranks else None, scores[seat] if done else None,
+                            "", "", 0, rng.uniform(0.1, 5) if done else None,
+                        )  # fmt: skip
+                games.add(
+                    len(games.rows) + 1, tournament_id, game.round, game.tie, game.index,
+                    list(game.bots), stored_seed(game.seed), match, 0, ranks, False, False,
+                    played,
+                )  # fmt: skip
+                if ranks is not None:
+                    results.append(Result(game, tuple(ranks)))
+            if last:
+                break
+        standings = [
+            {
+                "rank": standing.rank,
+                "entrant": standing.bot,
+                "bot": bots[standing.bot],
+                "version": labels[standing.bot],
+                "points": standing.points,
+                "tiebreaks": dict(standing.tiebreaks),
+            }
+            for standing in event.standings(results)
+        ]
+        over = began + timedelta(minutes=10 * (rounds + 1))
+        tournaments.add(
+            tournament_id, f"Bench {status} Swiss", TOURNAMENT_GAME, "swiss", 2, None, 1, {},
+            seed, True, 1, max(2, size), began - timedelta(days=2), began, status,
+            began - timedelta(days=2), began, over if status == "finished" else None,
+            standings if status == "finished" else [], len(results), "",
+        )  # fmt: skip
+    return match_id + 1
+
+
 def first_bots_games() -> list[str]:
     """The games of the first bots: as many for each game as its largest table seats."""
     from engine.registry import get_game
@@ -545,6 +686,9 @@ LOAD_ORDER = (
     "matches_match",
     "matches_matchseat",
     "ladders_ratingchange",
+    "tournaments_tournament",
+    "tournaments_entry",
+    "tournaments_tournamentgame",
 )
 
 
@@ -616,10 +760,17 @@ def load(args: argparse.Namespace, media_root: Path) -> float | None:
     from agon.ladders.models import Ladder
     from agon.ladders.services import ladder_ensure_defaults
     from agon.matches.models import Match
+    from agon.tournaments.models import Tournament
 
     ladders = ladder_ensure_defaults()
     archive = write_media(media_root, sorted({(ladder.game, ladder.players) for ladder in ladders}))
-    if args.reuse and Bot.objects.count() == args.bots and Match.objects.count() == args.matches:
+    history = Match.objects.exclude(kind="tournament")
+    tournaments = Tournament.objects.count()
+    if args.reuse and Bot.objects.count() == args.bots and history.count() == args.matches:
+        if tournaments != 2:
+            raise SystemExit(
+                "the database is of an older bench (no tournaments): run without --reuse"
+            )
         print(f"reusing the database: {args.bots} bots, {args.matches} matches")
         return None
     if Bot.objects.exists() or Match.objects.exists():
@@ -643,14 +794,34 @@ def load(args: argparse.Namespace, media_root: Path) -> float | None:
 # --- The server --------------------------------------------------------------------------
 
 
-def server_environment(args: argparse.Namespace, var_dir: Path, cache_url: str) -> dict[str, str]:
+@dataclass
+class Contender:
+    """An app under test: the code of a checkout (this one, or --compare's), served by a
+    gunicorn of its own with a cache of its own and its own keys in the broker."""
+
+    label: str
+    root: Path
+    port: int
+    prefix: str
+    cache_url: str = ""
+    server: subprocess.Popen[bytes] | None = None
+    results: list[Result] = field(default_factory=list)
+
+
+def server_environment(
+    args: argparse.Namespace, var_dir: Path, contender: Contender
+) -> dict[str, str]:
+    root = contender.root
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
+        "PYTHONPATH": os.pathsep.join([str(root), str(root / "platform")]),
         "AGON_VAR_DIR": str(var_dir),
         "AGON_LOG_LEVEL": "WARNING",
         "AGON_ALLOWED_HOSTS": "127.0.0.1",
         "AGON_LIST_CACHE_SECONDS": str(args.list_cache_seconds),
+        # The timelines' limit counts every request, but 16 clients on one address do not
+        # reach it (it is per client address when signed out).
+        "AGON_TIMELINE_RATE": "1000000/minute",
     }
     if args.server_settings == "production":
         env.update(
@@ -659,9 +830,9 @@ def server_environment(args: argparse.Namespace, var_dir: Path, cache_url: str) 
                 "AGON_DATABASE_URL": args.database_url,
                 "AGON_SECRET_KEY": secrets.token_urlsafe(50),
                 "AGON_BROKER_URL": args.broker_url,  # no task is sent; the rate limits count
-                "AGON_CACHE_URL": cache_url,
+                "AGON_CACHE_URL": contender.cache_url,
                 "AGON_SSL_REDIRECT": "false",
-                **prefix_environment(args.redis_prefix),
+                **prefix_environment(contender.prefix),
             }
         )
     else:
@@ -675,22 +846,23 @@ def server_environment(args: argparse.Namespace, var_dir: Path, cache_url: str) 
 
 
 def start_server(
-    args: argparse.Namespace, var_dir: Path, port: int, cache_url: str
+    args: argparse.Namespace, var_dir: Path, contender: Contender
 ) -> subprocess.Popen[bytes]:
-    log = (var_dir / "gunicorn.log").open("wb")
+    port, label = contender.port, contender.label
+    log = (var_dir / f"gunicorn-{label}.log").open("wb")
     argv = [
         sys.executable, "-m", "gunicorn", "agon.wsgi",
         "--bind", f"127.0.0.1:{port}",
         "--workers", str(args.workers),
         "--worker-class", "sync",
         "--backlog", "512",
-        "--access-logfile", str(var_dir / "access.log"),
+        "--access-logfile", str(var_dir / f"access-{label}.log"),
         "--access-logformat", ACCESS_LOG_FORMAT,
     ]  # fmt: skip
     server = subprocess.Popen(  # noqa: S603 - a fixed argv
         argv,
-        cwd=ROOT,
-        env=server_environment(args, var_dir, cache_url),
+        cwd=contender.root,
+        env=server_environment(args, var_dir, contender),
         stdin=subprocess.DEVNULL,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -707,7 +879,7 @@ def start_server(
             pass
         if server.poll() is not None or time.monotonic() > deadline:
             stop_server(server)
-            tail = (var_dir / "gunicorn.log").read_text(errors="replace")[-3000:]
+            tail = (var_dir / f"gunicorn-{label}.log").read_text(errors="replace")[-3000:]
             raise SystemExit(f"gunicorn did not start:\n{tail}")
         time.sleep(0.2)
 
@@ -912,6 +1084,7 @@ def endpoints(args: argparse.Namespace) -> list[Endpoint]:
     from agon.bots.models import Bot
     from agon.ladders.models import Ladder, Rating
     from agon.matches.models import Match
+    from agon.tournaments.models import Tournament, TournamentGame
 
     page_size = 50
     ladder_sizes = dict(
@@ -927,6 +1100,18 @@ def endpoints(args: argparse.Namespace) -> list[Endpoint]:
         Match.objects.filter(status=Match.Status.FINISHED).values_list("id", flat=True)
     )
     deep_page = max(1, (total // page_size) * 3 // 4)
+    bot_pages = max(1, -(-len(bots) // page_size))
+    decided = Tournament.objects.get(status=Tournament.Status.FINISHED).id
+    running = Tournament.objects.get(status=Tournament.Status.RUNNING).id
+    game_counts = dict(
+        TournamentGame.objects.values_list("tournament")
+        .annotate(n=Count("id"))
+        .values_list("tournament", "n")
+    )
+
+    def tournament_games(tournament: int) -> Callable[[random.Random], str]:
+        pages = max(1, -(-int(game_counts[tournament]) // page_size))
+        return lambda rng: f"/api/tournaments/{tournament}/games/?page={rng.randrange(pages) + 1}"
 
     def pages(ladder: int) -> int:
         return max(1, -(-int(ladder_sizes[ladder]) // page_size))
@@ -949,6 +1134,17 @@ def endpoints(args: argparse.Namespace) -> list[Endpoint]:
         Endpoint("matches ?status=queued", lambda rng: "/api/matches/?status=queued"),
         Endpoint(f"matches ?page={deep_page}", lambda rng: f"/api/matches/?page={deep_page}"),
         Endpoint("replay", lambda rng: f"/api/matches/{rng.choice(finished_ids)}/replay/"),
+        Endpoint("timeline", lambda rng: f"/api/matches/{rng.choice(finished_ids)}/timeline/"),
+        Endpoint("match", lambda rng: f"/api/matches/{rng.choice(finished_ids)}/"),
+        Endpoint("games", lambda rng: "/api/games/"),
+        Endpoint("ladders", lambda rng: "/api/ladders/"),
+        Endpoint("bots", lambda rng: f"/api/bots/?page={rng.randrange(1, bot_pages + 1)}"),
+        Endpoint("bot", lambda rng: f"/api/bots/{rng.choice(bots)}/"),
+        Endpoint("tournaments", lambda rng: "/api/tournaments/"),
+        Endpoint("tournament finished", lambda rng: f"/api/tournaments/{decided}/"),
+        Endpoint("tournament running", lambda rng: f"/api/tournaments/{running}/"),
+        Endpoint("tournament games finished", tournament_games(decided)),
+        Endpoint("tournament games running", tournament_games(running)),
     ]
 
 
@@ -1022,6 +1218,20 @@ def explain(args: argparse.Namespace) -> None:
                     print("    " + "\n    ".join(row[0] for row in cursor.fetchall()))
 
 
+def measure(args: argparse.Namespace, contender: Contender, endpoint: Endpoint) -> Result:
+    """One endpoint of one contender: a warm-up, one client, then --clients clients."""
+    assert contender.server is not None
+    port, seed = contender.port, args.seed
+    hammer(port, endpoint, args.clients, 10 * args.clients, 10, seed, "warm")
+    alone = hammer(port, endpoint, 1, args.serial_requests, 10, seed, "alone")
+    tag = endpoint.name.replace(" ", "_")
+    with ServerCpu(contender.server.pid, args.database_url) as cpu:
+        result = hammer(port, endpoint, args.clients, args.requests, args.seconds, seed, tag)
+    result.app_cpu, result.db_cpu = cpu.seconds()
+    result.alone_ms = alone.latencies
+    return result
+
+
 # --- Main --------------------------------------------------------------------------------
 
 
@@ -1084,6 +1294,12 @@ def main() -> None:
         "are served from the cache (default 2, as in production; 0 computes every page)",
     )
     parser.add_argument("--only", help="endpoints whose name contains this text")
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        help="another checkout (a git worktree of an earlier commit, say): its app is served "
+        "too, from the same database, and measured endpoint by endpoint in turn with this one",
+    )
     parser.add_argument("--explain", action="store_true", help="print the query plans, then stop")
     parser.add_argument("--no-load", action="store_true", help="fill the database, then stop")
     args = parser.parse_args()
@@ -1093,7 +1309,7 @@ def main() -> None:
         parser.error(f"need bots >= {len(first_bots_games())}: every game's largest table")
 
     var_dir = Path(tempfile.mkdtemp(prefix="agon-bench-api-"))
-    server: subprocess.Popen[bytes] | None = None
+    contenders: list[Contender] = []
     cache = contextlib.ExitStack()
     try:
         if not (args.reuse and database_exists(args.database_url)):
@@ -1107,11 +1323,17 @@ def main() -> None:
         if args.no_load:
             return
         chosen = [e for e in endpoints(args) if not args.only or args.only in e.name]
-        port = args.port or free_port()
-        cache_url = cache.enter_context(cache_server(args.cache_url))
-        server = start_server(args, var_dir, port, cache_url)
+        ports = [args.port or free_port(), free_port()]
+        contenders = [Contender("this", ROOT, ports[0], args.redis_prefix)]
+        if args.compare is not None:
+            contenders.append(Contender("compared", args.compare.resolve(), ports[1], ""))
+            contenders[0].prefix = f"{args.redis_prefix}this:"
+            contenders[1].prefix = f"{args.redis_prefix}compared:"
+        for contender in contenders:
+            contender.cache_url = cache.enter_context(cache_server(args.cache_url))
+            contender.server = start_server(args, var_dir, contender)
         print(
-            f"gunicorn: {args.workers} sync workers, {args.server_settings} settings, lists "
+            f"gunicorn: {args.workers} sync workers each, {args.server_settings} settings, lists "
             + (
                 f"cached for {args.list_cache_seconds} s"
                 if args.list_cache_seconds > 0
@@ -1119,32 +1341,29 @@ def main() -> None:
             )
             + f"; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}"
         )
-        results = []
         with Progress(transient=True) as progress:
             task = progress.add_task("requests", total=len(chosen))
-            for endpoint in chosen:
+            for number, endpoint in enumerate(chosen):
                 progress.update(task, description=endpoint.name)
-                hammer(port, endpoint, args.clients, 10 * args.clients, 10, args.seed, "warm")
-                alone = hammer(port, endpoint, 1, args.serial_requests, 10, args.seed, "alone")
-                tag = endpoint.name.replace(" ", "_")
-                with ServerCpu(server.pid, args.database_url) as cpu:
-                    result = hammer(
-                        port, endpoint, args.clients, args.requests, args.seconds, args.seed, tag
-                    )
-                result.app_cpu, result.db_cpu = cpu.seconds()
-                result.alone_ms = alone.latencies
-                results.append(result)
+                # Interleaved: each endpoint's contenders in turn, the first one alternating.
+                for contender in contenders if number % 2 == 0 else contenders[::-1]:
+                    contender.results.append(measure(args, contender, endpoint))
                 progress.advance(task)
-        stop_server(server)
-        times = server_times(var_dir / "access.log")
-        for result in results:
-            result.server_ms = times.get(result.name.replace(" ", "_"), [])
-        report(results, args.clients)
+        for contender in contenders:
+            assert contender.server is not None
+            stop_server(contender.server)
+            times = server_times(var_dir / f"access-{contender.label}.log")
+            for result in contender.results:
+                result.server_ms = times.get(result.name.replace(" ", "_"), [])
+            if args.compare is not None:
+                print(f"\n== {contender.label}: {contender.root}")
+            report(contender.results, args.clients)
     finally:
-        if server is not None:
-            stop_server(server)
-            if args.server_settings == "production":
-                delete_keys(args.broker_url, args.redis_prefix)
+        for contender in contenders:
+            if contender.server is not None:
+                stop_server(contender.server)
+        if contenders and args.server_settings == "production":
+            delete_keys(args.broker_url, args.redis_prefix)
         cache.close()
         shutil.rmtree(var_dir, ignore_errors=True)
         if args.drop:

@@ -197,11 +197,15 @@ def test_the_api_bench_loads_a_site_and_serves_every_endpoint() -> None:
         *("--port", str(free_port())),
     )
     assert re.search(
-        r"loaded 4 auth_user, 16 bots_bot, \d+ bots_botversion, 50 matches_match", output
+        r"loaded 4 auth_user, 16 bots_bot, \d+ bots_botversion, \d+ matches_match", output
     )
+    assert re.search(r"2 tournaments_tournament, 8 tournaments_entry", output), output
     endpoints = ["leaderboard p1", "leaderboard middle", "leaderboard last", "matches"]
     endpoints += ["matches ?bot=", "matches ?ladder=", "matches ?status=finished"]
     endpoints += ["matches ?status=queued", "matches ?page=1", "replay"]
+    endpoints += ["timeline", "match", "games", "ladders", "bots", "bot", "tournaments"]
+    endpoints += ["tournament finished", "tournament running"]
+    endpoints += ["tournament games finished", "tournament games running"]
     rows = {
         line[:26].strip(): line[26:]
         for line in output.splitlines()

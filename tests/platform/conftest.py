@@ -23,9 +23,11 @@ MakeBot = Callable[..., Bot]
 
 
 @pytest.fixture(autouse=True)
-def fresh_timelines() -> None:
-    """No timeline of an earlier test's match (SQLite gives a rolled-back id again)."""
+def fresh_caches() -> None:
+    """No timeline of an earlier test's match, nor the kept pages of its tournament
+    (SQLite gives a rolled-back id again)."""
     caches["timelines"].clear()
+    caches["default"].clear()
 
 
 @pytest.fixture

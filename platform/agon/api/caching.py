@@ -1,15 +1,17 @@
 """Public lists served from the shared cache for a moment.
 
-The match lists and the leaderboards are the same for everybody (the match lists for
-everybody not signed in), and are read far more often than they change: each page is
+The match lists, the leaderboards, the ladders, the bots and the tournaments are the same
+for everybody (the match and tournament lists for everybody not signed in), and are read
+far more often than they change: each page is
 kept in the cache (Redis in production) for AGON_LIST_CACHE_SECONDS, 2 s by default,
 under its URL and the `Accept` header (JSON and the browsable page apart), and sent with
 `Cache-Control: max-age` so that a proxy in front may keep it as long. A finished match
 then shows in the lists up to that long after it finished; single matches, replays,
-timelines and errors are never kept. 0 turns it off (the test settings do). The match
-lists are kept only for requests that cannot be signed in (no token, no session
-cookie): a signed-in user's also holds the private matches they may see, answered
-afresh and never kept.
+timelines and errors are never kept here. 0 turns it off (the test settings do). The match
+and tournament lists are kept only for requests that cannot be signed in (no token, no
+session cookie): a signed-in user's also holds the private matches and tournaments they
+may see, answered afresh and never kept. (A tournament's own pages are kept per state
+of the tournament: `kept_json`, agon.tournaments.kept.)
 
 A page is kept as its bytes and a few headers, one value under one key: Django's
 `cache_page` keeps the pickled response and its header list under two keys, which cost
@@ -27,6 +29,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import patch_cache_control
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 KEY_PREFIX = "agon:api:list:"
 KEPT_HEADERS = ("Content-Type", "Vary", "Allow")
@@ -80,3 +85,24 @@ def _credentialed(request: HttpRequest) -> bool:
     hold private matches of its user's (agon.matches.visibility), which no other user
     may be given from the cache, nor a proxy keep."""
     return "Authorization" in request.headers or settings.SESSION_COOKIE_NAME in request.COOKIES
+
+
+def kept_json(
+    request: Request, kept: tuple[str, int] | None, make: Callable[[], Any]
+) -> HttpResponseBase:
+    """The JSON `make()` gives, as JSON bytes kept in the shared cache under `kept`'s key
+    (which changes with what the data depend on) and the request's host, path, query and
+    `Accept` (a page, a page size; absolute links), for `kept`'s seconds. Not kept without
+    a key, nor when it is asked for as anything but JSON (the browsable page): a Response,
+    rendered as always."""
+    renderer = request.accepted_renderer
+    if kept is None or not isinstance(renderer, JSONRenderer):
+        return Response(make())
+    key, seconds = kept
+    asked = f"{request.get_host()}\n{request.get_full_path()}\n{request.headers.get('Accept', '')}"
+    full_key = f"{key}:{hashlib.sha256(asked.encode()).hexdigest()}"
+    content = cache.get(full_key)
+    if not isinstance(content, bytes):
+        content = renderer.render(make(), request.accepted_media_type, {"request": request})
+        cache.set(full_key, content, seconds)
+    return HttpResponse(content, content_type=renderer.media_type)

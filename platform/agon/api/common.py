@@ -4,6 +4,7 @@ responses and the early size check of uploads."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime, tzinfo
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -96,3 +97,10 @@ def refuse_oversized_upload(request: Request) -> None:
         raise exceptions.ValidationError(
             f"the package is larger than {MAX_PACKED_BYTES // (1024 * 1024)} MiB"
         )
+
+
+def api_datetime(moment: datetime, zone: tzinfo) -> str:
+    """A timestamp as DRF's DateTimeField writes it in the time zone `zone` (the current
+    one): ISO 8601, `Z` for UTC."""
+    text = moment.astimezone(zone).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text

@@ -68,6 +68,7 @@ class LeaderboardRowSerializer(serializers.Serializer[Any]):
         }
 
 
+@method_decorator(cached_for_everyone, name="dispatch")
 class LadderListView(APIView):
     pagination_class = PageNumberPagination
 

@@ -10,23 +10,30 @@ GET /api/matches/{id}/logs/{seat}/    a seat's log, for its bot's owner only
 from __future__ import annotations
 
 import base64
+import contextlib
 from collections.abc import Iterable
-from datetime import datetime, tzinfo
 from typing import Any
 
-from django.http import FileResponse
+from django.http import FileResponse, HttpResponse, HttpResponseBase
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from agon.api.caching import cached_when_anonymous
-from agon.api.common import FileContentNegotiation, error_responses, query_values, signed_in_user
+from agon.api.common import (
+    FileContentNegotiation,
+    api_datetime,
+    error_responses,
+    query_values,
+    signed_in_user,
+)
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.api.throttles import TimelineThrottle
 from agon.matches.models import Match
@@ -39,8 +46,9 @@ from agon.matches.selectors import (
     match_seats,
     seat_owned_by,
 )
-from agon.matches.timeline import match_timeline
+from agon.matches.timeline import finished_timeline_json, match_timeline
 from engine.registry import game_ids
+from engine.replay import ReplayError
 
 
 class MatchFilterSerializer(serializers.Serializer[Any]):
@@ -121,13 +129,6 @@ def listed_matches_json(matches: Iterable[ListedMatch]) -> list[dict[str, Any]]:
         }
         for match in matches
     ]
-
-
-def api_datetime(moment: datetime, zone: tzinfo) -> str:
-    """A timestamp as DRF's DateTimeField writes it in the time zone `zone` (the current
-    one): ISO 8601, `Z` for UTC."""
-    text = moment.astimezone(zone).isoformat()
-    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 class MatchDetailSerializer(MatchSerializer):
@@ -273,7 +274,7 @@ class TimelineView(APIView):
         description="Rate limited per user, or per client address when signed out "
         "(AGON_TIMELINE_RATE).",
     )
-    def get(self, request: Request, match_id: int) -> Response:
+    def get(self, request: Request, match_id: int) -> HttpResponseBase:
         match = _match_or_404(request, match_id)
         query = TimelineQuerySerializer(data=query_values(request))
         query.is_valid(raise_exception=True)
@@ -285,7 +286,17 @@ class TimelineView(APIView):
                 raise exceptions.PermissionDenied(
                     "what a seat was shown stays hidden until the match has finished"
                 )
-        return Response(match_timeline(match, since=query.validated_data["since"], seat=seat))
+        since = query.validated_data["since"]
+        if (
+            seat is None
+            and match.status == Match.Status.FINISHED
+            and match.replay
+            and isinstance(request.accepted_renderer, JSONRenderer)
+        ):
+            with contextlib.suppress(ReplayError):  # the document says what went wrong
+                content = finished_timeline_json(match, since=since)
+                return HttpResponse(content, content_type=request.accepted_renderer.media_type)
+        return Response(match_timeline(match, since=since, seat=seat))
 
 
 class SeatLogView(APIView):

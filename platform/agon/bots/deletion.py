@@ -25,6 +25,7 @@ from agon.bots.models import Bot
 from agon.ladders.models import Rating
 from agon.matches.models import Match, MatchSeat
 from agon.matches.stored_timelines import timeline_names
+from agon.tournaments.kept import tournaments_forget
 from agon.tournaments.models import Entry
 from agon.version_testing.models import VersionTest
 
@@ -128,6 +129,7 @@ def bot_delete(*, bot: Bot) -> None:
         Match.objects.filter(id__in=ids).exclude(replay="").values_list("replay", "game", "players")
     ):
         files += timeline_names(replay, game, players)  # stored or not
+    tournaments_forget(bot_id=bot.id)  # its entries go with it
     VersionTest.objects.filter(Q(bot=bot) | Q(baseline__bot=bot)).delete()
     Match.objects.filter(id__in=ids).delete()
     Rating.objects.filter(bot=bot).delete()

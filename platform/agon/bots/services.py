@@ -19,6 +19,7 @@ from agon.bots.models import Bot, BotVersion
 from agon.matches.models import Match
 from agon.matches.services import match_create
 from agon.sandboxing import MAX_PACKED_BYTES, PackageError, check_package
+from agon.tournaments.kept import tournaments_forget
 from engine.match import fault_reason
 from engine.registry import UnknownGame, get_game
 
@@ -156,6 +157,7 @@ def bot_rename(*, bot: Bot, name: str) -> Bot:
     except IntegrityError:
         raise ValidationError(f"you already have a bot called {name!r}") from None
     bot.name = name
+    tournaments_forget(bot_id=bot.id)  # their pages show its name
     return bot
 
 

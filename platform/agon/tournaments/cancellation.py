@@ -17,7 +17,7 @@ from django.utils import timezone
 from agon.matches.models import Match
 from agon.tournaments.events import event_for, minimum_entrants, results_of
 from agon.tournaments.models import Tournament, TournamentGame
-from agon.tournaments.scheduling import standings_rows
+from agon.tournaments.scheduling import entrant_labels, standings_rows
 from agon.tournaments.services import tournament_visible
 
 NOT_PLAYED = "not played: its tournament was cancelled"
@@ -72,4 +72,4 @@ def _standings_now(tournament: Tournament) -> list[dict[str, object]]:
         "round", "tie", "index", "bots", "seed", "ranks"
     )
     standings = event_for(tournament, len(entrants)).standings(results_of(rows))
-    return standings_rows(standings, entrants)
+    return standings_rows(standings, entrant_labels(entrants))

@@ -301,30 +301,35 @@ def _finish(
 ) -> None:
     tournament.status = Tournament.Status.FINISHED
     tournament.finished = timezone.now()
-    tournament.standings = standings_rows(standings, entrants)
+    tournament.standings = standings_rows(standings, entrant_labels(entrants))
     tournament.save(update_fields=["status", "finished", "standings"])
     log.info("tournament %s finished", tournament.id)
 
 
 def standings_rows(
-    standings: Sequence[Standing], entrants: Sequence[Entry]
+    standings: Sequence[Standing], entrants: Sequence[tuple[int, str]]
 ) -> list[dict[str, object]]:
-    """Standings as stored and shown: the entrant's bot and version with its place."""
-    rows = []
-    for standing in standings:
-        entry = entrants[standing.bot]
-        version = entry.version
-        rows.append(
-            {
-                "rank": standing.rank,
-                "entrant": standing.bot,
-                "bot": entry.bot_id,
-                "version": version.label if version is not None else "",
-                "points": standing.points,
-                "tiebreaks": dict(standing.tiebreaks),
-            }
-        )
-    return rows
+    """Standings as stored and shown: the entrant's bot and version label (`entrants`:
+    each entrant's bot id and label, by number; `entrant_labels`) with its place."""
+    return [
+        {
+            "rank": standing.rank,
+            "entrant": standing.bot,
+            "bot": entrants[standing.bot][0],
+            "version": entrants[standing.bot][1],
+            "points": standing.points,
+            "tiebreaks": dict(standing.tiebreaks),
+        }
+        for standing in standings
+    ]
+
+
+def entrant_labels(entrants: Sequence[Entry]) -> list[tuple[int, str]]:
+    """Each entrant's bot id and version label (empty without a version)."""
+    return [
+        (entry.bot_id, entry.version.label if entry.version is not None else "")
+        for entry in entrants
+    ]
 
 
 def tournament_game_conclude(match: Match) -> None:

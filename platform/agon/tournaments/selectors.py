@@ -4,11 +4,14 @@ may have 20,000 of them."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from agon.matches.models import Match
 from agon.tournaments.events import NOT_A_BYE, event_for, game_lines, results_of_lines
@@ -44,26 +47,102 @@ GAME_STATUSES = ("bye", "void", "forfeit", "queued", "running", "finished", "fai
 withdrew), or its match's."""
 
 
-@dataclass(frozen=True)
-class GameShown:
-    row: TournamentGame
-    entrants: list[Entry]
+@dataclass(frozen=True, slots=True)
+class EntryRow:
+    """An entered bot as the API shows it: a row of plain values, not a model (a public
+    tournament has up to 65,535 entrants, and models and serializers cost a few ms a
+    hundred)."""
+
+    id: int
+    bot: int
+    bot_name: str
+    owner: str
+    version: int | None
+    """The number of the version that plays, frozen when the entry closed."""
+    entrant: int | None
+    created: datetime
+    withdrawn: datetime | None
 
     @property
-    def is_bye(self) -> bool:
-        return len(self.row.bots) == 1
+    def label(self) -> str:
+        """`owner/bot@vN` (`BotVersion.label`), empty before the entry closed."""
+        return f"{self.owner}/{self.bot_name}@v{self.version}" if self.version is not None else ""
+
+
+ENTRY_COLUMNS = (
+    "id",
+    "bot_id",
+    "bot__name",
+    "bot__owner__username",
+    "version__number",
+    "number",
+    "created",
+    "withdrawn",
+)
+
+
+def entry_rows(tournament_id: int, *, numbers: Collection[int] | None = None) -> list[EntryRow]:
+    """The entered bots (at most the tournament's `max_entrants`), or only the entrants
+    numbered `numbers`: in seed order once the entry closed, the ones dropped then last."""
+    entries = Entry.objects.filter(tournament_id=tournament_id)
+    if numbers is not None:
+        entries = entries.filter(number__in=numbers)
+    rows = [EntryRow(*row) for row in entries.order_by("number", "id").values_list(*ENTRY_COLUMNS)]
+    return [row for row in rows if row.entrant is not None] + [
+        row for row in rows if row.entrant is None
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A game as the API lists it, from plain rows."""
+
+    id: int
+    round: int
+    tie: str
+    index: int
+    bots: list[int]
+    """Entrant numbers in seat order; one for a bye."""
+    ranks: list[int] | None
+    match: int | None
+    match_status: str | None
+    replays: int
+    void: bool
+    forfeited: bool
+    attempts: list[int] = field(default_factory=list)
+    """The failed matches a replay replaced, oldest first (`with_attempts`)."""
 
     @property
     def status(self) -> str:
         """bye, void, forfeit, or its match's status (queued, running, finished,
         failed)."""
-        if self.is_bye:
+        if len(self.bots) == 1:
             return "bye"
-        if self.row.void:
+        if self.void:
             return "void"
-        if self.row.forfeited:
+        if self.forfeited:
             return "forfeit"
-        return self.row.match.status if self.row.match is not None else "queued"
+        return self.match_status or "queued"
+
+    @property
+    def replay_shown(self) -> bool:
+        """Whether its match finished it: its replay is worth a look."""
+        return self.match is not None and self.match_status == "finished" and not self.void
+
+
+GAME_COLUMNS = (
+    "id",
+    "round",
+    "tie",
+    "index",
+    "bots",
+    "ranks",
+    "match_id",
+    "match__status",
+    "replays",
+    "void",
+    "forfeited",
+)
 
 
 @dataclass(frozen=True)
@@ -81,23 +160,10 @@ class Progress:
 @dataclass(frozen=True)
 class TournamentShown:
     tournament: Tournament
-    entrants: list[Entry]
+    entrants: list[EntryRow]
     """Entered bots: in seed order once the entry closed (dropped ones last)."""
     standings: list[dict[str, object]] = field(default_factory=list)
     progress: Progress = Progress(0, 0, 0, None)
-
-
-def tournament_entries(tournament: Tournament) -> list[Entry]:
-    """The entered bots (at most the tournament's `max_entrants`): in seed order once the
-    entry closed, the ones dropped then last."""
-    entries = list(
-        tournament.entries.select_related("bot__owner", "version__bot__owner").order_by(
-            "number", "id"
-        )
-    )
-    return [entry for entry in entries if entry.number is not None] + [
-        entry for entry in entries if entry.number is None
-    ]
 
 
 LIVE_CACHE_SECONDS = 60
@@ -107,10 +173,12 @@ LIVE_CACHE_SECONDS = 60
 
 def live_version(tournament: Tournament) -> str:
     """Changes whenever what a running tournament shows would: the status, the entries (one
-    withdrawn), a game queued, started, decided or replayed. Two small queries, where the
-    standings of a public tournament's 20,000 games take 0.7 s."""
+    entered, dropped or withdrawn), a game queued, given its match, started, decided or
+    replayed (agon.tournaments.kept). Two small queries, where the standings of a public
+    tournament's 20,000 games take 0.7 s."""
     games = TournamentGame.objects.filter(tournament=tournament).aggregate(
         rows=Count("id"),
+        matched=Count("match"),
         decided=Count("id", filter=Q(ranks__isnull=False)),
         running=Count("id", filter=Q(ranks__isnull=True, match__status=Match.Status.RUNNING)),
         replays=Sum("replays"),
@@ -118,15 +186,26 @@ def live_version(tournament: Tournament) -> str:
     entries = Entry.objects.filter(tournament=tournament)
     if tournament.status != Tournament.Status.ENTRY:
         entries = entries.filter(number__isnull=False)  # the entrants, once it started
+    # A new entry has the highest id: the count and the highest id change with any change
+    # of the entries, one entering as another leaves too.
     entered = entries.aggregate(
-        entries=Count("id"), withdrawn=Count("id", filter=Q(withdrawn__isnull=False))
+        entries=Count("id"),
+        newest=Max("id"),
+        withdrawn=Count("id", filter=Q(withdrawn__isnull=False)),
     )
-    counts = (games["rows"], games["decided"], games["running"], games["replays"] or 0)
-    parts = (tournament.status, entered["entries"], entered["withdrawn"], *counts)
+    counts = (games["rows"], games["matched"], games["decided"], games["running"])
+    parts = (
+        tournament.status,
+        entered["entries"],
+        entered["newest"],
+        entered["withdrawn"],
+        *counts,
+        games["replays"] or 0,
+    )
     return "-".join(str(part) for part in parts)
 
 
-def live_standings(tournament: Tournament, entrants: list[Entry]) -> list[dict[str, object]]:
+def live_standings(tournament: Tournament, entrants: Sequence[EntryRow]) -> list[dict[str, object]]:
     """A running tournament's standings as they stand, computed once per state of the
     tournament (`live_version`) for every caller, in the shared cache. They read each
     decided game's result, not its match."""
@@ -136,7 +215,7 @@ def live_standings(tournament: Tournament, entrants: list[Entry]) -> list[dict[s
         return kept
     decided = results_of_lines(game_lines(tournament.id, decided=True))
     live = event_for(tournament, len(entrants)).standings(decided)
-    standings = standings_rows(live, entrants)
+    standings = standings_rows(live, [(entrant.bot, entrant.label) for entrant in entrants])
     cache.set(key, standings, LIVE_CACHE_SECONDS)
     return standings
 
@@ -145,8 +224,8 @@ def tournament_shown(tournament: Tournament) -> TournamentShown:
     """A tournament without its games (those are paged: `tournament_games`): entrants,
     standings and progress, in a fixed number of queries whatever its size. The live
     standings come from the shared cache (`live_standings`)."""
-    entries = tournament_entries(tournament)
-    entrants = [entry for entry in entries if entry.number is not None]
+    entries = entry_rows(tournament.id)
+    entrants = [entry for entry in entries if entry.entrant is not None]
     standings = tournament.standings
     if tournament.status == Tournament.Status.RUNNING and entrants:
         standings = live_standings(tournament, entrants)
@@ -164,17 +243,30 @@ def tournament_shown(tournament: Tournament) -> TournamentShown:
     return TournamentShown(tournament, entries, standings, progress)
 
 
-def tournament_games(
-    tournament: Tournament, *, round: int | None = None
-) -> QuerySet[TournamentGame]:
-    """The tournament's games in order (round, tie, index), of one round if given, with
-    their matches and earlier failed attempts: page it."""
-    games = (
-        tournament.games.select_related("match")
-        .prefetch_related(Prefetch("attempts", queryset=Match.objects.order_by("id")))
-        .order_by("round", "tie", "index", "id")
+def tournament_games(tournament: Tournament, *, round: int | None = None) -> QuerySet[Any]:
+    """The tournament's games in order (round, tie, index) as tuples of GAME_COLUMNS, of
+    one round if given: page it, then make the page's `GameRow`s with `game_rows`."""
+    games = tournament.games.order_by("round", "tie", "index", "id")
+    if round is not None:
+        games = games.filter(round=round)
+    return games.values_list(*GAME_COLUMNS)
+
+
+def game_rows(page: Sequence[tuple[Any, ...]]) -> list[GameRow]:
+    """A page of `tournament_games` as rows, each with its earlier failed attempts (one
+    query for the page)."""
+    games = [GameRow(*values) for values in page]
+    attempts: dict[int, list[int]] = {}
+    through = TournamentGame.attempts.through.objects.filter(
+        tournamentgame_id__in=[game.id for game in games]
     )
-    return games if round is None else games.filter(round=round)
+    for game_id, match_id in through.order_by("match_id").values_list(
+        "tournamentgame_id", "match_id"
+    ):
+        attempts.setdefault(game_id, []).append(match_id)
+    for game in games:
+        game.attempts.extend(attempts.get(game.id, ()))
+    return games
 
 
 def _rounds_known(tournament: Tournament, entrants: int) -> int | None:

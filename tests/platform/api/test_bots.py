@@ -9,7 +9,10 @@ from django.contrib.auth.models import User
 from pytest_django import DjangoCaptureOnCommitCallbacks
 from rest_framework.test import APIClient
 
+from agon.api.bots import BotSummarySerializer
 from agon.bots.models import Bot, BotVersion
+from agon.bots.retirement import bot_retire
+from agon.bots.selectors import bot_get
 from agon.matches.models import Match
 from competition import ratings
 from tests.platform.conftest import MakeBot
@@ -52,6 +55,23 @@ def test_anybody_lists_every_bot_with_its_owner_and_active_version(
         },
     ]
     assert all(bot["created"] for bot in body["results"])
+
+
+def test_listed_bots_read_as_rows_give_the_serializers_json(
+    anonymous: APIClient, make_bot: MakeBot, alice: User, bob: User
+) -> None:
+    """The list is read as plain rows and written field by field: the JSON of
+    BotSummarySerializer, a retired bot's and one without an active version too."""
+    make_bot(alice, "first")
+    make_bot(bob, "pending", active=False)
+    retired = make_bot(bob, "old")
+    bot_retire(bot=retired)
+    models = [bot_get(bot_id=bot.id) or bot for bot in Bot.objects.order_by("id")]
+
+    listed = anonymous.get("/api/bots/").json()["results"]
+
+    assert listed == list(BotSummarySerializer(models, many=True).data)
+    assert [bot["retired"] is not None for bot in listed] == [False, False, True]
 
 
 def test_it_filters_the_bots_by_owner(

@@ -13,6 +13,7 @@ from agon.api.caching import KEY_PREFIX
 from agon.ladders.models import Ladder
 from tests.platform.conftest import MakeBot
 from tests.platform.support import play_ranked
+from tests.platform.tournaments.support import open_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -111,3 +112,20 @@ def test_it_is_off_when_set_to_zero(
     play_ranked(ladder_2p, [make_bot(alice, "ant"), make_bot(bob, "bee")], scores=[2, 1])
 
     assert anonymous.get("/api/matches/").json()["count"] == before["count"] + 3
+
+
+def test_the_bots_ladders_and_tournaments_lists_are_kept_too_tournaments_for_anonymous_only(
+    anonymous: APIClient, alice_client: APIClient, make_bot: MakeBot, alice: User
+) -> None:
+    before = {url: anonymous.get(url).json() for url in ("/api/bots/", "/api/ladders/")}
+    tournaments = anonymous.get("/api/tournaments/").json()
+    mine = alice_client.get("/api/tournaments/").json()
+    make_bot(alice, "ant")
+    open_tournament(User.objects.create_user("root", is_staff=True), public=True, name="open")
+
+    assert {url: anonymous.get(url).json() for url in before} == before
+    assert anonymous.get("/api/tournaments/").json() == tournaments
+    assert alice_client.get("/api/tournaments/").json()["count"] == mine["count"] + 1
+    cache.clear()
+    assert anonymous.get("/api/bots/").json()["count"] == before["/api/bots/"]["count"] + 1
+    assert anonymous.get("/api/tournaments/").json()["count"] == tournaments["count"] + 1

@@ -13,7 +13,8 @@ from django.utils import timezone
 from rest_framework import serializers
 from rest_framework.test import APIClient
 
-from agon.api.matches import MatchSerializer, api_datetime
+from agon.api.common import api_datetime
+from agon.api.matches import MatchSerializer
 from agon.bots.models import Bot
 from agon.ladders.models import Ladder
 from agon.matches.models import Match

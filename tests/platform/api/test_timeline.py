@@ -5,11 +5,14 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache, caches
+from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
 from agon.matches.services import match_create
+from agon.matches.stored_timelines import timeline_name
+from agon.matches.timeline import match_timeline
 from tests.platform.conftest import MakeBot
 from tests.platform.web.support import play_and_finish
 
@@ -98,3 +101,29 @@ def test_a_timeline_is_kept_in_the_bounded_timelines_cache_not_beside_the_lists(
     assert len(kept) == 2, "the timeline and what seat 1 saw"
     assert not cache._cache  # type: ignore[attr-defined]
     assert caches["timelines"]._max_entries == 48
+
+
+def test_a_finished_timeline_is_sent_as_the_renderer_would_write_it_from_kept_json(
+    anonymous: APIClient, ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User
+) -> None:
+    """A finished match's steps are kept as JSON, one piece a step, and joined per request:
+    the bytes are those DRF's renderer gives the document, from any step on."""
+    bots = [make_bot(alice, "ant"), make_bot(bob, "bee")]
+    match = play_and_finish(
+        match_create(
+            kind=Match.Kind.RANKED,
+            ladder=ladder_2p,
+            game="akropolis",
+            players=2,
+            options={},
+            seats=[bot.versions.get(status="active") for bot in bots],
+        )
+    )
+    match.refresh_from_db()
+
+    for since in (0, 3, 10_000):
+        sent = anonymous.get(f"/api/matches/{match.id}/timeline/?since={since}")
+        assert sent["Content-Type"] == "application/json"
+        assert sent.content == JSONRenderer().render(match_timeline(match, since=since))
+    parts = caches["timelines"].get(f"{timeline_name(match.replay.name, match.game)}:json")
+    assert isinstance(parts, list) and all(isinstance(part, bytes) for part in parts)

@@ -80,9 +80,9 @@ def legal_actions_from_message(game_id: str | None, data: JSONValue) -> Sequence
         return data
     if game_id is None:
         raise ValueError("a compact list of legal actions arrived before the start message")
-    from engine.registry import get_spec
+    from engine.registry import legal_actions_expander
 
-    expand = get_spec(game_id).legal_actions_from_json
+    expand = legal_actions_expander(game_id)
     if expand is None:
         raise ValueError(f"game {game_id} sent a compact form it cannot expand")
     result: Sequence[Action] = expand(data)

@@ -7,9 +7,9 @@ profile; bubblewrap loads it itself) and moves the bot's stdout onto fd 1 where 
 backend hands it in on another descriptor (bubblewrap). Only then does it put the bot's
 folder on the import path and run main.py in the interpreter's `__main__`.
 
-One interpreter instead of a shell and one or two interpreters: a bot's start was
-three programs' start, `bash` or `sh`, `python3 -c <install the filter>` and `python3
-main.py`; now it is one. The flags (`START_FLAGS`):
+One interpreter, where a bubblewrap box ran `bash` then `python3 main.py`, and a Docker
+box `python3 -c <install the filter>` then `python3 main.py` (after its `sh` and `env`,
+which stay). The flags (`START_FLAGS`):
 
 - `-P`: neither the current folder nor a script's is on the import path while
   `START_BOT` runs, so nothing of the bot's (a `ctypes.py` in /bot) can be imported

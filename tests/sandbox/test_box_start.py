@@ -31,6 +31,9 @@ print(json.dumps({
     "main_names": sorted(name for name in globals() if not name.startswith("__")),
 }))
 """
+SITE_FOLDERS_ON_PATH = (
+    "import site, sys; print([p for p in site.getsitepackages() if p in sys.path])"
+)
 SHADOW = """\
 import sys
 sys.modules["shadowed_marker"] = {"the bot's ctypes.py ran": 1}

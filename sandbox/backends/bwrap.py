@@ -201,6 +201,9 @@ class BwrapBackend:
 
 
 STAGING_PREFIX = "agon-bwrap-"
+LIBRARIES_PREFIX = "agon-libraries-"
+"""Of the folder of a referee's compiled libraries, which lives as long as the referee
+(not one of a box's copies)."""
 _compiled: dict[int, dict[str, Path]] = {}
 _compiling = threading.Lock()
 
@@ -213,7 +216,7 @@ def compiled_libraries() -> dict[str, Path]:
     pid = os.getpid()
     with _compiling:
         if pid not in _compiled:
-            folder = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{pid}-libraries-"))
+            folder = Path(tempfile.mkdtemp(prefix=f"{LIBRARIES_PREFIX}{pid}-"))
             try:
                 _compiled[pid] = compiled_copy(folder, BOX_PYTHON)
             except (OSError, subprocess.SubprocessError) as error:
@@ -268,10 +271,11 @@ def _make_box_folder(spec: BoxSpec, *, copy_bot: bool) -> Path:
 
 
 def _remove_copies_of_dead_referees() -> None:
-    for folder in Path(tempfile.gettempdir()).glob(f"{STAGING_PREFIX}*-*"):
-        owner = folder.name.removeprefix(STAGING_PREFIX).partition("-")[0]
-        if owner.isdigit() and not Path(f"/proc/{owner}").exists():
-            shutil.rmtree(folder, ignore_errors=True)
+    for prefix in (STAGING_PREFIX, LIBRARIES_PREFIX):
+        for folder in Path(tempfile.gettempdir()).glob(f"{prefix}*-*"):
+            owner = folder.name.removeprefix(prefix).partition("-")[0]
+            if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 @functools.cache

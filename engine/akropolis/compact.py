@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine import legal
-from engine.core import IllegalAction
+from engine.errors import IllegalAction
 
 ACTION_KEYS = frozenset(("tile", "q", "r", "rotation"))
 

@@ -69,7 +69,8 @@ def test_expanding_akropolis_compact_actions_loads_no_rules() -> None:
         "from engine.registry import legal_actions_expander\n"
         "expand = legal_actions_expander('akropolis')\n"
         "legal = expand({'tiles': [3, 4], 'placements': [[0, 1, 2], [1, 0, 5]]})\n"
-        "print(json.dumps([len(legal), legal[3], 'engine.akropolis.rules' in sys.modules]))\n"
+        "loaded = [name in sys.modules for name in ('engine.akropolis.rules', 'engine.core')]\n"
+        "print(json.dumps([len(legal), legal[3], *loaded]))\n"
     )
     done = subprocess.run(  # noqa: S603 - a fixed argv
         [sys.executable, "-c", "import json\n" + script],
@@ -78,4 +79,4 @@ def test_expanding_akropolis_compact_actions_loads_no_rules() -> None:
         check=True,
         cwd=REPO,
     )
-    assert json.loads(done.stdout) == [4, {"tile": 4, "q": 1, "r": 0, "rotation": 5}, False]
+    assert json.loads(done.stdout) == [4, {"tile": 4, "q": 1, "r": 0, "rotation": 5}, False, False]

@@ -16,7 +16,8 @@ which stay). The flags (`START_FLAGS`):
   before the filter is in force;
 - `-S`: no `site` at start, so no `.pth` file of the system's runs in a box (they import
   what they like: certifi, setuptools' shim); `START_BOT` adds the site folders that
-  `site` would have (without running their `.pth` files), so NumPy imports as before.
+  `site` would have (without running their `.pth` files), so NumPy imports as before,
+  and the builtins it would have (`exit`, `quit`, `help`, ...).
 
 The bot sees what `python3 main.py` shows it: `sys.argv == ["main.py"]`, `__file__`
 the absolute path of main.py, `__name__ == "__main__"`, the same `sys.path` (its folder,
@@ -54,6 +55,10 @@ def start(filter_path, stdout_fd):
     # PYTHONPATH and the standard library are there already, as with `python3 main.py`.
     sites = [entry for entry in site.getsitepackages() if os.path.isdir(entry)]
     sys.path[:] = [folder, *sys.path, *sites]
+    # The builtins `site` adds (exit, quit, help, copyright, credits, license).
+    site.setquit()
+    site.setcopyright()
+    site.sethelper()
     sys.argv[:] = ["main.py"]
     with open(path, "rb") as file:
         code = compile(file.read(), path, "exec", dont_inherit=True)

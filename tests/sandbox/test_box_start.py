@@ -88,6 +88,13 @@ def test_the_bot_sees_what_python3_main_py_shows_it(tmp_path: Path) -> None:
     assert report["sysinfo_errno"] is False  # no filter asked for, none installed
 
 
+def test_the_builtins_of_site_are_there_for_a_bot_that_calls_exit(tmp_path: Path) -> None:
+    (tmp_path / "main.py").write_text("print(callable(help), copyright is not None)\nexit(3)\n")
+    done = start(tmp_path)
+    assert done.returncode == 3, done.stderr
+    assert done.stdout == "True True\n"
+
+
 def test_stdout_handed_in_on_another_descriptor_becomes_fd_1(tmp_path: Path) -> None:
     (tmp_path / "main.py").write_text("print('to the referee')\n")
     read_end, write_end = os.pipe()

@@ -17,7 +17,23 @@ move on it (`score_after`, `scores_after`, `lead_after`; a move is an action or 
 into `position.legal`, the cheaper); `engine.get_game(...)` gives the rules themselves.
 """
 
-from agon_bot.lookahead import Lookahead
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from agon_bot.runner import Bot, log, run
 
+if TYPE_CHECKING:
+    from agon_bot.lookahead import Lookahead
+
 __all__ = ["Bot", "Lookahead", "log", "run"]
+
+
+def __getattr__(name: str) -> Any:
+    # Lookahead brings the whole engine: a bot that does not ask for it does not pay
+    # for it at its start (which is timed).
+    if name == "Lookahead":
+        from agon_bot.lookahead import Lookahead
+
+        return Lookahead
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,14 +1,18 @@
-"""The protocol loop behind `agon_bot.run`."""
+"""The protocol loop behind `agon_bot.run`.
+
+It imports the engine only when a turn's legal actions come in a game's compact form
+(whose expansion is the engine's), so that a bot's start pays for the engine only when
+its game or the bot itself needs it."""
 
 from __future__ import annotations
 
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from engine.core import JSONValue
-from engine.registry import get_spec
+if TYPE_CHECKING:
+    from engine.core import JSONValue
 
 Action = Any
 ActFunction = Callable[[Any, Sequence[Action]], Action]
@@ -76,7 +80,9 @@ def legal_actions_from_message(game_id: str | None, data: JSONValue) -> Sequence
         return data
     if game_id is None:
         raise ValueError("a compact list of legal actions arrived before the start message")
-    expand = get_spec(game_id).legal_actions_from_json
+    from engine.registry import legal_actions_expander
+
+    expand = legal_actions_expander(game_id)
     if expand is None:
         raise ValueError(f"game {game_id} sent a compact form it cannot expand")
     result: Sequence[Action] = expand(data)

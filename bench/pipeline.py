@@ -19,6 +19,12 @@ matches) and for all the timed matches together.
 
     .venv/bin/python bench/pipeline.py [--matches 40]
 
+With `--old PATH` (a checkout of other code, e.g. `git worktree add <folder> <commit>`
+of the commit before a change), it measures instead the throughput of random v random
+(2p) matches with the old code's worker and this checkout's taking turns, `--rounds`
+times each, one worker at a time on the same database and bots: matches a minute,
+old and new, in one run.
+
 It needs root (boxes use cgroups) and makes a database of its own (agon_bench, dropped
 at the end). Its broker is Redis database 14, where every key it makes starts with
 --redis-prefix and only those are deleted, before and after; its cache a capped
@@ -115,11 +121,18 @@ def drop_database(url: str) -> None:
 
 
 def start_worker(
-    env: dict[str, str], log_path: Path, concurrency: int, beat_schedule: Path | None = None
+    env: dict[str, str],
+    log_path: Path,
+    concurrency: int,
+    beat_schedule: Path | None = None,
+    root: Path = ROOT,
 ) -> subprocess.Popen[bytes]:
-    """The worker, for every queue; with `beat_schedule` (beat's state file), running
-    Celery beat too."""
+    """The worker, for every queue, running the code of the checkout at `root`; with
+    `beat_schedule` (beat's state file), running Celery beat too."""
     from django.conf import settings
+
+    if root != ROOT:
+        env = {**env, "PYTHONPATH": os.pathsep.join([str(root), str(root / "platform")])}
 
     beat = ["--beat", "--schedule", str(beat_schedule)] if beat_schedule is not None else []
     with log_path.open("wb") as log:
@@ -133,7 +146,7 @@ def start_worker(
                 ),
                 *beat,
             ],
-            cwd=ROOT,
+            cwd=root,
             env={**os.environ, **env},
             stdin=subprocess.DEVNULL,
             stdout=log,
@@ -183,7 +196,8 @@ def running_pipeline(
         raise
     finally:
         if worker is not None:
-            os.killpg(worker.pid, 9)
+            with contextlib.suppress(ProcessLookupError):  # side_by_side stopped it
+                os.killpg(worker.pid, 9)
             worker.wait()
         from django.db import connections
 
@@ -319,6 +333,8 @@ def main() -> None:
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/agon_bench")
     parser.add_argument("--broker-url", default="redis://127.0.0.1:6379/14")
     parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--old", type=Path, help="a checkout of the code to compare with")
+    parser.add_argument("--rounds", type=int, default=3, help="turns each code takes (--old)")
     add_redis_arguments(parser)
     args = parser.parse_args()
 
@@ -343,8 +359,83 @@ def add_redis_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def side_by_side(
+    args: argparse.Namespace, env: dict[str, str], var_dir: Path, worker: subprocess.Popen[bytes]
+) -> None:
+    """Matches a minute of the old code's worker and this checkout's, taking turns."""
+    from agon.ladders.models import Ladder
+
+    versions = enter_bots({f"random-{i}": "random_bot.py" for i in range(2)})
+    two = Ladder.objects.get(game="akropolis", players=2)
+    seats = [versions["random-0"], versions["random-1"]]
+    os.killpg(worker.pid, 9)  # the contenders' workers take the matches from here on
+    worker.wait()
+    contenders = {"old": args.old.resolve(), "new": ROOT}
+    rates: dict[str, list[float]] = {name: [] for name in contenders}
+    cpu: dict[str, list[tuple[float, float]]] = {name: [] for name in contenders}
+    loads = [os.getloadavg()[0]]
+    for _ in range(args.rounds):
+        for name, root in contenders.items():
+            log = var_dir / f"worker-{name}.log"
+            contender = start_worker(env, log, args.concurrency, root=root)
+            try:
+                # Untimed: each pool process's first box compiles the bot libraries
+                # (the new code), once in the life of a worker.
+                throughput(two, seats, 2 * args.concurrency, args.concurrency)
+                before = _tree_cpu(contender.pid)
+                rates[name].append(throughput(two, seats, args.matches, args.concurrency))
+                after = _tree_cpu(contender.pid)
+                cpu[name].append(
+                    (
+                        (after[0] - before[0]) / args.matches,
+                        (after[1] - before[1]) / args.matches,
+                    )
+                )
+            finally:
+                os.killpg(contender.pid, 9)
+                contender.wait()
+            loads.append(os.getloadavg()[0])
+    print(
+        f"Random v random (2p) Akropolis, {args.matches} matches a turn queued as others "
+        f"finish, worker concurrency {args.concurrency}, bwrap boxes; {os.cpu_count()} CPUs, "
+        f"load average {min(loads):.1f}-{max(loads):.1f}"
+    )
+    for name, root in contenders.items():
+        print(
+            f"  {name} ({root}): matches/min "
+            + " ".join(f"{rate:.0f}" for rate in rates[name])
+            + f", median {statistics.median(rates[name]):.0f}; CPU s a match: "
+            + f"worker {statistics.median(own for own, _ in cpu[name]):.3f}, "
+            + f"boxes {statistics.median(boxes for _, boxes in cpu[name]):.3f}"
+        )
+    ratio = statistics.median(rates["new"]) / statistics.median(rates["old"])
+    print(f"  new / old: {ratio:.2f}x")
+
+
+def _tree_cpu(pid: int) -> tuple[float, float]:
+    """CPU seconds of a worker and its pool's processes, and of the processes they waited
+    for (the boxes: bubblewrap waits for its bot; and the pool's one-off compile of the
+    bot libraries)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    own = children = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if entry.name == str(pid) or fields[1] == str(pid):
+            own += (int(fields[11]) + int(fields[12])) / tick
+            children += (int(fields[13]) + int(fields[14])) / tick
+    return own, children
+
+
 def bench(args: argparse.Namespace, env: dict[str, str], var_dir: Path) -> None:
-    with running_pipeline(args, env, var_dir):
+    with running_pipeline(args, env, var_dir) as worker:
+        if args.old is not None:
+            side_by_side(args, env, var_dir, worker)
+            return
         from agon.ladders.models import Ladder
 
         versions = enter_bots(

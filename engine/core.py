@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+from engine.errors import IllegalAction as IllegalAction  # re-exported: its home for most
+
 JSONValue = dict[str, "JSONValue"] | list["JSONValue"] | str | int | float | bool | None
 """A JSON value, checked: what crosses the bot protocol (sandbox.protocol, agon_bot) and
 the spec's optional capabilities. Code that takes one apart narrows it with isinstance."""
@@ -91,10 +93,6 @@ def encoded_text(value: Any) -> str | None:
 
 
 _ENCODED = (EncodedJSON, EncodedText)
-
-
-class IllegalAction(ValueError):
-    """An action that the rules do not allow in the current position."""
 
 
 class InvalidOptions(ValueError):

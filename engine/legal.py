@@ -14,7 +14,7 @@ from abc import abstractmethod
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
-from engine.core import IllegalAction
+from engine.errors import IllegalAction
 
 Action = dict[str, Any]
 

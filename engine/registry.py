@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.core import Game
-from engine.spec import GameSpec
+if TYPE_CHECKING:
+    from engine.core import JSON, Game, JSONValue
+    from engine.spec import GameSpec
 
 _GAMES: dict[str, str] = {
     "akropolis": "engine.akropolis.spec:SPEC",
@@ -34,6 +36,13 @@ _GAMES: dict[str, str] = {
 }
 
 EXTRA_GAMES_VARIABLE = "AGON_EXTRA_GAMES"
+
+_COMPACT_FORMS: dict[str, str] = {
+    "akropolis": "engine.akropolis.compact:ExpandedActions.from_json",
+}
+"""Where a game's compact legal actions are expanded without loading the rest of the game
+(for a bot's first turn): the spec's own `legal_actions_from_json`, reached by a shorter
+road (tests/engine/test_registry.py checks that it is the same function)."""
 
 
 class UnknownGame(KeyError):
@@ -58,6 +67,8 @@ def _entries() -> dict[str, str]:
 
 @cache
 def _load(target: str) -> GameSpec[Any]:
+    from engine.spec import GameSpec
+
     module_name, _, attribute = target.partition(":")
     spec = getattr(importlib.import_module(module_name), attribute)
     if not isinstance(spec, GameSpec):
@@ -81,3 +92,18 @@ def get_game(game_id: str) -> Game[Any]:
 
 def game_ids() -> list[str]:
     return sorted(_entries())
+
+
+def legal_actions_expander(game_id: str) -> Callable[[JSONValue], Sequence[JSON]] | None:
+    """The game's `legal_actions_from_json` (None for a game without a compact form),
+    loading as little of the game as it can: the module of `_COMPACT_FORMS` where the
+    game has one there, else the whole spec."""
+    target = _COMPACT_FORMS.get(game_id)
+    if target is None or game_id in _extra_games(os.environ.get(EXTRA_GAMES_VARIABLE, "")):
+        return get_spec(game_id).legal_actions_from_json
+    module_name, _, path = target.partition(":")
+    found: Any = importlib.import_module(module_name)
+    for attribute in path.split("."):
+        found = getattr(found, attribute)
+    expander: Callable[[JSONValue], Sequence[JSON]] = found
+    return expander

@@ -2,10 +2,10 @@
 let it see the host or the other boxes fail with ENOSYS (`REFUSED`, with why).
 
 One filter serves both backends, so they refuse the same calls in the same way:
-bubblewrap loads it (--seccomp); in a Docker box `INSTALL_THEN_RUN_BOT` stacks it on
+bubblewrap loads it (--seccomp); in a Docker box the bot's interpreter stacks it on
 Docker's own profile (which a profile of ours would replace whole) before the bot's
-first instruction. Where Docker's profile refuses a call too, the errno is still ours
-(of two refusals the kernel keeps the last filter's).
+first instruction (`sandbox.box_start`). Where Docker's profile refuses a call too, the
+errno is still ours (of two refusals the kernel keeps the last filter's).
 
 ENOSYS, "no such call", is what software takes for a kernel without the feature and
 falls back from: glibc's preadv2 turns into preadv when it gets ENOSYS (so os.preadv
@@ -342,20 +342,3 @@ def box_filter(machine: str | None = None, refused: Iterable[str] = REFUSED) -> 
         refuse,
     ]
     return b"".join(program)
-
-
-INSTALL_THEN_RUN_BOT = """\
-import ctypes, os, sys
-program = open(sys.argv[1], "rb").read()
-class Program(ctypes.Structure):
-    _fields_ = [("length", ctypes.c_ushort), ("instructions", ctypes.c_char_p)]
-libc = ctypes.CDLL(None, use_errno=True)
-# PR_SET_NO_NEW_PRIVS (38), then PR_SET_SECCOMP (22) with SECCOMP_MODE_FILTER (2)
-installed = Program(len(program) // 8, program)
-if libc.prctl(38, 1, 0, 0, 0) or libc.prctl(22, 2, ctypes.byref(installed), 0, 0):
-    error = os.strerror(ctypes.get_errno())
-    sys.exit("agon: the box's seccomp filter could not be installed: " + error)
-os.execvp("python3", ["python3", "main.py"])
-"""
-"""Python for `python3 -c`, with the filter's file as its argument: installs the filter on
-itself (inherited by all it starts) and becomes `python3 main.py`."""

@@ -141,7 +141,8 @@ SPEC: GameSpec[AkropolisState] = GameSpec(
     renderer="akropolis",
     protocol_doc=Path(__file__).with_name("protocol.md"),
     score_breakdown=score_breakdown,
-    legal_actions_from_json=AKROPOLIS.legal_actions_from_json,
+    # The function itself, which `engine.registry.legal_actions_expander` also finds.
+    legal_actions_from_json=ExpandedActions.from_json,
     state_from_observation=AKROPOLIS.state_from_observation,
     score_json=AKROPOLIS.score_json,
     scores=AKROPOLIS.scores,

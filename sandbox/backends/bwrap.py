@@ -11,6 +11,7 @@ Namespaces: user (uid 65534), PID, IPC, UTS, mount, network, cgroup.
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import functools
 import os
@@ -18,16 +19,17 @@ import resource
 import shutil
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 
 from sandbox.backends.base import BOX_ENV, BOX_UID, BoxSpec, ProcessBox, SandboxError, become
+from sandbox.box_start import start_argv
 from sandbox.cgroups import BoxCgroup, CgroupUnavailable, check_available
 from sandbox.host_view import STAND_IN_NAMES, hidden_paths, write_stand_ins
-from sandbox.libraries import library_binds, library_dirs
+from sandbox.libraries import compiled_copy, library_binds
 from sandbox.seccomp import box_filter
 
 BOX_PYTHON = "/usr/bin/python3"
-BOX_SHELL = "/bin/bash"
 DEVICES = ("null", "zero", "full", "random", "urandom")
 ALTERNATIVES = "/etc/alternatives"
 """Debian's choices among equivalent libraries (symbolic links only): NumPy finds its
@@ -75,15 +77,23 @@ def _dev_args() -> list[str]:
 
 
 def bwrap_argv(
-    spec: BoxSpec, executable: str, view: Path, stdout_fd: int, seccomp_fd: int | None = None
+    spec: BoxSpec,
+    executable: str,
+    view: Path,
+    stdout_fd: int,
+    seccomp_fd: int | None = None,
+    libraries: dict[str, Path] | None = None,
 ) -> list[str]:
     """The command line of a box; `view` is the folder `_make_box_folder` made for it,
-    `seccomp_fd` an open file of `box_filter()` (passed to bubblewrap).
+    `seccomp_fd` an open file of `box_filter()` (passed to bubblewrap, which installs it
+    before it starts the bot's interpreter), `libraries` the folders of the bot libraries
+    to show (`compiled_libraries()`; the host's own by default).
 
-    The bot's stdout comes in as `stdout_fd` and a shell moves it to fd 1 as it becomes
-    the bot: bubblewrap's monitor process (outside the box, alive until the bot ends)
-    closes every inherited fd but 0, 1 and 2, so that one is the bot's alone, and a bot
-    that closes its stdout is seen to at once. bash, as dash takes no fd above 9."""
+    The bot's stdout comes in as `stdout_fd` and the bot's interpreter moves it to fd 1
+    before the bot's first instruction (`sandbox.box_start`): bubblewrap's monitor
+    process (outside the box, alive until the bot ends) closes every inherited fd but 0,
+    1 and 2, so that one is the bot's alone, and a bot that closes its stdout is seen to
+    at once."""
     argv = [
         executable,
         "--unshare-all",
@@ -101,7 +111,7 @@ def bwrap_argv(
         "--hostname",
         "box",
         *_system_binds(),
-        *library_binds(),
+        *library_binds(libraries),
         "--ro-bind",
         str(spec.package_dir),
         "/bot",
@@ -121,8 +131,7 @@ def bwrap_argv(
         argv += ["--setenv", key, value]
     if seccomp_fd is not None:
         argv += ["--seccomp", str(seccomp_fd)]
-    run_bot = f"exec {BOX_PYTHON} main.py 1>&{stdout_fd} {stdout_fd}>&-"
-    return [*argv, "--chdir", "/bot", "--", BOX_SHELL, "-c", run_bot]
+    return [*argv, "--chdir", "/bot", "--", *start_argv(BOX_PYTHON, stdout_fd=stdout_fd)]
 
 
 class BwrapBackend:
@@ -136,8 +145,6 @@ class BwrapBackend:
             raise SandboxError("bubblewrap is not installed (Debian package: bubblewrap)")
         if not Path(BOX_PYTHON).exists():
             raise SandboxError(f"{BOX_PYTHON} is missing (Debian package: python3)")
-        if not Path(BOX_SHELL).exists():
-            raise SandboxError(f"{BOX_SHELL} is missing (Debian package: bash)")
         try:
             check_available()
         except CgroupUnavailable as error:
@@ -171,7 +178,14 @@ class BwrapBackend:
         stdout_pipe = os.pipe()
         try:
             return ProcessBox(
-                bwrap_argv(spec, self.executable, folder, stdout_pipe[1], seccomp_fd),
+                bwrap_argv(
+                    spec,
+                    self.executable,
+                    folder,
+                    stdout_pipe[1],
+                    seccomp_fd,
+                    compiled_libraries(),
+                ),
                 cwd=spec.package_dir,
                 env={},
                 cgroup=cgroup,
@@ -187,6 +201,37 @@ class BwrapBackend:
 
 
 STAGING_PREFIX = "agon-bwrap-"
+LIBRARIES_PREFIX = "agon-libraries-"
+"""Of the folder of a referee's compiled libraries, which lives as long as the referee
+(not one of a box's copies)."""
+_compiled: dict[int, dict[str, Path]] = {}
+_compiling = threading.Lock()
+
+
+def compiled_libraries() -> dict[str, Path]:
+    """This process's copy of the bot libraries with their bytecode
+    (`sandbox.libraries.compiled_copy`), made at its first box and removed at its exit
+    (or, should it die, by the next referee's `_remove_copies_of_dead_referees`). A
+    forked child makes its own: its parent's goes with the parent."""
+    pid = os.getpid()
+    with _compiling:
+        if pid not in _compiled:
+            folder = Path(tempfile.mkdtemp(prefix=f"{LIBRARIES_PREFIX}{pid}-"))
+            try:
+                _compiled[pid] = compiled_copy(folder, BOX_PYTHON)
+            except (OSError, subprocess.SubprocessError) as error:
+                shutil.rmtree(folder, ignore_errors=True)
+                raise SandboxError(
+                    f"cannot compile the bot libraries with {BOX_PYTHON}: {error}"
+                ) from error
+            atexit.register(_remove_if_made_by, pid, folder)
+        return _compiled[pid]
+
+
+def _remove_if_made_by(pid: int, folder: Path) -> None:
+    """At exit: a forked child inherits its parent's exit handlers, not its folders."""
+    if os.getpid() == pid:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _open_seccomp_filter(folder: Path) -> int | None:
@@ -226,19 +271,21 @@ def _make_box_folder(spec: BoxSpec, *, copy_bot: bool) -> Path:
 
 
 def _remove_copies_of_dead_referees() -> None:
-    for folder in Path(tempfile.gettempdir()).glob(f"{STAGING_PREFIX}*-*"):
-        owner = folder.name.removeprefix(STAGING_PREFIX).partition("-")[0]
-        if owner.isdigit() and not Path(f"/proc/{owner}").exists():
-            shutil.rmtree(folder, ignore_errors=True)
+    for prefix in (STAGING_PREFIX, LIBRARIES_PREFIX):
+        for folder in Path(tempfile.gettempdir()).glob(f"{prefix}*-*"):
+            owner = folder.name.removeprefix(prefix).partition("-")[0]
+            if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 @functools.cache
 def _unprivileged_start_problem(executable: str) -> str | None:
     """Why bubblewrap cannot start a box as uid BOX_UID here, or None if it can: it
-    needs unprivileged user namespaces, and the libraries and the temporary folder must
-    be reachable by that user."""
+    needs unprivileged user namespaces, and the temporary folder (where the bot, its
+    /proc stand-ins and the compiled libraries are copied) must be reachable by that
+    user."""
     binds = []
-    for folder in [*library_dirs().values(), Path(tempfile.gettempdir())]:
+    for folder in [Path(tempfile.gettempdir())]:
         binds += ["--ro-bind", str(folder), str(folder)]
     argv = [executable, "--unshare-all", "--unshare-user", "--disable-userns"]
     argv += [*_system_binds(), *binds]

@@ -52,9 +52,10 @@ from docker.types import LogConfig, Mount, Ulimit
 
 from sandbox.backends.base import BOX_ENV, BOX_UID, BoxSpec, SandboxError
 from sandbox.backends.container_cgroup import ContainerCgroup
+from sandbox.box_start import start_argv
 from sandbox.host_view import hidden_paths, write_stand_ins
 from sandbox.limits import Limits
-from sandbox.seccomp import INSTALL_THEN_RUN_BOT, box_filter
+from sandbox.seccomp import box_filter
 
 log = logging.getLogger(__name__)
 
@@ -75,12 +76,11 @@ SECCOMP_FILTER = "seccomp.bpf"
 def launch_command(*, with_filter: bool) -> str:
     """The container's shell line. Redirections first, so the box is connected before any
     bot code runs; `env -i` so the image's own variables (and Docker's HOSTNAME) do not
-    reach the bot either; with the filter, python3 installs it and then runs the bot."""
+    reach the bot either; then one python3, which installs the filter (with the filter)
+    and runs the bot (`sandbox.box_start`)."""
     env = " ".join(shlex.quote(f"{key}={value}") for key, value in sorted(BOX_ENV.items()))
-    program = "python3 main.py"
-    if with_filter:
-        install = shlex.quote(INSTALL_THEN_RUN_BOT)
-        program = f"python3 -c {install} {IO_DIR}/{SECCOMP_FILTER}"
+    filter_path = f"{IO_DIR}/{SECCOMP_FILTER}" if with_filter else ""
+    program = shlex.join(start_argv("python3", filter_path=filter_path))
     return f"exec /usr/bin/env -i {env} {program} <{IO_DIR}/in >{IO_DIR}/out 2>{IO_DIR}/log"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -52,3 +53,30 @@ def test_a_registry_entry_must_be_a_game_spec_of_that_id(monkeypatch: pytest.Mon
     monkeypatch.setenv(EXTRA_GAMES_VARIABLE, "chess")
     with pytest.raises(ValueError, match="'chess' is not id=module:SPEC"):
         game_ids()
+
+
+def test_the_short_road_to_a_compact_form_is_the_specs_own_function() -> None:
+    from engine.registry import _COMPACT_FORMS, legal_actions_expander
+
+    for game_id in game_ids():
+        assert legal_actions_expander(game_id) == get_spec(game_id).legal_actions_from_json
+    assert set(_COMPACT_FORMS) <= set(game_ids())
+
+
+def test_expanding_akropolis_compact_actions_loads_no_rules() -> None:
+    script = (
+        "import sys\n"
+        "from engine.registry import legal_actions_expander\n"
+        "expand = legal_actions_expander('akropolis')\n"
+        "legal = expand({'tiles': [3, 4], 'placements': [[0, 1, 2], [1, 0, 5]]})\n"
+        "loaded = [name in sys.modules for name in ('engine.akropolis.rules', 'engine.core')]\n"
+        "print(json.dumps([len(legal), legal[3], *loaded]))\n"
+    )
+    done = subprocess.run(  # noqa: S603 - a fixed argv
+        [sys.executable, "-c", "import json\n" + script],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+    )
+    assert json.loads(done.stdout) == [4, {"tile": 4, "q": 1, "r": 0, "rotation": 5}, False, False]

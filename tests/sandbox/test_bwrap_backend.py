@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.backends.bwrap import STAGING_PREFIX
+from sandbox.backends.bwrap import LIBRARIES_PREFIX, STAGING_PREFIX, compiled_libraries
 from sandbox.runner import Program
 from tests.required import missing
 from tests.sandbox.conftest import make_arena
@@ -57,3 +57,22 @@ def test_the_next_box_removes_the_copies_of_a_dead_referee(
     assert_no_fault(record)
     assert not copies["dead"].exists()
     assert (copies["live"] / "bot" / "main.py").read_text() == "left behind\n"
+
+
+def test_a_referee_keeps_one_compiled_library_copy_the_next_removes_a_dead_ones(
+    arena: Arena, dead_pid: int
+) -> None:
+    dead = Path(tempfile.mkdtemp(prefix=f"{LIBRARIES_PREFIX}{dead_pid}-"))
+    try:
+        record = arena.play(arena.bot("plain"), Program.builtin("random"))
+        assert_no_fault(record)
+        assert not dead.exists()
+        own = compiled_libraries()
+        assert own == compiled_libraries()
+        assert {folder.parent.name for folder in own.values()} == {
+            next(iter(own.values())).parent.name
+        }
+        assert next(iter(own.values())).parent.name.startswith(f"{LIBRARIES_PREFIX}{os.getpid()}-")
+        assert all((folder / "__init__.py").is_file() for folder in own.values())
+    finally:
+        shutil.rmtree(dead, ignore_errors=True)

@@ -1,0 +1,219 @@
+"""A file bot's start, in CPU time: what a box costs before the bot's first answer, split,
+for this checkout and (with --old) another one, side by side in one run, against a bare
+interpreter's start (`python3 -c pass`) measured in the same run.
+
+Per backend, each of these bots is boxed and sent a start message and a real mid-game
+4-player Akropolis turn (as `bench/sandbox.py`); the box's CPU (its cgroup's: every
+process the box ran, bubblewrap's own set-up or the container's shell and env included)
+is read once it has answered, frozen:
+
+- `raw`: main.py answers with `sys` only: the box's launch and the interpreter(s);
+- `import`: the same after `import agon_bot`: + the bot library's import;
+- `random`: `agon_bot.run` answering `legal_actions[0]`: + the turn (for Akropolis, the
+  compact legal actions expanded by the engine);
+
+and for bubblewrap, `bwrap`: a box whose program is /bin/true (bubblewrap alone, to its
+exit). Time to first answer is the wall time from opening the box to the answer.
+Contenders and bots take turns so that the machine's drift falls on all alike; each
+contender runs in a child process that imports its own checkout's `sandbox`.
+
+    .venv/bin/python bench/bot_start.py [--old PATH] [--boxes 9] [--backends bwrap,docker]
+
+As root (boxes need cgroups). For the old code, a worktree of the commit before:
+`git worktree add <folder> <commit>`; for Docker, its own image through AGON_BOT_IMAGE
+(--old-image), as the image holds the bot library.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BOTS = {
+    "raw": (
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    if '\"turn\"' in line:\n"
+        "        sys.stdout.write('{\"action\": null}\\n')\n"
+        "        sys.stdout.flush()\n"
+    ),
+    "import": (
+        "import sys\n"
+        "import agon_bot\n"
+        "for line in sys.stdin:\n"
+        "    if '\"turn\"' in line:\n"
+        "        sys.stdout.write('{\"action\": null}\\n')\n"
+        "        sys.stdout.flush()\n"
+    ),
+    "random": "from agon_bot import run\n\nrun(lambda observation, legal: legal[0])\n",
+}
+
+
+def bare_interpreter_ms() -> float:
+    """CPU of `python3 -c pass`: the box's interpreter, unboxed, with its site."""
+    child = subprocess.Popen(["/usr/bin/python3", "-c", "pass"], env={})
+    _, _, usage = os.wait4(child.pid, 0)
+    return (usage.ru_utime + usage.ru_stime) * 1e3
+
+
+# --- in the child: one contender's boxes ---------------------------------------------
+
+
+def _cgroup_ms(box: Any) -> float:
+    """CPU of everything the box ran so far, from its cgroup."""
+    cgroup = getattr(box, "cgroup", None)
+    if cgroup is not None:  # a bubblewrap box: the cgroup the referee made
+        if "cpuacct" in cgroup.folders:
+            return int((cgroup.folders["cpuacct"] / "cpuacct.usage").read_text()) / 1e6
+        stat = (cgroup.folders["unified"] / "cpu.stat").read_text()
+        return int(stat.split("usage_usec ")[1].split()[0]) / 1e3
+    pid = box._api.inspect_container(box.container_id)["State"]["Pid"]
+    for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        if "cpuacct" in controllers.split(","):
+            mount = Path("/sys/fs/cgroup") / controllers
+            return int((mount / path.lstrip("/") / "cpuacct.usage").read_text()) / 1e6
+        if controllers == "":
+            stat = (Path("/sys/fs/cgroup") / path.lstrip("/") / "cpu.stat").read_text()
+            return int(stat.split("usage_usec ")[1].split()[0]) / 1e3
+    raise RuntimeError("no CPU accounting for the container")
+
+
+def measure(backend_name: str, bot: str, boxes: int) -> list[tuple[float, float]]:
+    """(CPU ms, wall ms) to the first answer of `boxes` boxes of `bot`; for "bwrap", the
+    CPU of a box running /bin/true."""
+    import sandbox.cgroups
+    from bench.sandbox import turn_payload
+    from sandbox.backends import BoxSpec, bwrap, get_backend
+    from sandbox.limits import limits_for
+    from sandbox.referee import BoxBot
+
+    # Boxes' cgroups in the cpuacct hierarchy too, where it is one of its own (v1).
+    if "cpuacct" not in sandbox.cgroups.V1_CONTROLLERS:
+        sandbox.cgroups.V1_CONTROLLERS = (*sandbox.cgroups.V1_CONTROLLERS, "cpuacct")
+    observation, legal = turn_payload()
+    limits = limits_for("akropolis")
+    backend = get_backend(backend_name)
+    results = []
+    with tempfile.TemporaryDirectory() as work:
+        folder = Path(work)
+        folder.chmod(0o755)
+        (folder / "main.py").write_text(BOTS.get(bot, ""))
+        (folder / "main.py").chmod(0o644)
+        for _ in range(boxes):
+            if bot == "bwrap":
+                real_argv = bwrap.bwrap_argv
+
+                def true_argv(*args: Any, real: Callable[..., list[str]] = real_argv) -> list[str]:
+                    argv = real(*args)
+                    return [*argv[: argv.index("--") + 1], "/bin/true"]
+
+                bwrap.bwrap_argv = true_argv  # type: ignore[assignment]
+                try:
+                    box: Any = backend.open(BoxSpec(folder, limits))
+                finally:
+                    bwrap.bwrap_argv = real_argv  # type: ignore[assignment]
+                box.stdin.close()
+                box.process.wait()
+                results.append((_cgroup_ms(box), 0.0))
+                box.close()
+                continue
+            started = time.perf_counter()
+            box = backend.open(BoxSpec(folder, limits))
+            player = BoxBot(box, limits)
+            try:
+                player.start({"game": "akropolis", "player": 0, "players": 4, "options": {}})
+                player.act(observation, legal)
+                wall = time.perf_counter() - started
+                results.append((_cgroup_ms(box), wall * 1e3))
+            finally:
+                player.close()
+    return results
+
+
+# --- in the parent: contenders and bots in turn ---------------------------------------
+
+
+def run_child(root: Path, image: str | None, backend: str, bot: str, boxes: int) -> Any:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "platform")])}
+    if image:
+        env["AGON_BOT_IMAGE"] = image
+    # This file loaded by its path: its folder on the path would shadow `sandbox`.
+    code = (
+        "import importlib.util, json, sys\n"
+        "spec = importlib.util.spec_from_file_location('bot_start', sys.argv[1])\n"
+        "bench = importlib.util.module_from_spec(spec); spec.loader.exec_module(bench)\n"
+        "print(json.dumps(bench.measure(sys.argv[2], sys.argv[3], int(sys.argv[4]))))"
+    )
+    output = subprocess.run(  # noqa: S603 - a fixed argv
+        [sys.executable, "-c", code, __file__, backend, bot, str(boxes)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if output.returncode != 0:
+        raise SystemExit(f"{root} {backend} {bot}:\n{output.stderr[-3000:]}")
+    return json.loads(output.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--old", type=Path, help="a checkout of the code to compare with")
+    parser.add_argument("--old-image", help="the old code's bot image (Docker)")
+    parser.add_argument("--new-image", help="this checkout's bot image (Docker)")
+    parser.add_argument("--boxes", type=int, default=9, help="boxes per bot and contender")
+    parser.add_argument("--rounds", type=int, default=3, help="turns the contenders take")
+    parser.add_argument("--backends", default="bwrap,docker")
+    args = parser.parse_args()
+    contenders = {"new": (ROOT, args.new_image)}
+    if args.old:
+        contenders = {"old": (args.old.resolve(), args.old_image), **contenders}
+    per_round = max(1, args.boxes // args.rounds)
+    bare: list[float] = []
+    load = [os.getloadavg()[0]]
+    for backend in args.backends.split(","):
+        bots = (["bwrap"] if backend == "bwrap" else []) + list(BOTS)
+        cpu: dict[tuple[str, str], list[float]] = {}
+        wall: dict[tuple[str, str], list[float]] = {}
+        for _ in range(args.rounds):
+            for bot in bots:
+                for name, (root, image) in contenders.items():
+                    bare += [bare_interpreter_ms() for _ in range(per_round)]
+                    for used, took in run_child(root, image, backend, bot, per_round):
+                        cpu.setdefault((name, bot), []).append(used)
+                        wall.setdefault((name, bot), []).append(took)
+            load.append(os.getloadavg()[0])
+        med = statistics.median
+        print(
+            f"\n{backend}: CPU ms to the first answer (median of {per_round * args.rounds} "
+            f"boxes; the bare interpreter's start, python3 -c pass, {med(bare):.1f} ms; "
+            f"load average {min(load):.1f}-{max(load):.1f} on {os.cpu_count()} CPUs)"
+        )
+        print(f"  {'bot':<8}" + "".join(f"{name:>12}{'x bare':>8}" for name in contenders))
+        for bot in bots:
+            row = f"  {bot:<8}"
+            for name in contenders:
+                value = med(cpu[name, bot])
+                row += f"{value:10.1f}ms{value / med(bare):7.2f}x"
+            print(row)
+        print(
+            "  time to first answer (wall, random bot): "
+            + ", ".join(f"{name} {med(wall[name, 'random']):.0f} ms" for name in contenders)
+        )
+
+
+if __name__ == "__main__":
+    main()

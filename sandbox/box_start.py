@@ -1,0 +1,89 @@
+"""How a bot starts inside its box: one Python interpreter, which readies the box and
+then runs the bot's main.py itself, as `python3 main.py` would.
+
+Before the bot's first instruction, `START_BOT` (given to `python3 -c`) installs the
+box's seccomp filter where the backend has not already (Docker: stacked on Docker's own
+profile; bubblewrap loads it itself) and moves the bot's stdout onto fd 1 where the
+backend hands it in on another descriptor (bubblewrap). Only then does it put the bot's
+folder on the import path and run main.py in the interpreter's `__main__`.
+
+One interpreter, where a bubblewrap box ran `bash` then `python3 main.py`, and a Docker
+box `python3 -c <install the filter>` then `python3 main.py` (after its `sh` and `env`,
+which stay). The flags (`START_FLAGS`):
+
+- `-P`: neither the current folder nor a script's is on the import path while
+  `START_BOT` runs, so nothing of the bot's (a `ctypes.py` in /bot) can be imported
+  before the filter is in force;
+- `-S`: no `site` at start, so no `.pth` file of the system's runs in a box (they import
+  what they like: certifi, setuptools' shim); `START_BOT` adds the site folders that
+  `site` would have (without running their `.pth` files), so NumPy imports as before,
+  and the builtins it would have (`exit`, `quit`, `help`, ...).
+
+The bot sees what `python3 main.py` shows it: `sys.argv == ["main.py"]`, `__file__`
+the absolute path of main.py, `__name__ == "__main__"`, the same `sys.path` (its folder,
+PYTHONPATH, the standard library, the site folders) and environment. What differs is
+`sys.flags` (`no_site`, `safe_path`), which `multiprocessing`'s spawn start method
+passes on to the interpreters it starts (they then find the standard library and
+PYTHONPATH, not the site folders); fork, Linux's default, is as before.
+"""
+
+from __future__ import annotations
+
+START_FLAGS = ("-P", "-S")
+
+START_BOT = """\
+def start(filter_path, stdout_fd):
+    import os, sys
+    if filter_path:
+        import ctypes
+        with open(filter_path, "rb") as file:
+            program = file.read()
+        class Program(ctypes.Structure):
+            _fields_ = [("length", ctypes.c_ushort), ("instructions", ctypes.c_char_p)]
+        libc = ctypes.CDLL(None, use_errno=True)
+        # PR_SET_NO_NEW_PRIVS (38), then PR_SET_SECCOMP (22) with SECCOMP_MODE_FILTER (2)
+        installed = Program(len(program) // 8, program)
+        if libc.prctl(38, 1, 0, 0, 0) or libc.prctl(22, 2, ctypes.byref(installed), 0, 0):
+            error = os.strerror(ctypes.get_errno())
+            sys.exit("agon: the box's seccomp filter could not be installed: " + error)
+    if stdout_fd:
+        os.dup2(int(stdout_fd), 1)
+        os.close(int(stdout_fd))
+    import builtins, importlib.machinery, site
+    folder = os.getcwd()
+    path = os.path.join(folder, "main.py")
+    # PYTHONPATH and the standard library are there already, as with `python3 main.py`.
+    sites = [entry for entry in site.getsitepackages() if os.path.isdir(entry)]
+    sys.path[:] = [folder, *sys.path, *sites]
+    # The builtins `site` adds (exit, quit, help, copyright, credits, license).
+    site.setquit()
+    site.setcopyright()
+    site.sethelper()
+    sys.argv[:] = ["main.py"]
+    with open(path, "rb") as file:
+        code = compile(file.read(), path, "exec", dont_inherit=True)
+    namespace = sys.modules["__main__"].__dict__
+    namespace.clear()
+    namespace.update(
+        __name__="__main__",
+        __doc__=None,
+        __package__=None,
+        __spec__=None,
+        __loader__=importlib.machinery.SourceFileLoader("__main__", path),
+        __file__=path,
+        __cached__=None,
+        __builtins__=builtins,
+    )
+    exec(code, namespace)
+import sys
+start(*sys.argv[1:3])
+"""
+"""Python for `python3 -P -S -c`, with two arguments: the filter's file (or "" where
+the box has its filter already) and the descriptor of the bot's stdout (or "" where it
+is fd 1 already). Run in the bot's folder."""
+
+
+def start_argv(python: str, *, filter_path: str = "", stdout_fd: int | None = None) -> list[str]:
+    """The command line that starts the bot of the current folder with `python`."""
+    fd = "" if stdout_fd is None else str(stdout_fd)
+    return [python, *START_FLAGS, "-c", START_BOT, filter_path, fd]

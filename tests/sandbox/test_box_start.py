@@ -1,0 +1,186 @@
+"""How a bot starts in its box (`sandbox.box_start`), run here without a box: one
+interpreter that installs the filter before anything of the bot's runs, moves stdout and
+then shows the bot what `python3 main.py` would; and the bytecode the boxes read."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sandbox import seccomp
+from sandbox.backends.bwrap import BOX_PYTHON
+from sandbox.box_start import START_FLAGS, start_argv
+from sandbox.libraries import BOX_LIBRARY_PATH, compiled_copy, library_dirs
+
+PYTHON = BOX_PYTHON if Path(BOX_PYTHON).exists() else sys.executable
+
+REPORTER = """\
+import json, os, sys
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+refused = libc.sysinfo(ctypes.create_string_buffer(256)) == -1 and ctypes.get_errno()
+print(json.dumps({
+    "argv": sys.argv, "file": __file__, "name": __name__, "path0": sys.path[0],
+    "sysinfo_errno": refused, "shadow": sorted(sys.modules.get("shadowed_marker", {})),
+    "main_names": sorted(name for name in globals() if not name.startswith("__")),
+}))
+"""
+SITE_FOLDERS_ON_PATH = (
+    "import site, sys; print([p for p in site.getsitepackages() if p in sys.path])"
+)
+SHADOW = """\
+import sys
+sys.modules["shadowed_marker"] = {"the bot's ctypes.py ran": 1}
+raise SystemExit("the bot's own ctypes.py ran before its main.py")
+"""
+
+
+def start(folder: Path, **options: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(  # noqa: S603 - a fixed argv
+        start_argv(PYTHON, **options),  # type: ignore[arg-type]
+        cwd=folder,
+        env={"PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        pass_fds=tuple(value for value in options.values() if isinstance(value, int)),
+    )
+
+
+def test_it_is_one_interpreter_that_imports_nothing_of_the_bots_folder_first() -> None:
+    argv = start_argv("python3", filter_path="/io/f", stdout_fd=7)
+    assert argv[:3] == ["python3", *START_FLAGS]
+    assert "-P" in START_FLAGS  # neither the current folder nor a script's on the path
+    assert argv[-2:] == ["/io/f", "7"]
+
+
+@pytest.mark.skipif(seccomp.box_filter() is None, reason="no filter for this machine")
+def test_the_filter_is_in_force_before_the_bots_own_modules_can_run(tmp_path: Path) -> None:
+    program = seccomp.box_filter()
+    assert program is not None
+    (tmp_path / "filter.bpf").write_bytes(program)
+    (tmp_path / "main.py").write_text(REPORTER)
+    (tmp_path / "ctypes.py").write_text(SHADOW)  # a bot's module named as the installer's
+    done = start(tmp_path, filter_path=str(tmp_path / "filter.bpf"))
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["shadow"] == []
+    assert report["sysinfo_errno"] == errno.ENOSYS
+
+
+def test_the_bot_sees_what_python3_main_py_shows_it(tmp_path: Path) -> None:
+    (tmp_path / "main.py").write_text(REPORTER)
+    done = start(tmp_path)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["argv"] == ["main.py"]
+    assert report["name"] == "__main__"
+    assert report["file"] == str(tmp_path / "main.py")
+    assert report["path0"] == str(tmp_path)
+    assert report["main_names"] == ["ctypes", "json", "libc", "os", "refused", "sys"]
+    assert report["sysinfo_errno"] is False  # no filter asked for, none installed
+
+
+def test_the_builtins_of_site_are_there_for_a_bot_that_calls_exit(tmp_path: Path) -> None:
+    (tmp_path / "main.py").write_text("print(callable(help), copyright is not None)\nexit(3)\n")
+    done = start(tmp_path)
+    assert done.returncode == 3, done.stderr
+    assert done.stdout == "True True\n"
+
+
+def test_stdout_handed_in_on_another_descriptor_becomes_fd_1(tmp_path: Path) -> None:
+    (tmp_path / "main.py").write_text("print('to the referee')\n")
+    read_end, write_end = os.pipe()
+    try:
+        done = start(tmp_path, stdout_fd=write_end)
+        os.close(write_end)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == ""
+        assert os.read(read_end, 100) == b"to the referee\n"
+    finally:
+        os.close(read_end)
+
+
+def test_a_crash_in_main_py_exits_1_with_its_traceback(tmp_path: Path) -> None:
+    (tmp_path / "main.py").write_text("raise ValueError('bad move')\n")
+    done = start(tmp_path)
+    assert done.returncode == 1
+    assert 'main.py", line 1' in done.stderr
+    assert "ValueError: bad move" in done.stderr
+
+
+def test_the_site_folders_are_on_the_path_without_site_at_start(tmp_path: Path) -> None:
+    (tmp_path / "main.py").write_text(
+        "import json, site, sys\n"
+        "print(json.dumps([sys.flags.no_site, [p for p in site.getsitepackages() "
+        "if p in sys.path]]))\n"
+    )
+    done = start(tmp_path)
+    assert done.returncode == 0, done.stderr
+    no_site, on_path = json.loads(done.stdout)
+    assert no_site == 1
+    expected = subprocess.run(  # noqa: S603 - a fixed argv
+        [
+            PYTHON,
+            "-c",
+            "import site, sys; print([p for p in site.getsitepackages() if p in sys.path])",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert on_path == json.loads(expected.stdout.replace("'", '"'))
+
+
+def test_the_compiled_copy_has_bytecode_for_every_module_readable_by_all(tmp_path: Path) -> None:
+    copies = compiled_copy(tmp_path, PYTHON)
+    assert set(copies) == set(library_dirs())
+    tag = subprocess.run(  # noqa: S603 - a fixed argv
+        [PYTHON, "-c", "import sys; print(sys.implementation.cache_tag)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    sources = [path for copy in copies.values() for path in copy.rglob("*.py")]
+    assert len(sources) > 50
+    for source in sources:
+        assert (source.parent / "__pycache__" / f"{source.stem}.{tag}.pyc").is_file(), source
+    for made in [tmp_path, *tmp_path.rglob("*")]:
+        assert made.stat().st_mode & 0o777 == (0o755 if made.is_dir() else 0o644), made
+    # The box imports it without writing or compiling anything: a read-only copy works.
+    for made in [tmp_path, *tmp_path.rglob("*")]:
+        made.chmod(0o555 if made.is_dir() else 0o444)
+    imported = subprocess.run(  # noqa: S603 - a fixed argv
+        [PYTHON, "-c", "import agon_bot, engine.registry; print(engine.registry.__file__)"],
+        env={"PYTHONPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert imported.returncode == 0, imported.stderr
+    assert BOX_LIBRARY_PATH.startswith("/")
+
+
+def test_agon_bot_brings_the_engine_only_when_asked() -> None:
+    check = (
+        "import sys, agon_bot\n"
+        "assert not any(name.split('.')[0] == 'engine' for name in sys.modules), 'engine'\n"
+        "assert agon_bot.Lookahead.__name__ == 'Lookahead'\n"
+        "assert 'engine.registry' in sys.modules\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(  # noqa: S603 - a fixed argv
+        [sys.executable, "-c", check],
+        env={"PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr

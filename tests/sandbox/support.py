@@ -262,10 +262,14 @@ class Arena:
         """Copies of this test's bots that a backend made elsewhere (bwrap, run by root,
         copies each bot to a folder of the system's temporary folder)."""
         left = []
-        for params in Path(tempfile.gettempdir()).glob("agon-*/*/params.json"):
+        # Folder by folder: another test's box may vanish while it is read (a glob over
+        # the shared temporary folder fails when one does).
+        for parent in Path(tempfile.gettempdir()).glob("agon-*"):
             with contextlib.suppress(OSError):
-                if self.marker in params.read_text():
-                    left.append(params.parent)
+                for params in [folder / "params.json" for folder in parent.iterdir()]:
+                    with contextlib.suppress(OSError):
+                        if self.marker in params.read_text():
+                            left.append(params.parent)
         return left
 
     def cgroups_left(self) -> list[Path]:

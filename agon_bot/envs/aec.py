@@ -66,7 +66,7 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
     """One game for a fixed player count and options; see the module's docstring."""
 
     metadata = {  # noqa: RUF012 - the libraries read it as a class attribute
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "html"],
         "render_fps": 1,
         "name": "agon_v0",
         "is_parallelizable": False,
@@ -84,8 +84,10 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         if players not in self.game.player_counts:
             counts = ", ".join(map(str, self.game.player_counts))
             raise ValueError(f"{self.game.name} is played by {counts} players, not {players}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r}: only 'ansi' (text) is offered")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(
+                f"render_mode {render_mode!r}: 'ansi' (text) or 'html' (the viewer's page)"
+            )
         self.render_mode = render_mode
         self.players = players
         self.match_options = dict(options or {})
@@ -136,6 +138,8 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.result: dict[str, Any] | None = None
+        self.moves: list[JSON] = []
+        """The moves played so far, as action JSON (what a replay records)."""
         self._observed: dict[str, tuple[int, dict[str, Any]]] = {}
         self._turn = 0
         self._episode += 1
@@ -216,6 +220,7 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
         self.game.apply(self.state, move)
+        self.moves.append(move)
         self.encoding.moved(self.agent_seats[agent], move)
         self._turn += 1
         if self.game.is_over(self.state):
@@ -238,8 +243,22 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.agents[0]
 
     def render(self) -> str | None:
+        """"ansi": the game's text render; "html": the viewer's page of the position
+        (`agon_bot.envs.html`); None without a render mode or before `reset`."""
         if self.render_mode is None or self.state is None:
             return None
+        if self.render_mode == "html":
+            from agon_bot.envs.html import position_page  # the viewer only when drawn
+
+            return position_page(
+                self.game.id,
+                int(self.seed or 0),
+                self.possible_agents,
+                self.match_options,
+                self.moves,
+                self.result,
+                self.state,
+            )
         text: str = self.game.render_text(self.state)
         return text
 

@@ -68,7 +68,7 @@ class FileBots:
 class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     """One seat of a game against bots; see the module's docstring."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - read by gymnasium
+    metadata = {"render_modes": ["ansi", "html"], "render_fps": 1}  # noqa: RUF012 - read by gymnasium
 
     def __init__(
         self,

@@ -84,7 +84,7 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         if players not in self.game.player_counts:
             counts = ", ".join(map(str, self.game.player_counts))
             raise ValueError(f"{self.game.name} is played by {counts} players, not {players}")
-        if render_mode not in (None, *self.metadata["render_modes"]):
+        if render_mode not in (None, "ansi", "html"):
             raise ValueError(
                 f"render_mode {render_mode!r}: 'ansi' (text) or 'html' (the viewer's page)"
             )
@@ -243,7 +243,7 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.agents[0]
 
     def render(self) -> str | None:
-        """"ansi": the game's text render; "html": the viewer's page of the position
+        """With render_mode "ansi", the game's text; "html", the viewer's page of the position
         (`agon_bot.envs.html`); None without a render mode or before `reset`."""
         if self.render_mode is None or self.state is None:
             return None

@@ -78,8 +78,11 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         players: int = 2,
         options: Mapping[str, Any] | None = None,
         render_mode: str | None = None,
+        *,
+        fresh_observations: bool = False,
     ) -> None:
         super().__init__()
+        self.fresh_observations = fresh_observations
         self.game = get_game(game)
         if players not in self.game.player_counts:
             counts = ", ".join(map(str, self.game.player_counts))
@@ -109,6 +112,11 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
         self._seeds = np.random.default_rng()
+        n_actions = self.encoding.n_actions
+        self._masks: list[list[Any]] = [[np.zeros(n_actions, np.int8), None] for _ in range(players)]
+        """Per seat: its mask array and the indices last set in it (None: none)."""
+        self._vectors = [self.encoding.vector_buffer() for _ in range(players)]
+        """Per seat: what `encode_state_into` keeps between observations."""
         self.state: Any = None
         self.seed: int | None = None
         self._episode = 0
@@ -186,13 +194,26 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         return observation
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        mask = np.zeros(self.encoding.n_actions, np.int8)
+        """`agent`'s observation and action mask now: arrays the env keeps, one pair per
+        agent, rewritten the next time that agent is observed (`fresh_observations`:
+        new arrays each time); see the module's docstring."""
+        seat = self.agent_seats[agent]
+        kept = self._masks[seat]
+        mask, marked = kept
+        if marked is not None:
+            mask[marked] = 0  # only the entries set last time: the rest are still 0
         if agent == self.agent_selection and self.result is None:
-            mask[self._indices] = 1
+            marked = self._indices
+            mask[marked] = 1
+        else:
+            marked = None
+        kept[1] = marked
         if self._fast_vectors:
-            vector = self.encoding.encode_state(self.state, self.agent_seats[agent])
+            vector = self.encoding.encode_state_into(self.state, seat, self._vectors[seat])
         else:
             vector = self.encoding.encode_observation(self._observation_json(agent))
+        if self.fresh_observations:
+            return {"observation": vector.copy(), "action_mask": mask.copy()}
         return {"observation": vector, "action_mask": mask}
 
     def action_json(self, index: int) -> JSON:
@@ -225,9 +246,10 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         self._turn += 1
         if self.game.is_over(self.state):
             self._finish()
+            self._accumulate_rewards()
         else:
+            # Rewards come at the end only: nothing to accumulate before it.
             self._next_turn()
-        self._accumulate_rewards()
 
     def _finish(self) -> None:
         result = self.game.result(self.state).to_json()

@@ -57,6 +57,12 @@ class CityPlanes:
         """Entries of `positions` and `values` in use: three per occupied cell."""
         self.slots: dict[int, int] = {}
         """Cell -> its first entry."""
+        self.written_slots: list[int] = []
+        """The first entry of each cell written, in the order written (a cell again each
+        time it changes): a seat's kept vector copies those it has not yet."""
+        self.generation = 0
+        """Counts the cities written whole: a kept vector of another generation is
+        rewritten whole."""
         self.city: City | None = None
         self.tiles = -1
         self.written: dict[int, Any] = {}
@@ -83,11 +89,13 @@ class CityPlanes:
             self.count = 0
             self.slots = {}
             self.written = {}
+            self.written_slots = []
+            self.generation += 1
             self.city = city
         written, tile_at, top, slots = self.written, city.tile_at, city.top, self.slots
         positions, values = self._positions, self._values
         width, radius, plane = self.width, self.radius, self.plane
-        placed = self.placed
+        placed, written_slots = self.placed, self.written_slots
         cells: Any = top.items()
         if same and placed and placed[0] == city.tiles:
             # The three cells of the tile placed, each a fresh tuple, else a full scan.
@@ -107,10 +115,24 @@ class CityPlanes:
                     positions[slot] = at
                     positions[slot + 1] = at + plane
                     positions[slot + 2] = at + 2 * plane
+                written_slots.append(slot)
                 values[slot] = hex_[0]
                 values[slot + 1] = KIND_CODE[hex_[1]]
                 values[slot + 2] = tile_at[cell] + 1
         self.tiles = city.tiles
+
+
+STEPS = np.arange(3, dtype=np.int64)
+"""A cell's three entries from its first (level, kind, tile)."""
+
+
+class KeptVector:
+    """One seat's observation vector, kept between its observations, and what of each
+    city it holds: (the city's generation, the `written_slots` copied)."""
+
+    def __init__(self, size: int, players: int) -> None:
+        self.vector = np.zeros(size, np.float32)
+        self.seen = [(-1, 0)] * players
 
 
 class PlacementCells(dict[int, bytes]):
@@ -179,18 +201,34 @@ class AkropolisStateReader:
         self._stacks, self._stack_tiles = key, marks
         return marks
 
+    def kept_vector(self) -> KeptVector:
+        return KeptVector(self.size, self.players)
+
     def encode(self, state: AkropolisState, seat: int) -> np.ndarray:
+        return self.encode_into(state, seat, self.kept_vector())
+
+    def encode_into(self, state: AkropolisState, seat: int, kept: KeptVector) -> np.ndarray:
+        """`seat`'s vector, written into `kept`'s: of each city, only the cells written
+        since `kept` last saw it (the whole city if it is another one)."""
         players, size = self.players, self.city_size
         cities = state.cities
         for who, planes in enumerate(self.cities):
             planes.update(cities[who])
-        vector = np.zeros(self.size, np.float32)
+        vector, seen = kept.vector, kept.seen
         for rank in range(players):
-            planes = self.cities[(seat + rank) % players]
-            count = planes.count
-            vector[rank * size : (rank + 1) * size][planes.positions[:count]] = planes.values[
-                :count
-            ]
+            who = (seat + rank) % players
+            planes = self.cities[who]
+            block = vector[rank * size : (rank + 1) * size]
+            generation, done = seen[who]
+            if generation != planes.generation:
+                block.fill(0.0)
+                count = planes.count
+                block[planes.positions[:count]] = planes.values[:count]
+            elif len(planes.written_slots) > done:
+                entries = np.add.outer(np.array(planes.written_slots[done:], np.int64), STEPS)
+                entries = entries.ravel()
+                block[planes.positions[entries]] = planes.values[entries]
+            seen[who] = (planes.generation, len(planes.written_slots))
         stones, turn, stacks = state.stones, state.turn, state.stacks
         site = b"".join(map(SITE_BYTES.__getitem__, state.site))
         options = state.options

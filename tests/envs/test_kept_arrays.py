@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agon_bot.envs import aec_env
+from agon_bot.envs import aec_env, gym_env
 from tests.envs.support import CASES, case_id
 
 
@@ -56,3 +56,13 @@ def test_the_arrays_are_kept_unless_fresh_ones_are_asked_for() -> None:
     assert one["observation"] is not two["observation"]
     assert one["action_mask"] is not two["action_mask"]
     np.testing.assert_array_equal(one["action_mask"], mask)
+
+
+def test_the_gym_env_gives_new_arrays_each_step() -> None:
+    env = gym_env("akropolis", 2)
+    first, _ = env.reset(seed=1)
+    kept = first["observation"].copy(), first["action_mask"].copy()
+    second, *_ = env.step(int(np.flatnonzero(first["action_mask"])[0]))
+    assert second["observation"] is not first["observation"]
+    np.testing.assert_array_equal(first["observation"], kept[0])
+    np.testing.assert_array_equal(first["action_mask"], kept[1])

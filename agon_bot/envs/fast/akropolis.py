@@ -51,8 +51,8 @@ class CityPlanes:
         self.values = np.zeros(3 * capacity, np.float32)
         # Written an item at a time through memoryviews (a numpy item assignment costs
         # ten times more).
-        self._positions = memoryview(self.positions.data)
-        self._values = memoryview(self.values.data)
+        self.item_positions = memoryview(self.positions.data)
+        self.item_values = memoryview(self.values.data)
         self.count = 0
         """Entries of `positions` and `values` in use: three per occupied cell."""
         self.slots: dict[int, int] = {}
@@ -93,7 +93,7 @@ class CityPlanes:
             self.generation += 1
             self.city = city
         written, tile_at, top, slots = self.written, city.tile_at, city.top, self.slots
-        positions, values = self._positions, self._values
+        positions, values = self.item_positions, self.item_values
         width, radius, plane = self.width, self.radius, self.plane
         placed, written_slots = self.placed, self.written_slots
         cells: Any = top.items()
@@ -122,10 +122,6 @@ class CityPlanes:
         self.tiles = city.tiles
 
 
-STEPS = np.arange(3, dtype=np.int64)
-"""A cell's three entries from its first (level, kind, tile)."""
-
-
 class KeptVector:
     """One seat's observation vector, kept between its observations, and what of each
     city it holds: (the city's generation, the `written_slots` copied)."""
@@ -133,6 +129,10 @@ class KeptVector:
     def __init__(self, size: int, players: int) -> None:
         self.vector = np.zeros(size, np.float32)
         self.seen = [(-1, 0)] * players
+        # The few values a move changes are written an item at a time, and the segments
+        # after the cities as bytes: numpy's calls cost more than so little data.
+        self.items = memoryview(self.vector.data)
+        self.bytes = self.items.cast("B")
 
 
 class PlacementCells(dict[int, bytes]):
@@ -184,9 +184,28 @@ class AkropolisStateReader:
         ):
             raise AssertionError("the Akropolis segments are not in the order written")
         self.site_bytes = 16 * self.site_size
-        self.numbers = struct.Struct(f"<{self.players + len(SITE_ROWS) + 3}f")
+        self.stones_format = struct.Struct(f"<{self.players}f")
+        self.scalars_format = struct.Struct("<3f")
         self._stacks: tuple[Any, ...] = ()
         self._stack_tiles = [0.0] * len(SITE_ROWS)
+        self._stack_bytes = bytes(4 * len(SITE_ROWS))
+        self._options: tuple[Any, bytes] = (None, b"")
+
+    def stack_bytes(self, stacks: list[list[int]]) -> bytes:
+        """`stack_marks` as float32 bytes, packed again only when they change."""
+        marks = self._stack_tiles
+        if self.stack_marks(stacks) is not marks:
+            self._stack_bytes = struct.pack(f"<{len(SITE_ROWS)}f", *self._stack_tiles)
+        return self._stack_bytes
+
+    def option_bytes(self, options: Any) -> bytes:
+        """The options segment as float32 bytes, kept while the options are the same."""
+        if self._options[0] is not options:
+            packed = struct.pack(
+                f"<{len(self.variants)}f", *(bool(options.get(n)) for n in self.variants)
+            )
+            self._options = (options, packed)
+        return self._options[1]
 
     def stack_marks(self, stacks: list[list[int]]) -> list[float]:
         """The stack_tiles segment, kept while the stacks are the same (a stack is
@@ -214,42 +233,35 @@ class AkropolisStateReader:
         cities = state.cities
         for who, planes in enumerate(self.cities):
             planes.update(cities[who])
-        vector, seen = kept.vector, kept.seen
+        vector, seen, items = kept.vector, kept.seen, kept.items
         for rank in range(players):
             who = (seat + rank) % players
             planes = self.cities[who]
-            block = vector[rank * size : (rank + 1) * size]
             generation, done = seen[who]
             if generation != planes.generation:
+                block = vector[rank * size : (rank + 1) * size]
                 block.fill(0.0)
                 count = planes.count
                 block[planes.positions[:count]] = planes.values[:count]
             elif len(planes.written_slots) > done:
-                entries = np.add.outer(np.array(planes.written_slots[done:], np.int64), STEPS)
-                entries = entries.ravel()
-                block[planes.positions[entries]] = planes.values[entries]
+                base, positions, values = rank * size, planes.item_positions, planes.item_values
+                for slot in planes.written_slots[done:]:
+                    for entry in (slot, slot + 1, slot + 2):
+                        items[base + positions[entry]] = values[entry]
             seen[who] = (planes.generation, len(planes.written_slots))
         stones, turn, stacks = state.stones, state.turn, state.stacks
         site = b"".join(map(SITE_BYTES.__getitem__, state.site))
-        options = state.options
         tail = b"".join(
             (
                 site,
                 bytes(self.site_bytes - len(site)),
-                self.numbers.pack(
-                    *stones[seat:],
-                    *stones[:seat],
-                    *self.stack_marks(stacks),
-                    len(stacks),
-                    turn,
-                    (turn % players - seat) % players,
-                ),
-                struct.pack(
-                    f"<{len(self.variants)}f", *(bool(options.get(n)) for n in self.variants)
-                ),
+                self.stones_format.pack(*stones[seat:], *stones[:seat]),
+                self.stack_bytes(stacks),
+                self.scalars_format.pack(len(stacks), turn, (turn % players - seat) % players),
+                self.option_bytes(state.options),
             )
         )
-        vector[self.tail :] = np.frombuffer(tail, np.float32)
+        kept.bytes[4 * self.tail :] = tail
         return vector
 
     def moved(self, seat: int, move: Any) -> None:

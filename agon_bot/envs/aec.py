@@ -113,7 +113,9 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
         self._seeds = np.random.default_rng()
         n_actions = self.encoding.n_actions
-        self._masks: list[list[Any]] = [[np.zeros(n_actions, np.int8), None] for _ in range(players)]
+        self._masks: list[list[Any]] = [
+            [np.zeros(n_actions, np.int8), None] for _ in range(players)
+        ]
         """Per seat: its mask array and the indices last set in it (None: none)."""
         self._vectors = [self.encoding.vector_buffer() for _ in range(players)]
         """Per seat: what `encode_state_into` keeps between observations."""

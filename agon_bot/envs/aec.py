@@ -6,11 +6,17 @@ a bot reads instead: `observation_json` (the game's own observation for that sea
 only if read, before the env moves on: `LazyInfo`), and, for the agent to move,
 `legal_actions` (the legal actions as JSON, in the engine's order) with `legal_indices`
 (their action indices, in the same order). The vectors and the mask are read from the
-engine's state directly (`Encoding.encode_state`), without the JSON.
+engine's state directly (`Encoding.encode_state`), without the JSON. The two arrays are
+the env's own, one pair per agent, rewritten in place where the position changed when
+that agent is next observed: copy one to keep it longer, or make the env with
+`fresh_observations=True` (new arrays each time; PettingZoo's and Gymnasium's checkers
+compare observations as they come, and pass either way).
 
 `reset(seed=s)` deals what `agon play --seed s` deals (the engine's `new_state(s, ...)`);
 rewards come at the end only: +1 for each other seat ranked below you, -1 for each ranked
 above, averaged over the other seats (1 alone first, -1 alone last, 0 all tied).
+`render()` is the game's text ("ansi") or the viewer's page of the position ("html",
+`agon_bot.envs.html`).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import struct
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -269,9 +270,18 @@ class AkropolisStateReader:
             self.cities[seat].hint(move)
 
     def legal_indices(self, legal: LegalActions) -> np.ndarray:
-        cells = np.frombuffer(b"".join(map(self.placements.__getitem__, legal.triangles)), np.int64)
-        tiles = np.array(legal.tiles, dtype=np.int64)
-        if len(tiles) and tiles[-1] >= self.site_size:
+        triangles, tiles = legal.triangles, legal.tiles
+        if tiles and tiles[-1] >= self.site_size:
             raise ValueError("a legal site position outside the encoding")
-        indices: np.ndarray = np.add.outer(tiles * (self.width * self.width * 6), cells).ravel()
+        if len(triangles) > 1:
+            # One C call for every triangle's cells (a map or a comprehension: 1.3x).
+            joined = b"".join(itemgetter(*triangles)(self.placements))
+        else:
+            joined = b"".join(map(self.placements.__getitem__, triangles))
+        cells = np.frombuffer(joined, np.int64)
+        block = self.width * self.width * 6
+        if len(tiles) == 1:
+            one: np.ndarray = cells + tiles[0] * block
+            return one
+        indices: np.ndarray = np.add.outer(np.array(tiles, np.int64) * block, cells).ravel()
         return indices

@@ -30,9 +30,11 @@ def aec_env(
     options: Mapping[str, Any] | None = None,
     *,
     render_mode: str | None = None,
+    fresh_observations: bool = False,
 ) -> AgonEnv:
-    """The PettingZoo AEC environment of `game` for `players` seats and match options."""
-    return AgonEnv(game, players, options, render_mode)
+    """The PettingZoo AEC environment of `game` for `players` seats and match options
+    (`fresh_observations`: new arrays at each `observe`, not the env's kept ones)."""
+    return AgonEnv(game, players, options, render_mode, fresh_observations=fresh_observations)
 
 
 def gym_env(

@@ -6,11 +6,17 @@ a bot reads instead: `observation_json` (the game's own observation for that sea
 only if read, before the env moves on: `LazyInfo`), and, for the agent to move,
 `legal_actions` (the legal actions as JSON, in the engine's order) with `legal_indices`
 (their action indices, in the same order). The vectors and the mask are read from the
-engine's state directly (`Encoding.encode_state`), without the JSON.
+engine's state directly (`Encoding.encode_state`), without the JSON. The two arrays are
+the env's own, one pair per agent, rewritten in place where the position changed when
+that agent is next observed: copy one to keep it longer, or make the env with
+`fresh_observations=True` (new arrays each time; PettingZoo's and Gymnasium's checkers
+compare observations as they come, and pass either way).
 
 `reset(seed=s)` deals what `agon play --seed s` deals (the engine's `new_state(s, ...)`);
 rewards come at the end only: +1 for each other seat ranked below you, -1 for each ranked
 above, averaged over the other seats (1 alone first, -1 alone last, 0 all tied).
+`render()` is the game's text ("ansi") or the viewer's page of the position ("html",
+`agon_bot.envs.html`).
 """
 
 from __future__ import annotations
@@ -66,7 +72,7 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
     """One game for a fixed player count and options; see the module's docstring."""
 
     metadata = {  # noqa: RUF012 - the libraries read it as a class attribute
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "html"],
         "render_fps": 1,
         "name": "agon_v0",
         "is_parallelizable": False,
@@ -78,14 +84,19 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         players: int = 2,
         options: Mapping[str, Any] | None = None,
         render_mode: str | None = None,
+        *,
+        fresh_observations: bool = False,
     ) -> None:
         super().__init__()
+        self.fresh_observations = fresh_observations
         self.game = get_game(game)
         if players not in self.game.player_counts:
             counts = ", ".join(map(str, self.game.player_counts))
             raise ValueError(f"{self.game.name} is played by {counts} players, not {players}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r}: only 'ansi' (text) is offered")
+        if render_mode not in (None, "ansi", "html"):
+            raise ValueError(
+                f"render_mode {render_mode!r}: 'ansi' (text) or 'html' (the viewer's page)"
+            )
         self.render_mode = render_mode
         self.players = players
         self.match_options = dict(options or {})
@@ -107,6 +118,13 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
         self._seeds = np.random.default_rng()
+        n_actions = self.encoding.n_actions
+        self._masks: list[list[Any]] = [
+            [np.zeros(n_actions, np.int8), None] for _ in range(players)
+        ]
+        """Per seat: its mask array and the indices last set in it (None: none)."""
+        self._vectors = [self.encoding.vector_buffer() for _ in range(players)]
+        """Per seat: what `encode_state_into` keeps between observations."""
         self.state: Any = None
         self.seed: int | None = None
         self._episode = 0
@@ -136,6 +154,8 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.result: dict[str, Any] | None = None
+        self.moves: list[JSON] = []
+        """The moves played so far, as action JSON (what a replay records)."""
         self._observed: dict[str, tuple[int, dict[str, Any]]] = {}
         self._turn = 0
         self._episode += 1
@@ -182,13 +202,26 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         return observation
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        mask = np.zeros(self.encoding.n_actions, np.int8)
+        """`agent`'s observation and action mask now: arrays the env keeps, one pair per
+        agent, rewritten the next time that agent is observed (`fresh_observations`:
+        new arrays each time); see the module's docstring."""
+        seat = self.agent_seats[agent]
+        kept = self._masks[seat]
+        mask, marked = kept
+        if marked is not None:
+            mask[marked] = 0  # only the entries set last time: the rest are still 0
         if agent == self.agent_selection and self.result is None:
-            mask[self._indices] = 1
+            marked = self._indices
+            mask[marked] = 1
+        else:
+            marked = None
+        kept[1] = marked
         if self._fast_vectors:
-            vector = self.encoding.encode_state(self.state, self.agent_seats[agent])
+            vector = self.encoding.encode_state_into(self.state, seat, self._vectors[seat])
         else:
             vector = self.encoding.encode_observation(self._observation_json(agent))
+        if self.fresh_observations:
+            return {"observation": vector.copy(), "action_mask": mask.copy()}
         return {"observation": vector, "action_mask": mask}
 
     def action_json(self, index: int) -> JSON:
@@ -216,13 +249,15 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
         self.game.apply(self.state, move)
+        self.moves.append(move)
         self.encoding.moved(self.agent_seats[agent], move)
         self._turn += 1
         if self.game.is_over(self.state):
             self._finish()
+            self._accumulate_rewards()
         else:
+            # Rewards come at the end only: nothing to accumulate before it.
             self._next_turn()
-        self._accumulate_rewards()
 
     def _finish(self) -> None:
         result = self.game.result(self.state).to_json()
@@ -238,8 +273,22 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.agents[0]
 
     def render(self) -> str | None:
+        """With render_mode "ansi", the game's text; "html", the viewer's page of the position
+        (`agon_bot.envs.html`); None without a render mode or before `reset`."""
         if self.render_mode is None or self.state is None:
             return None
+        if self.render_mode == "html":
+            from agon_bot.envs.html import position_page  # the viewer only when drawn
+
+            return position_page(
+                self.game.id,
+                int(self.seed or 0),
+                self.possible_agents,
+                self.match_options,
+                self.moves,
+                self.result,
+                self.state,
+            )
         text: str = self.game.render_text(self.state)
         return text
 

@@ -93,6 +93,12 @@ class AkropolisEncoding(Encoding):
     def encode_state(self, state: Any, seat: int) -> np.ndarray:
         return self.reader.encode(state, seat)
 
+    def vector_buffer(self) -> Any:
+        return self.reader.kept_vector()
+
+    def encode_state_into(self, state: Any, seat: int, kept: Any) -> np.ndarray:
+        return self.reader.encode_into(state, seat, kept)
+
     def moved(self, seat: int, move: Any) -> None:
         self.reader.moved(seat, move)
 

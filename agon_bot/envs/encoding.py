@@ -91,6 +91,17 @@ class Encoding(ABC):
         builds the JSON; a game's encoding may read the state directly instead."""
         return self.encode_observation(self.game.observation(state, seat))
 
+    def vector_buffer(self) -> Any:
+        """What `encode_state_into` keeps for one seat between its observations (None:
+        nothing, each vector is new)."""
+        return None
+
+    def encode_state_into(self, state: Any, seat: int, kept: Any) -> np.ndarray:
+        """`encode_state`, maybe written into the vector `kept` (from `vector_buffer`)
+        holds: a game whose vector is large rewrites only what changed since that seat's
+        last one, and returns the same array each time."""
+        return self.encode_state(state, seat)
+
     def moved(self, seat: int, move: Any) -> None:
         """`seat` has just played `move` (the env tells each move it applies): a game's
         encoding may update what it keeps of the state from it, checking that it still

@@ -10,6 +10,7 @@ same bots, is the match `agon play --seed s` would play if your seat made your m
 An action that is not legal (the mask says which are) ends the match as a fault would
 on the platform: terminated, reward -1, `info["illegal_action"]` the index.
 
+Observations are new arrays each step (`aec_env` lends arrays it keeps instead).
 `info["observation_json"]`, your seat's observation, is built when first read, or at
 the latest when the env next moves, so that an info kept stays readable.
 """
@@ -68,7 +69,7 @@ class FileBots:
 class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     """One seat of a game against bots; see the module's docstring."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - read by gymnasium
+    metadata = {"render_modes": ["ansi", "html"], "render_fps": 1}  # noqa: RUF012 - read by gymnasium
 
     def __init__(
         self,
@@ -82,7 +83,9 @@ class AgonGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         sandbox: str = "none",
         limits: Mapping[str, Any] | None = None,
     ) -> None:
-        self.aec = AgonEnv(game, players, options, render_mode)
+        # New arrays each step, as Gymnasium's own envs give: a single-seat loop often
+        # keeps its observations (a trajectory list); the AEC env lends its kept ones.
+        self.aec = AgonEnv(game, players, options, render_mode, fresh_observations=True)
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat}: a {players}-player game has seats 0..{players - 1}")
         if opponents is None or isinstance(opponents, str):

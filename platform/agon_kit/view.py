@@ -103,12 +103,15 @@ def open_page(path: Path) -> None:
         print(f"no web browser to open here: open {url} in one", file=sys.stderr)
 
 
-def replay_page(replay: Replay) -> str:
+def replay_page(replay: Replay, steps: list[dict[str, JSON]] | None = None) -> str:
     """The whole HTML page of a replay (ReplayError if it does not play through the
-    engine, UnknownGame if its game is not this engine's)."""
+    engine, UnknownGame if its game is not this engine's). `steps`, if given, is the
+    timeline shown instead of the replay's (the training environments' `render()` shows
+    one step, the position now)."""
     spec = get_spec(replay.game)
     renderer = spec.renderer or "text"
-    steps = timeline_steps(replay, reveal=True)
+    if steps is None:
+        steps = timeline_steps(replay, reveal=True)
     result = replay.result or {}
     timeline: dict[str, JSON] = {
         "game": replay.game,

@@ -34,7 +34,7 @@ def test_a_seeded_reset_deals_the_engines_match_with_that_seed(case: tuple[str, 
             game.new_state(seed, players, {})
         )
     env.reset(seed=7)
-    first = env.observe(env.agent_selection)["observation"]
+    first = env.observe(env.agent_selection)["observation"].copy()  # the env's kept array
     env.reset()  # unseeded resets go on from the last seed, the same way every time
     env.reset(seed=7)
     assert np.array_equal(env.observe(env.agent_selection)["observation"], first)

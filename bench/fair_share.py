@@ -17,6 +17,10 @@ free port (or --port), waits until the ladders play, then measures, each for --m
 Ratios are against window 1 of the same run. Counts come from the SQLite file itself.
 
     .venv/bin/python bench/fair_share.py [--minutes 3] [--entrants 255] [--max-games 200]
+
+--entry-seconds (20) is how long the Swiss's entry stays open, --beat-seconds how often
+beat fills the ladders and moves tournaments on (AGON_MATCHMAKING_SECONDS and
+AGON_TOURNAMENT_SECONDS; default the settings', 5): a tiny run shortens both.
 """
 
 from __future__ import annotations
@@ -57,10 +61,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--games", default="", help="agon up --games: the ladders that play (default: all)"
     )
+    parser.add_argument(
+        "--entry-seconds", type=float, default=20.0, help="the Swiss's entry stays open (20)"
+    )
+    parser.add_argument(
+        "--beat-seconds",
+        type=float,
+        help="how often beat runs matchmaking and the tournaments (default the settings', 5)",
+    )
     args = parser.parse_args(argv)
+    beat = {} if args.beat_seconds is None else _beat_env(args.beat_seconds)
     with (
         tempfile.TemporaryDirectory(prefix="agon-fair-") as folder,
-        _agon_up(Path(folder), args.games, args.port) as up,
+        _agon_up(Path(folder), args.games, args.port, beat) as up,
     ):
         os.environ["AGON_VAR_DIR"] = str(Path(folder) / "var")
         os.environ["DJANGO_SETTINGS_MODULE"] = "agon.settings.local"
@@ -70,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         counts = Counts(Path(folder) / "var" / "agon.sqlite3")
         _wait(lambda: counts.finished("ranked", since=None) >= 2, 600, "ranked matches", up)
         alone = _window("the ladders alone", args.minutes, counts)
-        swiss = _private_swiss(args.entrants, args.rounds, args.game)
+        swiss = _private_swiss(args.entrants, args.rounds, args.game, args.entry_seconds)
         _wait(lambda: counts.started("tournament") > 0, 120, "the Swiss's first game", up)
         with_swiss = _window("with the private Swiss", args.minutes, counts)
         _cancel(swiss)
@@ -154,7 +167,13 @@ def _window(name: str, minutes: float, counts: Counts) -> dict[str, float]:
     return rates
 
 
-def _private_swiss(entrants: int, rounds: int, game: str) -> int:
+def _beat_env(seconds: float) -> dict[str, str]:
+    if not 0 < seconds <= 3600:
+        raise SystemExit(f"--beat-seconds must be in (0, 3600], not {seconds:g}")
+    return {"AGON_MATCHMAKING_SECONDS": str(seconds), "AGON_TOURNAMENT_SECONDS": str(seconds)}
+
+
+def _private_swiss(entrants: int, rounds: int, game: str, entry_seconds: float) -> int:
     from django.contrib.auth.models import User
     from django.core.files.base import ContentFile
     from django.utils import timezone
@@ -175,7 +194,7 @@ def _private_swiss(entrants: int, rounds: int, game: str) -> int:
         format="swiss",
         rounds=rounds,
         max_entrants=entrants,
-        entry_closes=timezone.now() + timedelta(seconds=20),
+        entry_closes=timezone.now() + timedelta(seconds=entry_seconds),
     )
     for number in range(entrants):
         bot = Bot.objects.create(owner=owner, name=f"swiss-{number}", game=game)
@@ -190,7 +209,9 @@ def _private_swiss(entrants: int, rounds: int, game: str) -> int:
         version.archive.save("main.py", ContentFile(source), save=False)
         version.save()
         entry_create(user=owner, tournament_id=tournament.id, bot_id=bot.id)
-    print(f"a private Swiss of {entrants} bots, {rounds} rounds: entry closes in 20 s")
+    print(
+        f"a private Swiss of {entrants} bots, {rounds} rounds: entry closes in {entry_seconds:g} s"
+    )
     return tournament.id
 
 
@@ -238,14 +259,14 @@ def _test_end(test_id: int, started: float, minutes: float) -> str:
 
 
 @contextlib.contextmanager
-def _agon_up(folder: Path, games: str, port: int) -> Iterator[list[str]]:
+def _agon_up(folder: Path, games: str, port: int, beat: dict[str, str]) -> Iterator[list[str]]:
     if not port:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
     env = {k: v for k, v in os.environ.items() if not k.startswith("AGON_")}
     env.pop("DJANGO_SETTINGS_MODULE", None)
-    env.update(AGON_VAR_DIR=str(folder / "var"), NO_COLOR="1")
+    env.update(AGON_VAR_DIR=str(folder / "var"), NO_COLOR="1", **beat)
     argv = [sys.executable, "-m", "agon.cli", "up", "--port", str(port), "--status-seconds", "0"]
     if games:
         argv += ["--games", games]

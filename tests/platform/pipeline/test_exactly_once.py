@@ -119,7 +119,9 @@ def test_a_match_whose_whole_worker_is_killed_is_played_by_the_next_worker_withi
     pipeline: Pipeline, broker: str
 ) -> None:
     ladder = only_ladder("akropolis", 2)
-    worker = pipeline.start_worker()
+    # Two pool processes: the slow bots' validation matches play side by side; the whole
+    # worker dies, so how many processes it had does not matter to what follows.
+    worker = pipeline.start_worker(concurrency=2)
     versions = active_bots(pipeline, SLEEPY_BOT, ["slow-ant", "slow-bee"])
     match = ranked_match(ladder, versions)
     wait_running(match, pipeline, for_seconds=1.0)

@@ -33,6 +33,7 @@ def __getattr__(name: str) -> Any:
     # Lookahead brings the whole engine: a bot that does not ask for it does not pay
     # for it at its start (which is timed).
     if name == "Lookahead":
+        # Start-up speed: see above.
         from agon_bot.lookahead import Lookahead
 
         return Lookahead

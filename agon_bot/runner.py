@@ -80,6 +80,7 @@ def legal_actions_from_message(game_id: str | None, data: JSONValue) -> Sequence
         return data
     if game_id is None:
         raise ValueError("a compact list of legal actions arrived before the start message")
+    # The engine only once a compact list arrives: a bot's start is timed.
     from engine.registry import legal_actions_expander
 
     expand = legal_actions_expander(game_id)

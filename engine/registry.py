@@ -67,6 +67,7 @@ def _entries() -> dict[str, str]:
 
 @cache
 def _load(target: str) -> GameSpec[Any]:
+    # Only when a game is loaded: a bot that expands compact actions never needs it.
     from engine.spec import GameSpec
 
     module_name, _, attribute = target.partition(":")

@@ -77,11 +77,14 @@ class Akropolis:
         return state_from_json(data)
 
     def render_text(self, state: AkropolisState) -> str:
+        # Drawing, the greedy bot, `agon score` and the spectator are not needed by a bot
+        # at its start (which is timed): each is imported when first asked for.
         from engine.akropolis.render import render_state
 
         return render_state(state)
 
     def greedy_bot(self, seed: int) -> GreedyBot:
+        # Imported when first asked for (a bot's start is timed).
         from engine.akropolis.greedy import GreedyBot
 
         return GreedyBot(seed)
@@ -97,6 +100,7 @@ class Akropolis:
 
     def score_json(self, data: JSON) -> JSON:
         """`agon score`: one city (or a list) in the rules file's JSON form, scored."""
+        # Imported when first asked for (a bot's start is timed).
         from engine.akropolis.city_json import score_json
 
         return score_json(data)
@@ -109,6 +113,7 @@ COLORS = ("house", "market", "barracks", "temple", "garden")
 
 
 def spectator() -> Spectator:
+    # Imported when first asked for (a bot's start is timed).
     from engine.akropolis.spectator import AkropolisSpectator
 
     return AkropolisSpectator()

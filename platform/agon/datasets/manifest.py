@@ -98,3 +98,8 @@ def manifest_write(game: str) -> None:
                 return
         default_storage.delete(name)
     default_storage.save(name, ContentFile(text))
+
+
+def dataset_part(game: str, file_name: str) -> DatasetPart | None:
+    """The part of `game`'s dataset saved as `file_name`, or None."""
+    return DatasetPart.objects.filter(game=game, name=f"datasets/{game}/{file_name}").first()

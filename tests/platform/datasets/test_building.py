@@ -9,38 +9,20 @@ from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
-from django.contrib.auth.models import User
 from django.core.files.storage import default_storage
 
-from agon.bots.models import Bot, BotVersion
+from agon.bots.models import BotVersion
 from agon.datasets import building
 from agon.datasets.building import dataset_build
 from agon.datasets.manifest import manifest_document, manifest_name
 from agon.datasets.models import DatasetMatch, DatasetPart
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
-from tests.platform.conftest import MakeBot
+from tests.platform.datasets.conftest import GAME
 from tests.platform.datasets.support import play_for_real
 from tests.platform.support import finish_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
-GAME = "architekton"
-
-
-@pytest.fixture(autouse=True)
-def own_media(settings: Any, tmp_path: Any) -> None:
-    settings.MEDIA_ROOT = tmp_path / "media"
-
-
-@pytest.fixture
-def ladder(ladders: list[Ladder]) -> Ladder:
-    return Ladder.objects.get(game=GAME, players=2)
-
-
-@pytest.fixture
-def versions(make_bot: MakeBot, alice: User, bob: User) -> list[BotVersion]:
-    bots: list[Bot] = [make_bot(alice, "a", GAME), make_bot(bob, "b", GAME)]
-    return [BotVersion.objects.get(bot=bot, status=BotVersion.Status.ACTIVE) for bot in bots]
 
 
 def part_rows(part: DatasetPart) -> list[dict[str, Any]]:

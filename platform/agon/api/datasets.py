@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpResponse, StreamingHttpResponse
+from django.http import StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
@@ -97,7 +98,7 @@ class DatasetFileView(APIView):
         },
         summary="Download a part of a game's dataset",
     )
-    def get(self, request: Request, game_id: str, name: str) -> HttpResponse:
+    def get(self, request: Request, game_id: str, name: str) -> HttpResponseBase:
         _known_game(game_id)
         part = dataset_part(game_id, name)
         if part is None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -105,7 +105,7 @@ def _pending_ids(game: str, count: int) -> list[int]:
     )
 
 
-def _bot_of(seat: dict[str, object]) -> str:
+def _bot_of(seat: Mapping[str, object]) -> str:
     digest = seat["version__sha256"]
     return f"sha256:{digest}" if digest else f"builtin:{seat['builtin']}"
 
@@ -170,14 +170,16 @@ def _store(path: Path, name: str) -> None:
         default_storage.delete(saved)
 
 
-def _written(game: str, number: int, fill: object) -> tuple[str, str, int, int] | None:
+def _written(
+    game: str, number: int, fill: Callable[[PartWriter], None]
+) -> tuple[str, str, int, int] | None:
     """A part written by `fill(writer)` to a temporary file, then stored: its name,
     digest, size and rows; None when it has no row."""
     with tempfile.TemporaryDirectory(prefix="agon-dataset-") as folder:
         path = Path(folder) / "part.parquet"
         writer = PartWriter(path, row_group_bytes=settings.AGON_DATASET_ROW_GROUP_BYTES)
         try:
-            fill(writer)  # type: ignore[operator]
+            fill(writer)
         finally:
             writer.close()
         if not writer.rows:
@@ -189,10 +191,10 @@ def _written(game: str, number: int, fill: object) -> tuple[str, str, int, int] 
 
 
 def _add_part(game: str, ids: list[int], report: BuildReport) -> None:
-    number = (
+    last = (
         DatasetPart.objects.filter(game=game).order_by("-number").values_list("number", flat=True)
     ).first()
-    number = 1 if number is None else number + 1
+    number = 1 if last is None else last + 1
     included: list[_Included] = []
 
     def fill(writer: PartWriter) -> None:
@@ -243,8 +245,8 @@ def _withdraw(game: str, report: BuildReport) -> None:
         return
     skipped = by_part.pop(None, [])
     DatasetMatch.objects.filter(game=game, match_id__in=skipped).delete()
-    for part_id, match_ids in sorted(by_part.items(), key=lambda item: item[0] or 0):
-        part = DatasetPart.objects.get(id=part_id)
+    for holder, match_ids in sorted((key, ids) for key, ids in by_part.items() if key):
+        part = DatasetPart.objects.get(id=holder)
         _rewrite_without(part, match_ids)
         report.matches_withdrawn += len(match_ids)
         report.parts_rewritten.append(part.number)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -82,8 +82,9 @@ def file_digest(path: Path) -> tuple[str, int]:
     return digest.hexdigest(), size
 
 
-def copy_without(source: BinaryIO, writer: PartWriter, match_ids: Iterable[int]) -> None:
-    """Every row group of the Parquet file `source` into `writer`, less the rows of
+def copy_without(source: Any, writer: PartWriter, match_ids: Iterable[int]) -> None:
+    """Every row group of the Parquet file `source` (a binary file object, seekable: a
+    stored file as Django's storage opens it) into `writer`, less the rows of
     `match_ids`: a row group at a time."""
     dropped = pa.array(sorted(set(match_ids)), type=pa.int64())
     parquet = pq.ParquetFile(source)

@@ -361,6 +361,8 @@ CELERY_TASK_TIME_LIMIT = env_int("AGON_TASK_TIME_LIMIT", 960)
 # agon.celery applies Django's own rules between tasks instead (CONN_MAX_AGE, health
 # checks), as the web server does between requests.
 CELERY_DB_REUSE_MAX = env_int("AGON_CELERY_DB_REUSE_MAX", 1000)
+AGON_DATASET_SECONDS = env_float("AGON_DATASET_SECONDS", 3600.0)
+"""How often beat brings every game's dataset up to date (agon.datasets)."""
 CELERY_BEAT_SCHEDULE = {
     "matchmaking": {
         "task": "agon.ladders.tasks.matchmaking",
@@ -386,8 +388,8 @@ CELERY_BEAT_SCHEDULE = {
     # Every game's dataset brought up to date (agon.datasets), a bounded step a run.
     "datasets": {
         "task": "agon.datasets.tasks.datasets_build",
-        "schedule": env_float("AGON_DATASET_SECONDS", 3600.0),
-        "options": {"expires": env_float("AGON_DATASET_SECONDS", 3600.0)},
+        "schedule": AGON_DATASET_SECONDS,
+        "options": {"expires": AGON_DATASET_SECONDS},
     },
     "requeue-stuck-matches": {
         "task": "agon.matches.tasks.requeue_stuck_matches",

@@ -12,6 +12,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 from pytest_django.live_server_helper import LiveServer
+from rest_framework.reverse import reverse as real
 from rest_framework.test import APIClient
 
 from agon.datasets.building import dataset_build
@@ -138,14 +139,11 @@ def test_pull_refuses_a_part_sent_elsewhere(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     dataset_build(game=GAME)
-    from agon.api import datasets
-
-    real = datasets.reverse
 
     def elsewhere(name: str, *args: object, **kwargs: object) -> str:
         url = real(name, *args, **kwargs)  # type: ignore[arg-type]
         return "http://example.invalid/x.parquet" if name == "dataset-file" else str(url)
 
-    monkeypatch.setattr(datasets, "reverse", elsewhere)
+    monkeypatch.setattr("agon.api.datasets.reverse", elsewhere)
     assert pull(live_server, tmp_path / "data") == 2
     assert "elsewhere: refused" in capsys.readouterr().err

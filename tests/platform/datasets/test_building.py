@@ -52,6 +52,7 @@ def test_a_ranked_match_gives_one_row_per_decision_with_its_facts(
     for row in rows:
         seat = seats[row["seat"]]
         assert row["match_id"] == match.id and row["kind"] == "ranked"
+        assert seat.version is not None
         assert row["bot"] == f"sha256:{seat.version.sha256}"
         assert (row["final_rank"], row["final_score"]) == (seat.rank, seat.score)
         assert 0 <= row["action_index"] < row["legal_actions"]
@@ -100,7 +101,7 @@ def test_a_build_that_dies_before_recording_its_part_loses_and_duplicates_nothin
     def dies(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("the worker was killed")
 
-    monkeypatch.setattr(building.DatasetMatch.objects, "bulk_create", dies)
+    monkeypatch.setattr(DatasetMatch.objects, "bulk_create", dies)
     with pytest.raises(RuntimeError):
         dataset_build(game=GAME)
     stored_once = default_storage.listdir(f"datasets/{GAME}")[1]

@@ -28,7 +28,7 @@ def datasheet(request: HttpRequest, game_id: str) -> HttpResponse:
             "schema_version": SCHEMA_VERSION,
             "licence": licence(),
             "part_matches": settings.AGON_DATASET_PART_MATCHES,
-            "build_minutes": round(settings.CELERY_BEAT_SCHEDULE["datasets"]["schedule"] / 60),
+            "build_minutes": round(settings.AGON_DATASET_SECONDS / 60),
             "rows_per_match": summary.rows / summary.matches if summary.matches else None,
         },
     )

@@ -6,11 +6,13 @@ platform stores finished ranked matches (a SQLite database and a media folder of
 bench's own); then the game's dataset is built from all of them in a fresh process
 (`dataset_build`, parts of `--part-matches`), which reports its CPU time, wall time, the
 rows and bytes written, and its peak memory: the process's peak resident set over the
-build (getrusage) and the peak of Arrow's memory pool. The same build is made a second
-time with every match counted twice as many (the matches stored again), to show that
-the peak does not grow with the dataset.
+build (getrusage) and the peak of Arrow's memory pool. The build is made again with more
+matches stored (`--scales`: 1, 2 and 4 times `--matches`), to show that the peak
+follows the row group's bound (`--row-group-mib`, AGON_DATASET_ROW_GROUP_BYTES), not the
+dataset's size.
 
-Run with `.venv/bin/python bench/datasets.py [--matches N] [--games a,b]`.
+Run with `.venv/bin/python bench/datasets.py [--matches N] [--games a,b] [--scales 1,2,4]
+[--row-group-mib M]`.
 """
 
 from __future__ import annotations
@@ -109,7 +111,10 @@ def build_here(game_id: str, part_matches: int) -> dict[str, float]:
     }
 
 
-def build_in_child(folder: Path, game_id: str, part_matches: int) -> dict[str, float]:
+def build_in_child(
+    folder: Path, game_id: str, part_matches: int, row_group_mib: float
+) -> dict[str, float]:
+    env = {**os.environ, "AGON_DATASET_ROW_GROUP_BYTES": str(int(row_group_mib * 2**20))}
     done = subprocess.run(  # noqa: S603 - this script, fixed arguments
         [
             sys.executable,
@@ -124,6 +129,7 @@ def build_in_child(folder: Path, game_id: str, part_matches: int) -> dict[str, f
         capture_output=True,
         text=True,
         check=True,
+        env=env,
     )
     figures: dict[str, float] = json.loads(done.stdout.splitlines()[-1])
     return figures
@@ -134,6 +140,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=200, help="matches per game (200)")
     parser.add_argument("--games", default="", help="comma-separated game ids (all)")
     parser.add_argument("--part-matches", type=int, default=1000, help="matches a part (1000)")
+    parser.add_argument(
+        "--scales", default="1,2,4", help="builds with these multiples of --matches (1,2,4)"
+    )
+    parser.add_argument(
+        "--row-group-mib", type=float, default=32, help="the row group's text bound (32)"
+    )
     parser.add_argument("--build-only", metavar="GAME", help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -150,9 +162,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         call_command("migrate", verbosity=0)
         games = [g for g in args.games.split(",") if g] or list(game_ids())
+        scales = [int(scale) for scale in args.scales.split(",")]
         print(
-            f"{args.matches} and {2 * args.matches} random-bot matches per game, built in a "
-            f"fresh process; load {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"
+            f"{', '.join(str(args.matches * k) for k in scales)} random-bot matches per game, "
+            f"built in a fresh process, row groups of {args.row_group_mib:g} MiB of text; "
+            f"load {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"
         )
         print(
             f"{'game':<13}{'matches':>8}{'rows/match':>11}{'CPU s':>8}{'wall s':>8}"
@@ -160,16 +174,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{'arrow MiB':>10}"
         )
         for game_id in games:
-            store_matches(game_id, args.matches, first_seed=1)
-            for round_ in (1, 2):
-                if round_ == 2:
-                    store_matches(game_id, args.matches, first_seed=1 + args.matches)
-                f = build_in_child(folder, game_id, args.part_matches)
-                scale = PER / f["matches"]
+            stored = 0
+            for scale in scales:
+                store_matches(game_id, args.matches * scale - stored, first_seed=1 + stored)
+                stored = args.matches * scale
+                f = build_in_child(folder, game_id, args.part_matches, args.row_group_mib)
+                per = PER / f["matches"]
                 print(
                     f"{game_id:<13}{int(f['matches']):>8}{f['rows'] / f['matches']:>11.1f}"
-                    f"{f['cpu_s']:>8.2f}{f['wall_s']:>8.2f}{f['cpu_s'] * scale:>10.0f}"
-                    f"{f['bytes'] * scale / 1e6:>8.1f}{f['bytes'] / f['rows']:>7.1f}"
+                    f"{f['cpu_s']:>8.2f}{f['wall_s']:>8.2f}{f['cpu_s'] * per:>10.0f}"
+                    f"{f['bytes'] * per / 1e6:>8.1f}{f['bytes'] / f['rows']:>7.1f}"
                     f"{f['rss_peak_mib']:>9.0f}{f['rss_peak_mib'] - f['rss_before_mib']:>8.0f}"
                     f"{f['arrow_peak_mib']:>10.1f}"
                 )

@@ -180,6 +180,7 @@ def run_pull(args: argparse.Namespace) -> int:
         f"{args.game}: {len(missing)} part{'s' * (len(missing) != 1)} downloaded "
         f"({fetched} bytes), {len(present)} already here"
         + (f", {len(withdrawn)} withdrawn by the site removed" if withdrawn else "")
-        + f"; {manifest['matches']} matches, {manifest['rows']} decisions in {folder}"
+        + f"; {printable(manifest['matches'], 20)} matches, "
+        f"{printable(manifest['rows'], 20)} decisions in {folder}"
     )
     return 0

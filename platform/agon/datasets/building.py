@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -82,6 +83,7 @@ def dataset_build(
             _add_part(game, ids, report)
         report.more_pending = bool(_pending_ids(game, 1))
         manifest_write(game)
+        _sweep_unlisted(game)
     finally:
         Dataset.objects.filter(game=game).update(building_until=None)
     return report
@@ -277,6 +279,25 @@ def _rewrite_without(part: DatasetPart, match_ids: list[int]) -> None:
             part.save()
         if written is None or written[0] != old_name:
             transaction.on_commit(lambda: default_storage.delete(old_name))
+
+
+PART_FILE = re.compile(r"part-\d{6}-[0-9a-f]{12}\.parquet")
+
+
+def _sweep_unlisted(game: str) -> None:
+    """Delete the part files of the game's folder that no part lists: a build died
+    after storing one, and the next build's part came out otherwise (other matches had
+    finished meanwhile). The lease keeps any other build of the game out."""
+    folder = f"datasets/{game}"
+    try:
+        files = default_storage.listdir(folder)[1]
+    except FileNotFoundError:
+        return
+    listed = set(DatasetPart.objects.filter(game=game).values_list("name", flat=True))
+    for name in files:
+        if PART_FILE.fullmatch(name) and f"{folder}/{name}" not in listed:
+            log.info("dataset of %s: unlisted file %s deleted", game, name)
+            default_storage.delete(f"{folder}/{name}")
 
 
 def dataset_build_all() -> list[BuildReport]:

@@ -114,6 +114,29 @@ def test_a_build_that_dies_before_recording_its_part_loses_and_duplicates_nothin
     assert len({(row["match_id"], row["step"]) for row in all_rows()}) == part.rows
 
 
+def test_a_part_file_nobody_lists_is_deleted_by_the_next_build(
+    ladder: Ladder, versions: list[BotVersion], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    play_for_real(ladder, versions, seed=1)
+
+    def dies(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the worker was killed")
+
+    monkeypatch.setattr(DatasetMatch.objects, "bulk_create", dies)
+    with pytest.raises(RuntimeError):
+        dataset_build(game=GAME)
+    (orphan,) = default_storage.listdir(f"datasets/{GAME}")[1]
+    monkeypatch.undo()
+    play_for_real(ladder, versions, seed=2)  # the next part is another one
+    dataset_build(game=GAME)
+    (part,) = DatasetPart.objects.all()
+    assert part.matches == 2
+    assert sorted(default_storage.listdir(f"datasets/{GAME}")[1]) == sorted(
+        [part.file_name, "manifest.json"]
+    )
+    assert orphan != part.file_name
+
+
 def test_a_build_holding_the_dataset_keeps_another_out(
     ladder: Ladder, versions: list[BotVersion]
 ) -> None:

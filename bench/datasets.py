@@ -144,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--scales", default="1,2,4", help="builds with these multiples of --matches (1,2,4)"
     )
     parser.add_argument(
-        "--row-group-mib", type=float, default=32, help="the row group's text bound (32)"
+        "--row-group-mib", type=float, default=8, help="the row group's text bound (8)"
     )
     parser.add_argument("--build-only", metavar="GAME", help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)

@@ -404,7 +404,7 @@ AGON_DATASET_PART_MATCHES = env_int("AGON_DATASET_PART_MATCHES", 1000)
 """How many matches a dataset's Parquet part holds at most (agon.datasets)."""
 AGON_DATASET_PARTS_PER_RUN = env_int("AGON_DATASET_PARTS_PER_RUN", 10)
 """How many parts per game one beat run writes at most; the next run goes on."""
-AGON_DATASET_ROW_GROUP_BYTES = env_int("AGON_DATASET_ROW_GROUP_BYTES", 32 * 1024 * 1024)
+AGON_DATASET_ROW_GROUP_BYTES = env_int("AGON_DATASET_ROW_GROUP_BYTES", 8 * 1024 * 1024)
 """How much text (observations, actions) a build holds before writing it as a row group:
 what bounds its memory."""
 AGON_DATASET_LICENCE = env_str(

@@ -115,13 +115,21 @@ def _bot_of(seat: Mapping[str, object]) -> str:
 def _match_facts(matches: Sequence[Match]) -> dict[int, MatchFacts]:
     seats: dict[int, dict[int, SeatFacts]] = {}
     for seat in MatchSeat.objects.filter(match_id__in=[m.id for m in matches]).values(
-        "match_id", "seat", "version__sha256", "builtin", "rank", "score", "thinking_seconds"
+        "match_id",
+        "seat",
+        "version__sha256",
+        "builtin",
+        "rank",
+        "score",
+        "thinking_seconds",
+        "turn_milliseconds",
     ):
         seats.setdefault(int(seat["match_id"]), {})[int(seat["seat"])] = SeatFacts(
             bot=_bot_of(seat),
             rank=seat["rank"],
             score=seat["score"],
             thinking_seconds=seat["thinking_seconds"],
+            turn_milliseconds=[int(ms) for ms in seat["turn_milliseconds"] or []],
         )
     return {
         m.id: MatchFacts(m.id, m.kind, seat_facts(seats.get(m.id, {}), m.players)) for m in matches

@@ -30,6 +30,8 @@ class SeatFacts:
     rank: int | None
     score: int | None
     thinking_seconds: float | None
+    turn_milliseconds: Sequence[int] = ()
+    """How long each of the seat's turns took (the referee's timing; empty if unknown)."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,8 @@ def decision_rows(replay: Replay, facts: MatchFacts) -> Iterator[dict[str, Any]]
         moves[seat] += 1
         legal = game.legal_actions(state)
         facts_of_seat = facts.seats[seat]
+        by_stand_in = moves[seat] >= fallback_from.get(seat, moves[seat] + 1)
+        timed = facts_of_seat.turn_milliseconds
         yield {
             "match_id": facts.match_id,
             "kind": facts.kind,
@@ -86,11 +90,14 @@ def decision_rows(replay: Replay, facts: MatchFacts) -> Iterator[dict[str, Any]]
             "step": step,
             "turn": game.turn_number(state),
             "bot": facts_of_seat.bot,
-            "by_stand_in": moves[seat] >= fallback_from.get(seat, moves[seat] + 1),
+            "by_stand_in": by_stand_in,
             "observation": game.observation_text(state, seat),
             "legal_actions": len(legal),
             "action": compact_json(action),
             "action_index": _index_of(action, legal),
+            "time_used_ms": (
+                timed[moves[seat] - 1] if moves[seat] <= len(timed) and not by_stand_in else None
+            ),
             "seat_thinking_seconds": facts_of_seat.thinking_seconds,
             "final_rank": facts_of_seat.rank,
             "final_score": facts_of_seat.score,

@@ -47,10 +47,16 @@ COLUMNS = (
     Column("action", "string", "the action taken, JSON"),
     Column("action_index", "int32", "its index among the legal actions offered, from 0"),
     Column(
+        "time_used_ms",
+        "int32",
+        "how long the bot took over this decision, in milliseconds, as the referee timed "
+        "it; null for a builtin bot, a stand-in's decision, or a match played before the "
+        "referee kept each turn's time",
+    ),
+    Column(
         "seat_thinking_seconds",
         "float64",
-        "the seat's thinking time over the whole match (the referee does not keep each "
-        "decision's); null for a builtin bot",
+        "the seat's thinking time over the whole match; null for a builtin bot",
     ),
     Column("final_rank", "int8", "the seat's final rank, 1 the best (a faulted seat last)"),
     Column("final_score", "int32", "the seat's final score"),

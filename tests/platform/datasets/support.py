@@ -3,6 +3,7 @@ finished through the real services, so that a dataset has decisions to hold."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from agon.bots.models import BotVersion
@@ -14,7 +15,7 @@ from engine.match import play_match
 from engine.registry import get_game
 from engine.replay import Replay
 from sandbox.limits import limits_for
-from sandbox.runner import MatchRecord
+from sandbox.runner import MatchRecord, SeatReport
 from tests.platform.support import finish_with, seat_report
 
 
@@ -28,6 +29,15 @@ def played_replay(match: Match, bot: str = "random") -> Replay:
         bots=[builtin_bot(bot, match.game, match.seed, seat) for seat in range(match.players)],
         bot_ids=[f"seat{seat}" for seat in range(match.players)],
     )
+
+
+def turn_milliseconds(seat: int) -> list[int]:
+    """The made-up time of each of a seat's turns: 1000 * seat + its move's index."""
+    return [1000 * seat + move for move in range(500)]
+
+
+def timed_report(seat: int) -> SeatReport:
+    return dataclasses.replace(seat_report(), turn_milliseconds=turn_milliseconds(seat))
 
 
 def play_for_real(
@@ -52,7 +62,7 @@ def play_for_real(
     )
     record = MatchRecord(
         replay=played_replay(match),
-        seats=[seat_report() for _ in range(match.players)],
+        seats=[timed_report(seat) for seat in range(match.players)],
         backend="played in process by the test",
         limits=limits_for(match.game),
         match_seconds=0.5,

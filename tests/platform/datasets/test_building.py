@@ -57,9 +57,9 @@ def test_a_ranked_match_gives_one_row_per_decision_with_its_facts(
         assert (row["final_rank"], row["final_score"]) == (seat.rank, seat.score)
         assert 0 <= row["action_index"] < row["legal_actions"]
         assert row["by_stand_in"] is False
-    for seat in seats:
-        moves = [row for row in rows if row["seat"] == seat]
-        assert [row["time_used_ms"] for row in moves] == turn_milliseconds(seat)[: len(moves)]
+    for number in seats:
+        moves = [row for row in rows if row["seat"] == number]
+        assert [row["time_used_ms"] for row in moves] == turn_milliseconds(number)[: len(moves)]
     document = manifest_document(GAME)
     assert (document["matches"], document["rows"]) == (1, len(rows))
     with default_storage.open(manifest_name(GAME), "rb") as stored:

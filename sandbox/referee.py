@@ -47,6 +47,7 @@ class BoxBot(Player):
         self._log = bytearray()
         self._log_dropped = 0
         self._turn_log_offsets: list[int] = []
+        self._turn_milliseconds: list[int] = []
         self._frozen = False
         self._closed = False
         self.memory_peak_bytes: int | None = None
@@ -95,6 +96,8 @@ class BoxBot(Player):
             # A turn that ends in a fault took its time too.
             self.thinking_seconds += elapsed
             self.slowest_turn_seconds = max(self.slowest_turn_seconds, elapsed)
+            if len(self._turn_milliseconds) < MAX_TURN_LOG_OFFSETS:
+                self._turn_milliseconds.append(round(elapsed * 1000))
         self.bank -= max(0.0, elapsed - allowance)
         if self.bank < 0:
             # The reply came after the turn's deadline (allowance + bank), but before the
@@ -263,6 +266,11 @@ class BoxBot(Player):
     @property
     def log_dropped_bytes(self) -> int:
         return self._log_dropped
+
+    def turn_milliseconds(self) -> list[int]:
+        """How long each turn took, in milliseconds, from the turn message sent to the
+        reply read (a turn that ended in a fault too): the dataset's time per decision."""
+        return list(self._turn_milliseconds)
 
     def turn_log_offsets(self) -> list[int]:
         """Where each turn's log begins in `log_bytes()`: turn k wrote

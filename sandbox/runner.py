@@ -60,6 +60,8 @@ class SeatReport:
     """How much more it wrote than the limit let the referee keep."""
     turn_log_offsets: list[int] = field(default_factory=list)
     """Where each of its turns begins in `log_bytes` (see `BoxBot.turn_log_offsets`)."""
+    turn_milliseconds: list[int] = field(default_factory=list)
+    """How long each of its turns took (see `BoxBot.turn_milliseconds`)."""
     turns: int = 0
     thinking_seconds: float = 0.0
     slowest_turn_seconds: float = 0.0
@@ -138,6 +140,7 @@ def run_match(
                     log_bytes=boxed_bot.log_bytes(),
                     log_dropped_bytes=boxed_bot.log_dropped_bytes,
                     turn_log_offsets=boxed_bot.turn_log_offsets(),
+                    turn_milliseconds=boxed_bot.turn_milliseconds(),
                     turns=boxed_bot.turns,
                     thinking_seconds=boxed_bot.thinking_seconds,
                     slowest_turn_seconds=boxed_bot.slowest_turn_seconds,

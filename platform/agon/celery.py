@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 app = Celery("agon")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["agon.matches", "agon.ladders", "agon.tournaments"])
+app.autodiscover_tasks(["agon.matches", "agon.ladders", "agon.tournaments", "agon.datasets"])
 
 
 def logging_from_settings(**kwargs: Any) -> None:

@@ -42,6 +42,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "agon_kit.version_test",
         "start a version test of your bot on the site and follow it",
     ),
+    "dataset": (
+        "agon_kit.dataset",
+        "download a game's dataset of public matches (Parquet), or what is new in it",
+    ),
 }
 """Every command of this package, none of which needs Django or the platform."""
 

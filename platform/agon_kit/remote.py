@@ -20,9 +20,10 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 """What `make run` serves."""
@@ -156,6 +157,38 @@ class Site:
         parts.append(f"--{boundary}--\r\n".encode())
         headers = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
         return self._send("POST", path, b"".join(parts), headers)
+
+    def download(
+        self,
+        path: str,
+        target: BinaryIO,
+        *,
+        offset: int = 0,
+        progress: Callable[[int], None] | None = None,
+    ) -> int:
+        """The file at `path` written to `target` from byte `offset` on (`Range`): the
+        offset the server took, 0 when it sent the whole file (the caller then starts
+        `target` afresh: it is truncated here). No token goes with it: what is downloaded
+        this way is public."""
+        headers = {"Range": f"bytes={offset}-"} if offset else {}
+        request = urllib.request.Request(self.page(path), headers=headers)  # noqa: S310
+        try:
+            with _OPENER.open(request, timeout=TIMEOUT_SECONDS) as answer:
+                taken = offset if answer.status == 206 else 0
+                target.seek(taken)
+                target.truncate()
+                while block := answer.read(1 << 16):
+                    target.write(block)
+                    if progress:
+                        progress(len(block))
+                return taken
+        except urllib.error.HTTPError as error:
+            raise RemoteError(self._refusal(error)) from None
+        except (OSError, http.client.HTTPException) as error:
+            reason = getattr(error, "reason", None) or error
+            raise RemoteError(
+                f"the download from {self.url} broke off ({printable(reason)})"
+            ) from None
 
     def _send(self, method: str, path: str, body: bytes | None, headers: dict[str, str]) -> Any:
         headers = {"Accept": "application/json", **headers}

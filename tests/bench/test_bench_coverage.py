@@ -16,6 +16,7 @@ RUN_BY = {
     "api.py": EVERY,
     "cache_flood.py": "tests/bench/test_cache_flood_bench.py",
     "cli_start.py": "tests/bench/test_cli_start_bench.py",
+    "datasets.py": "tests/bench/test_datasets_bench.py",
     "engine.py": EVERY,
     "envs.py": "tests/bench/test_envs_bench.py",
     "fair_share.py": "tests/bench/test_fair_share_bench.py",

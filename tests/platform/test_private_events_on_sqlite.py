@@ -1,7 +1,8 @@
 """The private events' rules hold on SQLite too, the embedded default `agon up` runs on:
 who sees a private match (its lists are read in plain SQL with a subquery of the ORM's),
 consent and withdrawal, what pauses a bot or counts head to head, and a bot renamed,
-retired, deleted or measured against as a public baseline. The same test
+retired, deleted or measured against as a public baseline, and what the public datasets
+hold (a match made private is taken out). The same test
 files run in a pytest of their own, with the test settings pointed at a SQLite file (this
 process's are PostgreSQL's)."""
 
@@ -25,6 +26,8 @@ FILES = (
     "tests/platform/api/test_bot_lifecycle.py",
     "tests/platform/api/test_version_test_baselines.py",
     "tests/platform/bots/test_retired_bots.py",
+    "tests/platform/datasets/test_building.py",
+    "tests/platform/datasets/test_api_and_pull.py",
 )
 
 

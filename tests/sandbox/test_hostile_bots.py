@@ -57,6 +57,10 @@ def test_sleeping_past_the_limit_times_out(any_arena: Arena) -> None:
     assert_fault(record, seat=0, kind="timeout", turn=FAULT_TURN)
     # turn + time bank, not the hour it asked for
     assert record.seats[0].slowest_turn_seconds < 0.5 + 0.5 + 0.5
+    # Each turn's time is kept (the datasets' time per decision), the faulted one too.
+    timed = record.seats[0].turn_milliseconds
+    assert len(timed) == record.seats[0].turns
+    assert max(timed) == round(record.seats[0].slowest_turn_seconds * 1000) >= 500
 
 
 # --- output --------------------------------------------------------------------------

@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "login": kit.COMMANDS["login"],
     "submit": kit.COMMANDS["submit"],
     "test": kit.COMMANDS["test"],
+    "dataset": kit.COMMANDS["dataset"],
 }
 """`agon`'s subcommands in the order of its help: every one of the kit's, and the
 platform's own (kit.Registry says what each entry holds)."""

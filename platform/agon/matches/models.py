@@ -103,6 +103,10 @@ class MatchSeat(models.Model):
     """Where each of the bot's turns begins in `log` (byte offsets, one per turn it was
     asked to play): the viewer shows each turn's log beside its step."""
     thinking_seconds = models.FloatField(null=True, blank=True)
+    turn_milliseconds = models.JSONField(default=list, blank=True)
+    """How long each of the bot's turns took, in milliseconds, as the referee timed it
+    (empty for a builtin, and for matches played before it was kept): the datasets'
+    time per decision."""
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_bot_per_seat")]

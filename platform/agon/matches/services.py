@@ -284,6 +284,7 @@ def match_finish(*, match_id: int, token: str, record: MatchRecord, started: flo
         seat.log_dropped_bytes = report.log_dropped_bytes
         seat.log_turn_offsets = report.turn_log_offsets
         seat.thinking_seconds = report.thinking_seconds
+        seat.turn_milliseconds = report.turn_milliseconds
         # One UPDATE a seat: for a handful of rows, cheaper than bulk_update's CASE.
         seat.save(
             update_fields=[
@@ -294,6 +295,7 @@ def match_finish(*, match_id: int, token: str, record: MatchRecord, started: flo
                 "log_dropped_bytes",
                 "log_turn_offsets",
                 "thinking_seconds",
+                "turn_milliseconds",
             ]
         )
     match.status = Match.Status.FINISHED

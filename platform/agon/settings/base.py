@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "agon.tournaments",
     "agon.version_testing",
     "agon.match_kinds",
+    "agon.datasets",
     "agon.ops",
     "agon.web",
 ]
@@ -360,6 +361,8 @@ CELERY_TASK_TIME_LIMIT = env_int("AGON_TASK_TIME_LIMIT", 960)
 # agon.celery applies Django's own rules between tasks instead (CONN_MAX_AGE, health
 # checks), as the web server does between requests.
 CELERY_DB_REUSE_MAX = env_int("AGON_CELERY_DB_REUSE_MAX", 1000)
+AGON_DATASET_SECONDS = env_float("AGON_DATASET_SECONDS", 3600.0)
+"""How often beat brings every game's dataset up to date (agon.datasets)."""
 CELERY_BEAT_SCHEDULE = {
     "matchmaking": {
         "task": "agon.ladders.tasks.matchmaking",
@@ -382,6 +385,12 @@ CELERY_BEAT_SCHEDULE = {
     # Often enough that a match whose whole worker died (its heartbeat stale after
     # AGON_MATCH_STALE_SECONDS) is queued again within about half a minute; an unread
     # sweep expires rather than piling up behind busy workers.
+    # Every game's dataset brought up to date (agon.datasets), a bounded step a run.
+    "datasets": {
+        "task": "agon.datasets.tasks.datasets_build",
+        "schedule": AGON_DATASET_SECONDS,
+        "options": {"expires": AGON_DATASET_SECONDS},
+    },
     "requeue-stuck-matches": {
         "task": "agon.matches.tasks.requeue_stuck_matches",
         "schedule": env_float("AGON_REQUEUE_SECONDS", 15.0),
@@ -390,6 +399,20 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # --- Agon ---------------------------------------------------------------------------------
+
+AGON_DATASET_PART_MATCHES = env_int("AGON_DATASET_PART_MATCHES", 1000)
+"""How many matches a dataset's Parquet part holds at most (agon.datasets)."""
+AGON_DATASET_PARTS_PER_RUN = env_int("AGON_DATASET_PARTS_PER_RUN", 10)
+"""How many parts per game one beat run writes at most; the next run goes on."""
+AGON_DATASET_ROW_GROUP_BYTES = env_int("AGON_DATASET_ROW_GROUP_BYTES", 8 * 1024 * 1024)
+"""How much text (observations, actions) a build holds before writing it as a row group:
+what bounds its memory."""
+AGON_DATASET_LICENCE = env_str(
+    "AGON_DATASET_LICENCE",
+    "Agon match data, under the Creative Commons Attribution 4.0 licence (CC BY 4.0): "
+    "share and adapt it, naming the Agon site it came from.",
+)
+"""The licence line of every dataset's manifest and datasheet."""
 
 
 def sandbox_setting(default: str) -> str:

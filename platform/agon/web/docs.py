@@ -36,6 +36,7 @@ DOCS = {
     "bot-protocol": "bot-protocol.md",
     "command-line": "command-line.md",
     "environments": "environments.md",
+    "datasets": "datasets.md",
     "attika-reconstruction": "attika-reconstruction.md",
 }
 """The documents served, by slug: file names under docs/."""

@@ -6,6 +6,7 @@ from agon.web.views import (
     accounts,
     bot_lifecycle,
     bots,
+    datasets,
     docs,
     games,
     home,
@@ -83,4 +84,5 @@ urlpatterns = [
     path("docs/<slug:slug>/", docs.doc_page, name="doc"),
     path("games/<slug:game_id>/", games.game_page, name="game"),
     path("games/<slug:game_id>/rules/", rules.rules_page, name="rules"),
+    path("games/<slug:game_id>/dataset/", datasets.datasheet, name="dataset"),
 ]

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django import template
 from django.urls import reverse
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 
 from agon.matches.selectors import SeatShown
 from agon.web.games import game_name as _game_name
@@ -89,3 +90,12 @@ def duration(seconds: float) -> str:
 @register.filter
 def signed(value: float) -> str:
     return f"{value:+.0f}"
+
+
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+@register.filter
+def inline_code(text: str) -> SafeString:
+    """Plain text whose `backticked` spans are shown as code, everything escaped."""
+    return mark_safe(_CODE_SPAN.sub(r"<code>\1</code>", escape(text)))  # noqa: S308 - escaped above

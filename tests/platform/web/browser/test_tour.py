@@ -50,6 +50,7 @@ def pages_of(match: Match) -> dict[str, str]:
     return {
         "home": "/",
         "game": f"/games/{match.game}/",
+        "dataset": f"/games/{match.game}/dataset/",
         "ladders": "/ladders/",
         "leaderboard": f"/ladders/{ladder.id}/",
         "matches": "/matches/",

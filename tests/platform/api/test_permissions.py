@@ -118,6 +118,14 @@ ENDPOINTS: dict[str, tuple[Endpoint, dict[str, int]]] = {
         Endpoint("get", lambda w: "/api/games/"),
         {"anonymous": 200, "other": 200, "owner": 200},
     ),
+    "a game's dataset": (
+        Endpoint("get", lambda w: "/api/games/akropolis/datasets/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
+    "a part of a game's dataset that is not there": (
+        Endpoint("get", lambda w: "/api/games/akropolis/datasets/files/part-000001-00.parquet"),
+        {"anonymous": 404, "other": 404, "owner": 404},
+    ),
     "list bots": (
         Endpoint("get", lambda w: "/api/bots/"),
         {"anonymous": 200, "other": 200, "owner": 200},

@@ -35,6 +35,8 @@ def test_the_schema_describes_every_endpoint(anonymous: APIClient) -> None:
         "/api/auth/token/",
         "/api/auth/me/",
         "/api/games/",
+        "/api/games/{game_id}/datasets/",
+        "/api/games/{game_id}/datasets/files/{name}",
         "/api/bots/",
         "/api/bots/{bot_id}/",
         "/api/bots/{bot_id}/head-to-head/",

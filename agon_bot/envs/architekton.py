@@ -12,13 +12,12 @@ from typing import Any
 
 import numpy as np
 
-from agon_bot.envs.encoding import Encoding, Segment, seat_order
+from agon_bot.envs.cell_boards import DIRECTIONS, CellBoardEncoding
+from agon_bot.envs.encoding import Segment, seat_order
 from agon_bot.envs.fast.architekton import ArchitektonStateReader, ArchitektonVectors
-from agon_bot.envs.pointers import Cells
 from engine.architekton.actions import LegalActions
 
 TERRAINS = ("water", "mountain", "plain", "forest")
-DIRECTIONS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 """North, east, south, west: the protocol's direction order."""
 BUILDINGS = 22
 BOARD = 24 + BUILDINGS
@@ -39,8 +38,10 @@ def terrain(name: str | None) -> int:
     return _TERRAIN[name]
 
 
-class ArchitektonEncoding(Encoding):
+class ArchitektonEncoding(CellBoardEncoding):
     game_id = "architekton"
+    legal_type = LegalActions
+    capacity = BOARD
 
     def __init__(self, players: int, options: Mapping[str, Any], first: Mapping[str, Any]) -> None:
         super().__init__(players, options)
@@ -93,7 +94,6 @@ class ArchitektonEncoding(Encoding):
             ),
         )
         self._layout()
-        self._cells: tuple[Mapping[str, Any], Cells] | None = None
         self.building_base = 0
         self.landscape_base = DISPLAY * CELLS * 4
         self.pass_index = self.landscape_base + len(TERRAINS) * CELLS
@@ -109,22 +109,6 @@ class ArchitektonEncoding(Encoding):
         self.stages = STAGES
         self.reader = ArchitektonStateReader(self, BOARD)
         self.vectors = ArchitektonVectors(self, self.reader)
-
-    def encode_state(self, state: Any, seat: int) -> np.ndarray:
-        return self.vectors.encode(state, seat)
-
-    def state_legal_indices(self, state: Any, legal: Sequence[Any]) -> np.ndarray:
-        if isinstance(legal, LegalActions):
-            return self.reader.legal_indices(state, legal)
-        return super().state_legal_indices(state, legal)
-
-    def cells(self, observation: Mapping[str, Any]) -> Cells:
-        kept = self._cells
-        if kept is not None and kept[0] is observation:
-            return kept[1]
-        cells = Cells(((e["x"], e["y"]) for e in observation["board"]), DIRECTIONS, BOARD)
-        self._cells = (observation, cells)
-        return cells
 
     def fill(self, observation: Mapping[str, Any], vector: np.ndarray) -> None:
         me = int(observation["player"])

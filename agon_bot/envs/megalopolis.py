@@ -8,14 +8,14 @@ tiles. Tiles, tokens and players are named by board entry and relative seat.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from agon_bot.envs.encoding import Encoding, Segment, seat_order
+from agon_bot.envs.cell_boards import DIRECTIONS, CellBoardEncoding
+from agon_bot.envs.encoding import Segment, seat_order
 from agon_bot.envs.fast.megalopolis import MegalopolisStateReader, MegalopolisVectors
-from agon_bot.envs.pointers import Cells
 from engine.megalopolis.actions import LegalActions
 
 KINDS = (
@@ -27,13 +27,14 @@ KINDS = (
 KIND = {name: n for n, name in enumerate(KINDS)}
 POWERS = (*KINDS, "draw")
 TILES = 120
-DIRECTIONS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 CELLS = TILES * len(DIRECTIONS)
 END_REASONS = (None, "last_token", "power_stations", "no_player_can_act", "turn_limit")
 
 
-class MegalopolisEncoding(Encoding):
+class MegalopolisEncoding(CellBoardEncoding):
     game_id = "megalopolis"
+    legal_type = LegalActions
+    capacity = TILES
 
     def __init__(self, players: int, options: Mapping[str, Any], first: Mapping[str, Any]) -> None:
         super().__init__(players, options)
@@ -71,7 +72,6 @@ class MegalopolisEncoding(Encoding):
             ),
         )
         self._layout()
-        self._cells: tuple[Mapping[str, Any], Cells] | None = None
         self.play_base = 0
         self.hotel_base = len(KINDS) * CELLS
         self.pass_index = self.hotel_base + TILES
@@ -91,22 +91,6 @@ class MegalopolisEncoding(Encoding):
         self.end_reasons = END_REASONS
         self.reader = MegalopolisStateReader(self, TILES)
         self.vectors = MegalopolisVectors(self, self.reader)
-
-    def encode_state(self, state: Any, seat: int) -> np.ndarray:
-        return self.vectors.encode(state, seat)
-
-    def state_legal_indices(self, state: Any, legal: Sequence[Any]) -> np.ndarray:
-        if isinstance(legal, LegalActions):
-            return self.reader.legal_indices(state, legal)
-        return super().state_legal_indices(state, legal)
-
-    def cells(self, observation: Mapping[str, Any]) -> Cells:
-        kept = self._cells
-        if kept is not None and kept[0] is observation:
-            return kept[1]
-        cells = Cells(((e["x"], e["y"]) for e in observation["board"]), DIRECTIONS, TILES)
-        self._cells = (observation, cells)
-        return cells
 
     def fill(self, observation: Mapping[str, Any], vector: np.ndarray) -> None:
         me = int(observation["player"])

@@ -51,4 +51,6 @@ def position_page(
         actions=list(moves),
         result=dict(result or {}),
     )
-    return replay_page(replay, [step])
+    so_far = f"{played} move{'s' * (played != 1)}"
+    caption = f"Finished after {so_far}." if result else f"In play: {so_far} so far."
+    return replay_page(replay, [step], caption)

@@ -103,11 +103,14 @@ def open_page(path: Path) -> None:
         print(f"no web browser to open here: open {url} in one", file=sys.stderr)
 
 
-def replay_page(replay: Replay, steps: list[dict[str, JSON]] | None = None) -> str:
+def replay_page(
+    replay: Replay, steps: list[dict[str, JSON]] | None = None, caption: str = ""
+) -> str:
     """The whole HTML page of a replay (ReplayError if it does not play through the
     engine, UnknownGame if its game is not this engine's). `steps`, if given, is the
     timeline shown instead of the replay's (the training environments' `render()` shows
-    one step, the position now)."""
+    one step, the position now); `caption`, if given, is said above the board instead
+    of the match's status ("Finished: N moves.")."""
     spec = get_spec(replay.game)
     renderer = spec.renderer or "text"
     if steps is None:
@@ -124,6 +127,8 @@ def replay_page(replay: Replay, steps: list[dict[str, JSON]] | None = None) -> s
         "result": result,
         "error": "",
     }
+    if caption:
+        timeline["caption"] = caption
     bots = _bots(replay)
     labels = _labels(bots)
     scripts = [

@@ -52,6 +52,7 @@ def test_the_page_shows_the_position_now(game_id: str) -> None:
         }
     ]
     assert timeline["game"] == game_id
+    assert timeline["caption"] == "In play: 5 moves so far."  # not "Finished: 0 moves."
     assert "5 actions" in page
     renderer = get_spec(game_id).renderer
     if renderer:
@@ -77,6 +78,7 @@ def test_a_finished_match_shows_its_result_and_the_gym_env_renders_too() -> None
         play(env, 1)
     page = env.render() or ""
     assert timeline_of(page)["result"] == env.result
+    assert timeline_of(page)["caption"] == f"Finished after {len(env.moves)} moves."
     gym = gym_env("megalopolis", 2, "builtin:random", render_mode="html")
     gym.reset(seed=5)
     assert "agon-timeline" in (gym.render() or "")

@@ -512,6 +512,8 @@
     describeStatus(data) {
       if (data.error) {
         this.say(data.error);
+      } else if (data.caption) {
+        this.say(data.caption);
       } else if (data.status === "queued") {
         this.say("This match is waiting for a worker; it will show here as soon as it starts.");
       } else if (data.status === "running") {

@@ -6,8 +6,9 @@ determined by its game, seed, player count, options and the actions taken.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from engine.lazy import lazy_names
 
 if TYPE_CHECKING:
     from engine.core import Game, IllegalAction, MatchResult
@@ -24,10 +25,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    # Loaded when first asked for: a bot that imports one module of the engine (a
-    # game's compact form, `engine.registry.legal_actions_expander`) loads no more.
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(home), name)
+__getattr__ = lazy_names(__name__, _HOMES)

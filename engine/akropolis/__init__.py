@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from engine.lazy import lazy_names
 
 if TYPE_CHECKING:
     from engine.akropolis.spec import AKROPOLIS, Akropolis
@@ -18,10 +19,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    # Loaded when first asked for, so that `engine.akropolis.compact` (a bot's first
-    # turn) comes without the rest of the game.
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(home), name)
+__getattr__ = lazy_names(__name__, _HOMES)

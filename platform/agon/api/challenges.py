@@ -15,11 +15,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from agon.api.common import error_responses, signed_in_user
-from agon.api.matches import MatchDetailSerializer
+from agon.api.matches import MatchDetailSerializer, match_detail_json
 from agon.api.throttles import ChallengeThrottle
 from agon.ladders.selectors import ladder_get
 from agon.ladders.services import challenge_create
-from agon.matches.selectors import match_get
 
 
 class ChallengeSerializer(serializers.Serializer[Any]):
@@ -52,5 +51,5 @@ class ChallengeView(APIView):
         match = challenge_create(
             user=signed_in_user(request), ladder=ladder, bot_ids=given.validated_data["bots"]
         )
-        data = MatchDetailSerializer(match_get(match_id=match.id, viewer=request.user)).data
+        data = match_detail_json(match)
         return Response(data, status=status.HTTP_201_CREATED)

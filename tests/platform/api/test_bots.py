@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import json
 
 import pytest
 from django.contrib.auth.models import User
 from pytest_django import DjangoCaptureOnCommitCallbacks
 from rest_framework.test import APIClient
 
-from agon.api.bots import BotSummarySerializer
+from agon.api.bots import BotDetailSerializer, BotSummarySerializer
 from agon.bots.models import Bot, BotVersion
 from agon.bots.retirement import bot_retire
 from agon.bots.selectors import bot_get
@@ -143,6 +144,28 @@ def test_a_bot_shows_its_versions_and_its_ratings_on_each_ladder(
     assert ladders["Akropolis 2p"]["games"] == 0
     assert ladders["Akropolis 2p"]["wins"] == 0
     assert ladders["Akropolis 2p"]["provisional"] is True
+
+
+def test_a_bot_written_field_by_field_is_what_the_detail_serializer_writes(
+    anonymous: APIClient, alice_client: APIClient, make_bot: MakeBot, alice: User, bob: User
+) -> None:
+    """The detail is written without the serializers: the same JSON for its owner and for
+    anybody, for a bot with a rejected and a paused version, a retired one and one whose
+    first version is still being validated."""
+    crasher = make_bot(alice, "crasher", active=False)
+    fail_validation(latest_version(crasher), fault="crash")
+    steady = make_bot(alice, "steady")
+    BotVersion.objects.filter(bot=steady).update(paused_reason="faulted in 5 of its last 10")
+    bot_retire(bot=make_bot(alice, "old"))
+    make_bot(bob, "pending", active=False)
+
+    for bot in Bot.objects.order_by("id"):
+        for client in (anonymous, alice_client):
+            request = client.get(f"/api/bots/{bot.id}/").wsgi_request
+            model = bot_get(bot_id=bot.id)
+            expected = BotDetailSerializer(model, context={"request": request}).data
+            assert client.get(f"/api/bots/{bot.id}/").json() == json.loads(json.dumps(expected))
+    assert Bot.objects.count() == 4
 
 
 def test_only_the_owner_sees_why_a_version_was_rejected(

@@ -14,7 +14,7 @@ from rest_framework import serializers
 from rest_framework.test import APIClient
 
 from agon.api.common import api_datetime
-from agon.api.matches import MatchSerializer
+from agon.api.matches import MatchDetailSerializer, MatchSerializer
 from agon.bots.models import Bot
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
@@ -260,6 +260,23 @@ def test_a_match_shows_its_scores_ranks_faults_and_duration(
         ("alice/ant@v1", "timeout"),
         ("bob/bee@v1", ""),
     ]
+
+
+def test_a_match_written_field_by_field_is_what_the_detail_serializer_writes(
+    anonymous: APIClient, ladder_2p: Ladder, rivals: tuple[Bot, Bot], make_bot: MakeBot, bob: User
+) -> None:
+    """The detail is written without the serializer: the same JSON for a finished match
+    with a fault, a queued one, one without seats or ladder and a validation match."""
+    ant, bee = rivals
+    finish_match(queued_match(ladder_2p, [ant, bee]), scores=[3, 4], faults={0: "timeout"})
+    queued_match(ladder_2p, [bee, ant])
+    Match.objects.create(kind=Match.Kind.CHALLENGE, game="akropolis", players=2, seed=1)
+    make_bot(bob, "cicada")
+
+    for match in Match.objects.order_by("id"):
+        shown = anonymous.get(f"/api/matches/{match.id}/").json()
+        assert shown == json.loads(json.dumps(MatchDetailSerializer(match).data))
+    assert Match.objects.count() >= 4
 
 
 def test_a_validation_match_shows_its_builtin_opponent(

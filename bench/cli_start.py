@@ -5,7 +5,8 @@ that a busy machine slows every contender alike.
 
 A command imports only its own module (`agon_kit.cli.build_parser(chosen=...)`), so a
 command's help costs what that command needs to start; the issue's goal is under 4x a
-bare interpreter for `agon play --help` and the kit's commands.
+bare interpreter for `agon play --help` and every one of the kit's commands
+(`agon_kit.cli.COMMANDS`).
 
 Run with `.venv/bin/python bench/cli_start.py [--repeats N]`.
 """
@@ -21,17 +22,17 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from agon_kit.cli import COMMANDS
+
 ROOT = Path(__file__).resolve().parent.parent
 
 CONTENDERS: dict[str, list[str]] = {
     "python -c pass": ["-c", "pass"],
     "agon --help": ["-m", "agon.cli", "--help"],
     "agon play --help": ["-m", "agon.cli", "play", "--help"],
-    "agon-kit play --help": ["-m", "agon_kit", "play", "--help"],
-    "agon-kit view --help": ["-m", "agon_kit", "view", "--help"],
-    "agon-kit replay --help": ["-m", "agon_kit", "replay", "--help"],
     "agon tournament --help": ["-m", "agon.cli", "tournament", "--help"],
     "agon up --help": ["-m", "agon.cli", "up", "--help"],
+    **{f"agon-kit {name} --help": ["-m", "agon_kit", name, "--help"] for name in COMMANDS},
 }
 BASELINE = "python -c pass"
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from engine.errors import IllegalAction as IllegalAction  # re-exported: its home for most
+from engine.errors import InvalidOptions as InvalidOptions  # re-exported, as IllegalAction
 
 JSONValue = dict[str, "JSONValue"] | list["JSONValue"] | str | int | float | bool | None
 """A JSON value, checked: what crosses the bot protocol (sandbox.protocol, agon_bot) and
@@ -93,10 +94,6 @@ def encoded_text(value: Any) -> str | None:
 
 
 _ENCODED = (EncodedJSON, EncodedText)
-
-
-class InvalidOptions(ValueError):
-    """Match options a game does not accept."""
 
 
 @dataclass(frozen=True)

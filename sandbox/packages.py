@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import IO
 
+from sandbox.errors import PackageError as PackageError  # re-exported: its home for most
 from sandbox.preflight import (
     BOX_DESCRIPTION,
     MAX_FILE_BYTES,
@@ -46,10 +47,6 @@ ENTRY_POINT = "main.py"
 MAX_TAR_STREAM_BYTES = MAX_UNPACKED_BYTES + (MAX_FILES + MAX_FOLDERS) * 4096
 """What a `.tar.gz` may inflate to: the files, plus a header, a long name and padding
 for each member."""
-
-
-class PackageError(ValueError):
-    """A bot package that cannot be accepted; the message says why, for its author."""
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.core import JSON
-from sandbox.backends import BACKENDS
+from sandbox.backend_names import BACKENDS
+
+if TYPE_CHECKING:
+    from engine.core import JSON
 
 PROG = "agon"
 """The command's name as the user typed it (`agon`, or the kit's `agon-kit`)."""

@@ -6,17 +6,23 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agon_kit.common import add_box_arguments
 from agon_kit.play import program_for
 from competition.formats.core import Result, ScheduledGame, deal_seed
-from engine.core import JSON
 from engine.registry import UnknownGame, get_game
-from sandbox.runner import Program, run_match
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from engine.core import JSON
+    from sandbox.runner import Program
+
+# The runner and the process pool are imported by the functions that play, not for the
+# options of `match` and `tournament` (as in agon_kit.play).
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,8 @@ def bot_names(specs: Sequence[str]) -> list[str]:
 
 
 def play_one(setup: Setup, game: ScheduledGame) -> Played:
+    from sandbox.runner import run_match  # the runner: see the note at the top
+
     record = run_match(
         game_id=setup.game_id,
         seed=deal_seed(game),
@@ -101,6 +109,8 @@ def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor | None]:
     if jobs <= 1:
         yield None
         return
+    from concurrent.futures import ProcessPoolExecutor  # the pool: see the note at the top
+
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         yield pool
 
@@ -113,6 +123,8 @@ def play_games(
         for game in games:
             yield play_one(setup, game)
         return
+    from concurrent.futures import FIRST_COMPLETED, wait  # with the pool, see the top
+
     waiting = {pool.submit(play_one, setup, game) for game in games}
     try:
         while waiting:

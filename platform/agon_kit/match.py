@@ -30,10 +30,9 @@ from competition.sprt import (
     pair_outcome,
 )
 from competition.version_pairing import leg_score, pair_legs
-from engine.core import InvalidOptions
+from engine.errors import InvalidOptions
 from engine.registry import game_ids
-from sandbox.backends import SandboxError
-from sandbox.packages import PackageError
+from sandbox.errors import PackageError, SandboxError
 
 SPARKS = "▁▂▃▄▅▆▇█"
 

@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 import argparse
-import hashlib
-import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agon_kit import view
 from agon_kit.common import add_box_arguments, fail, fail_box, print_json
-from engine.bots import BUILTIN_BOTS
-from engine.core import InvalidOptions
-from engine.match import fault_reason
+from engine.errors import InvalidOptions
 from engine.registry import UnknownGame, game_ids, get_game
-from engine.replay import Replay, ReplayError
-from sandbox.backends import SandboxError
-from sandbox.packages import PackageError
-from sandbox.runner import Program, run_match
+from sandbox.errors import PackageError, SandboxError
+
+if TYPE_CHECKING:
+    from engine.replay import Replay
+    from sandbox.runner import Program
+
+# What a match needs (the sandbox's runner, the engine's match, the viewer's page) is
+# imported by the functions that play it, not for the options: `agon play --help` cost
+# 4x an interpreter's start with them, and `match` and `tournament` build on this module.
 
 EXAMPLES = """\
 examples:
@@ -65,6 +65,10 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # The match's modules: see the note at the top.
+    from engine.match import fault_reason
+    from sandbox.runner import run_match
+
     try:
         game = get_game(args.game)
     except UnknownGame as error:
@@ -108,6 +112,8 @@ def run(args: argparse.Namespace) -> int:
         if page is None:
             return 2
         print(f"replay viewer: {page}")
+        from agon_kit import view  # the viewer's page: see the note at the top
+
         view.open_page(page)
     print_json(
         {
@@ -123,6 +129,12 @@ def run(args: argparse.Namespace) -> int:
 def _write_view(replay: Replay, replay_path: Path | None) -> Path | None:
     """The offline viewer of the match just played: next to its replay, else a
     temporary file; None (said on stderr) if it cannot be written."""
+    # The viewer's page: see the note at the top.
+    import tempfile
+
+    from agon_kit import view
+    from engine.replay import ReplayError
+
     try:
         page = view.replay_page(replay)
         if replay_path is not None:
@@ -139,6 +151,12 @@ def _write_view(replay: Replay, replay_path: Path | None) -> Path | None:
 
 def program_for(spec: str) -> Program:
     """builtin:NAME or a path to a bot file."""
+    # The sandbox's runner: see the note at the top.
+    import hashlib
+
+    from engine.bots import BUILTIN_BOTS
+    from sandbox.runner import Program
+
     if spec.startswith("builtin:"):
         return Program.builtin(spec.removeprefix("builtin:"))
     path = Path(spec)

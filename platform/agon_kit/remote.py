@@ -19,7 +19,6 @@ import unicodedata
 import urllib.error
 import urllib.parse
 import urllib.request
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,7 +139,7 @@ class Site:
 
     def post_file(self, path: str, fields: dict[str, str], filename: str, content: bytes) -> Any:
         """A multipart form with `fields` and the file as `file`."""
-        boundary = f"agon-{uuid.uuid4().hex}"
+        boundary = f"agon-{os.urandom(16).hex()}"
         parts: list[bytes] = []
         for name, value in fields.items():
             parts.append(

@@ -22,7 +22,7 @@ from agon_kit.remote import (
     printable,
     token_file,
 )
-from sandbox.packages import PackageError
+from sandbox.errors import PackageError
 
 DEFAULT_WAIT_MINUTES = 30.0
 UNEXPECTED_ANSWERS = (KeyError, IndexError, TypeError, ValueError, AttributeError)

@@ -6,7 +6,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from agon_kit.bot_packing import checked
 from agon_kit.common import fail
 from agon_kit.remote import Site, printable
 from agon_kit.remote_bots import VALIDATING, follow_validation, my_bot
@@ -53,6 +52,9 @@ def register(commands: Any) -> None:
 
 @reported
 def run_submit(args: argparse.Namespace) -> int:
+    # The archive readers and the preflight, for the upload only: not for --help.
+    from agon_kit.bot_packing import checked
+
     site = site_of(args)
     filename, data = checked(Path(args.path))
     bot = my_bot(site, args.bot)

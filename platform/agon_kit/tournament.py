@@ -25,10 +25,9 @@ from agon_kit.progress import progress_bar
 from competition.formats.core import ScheduledGame, deal_seed
 from competition.formats.protocol import Format, Settings
 from competition.formats.registry import format_names, get_format
-from engine.core import InvalidOptions
+from engine.errors import InvalidOptions
 from engine.registry import game_ids
-from sandbox.backends import SandboxError
-from sandbox.packages import PackageError
+from sandbox.errors import PackageError, SandboxError
 
 STATE_FILE = "tournament.json"
 

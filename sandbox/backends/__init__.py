@@ -1,6 +1,6 @@
 """Sandbox backends by name; `auto` picks the first of `AUTO_ORDER` that works here.
 
-A backend is its module plus its line in `_BACKENDS`: the settings, `agon play
+A backend is its module plus its line in `sandbox.backend_names`: the settings, `agon play
 --sandbox`, the health check and the test suite (which runs every isolating backend
 through the hostile-bot suite) all read this table. Each module is imported the first
 time its backend is asked for: the Docker SDK costs a process that boxes with bwrap
@@ -10,28 +10,9 @@ nothing.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 
+from sandbox.backend_names import AUTO_ORDER, BACKEND_CLASSES, BACKENDS, ISOLATING_BACKENDS
 from sandbox.backends.base import Backend, Box, BoxSpec, SandboxError
-
-
-@dataclass(frozen=True)
-class _Entry:
-    backend: str
-    """"module:Class" of the backend."""
-    isolates: bool
-    """Whether it isolates a bot from the host: only then may it run untrusted code."""
-
-
-_BACKENDS: dict[str, _Entry] = {
-    "docker": _Entry("sandbox.backends.docker:DockerBackend", isolates=True),
-    "bwrap": _Entry("sandbox.backends.bwrap:BwrapBackend", isolates=True),
-    "none": _Entry("sandbox.backends.none:NoneBackend", isolates=False),
-}
-AUTO_ORDER = ("docker", "bwrap")
-"""What `auto` tries, in order: the strongest isolation first."""
-BACKENDS = ("auto", *_BACKENDS)
-ISOLATING_BACKENDS = tuple(name for name, entry in _BACKENDS.items() if entry.isolates)
 
 __all__ = [
     "AUTO_ORDER",
@@ -46,7 +27,7 @@ __all__ = [
 
 
 def _construct(name: str) -> Backend:
-    module_name, _, attribute = _BACKENDS[name].backend.partition(":")
+    module_name, _, attribute = BACKEND_CLASSES[name][0].partition(":")
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:  # the bot kit installs no docker SDK, for one
@@ -68,7 +49,7 @@ def get_backend(name: str) -> Backend:
             except SandboxError as error:
                 reasons.append(f"{candidate}: {error}")
         raise SandboxError("no sandbox works here (" + "; ".join(reasons) + ")")
-    if name not in _BACKENDS:
+    if name not in BACKEND_CLASSES:
         raise SandboxError(f"unknown sandbox {name!r}; choose one of {', '.join(BACKENDS)}")
     backend = _construct(name)
     backend.check()

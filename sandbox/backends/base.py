@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import IO, Protocol
 
 from sandbox.cgroups import BoxCgroup
+from sandbox.errors import SandboxError as SandboxError  # re-exported: its home for most
 from sandbox.limits import Limits
 
 BOX_UID = 65534
@@ -27,10 +28,6 @@ BOX_ENV = {
     "PYTHONUNBUFFERED": "1",
 }
 """The whole environment of a bot: nothing of the host's reaches it."""
-
-
-class SandboxError(RuntimeError):
-    """The sandbox itself failed (not the bot): a missing tool, a broken engine."""
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,17 @@ HEAVY = (
     "agon.cli",
     "competition.ratings",
     "agon.tournaments.models",
+    "sandbox.runner",
+    "sandbox.backends",
+    "sandbox.packages",
+    "statistics",
+    "multiprocessing",
+    "concurrent.futures.process",
 )
-"""What none of the kit's commands needs to start (the tournament formats' pure modules,
-which `match` and `test` use, are not heavy)."""
+"""What none of the kit's commands needs to print its help: the platform, and what only
+playing or uploading needs (the sandbox's runner, backends and archive readers, the
+process pool; `statistics`). The tournament formats' pure modules, which `match` and
+`test` use, are not heavy."""
 
 USES = {
     "play": {"agon_kit.view"},  # play writes the viewer's page

@@ -86,3 +86,11 @@ def test_it_rejects_a_file_that_is_not_json(agon: Callable[..., Outcome], tmp_pa
     assert outcome.code == 2 and "not valid JSON" in outcome.err
     missing = agon("score", "akropolis", str(tmp_path / "absent.json"))
     assert missing.code == 2 and "cannot read" in missing.err
+
+
+def test_a_game_without_json_cities_is_refused_clearly(
+    agon: Callable[..., Outcome], tmp_path: Path
+) -> None:
+    outcome = agon("score", "attika", write(tmp_path, {"hexes": []}))
+    assert outcome.code == 2
+    assert "attika has no JSON positions to score" in outcome.err

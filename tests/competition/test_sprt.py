@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from random import Random
+from statistics import NormalDist
 
 import pytest
 from hypothesis import given
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 from competition.sprt import (
     ELO_CLAMP,
+    Z95,
     Sprt,
     elo_interval,
     gsprt_llr,
@@ -224,3 +226,7 @@ def test_a_pairs_points_pick_its_cell() -> None:
 def test_it_refuses_inverted_hypotheses() -> None:
     with pytest.raises(ValueError, match="elo0"):
         Sprt(elo0=5, elo1=0)
+
+
+def test_the_written_out_quantile_is_the_standard_normal_s() -> None:
+    assert NormalDist().inv_cdf(0.975) == Z95

@@ -22,9 +22,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from agon_kit.cli import COMMANDS
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
+
+from agon_kit.cli import COMMANDS  # noqa: E402
 
 CONTENDERS: dict[str, list[str]] = {
     "python -c pass": ["-c", "pass"],

@@ -38,10 +38,10 @@ CONTENDERS: dict[str, list[str]] = {
 BASELINE = "python -c pass"
 
 
-def cpu_seconds(argv: Sequence[str]) -> float:
-    """The user + system CPU time of one run of `python ARGV`."""
+def cpu_seconds(argv: Sequence[str], root: Path = ROOT) -> float:
+    """The user + system CPU time of one run of `python ARGV` on the code of `root`."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    environment = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'platform'}"}
+    environment = {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{root / 'platform'}"}
     subprocess.run(  # noqa: S603 - our own interpreter and commands
         [sys.executable, *argv], env=environment, stdout=subprocess.DEVNULL, check=True
     )
@@ -49,26 +49,40 @@ def cpu_seconds(argv: Sequence[str]) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def measure(repeats: int) -> dict[str, list[float]]:
-    times: dict[str, list[float]] = {name: [] for name in CONTENDERS}
+def measure(repeats: int, roots: Sequence[Path]) -> list[dict[str, list[float]]]:
+    """Per root (this checkout, and --compare's), each contender's runs: every command
+    of every root in turn, `repeats` times."""
+    times: list[dict[str, list[float]]] = [{name: [] for name in CONTENDERS} for _ in roots]
     for _ in range(repeats):
         for name, argv in CONTENDERS.items():
-            times[name].append(cpu_seconds(argv))
+            for root, kept in zip(roots, times, strict=True):
+                kept[name].append(cpu_seconds(argv, root))
     return times
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=15, help="runs of each (default 15)")
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        metavar="DIR",
+        help="another checkout (a git worktree of an earlier commit): its commands run in "
+        "turn with these, and its columns are printed first",
+    )
     args = parser.parse_args(argv)
-    times = measure(args.repeats)
-    base = statistics.median(times[BASELINE])
+    roots = [ROOT] if args.compare is None else [args.compare.resolve(), ROOT]
+    columns = measure(args.repeats, roots)
     print(f"CPU to print a help, median of {args.repeats} interleaved runs")
-    print(f"{'command':<26}{'ms':>8}{'x bare':>9}")
-    for name, runs in times.items():
-        median = statistics.median(runs)
-        ratio = median / base if base else float("inf")
-        print(f"{name:<26}{median * 1000:>8.1f}{ratio:>9.1f}")
+    print(f"{'command':<26}" + "".join(f"{'ms':>8}{'x bare':>9}" for _ in roots))
+    for name in CONTENDERS:
+        row = f"{name:<26}"
+        for times in columns:
+            median, base = statistics.median(times[name]), statistics.median(times[BASELINE])
+            row += f"{median * 1000:>8.1f}{median / base if base else float('inf'):>9.1f}"
+        print(row)
+    if args.compare is not None:
+        print(f"first columns: {args.compare}; then this checkout")
     return 0
 
 

@@ -9,20 +9,26 @@ upload redirected would arrive as a GET without its file."""
 
 from __future__ import annotations
 
-import http.client
+import functools
 import json
 import math
 import os
 import re
 import stat
 import unicodedata
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+if TYPE_CHECKING:
+    import urllib.error
+    import urllib.request
+
+# urllib.request and http.client (with ssl and email) are imported by the requests, not
+# with the module: they cost the help of `login`, `submit`, `test` and `dataset` about
+# a fifth of their start.
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 """What `make run` serves."""
@@ -110,12 +116,17 @@ def find_server(given: str | None) -> str:
     return server
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None  # urllib then raises the 3xx as an HTTPError
+@functools.cache
+def _opener() -> urllib.request.OpenerDirector:
+    """What opens every request: it follows no redirect. Made at the first request (see
+    the note at the top)."""
+    import urllib.request
 
+    class NoRedirects(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+            return None  # urllib then raises the 3xx as an HTTPError
 
-_OPENER = urllib.request.build_opener(_NoRedirects)
+    return urllib.request.build_opener(NoRedirects)
 
 
 @dataclass(frozen=True)
@@ -169,10 +180,14 @@ class Site:
         offset the server took, 0 when it sent the whole file (the caller then starts
         `target` afresh: it is truncated here). No token goes with it: what is downloaded
         this way is public."""
+        import http.client  # a request's modules: see the note at the top
+        import urllib.error
+        import urllib.request
+
         headers = {"Range": f"bytes={offset}-"} if offset else {}
         request = urllib.request.Request(self.page(path), headers=headers)  # noqa: S310
         try:
-            with _OPENER.open(request, timeout=TIMEOUT_SECONDS) as answer:
+            with _opener().open(request, timeout=TIMEOUT_SECONDS) as answer:
                 taken = offset if answer.status == 206 else 0
                 target.seek(taken)
                 target.truncate()
@@ -190,6 +205,10 @@ class Site:
             ) from None
 
     def _send(self, method: str, path: str, body: bytes | None, headers: dict[str, str]) -> Any:
+        import http.client  # a request's modules: see the note at the top
+        import urllib.error
+        import urllib.request
+
         headers = {"Accept": "application/json", **headers}
         if self.token:
             headers["Authorization"] = f"Token {self.token}"
@@ -198,7 +217,7 @@ class Site:
             self.page(path), data=body, headers=headers, method=method
         )
         try:
-            with _OPENER.open(request, timeout=TIMEOUT_SECONDS) as answer:
+            with _opener().open(request, timeout=TIMEOUT_SECONDS) as answer:
                 return _json_of(answer.read(MAX_ANSWER_BYTES + 1), self.url)
         except urllib.error.HTTPError as error:
             raise RemoteError(self._refusal(error)) from None
@@ -210,6 +229,8 @@ class Site:
             ) from None
 
     def _refusal(self, error: urllib.error.HTTPError) -> str:
+        import http.client  # loaded already by the request refused
+
         code = error.code
         if 300 <= code < 400:
             return self._redirected(error)

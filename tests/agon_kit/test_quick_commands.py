@@ -26,10 +26,14 @@ HEAVY = (
     "statistics",
     "multiprocessing",
     "concurrent.futures.process",
+    "http.client",
+    "urllib.request",
+    "tarfile",
+    "zipfile",
 )
 """What none of the kit's commands needs to print its help: the platform, and what only
-playing or uploading needs (the sandbox's runner, backends and archive readers, the
-process pool; `statistics`). The tournament formats' pure modules, which `match` and
+playing, uploading or talking to the site needs (the sandbox's runner, backends and
+archive readers, the process pool, `statistics`, the HTTP client). The tournament formats' pure modules, which `match` and
 `test` use, are not heavy."""
 
 USES = {

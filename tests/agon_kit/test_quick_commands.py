@@ -33,8 +33,8 @@ HEAVY = (
 )
 """What none of the kit's commands needs to print its help: the platform, and what only
 playing, uploading or talking to the site needs (the sandbox's runner, backends and
-archive readers, the process pool, `statistics`, the HTTP client). The tournament formats' pure modules, which `match` and
-`test` use, are not heavy."""
+archive readers, the process pool, `statistics`, the HTTP client). The tournament
+formats' pure modules, which `match` and `test` use, are not heavy."""
 
 USES = {
     "play": {"agon_kit.view"},  # play writes the viewer's page

@@ -20,6 +20,7 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from agon.api.common import FileContentNegotiation, error_responses
+from agon.api.throttles import DatasetDownloadThrottle
 from agon.datasets.manifest import dataset_part, manifest_document
 from agon.datasets.ranges import UnsatisfiableRange, requested_range, stored_bytes
 from engine.registry import game_ids
@@ -81,6 +82,7 @@ class DatasetView(APIView):
 class DatasetFileView(APIView):
     permission_classes = (AllowAny,)
     content_negotiation_class = FileContentNegotiation
+    throttle_classes = (DatasetDownloadThrottle,)
 
     @extend_schema(
         parameters=[

@@ -68,3 +68,8 @@ class ResumeThrottle(LimitThrottle):
 class TimelineThrottle(LimitThrottle):
     limit = "timeline"
     methods = ("GET", "HEAD")
+
+
+class DatasetDownloadThrottle(LimitThrottle):
+    limit = "dataset"
+    methods = ("GET", "HEAD")

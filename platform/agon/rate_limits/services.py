@@ -2,9 +2,9 @@
 
 The limits are AGON_RATE_LIMITS (settings/base.py, each from its environment variable):
 sign-ups per client address, failed sign-ins per username and per address, uploads,
-challenges and resumptions per user, timelines per user or address. An attempt is
-counted before it is served, so that requests arriving together cannot all slip in
-under the limit: exactly the limit gets through in a window.
+challenges and resumptions per user, timelines and dataset downloads per user or
+address. An attempt is counted before it is served, so that requests arriving together
+cannot all slip in under the limit: exactly the limit gets through in a window.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ REFUSALS = {
     "challenge": "too many challenges",
     "timeline": "too many timelines asked for",
     "resume": "too many resumptions",
+    "dataset": "too many dataset downloads",
 }
 """What a refusal says, by limit (the keys of AGON_RATE_LIMITS)."""
 

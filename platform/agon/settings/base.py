@@ -189,6 +189,10 @@ AGON_RATE_LIMITS = {
     "timeline": env_rate("AGON_TIMELINE_RATE", "120/minute"),
     # Resuming a paused bot (it plays ranked matches again) per user.
     "resume": env_rate("AGON_RESUME_RATE", "10/hour"),
+    # Downloads of dataset parts (each up to a few MiB, streamed by the web process) per
+    # user, or per client address when signed out: a whole game's dataset of 200,000
+    # matches is 200 parts, and a pull resumes where a refusal stopped it.
+    "dataset": env_rate("AGON_DATASET_DOWNLOAD_RATE", "600/hour"),
 }
 AGON_CHALLENGES_WAITING = env_int("AGON_CHALLENGES_WAITING", 3)
 """How many of a user's challenges may be queued or playing at once (API and site):

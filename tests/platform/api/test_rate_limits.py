@@ -169,3 +169,22 @@ def test_it_limits_how_often_an_owner_resumes_a_bot(
     refused = alice_client.post(f"/api/bots/{bot.id}/resume/")
     assert refused["Retry-After"] == "3600"
     assert refused.json()["error"] == "too many resumptions: try again in 60 minutes"
+
+
+def test_it_limits_the_dataset_parts_an_address_downloads(
+    anonymous: APIClient, settings: Settings
+) -> None:
+    """Each part is streamed by a web process: a client may not ask for them without end
+    (a part the site does not have counts too, as a timeline does)."""
+    settings.AGON_RATE_LIMITS = {**settings.AGON_RATE_LIMITS, "dataset": "3/minute"}
+    url = "/api/games/akropolis/datasets/files/part-000001-none.parquet"
+    statuses = [anonymous.get(url, REMOTE_ADDR="10.0.6.1").status_code for _ in range(4)]
+    refused = anonymous.get(url, REMOTE_ADDR="10.0.6.1")
+
+    assert statuses == [404, 404, 404, 429]
+    assert refused["Retry-After"] == "60"
+    assert refused.json()["error"] == "too many dataset downloads: try again in 60 seconds"
+    assert anonymous.get(url, REMOTE_ADDR="10.0.6.2").status_code == 404
+    assert (
+        anonymous.get("/api/games/akropolis/datasets/", REMOTE_ADDR="10.0.6.1").status_code == 200
+    )

@@ -81,7 +81,7 @@ def delivery_attempt(*, delivery_id: int, now: datetime | None = None) -> str:
         if delivery.channel == Delivery.Channel.EMAIL:
             _send_email(delivery)
         else:
-            status = _send_webhook(delivery, now)
+            status = _send_webhook(delivery)
     except SendError as error:
         return _failed(delivery, str(error), error.status, now)
     Delivery.objects.filter(id=delivery.id).update(
@@ -118,9 +118,11 @@ def _failed(delivery: Delivery, error: str, status: int | None, now: datetime) -
 
 def _send_email(delivery: Delivery) -> None:
     notification = delivery.notification
-    link = f"{settings.AGON_SITE_URL.rstrip('/')}{notification.path}" if notification.path else ""
-    lines = [notification.text, "", link] if link else [notification.text]
-    lines += ["", f"Choose what you are told: {settings.AGON_SITE_URL.rstrip('/')}/my/notifications/settings/"]
+    site = settings.AGON_SITE_URL.rstrip("/")
+    lines = [notification.text]
+    if notification.path:
+        lines += ["", f"{site}{notification.path}"]
+    lines += ["", f"Choose what you are told: {site}/my/notifications/settings/"]
     try:
         send_mail(
             subject=f"[Agon] {notification.title}",
@@ -132,7 +134,7 @@ def _send_email(delivery: Delivery) -> None:
         raise SendError(f"{type(error).__name__}: {error}") from None
 
 
-def _send_webhook(delivery: Delivery, now: datetime) -> int:
+def _send_webhook(delivery: Delivery) -> int:
     webhook = delivery.webhook
     if webhook is None:
         raise SendError("the webhook was removed")

@@ -4,6 +4,7 @@ AGON_WEBHOOK_RESPONSE_BYTES of the response read."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import socket
 import ssl
@@ -82,7 +83,5 @@ def post(
 
 
 def _shut(sock: socket.socket) -> None:
-    try:
+    with contextlib.suppress(OSError):  # closed already
         sock.shutdown(socket.SHUT_RDWR)
-    except OSError:
-        pass  # closed already

@@ -13,9 +13,7 @@ LOG_DELIVERIES = 30
 
 def notifications_recent(*, user: User) -> QuerySet[Notification]:
     """The user's last notifications shown on the site, newest first."""
-    return Notification.objects.filter(user=user, on_site=True).order_by("-id")[
-        :PAGE_NOTIFICATIONS
-    ]
+    return Notification.objects.filter(user=user, on_site=True).order_by("-id")[:PAGE_NOTIFICATIONS]
 
 
 def webhooks_of(*, user: User) -> QuerySet[Webhook]:

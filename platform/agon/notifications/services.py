@@ -29,9 +29,7 @@ def channels_of(*, user_id: int, kind: str) -> frozenset[str]:
     choice = Choice.objects.filter(user_id=user_id, kind=kind).first()
     if choice is None:
         return kind_of(kind).default_channels
-    return frozenset(
-        channel for channel in CHANNELS if getattr(choice, channel)
-    )
+    return frozenset(channel for channel in CHANNELS if getattr(choice, channel))
 
 
 def notify(
@@ -155,9 +153,7 @@ def webhook_create(*, user: User, url: str, style: str) -> Webhook:
     most = settings.AGON_WEBHOOKS_PER_USER
     if Webhook.objects.filter(user=user).count() >= most:
         raise ValidationError(f"you have {most} webhooks already, the most one may have")
-    return Webhook.objects.create(
-        user=user, url=url, style=style, secret=secrets.token_hex(32)
-    )
+    return Webhook.objects.create(user=user, url=url, style=style, secret=secrets.token_hex(32))
 
 
 @transaction.atomic
@@ -165,4 +161,3 @@ def webhook_delete(*, user: User, webhook_id: int) -> bool:
     """Remove one of the user's webhooks (with its log); whether there was one."""
     deleted, _ = Webhook.objects.filter(user=user, id=webhook_id).delete()
     return deleted > 0
-

@@ -13,9 +13,7 @@ from agon.tournaments.models import Entry, Tournament
 
 
 def _owners(tournament: Tournament) -> list[int]:
-    return list(
-        Entry.objects.filter(tournament=tournament).values_list("bot__owner_id", flat=True)
-    )
+    return list(Entry.objects.filter(tournament=tournament).values_list("bot__owner_id", flat=True))
 
 
 def _facts(tournament: Tournament) -> dict[str, object]:
@@ -57,7 +55,7 @@ def tournament_result_notify(tournament: Tournament) -> None:
     )
     places: dict[int, list[dict[str, object]]] = defaultdict(list)
     for row in tournament.standings:
-        owner = owner_of.get(int(row["bot"]))  # type: ignore[call-overload]
+        owner = owner_of.get(int(str(row["bot"])))
         if owner is not None:
             places[owner].append({"rank": row["rank"], "version": row["version"]})
     field = len(tournament.standings)

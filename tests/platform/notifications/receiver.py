@@ -33,7 +33,7 @@ def receiver(*answers: tuple[int, dict[str, str], bytes]) -> Iterator[Receiver]:
     state = Receiver(url="", answers=list(answers) or [(200, {}, b"ok")])
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+        def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", "0"))
             body = self.rfile.read(length)
             state.received.append(Received(self.path, dict(self.headers.items()), body))

@@ -32,7 +32,9 @@ DOCS = Path(__file__).resolve().parents[3] / "docs" / "notifications.md"
 def docs_verifier() -> Callable[..., bool]:
     """The verification snippet of docs/notifications.md, run as a receiver would."""
     text = DOCS.read_text(encoding="utf-8")
-    (code,) = [block for block in re.findall(r"```python\n(.*?)```", text, re.S) if "def verified" in block]
+    (code,) = [
+        block for block in re.findall(r"```python\n(.*?)```", text, re.S) if "def verified" in block
+    ]
     scope: dict[str, Any] = {}
     exec(code, scope)  # noqa: S102 - the documentation's own snippet
     verified: Callable[..., bool] = scope["verified"]
@@ -92,7 +94,7 @@ def test_a_receiver_that_fails_then_recovers_gets_it_once_signed_after_doubling_
     alice: User, local_receivers: Settings, sent_tasks: SentTasks
 ) -> None:
     verified = docs_verifier()
-    failing = (500, {}, b"down for maintenance " * 1000)
+    failing: tuple[int, dict[str, str], bytes] = (500, {}, b"down for maintenance " * 1000)
     with receiver(failing, failing, (200, {}, b"thanks")) as hook_server:
         hook = webhook_create(user=alice, url=hook_server.url, style="generic")
         notification = tell(alice)
@@ -158,9 +160,10 @@ def test_it_is_given_up_after_the_last_try(
 def test_a_redirect_is_not_followed(
     alice: User, local_receivers: Settings, sent_tasks: SentTasks
 ) -> None:
-    with receiver((200, {}, b"")) as elsewhere, receiver(
-        (307, {"Location": elsewhere.url}, b"")
-    ) as hook_server:
+    with (
+        receiver((200, {}, b"")) as elsewhere,
+        receiver((307, {"Location": elsewhere.url}, b"")) as hook_server,
+    ):
         webhook_create(user=alice, url=hook_server.url, style="generic")
         (delivery,) = tell(alice).deliveries.all()
         assert delivery_attempt(delivery_id=delivery.id) == "pending"

@@ -82,7 +82,9 @@ def play(ladder: Ladder, bots: list[Bot], faulty: Bot | None = None) -> Match:
         options=ladder.options,
         seats=versions,
     )
-    return finish_match(match, scores=[3, 2], faults={bots.index(faulty): "crash"} if faulty else None)
+    return finish_match(
+        match, scores=[3, 2], faults={bots.index(faulty): "crash"} if faulty else None
+    )
 
 
 @pytest.mark.usefixtures("fault_settings")

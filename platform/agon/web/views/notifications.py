@@ -75,7 +75,9 @@ def webhook_add(request: HttpRequest) -> HttpResponse:
     form = WebhookForm(request.POST)
     if form.is_valid():
         try:
-            webhook_create(user=user, url=form.cleaned_data["url"], style=form.cleaned_data["style"])
+            webhook_create(
+                user=user, url=form.cleaned_data["url"], style=form.cleaned_data["style"]
+            )
         except ValidationError as refused:
             for message in sentences(refused):
                 form.add_error("url", message)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from django.conf import settings
 from django.db import models
 
@@ -136,3 +138,8 @@ class Delivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.channel} of {self.notification_id} ({self.status})"
+
+    @property
+    def host(self) -> str:
+        """The webhook's host, as the log shows it (its whole URL is a tooltip)."""
+        return urlsplit(self.address).hostname or self.address

@@ -11,6 +11,9 @@ from agon.notifications.kinds import CHANNELS, KINDS
 from agon.notifications.models import URL_MAX, Webhook
 
 CHANNEL_WORDS = {"site": "On this site", "email": "By e-mail", "webhooks": "To my webhooks"}
+"""Each channel as a checkbox's label says it."""
+CHANNEL_HEADINGS = {"site": "Site", "email": "E-mail", "webhooks": "Webhooks"}
+"""Each channel as the table's head says it (short: a phone's width)."""
 
 
 def field_name(kind: str, channel: str) -> str:

@@ -16,7 +16,7 @@ from agon.notifications.selectors import notifications_recent, webhook_log, webh
 from agon.notifications.services import choices_of, choices_set, email_set, webhook_create
 from agon.notifications.services import webhook_delete as webhook_remove
 from agon.web.forms import sentences
-from agon.web.notification_forms import CHANNEL_WORDS, NotificationChoicesForm, WebhookForm
+from agon.web.notification_forms import CHANNEL_HEADINGS, NotificationChoicesForm, WebhookForm
 from agon.web.views.common import signed_in
 
 
@@ -43,7 +43,7 @@ def _settings_page(
         "web/notification_settings.html",
         {
             "form": choices_form,
-            "channels": [CHANNEL_WORDS[channel] for channel in CHANNELS],
+            "channels": [CHANNEL_HEADINGS[channel] for channel in CHANNELS],
             "webhook_form": webhook_form or WebhookForm(),
             "webhooks": webhooks_of(user=user),
             "deliveries": webhook_log(user=user),

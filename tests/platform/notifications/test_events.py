@@ -12,6 +12,7 @@ from agon.bots.models import Bot, BotVersion
 from agon.bots.pausing import version_resume
 from agon.bots.services import bot_open_to_events, validation_conclude, version_submit
 from agon.ladders.models import Ladder, Rating
+from agon.ladders.notices import milestone_reached
 from agon.matches.models import Match
 from agon.matches.services import match_create
 from agon.notifications.kinds import KINDS
@@ -196,3 +197,21 @@ def test_a_new_hundred_is_told_once_per_bot_and_ladder(
     assert Rating.objects.get(id=rating.id).rating >= 1600, "it did reach 1600 again"
     assert len(told(alice, "rating_milestone")) == 1
     assert told(bob, "rating_milestone") == []
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "settled_before", "reached"),
+    [
+        (1590.0, 1610.0, True, 1600),
+        (1610.0, 1690.0, True, None),
+        (1690.0, 1820.0, True, 1800),
+        (1610.0, 1590.0, True, None),
+        (1480.0, 1505.0, True, None),
+        (1650.0, 1660.0, False, 1600),
+        (1400.0, 1450.0, False, None),
+    ],
+)
+def test_a_milestone_is_a_new_hundred_above_the_start(
+    before: float, after: float, settled_before: bool, reached: int | None
+) -> None:
+    assert milestone_reached(before, after, settled_before=settled_before) == reached

@@ -125,7 +125,7 @@ def _send_email(delivery: Delivery) -> None:
     lines += ["", f"Choose what you are told: {site}/my/notifications/settings/"]
     try:
         send_mail(
-            subject=f"[Agon] {notification.title}",
+            subject=f"[Agon] {' '.join(notification.title.split())}",  # one header line
             message="\n".join(lines),
             from_email=None,  # DEFAULT_FROM_EMAIL
             recipient_list=[delivery.address],

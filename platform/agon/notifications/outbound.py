@@ -12,7 +12,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from agon.notifications.addresses import BlockedAddress, resolve, target_of
+from agon.notifications.addresses import BlockedAddress, Target, resolve, target_of
 
 
 class SendError(Exception):
@@ -61,7 +61,7 @@ def post(
             sock = context.wrap_socket(sock, server_hostname=target.host)
         connection = http.client.HTTPConnection(target.host, target.port, timeout=timeout)
         connection.sock = sock  # the checked address, not a second lookup of the name
-        connection.request("POST", target.path, body=body, headers=headers)
+        connection.request("POST", target.path, body=body, headers=_with_host(target, headers))
         response = connection.getresponse()
         received = response.read(max_response_bytes)
         status = response.status
@@ -80,6 +80,14 @@ def post(
     if not 200 <= status < 300:
         raise SendError(f"HTTP {status}", status)
     return Response(status, received)
+
+
+def _with_host(target: Target, headers: dict[str, str]) -> dict[str, str]:
+    """The Host header as a browser sends it: the port only when not the scheme's own
+    (http.client would name port 443 on the plain connection it is given)."""
+    host = f"[{target.host}]" if ":" in target.host else target.host
+    default = 443 if target.scheme == "https" else 80
+    return {**headers, "Host": host if target.port == default else f"{host}:{target.port}"}
 
 
 def _shut(sock: socket.socket) -> None:

@@ -122,6 +122,8 @@ def test_a_receiver_that_fails_then_recovers_gets_it_once_signed_after_doubling_
     assert len(hook_server.received) == 3, "two failures, one success, nothing after"
     for request in hook_server.received:
         assert request.path == "/hook"
+        assert request.headers["Host"] == hook_server.url.split("/")[2]
+        assert request.headers["Content-Type"] == "application/json"
         assert request.headers["X-Agon-Event"] == "validation_failed"
         assert request.headers["X-Agon-Delivery"] == str(delivery.id)
         assert verified(hook.secret, request.headers, request.body)

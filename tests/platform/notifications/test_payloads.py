@@ -8,7 +8,9 @@ import json
 import pytest
 from django.contrib.auth.models import User
 
+from agon.notifications.addresses import target_of
 from agon.notifications.models import Notification, Webhook
+from agon.notifications.outbound import _with_host
 from agon.notifications.payloads import body_of, sign, verify
 from agon.notifications.services import notify
 
@@ -73,3 +75,11 @@ def test_a_signature_covers_the_timestamp_and_the_exact_body() -> None:
     assert not verify("s3cret", "1700000001", b'{"a":1}', signature)
     assert not verify("s3cret", "1700000000", b'{"a": 1}', signature)
     assert not verify("s3cret", "soon", b'{"a":1}', signature)
+
+
+def test_the_host_header_names_the_port_only_when_it_is_not_the_schemes() -> None:
+    assert _with_host(target_of("https://example.org/h"), {})["Host"] == "example.org"
+    assert _with_host(target_of("http://example.org:8080/h"), {})["Host"] == "example.org:8080"
+    assert _with_host(target_of("https://[2606:4700::1]:8443/h"), {})["Host"] == (
+        "[2606:4700::1]:8443"
+    )

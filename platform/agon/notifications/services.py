@@ -8,6 +8,7 @@ transaction commits (agon.notifications.delivery), never sent from a request."""
 from __future__ import annotations
 
 import secrets
+import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -161,3 +162,34 @@ def webhook_delete(*, user: User, webhook_id: int) -> bool:
     """Remove one of the user's webhooks (with its log); whether there was one."""
     deleted, _ = Webhook.objects.filter(user=user, id=webhook_id).delete()
     return deleted > 0
+
+
+TEST_KIND = "test"
+"""The kind of the notification a user sends to one webhook of theirs to try it (not
+one of KINDS: nobody chooses it, it goes to that webhook alone)."""
+
+
+@transaction.atomic
+def webhook_test_send(*, user: User, webhook_id: int) -> Delivery:
+    """A test notification to one of the user's webhooks (Webhook.DoesNotExist for
+    another's), sent from the queue as any other; not shown on the notifications page."""
+    webhook = Webhook.objects.get(user=user, id=webhook_id)
+    notification = Notification.objects.create(
+        user=user,
+        kind=TEST_KIND,
+        key=f"{TEST_KIND}:{uuid.uuid4().hex}",
+        title="A test notification from Agon",
+        text="Your webhook works: this is how Agon tells you what happens to your bots.",
+        path="/my/notifications/settings/",
+        data={"webhook": webhook.id},
+        on_site=False,
+    )
+    delivery = Delivery.objects.create(
+        notification=notification,
+        channel=Delivery.Channel.WEBHOOK,
+        webhook=webhook,
+        address=webhook.url,
+        next_attempt=timezone.now(),
+    )
+    deliveries_send_on_commit([delivery.id])
+    return delivery

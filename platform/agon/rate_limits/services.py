@@ -28,6 +28,7 @@ REFUSALS = {
     "challenge": "too many challenges",
     "timeline": "too many timelines asked for",
     "resume": "too many resumptions",
+    "webhook-test": "too many webhook tests",
 }
 """What a refusal says, by limit (the keys of AGON_RATE_LIMITS)."""
 

@@ -190,6 +190,9 @@ AGON_RATE_LIMITS = {
     "timeline": env_rate("AGON_TIMELINE_RATE", "120/minute"),
     # Resuming a paused bot (it plays ranked matches again) per user.
     "resume": env_rate("AGON_RESUME_RATE", "10/hour"),
+    # Test notifications sent to a webhook at its owner's request, per user: each is a
+    # POST to a URL of the user's choice.
+    "webhook-test": env_rate("AGON_WEBHOOK_TEST_RATE", "10/hour"),
 }
 AGON_CHALLENGES_WAITING = env_int("AGON_CHALLENGES_WAITING", 3)
 """How many of a user's challenges may be queued or playing at once (API and site):

@@ -35,6 +35,11 @@ urlpatterns = [
     ),
     path("my/notifications/webhooks/", notifications.webhook_add, name="webhook-add"),
     path(
+        "my/notifications/webhooks/<int:webhook_id>/test/",
+        notifications.webhook_test,
+        name="webhook-test",
+    ),
+    path(
         "my/notifications/webhooks/<int:webhook_id>/delete/",
         notifications.webhook_delete,
         name="webhook-delete",

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from pytest_django import Settings
 
-from agon.notifications.models import Choice, Notification, Webhook
+from agon.notifications.models import Choice, Delivery, Notification, Webhook
 from agon.notifications.services import choices_of, notify, webhook_create
 
 pytestmark = pytest.mark.django_db
@@ -21,6 +22,7 @@ pytestmark = pytest.mark.django_db
         ("post", "/my/notifications/settings/"),
         ("post", "/my/notifications/webhooks/"),
         ("post", "/my/notifications/webhooks/1/delete/"),
+        ("post", "/my/notifications/webhooks/1/test/"),
     ],
 )
 def test_it_asks_to_sign_in_first(client: Client, method: str, path: str) -> None:
@@ -118,3 +120,29 @@ def test_the_delivery_log_shows_the_users_deliveries(alice: User, alice_browser:
     page = alice_browser.get("/my/notifications/settings/").content.decode()
     assert "crashy is paused" in page and "https://hooks.example.org/a" in page
     assert "pending" in page
+
+
+def test_the_notifications_doc_is_served_with_its_verification_snippet(client: Client) -> None:
+    page = client.get("/docs/notifications/").content.decode()
+    assert "<h1" in page and "Verifying a webhook" in page
+    assert "hmac.compare_digest" in page
+
+
+def test_a_test_goes_to_that_webhook_alone_within_the_rate_limit(
+    alice: User, bob: User, alice_browser: Client, settings: Settings
+) -> None:
+    settings.AGON_RATE_LIMITS = {**settings.AGON_RATE_LIMITS, "webhook-test": "2/hour"}
+    tried = webhook_create(user=alice, url="https://hooks.example.org/a", style="generic")
+    webhook_create(user=alice, url="https://hooks.example.org/b", style="generic")
+    bobs = webhook_create(user=bob, url="https://hooks.example.org/bob", style="generic")
+    assert alice_browser.post(f"/my/notifications/webhooks/{bobs.id}/test/").status_code == 404
+    for _ in range(2):
+        response = alice_browser.post(f"/my/notifications/webhooks/{tried.id}/test/")
+        assert response.status_code == 302
+    assert [d.webhook_id for d in Delivery.objects.all()] == [tried.id, tried.id]
+    assert Notification.objects.get(id=Delivery.objects.first().notification_id).on_site is False
+    refused = alice_browser.post(f"/my/notifications/webhooks/{tried.id}/test/")
+    assert refused.status_code == 429 and "Retry-After" in refused
+    assert "Too many webhook tests: try again in" in refused.content.decode()
+    assert Delivery.objects.count() == 2
+    assert "A test notification" not in alice_browser.get("/my/notifications/").content.decode()

@@ -6,15 +6,24 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.text import capfirst
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from agon.notifications.kinds import CHANNELS
 from agon.notifications.selectors import notifications_recent, webhook_log, webhooks_of
-from agon.notifications.services import choices_of, choices_set, email_set, webhook_create
+from agon.notifications.models import Webhook
+from agon.notifications.services import (
+    choices_of,
+    choices_set,
+    email_set,
+    webhook_create,
+    webhook_test_send,
+)
 from agon.notifications.services import webhook_delete as webhook_remove
+from agon.rate_limits.services import RateLimited, limit_take
 from agon.web.forms import sentences
 from agon.web.notification_forms import CHANNEL_HEADINGS, NotificationChoicesForm, WebhookForm
 from agon.web.views.common import signed_in
@@ -33,6 +42,7 @@ def _settings_page(
     choices_form: NotificationChoicesForm | None = None,
     webhook_form: WebhookForm | None = None,
     status: int = 200,
+    refusal: str = "",
 ) -> HttpResponse:
     user = signed_in(request)
     choices_form = choices_form or NotificationChoicesForm(
@@ -47,6 +57,7 @@ def _settings_page(
             "webhook_form": webhook_form or WebhookForm(),
             "webhooks": webhooks_of(user=user),
             "deliveries": webhook_log(user=user),
+            "refusal": refusal,
         },
         status=status,
     )
@@ -93,4 +104,26 @@ def webhook_delete(request: HttpRequest, webhook_id: int) -> HttpResponse:
     user = signed_in(request)
     if webhook_remove(user=user, webhook_id=webhook_id):
         messages.success(request, "The webhook is removed.")
+    return redirect("web:notification-settings")
+
+
+@never_cache
+@login_required
+@require_POST
+def webhook_test(request: HttpRequest, webhook_id: int) -> HttpResponse:
+    """Send a test notification to one of the user's webhooks (rate limited: each is a
+    POST to a URL of the user's)."""
+    user = signed_in(request)
+    if not Webhook.objects.filter(user=user, id=webhook_id).exists():
+        raise Http404(f"you have no webhook {webhook_id}")
+    try:
+        limit_take(limits=[("webhook-test", f"user:{user.id}")])
+    except RateLimited as limited:
+        response = _settings_page(
+            request, refusal=f"{capfirst(limited.message)}.", status=429
+        )
+        response["Retry-After"] = str(limited.retry_after)
+        return response
+    webhook_test_send(user=user, webhook_id=webhook_id)
+    messages.success(request, "A test notification is on its way: see the deliveries below.")
     return redirect("web:notification-settings")

@@ -7,14 +7,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.utils.text import capfirst
 from django.shortcuts import redirect, render
+from django.utils.text import capfirst
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from agon.notifications.kinds import CHANNELS
-from agon.notifications.selectors import notifications_recent, webhook_log, webhooks_of
 from agon.notifications.models import Webhook
+from agon.notifications.selectors import notifications_recent, webhook_log, webhooks_of
 from agon.notifications.services import (
     choices_of,
     choices_set,
@@ -119,9 +119,7 @@ def webhook_test(request: HttpRequest, webhook_id: int) -> HttpResponse:
     try:
         limit_take(limits=[("webhook-test", f"user:{user.id}")])
     except RateLimited as limited:
-        response = _settings_page(
-            request, refusal=f"{capfirst(limited.message)}.", status=429
-        )
+        response = _settings_page(request, refusal=f"{capfirst(limited.message)}.", status=429)
         response["Retry-After"] = str(limited.retry_after)
         return response
     webhook_test_send(user=user, webhook_id=webhook_id)

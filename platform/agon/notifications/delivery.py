@@ -19,6 +19,7 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import F
+from django.urls import reverse
 from django.utils import timezone
 
 from agon.celery import app as celery_app
@@ -122,7 +123,7 @@ def _send_email(delivery: Delivery) -> None:
     lines = [notification.text]
     if notification.path:
         lines += ["", f"{site}{notification.path}"]
-    lines += ["", f"Choose what you are told: {site}/my/notifications/settings/"]
+    lines += ["", f"Choose what you are told: {site}{reverse('web:notification-settings')}"]
     try:
         send_mail(
             subject=f"[Agon] {' '.join(notification.title.split())}",  # one header line

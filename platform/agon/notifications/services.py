@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from agon.notifications.addresses import webhook_url_check
@@ -180,7 +181,7 @@ def webhook_test_send(*, user: User, webhook_id: int) -> Delivery:
         key=f"{TEST_KIND}:{uuid.uuid4().hex}",
         title="A test notification from Agon",
         text="Your webhook works: this is how Agon tells you what happens to your bots.",
-        path="/my/notifications/settings/",
+        path=reverse("web:notification-settings"),
         data={"webhook": webhook.id},
         on_site=False,
     )

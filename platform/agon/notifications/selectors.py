@@ -20,6 +20,11 @@ def webhooks_of(*, user: User) -> QuerySet[Webhook]:
     return Webhook.objects.filter(user=user).order_by("id")
 
 
+def webhook_of(*, user: User, webhook_id: int) -> Webhook | None:
+    """One of the user's webhooks (None for another's)."""
+    return Webhook.objects.filter(user=user, id=webhook_id).first()
+
+
 def webhook_log(*, user: User) -> QuerySet[Delivery]:
     """The last deliveries to the user's webhooks and e-mail address, newest first."""
     return (

@@ -13,8 +13,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from agon.notifications.kinds import CHANNELS
-from agon.notifications.models import Webhook
-from agon.notifications.selectors import notifications_recent, webhook_log, webhooks_of
+from agon.notifications.selectors import (
+    notifications_recent,
+    webhook_log,
+    webhook_of,
+    webhooks_of,
+)
 from agon.notifications.services import (
     choices_of,
     choices_set,
@@ -114,7 +118,7 @@ def webhook_test(request: HttpRequest, webhook_id: int) -> HttpResponse:
     """Send a test notification to one of the user's webhooks (rate limited: each is a
     POST to a URL of the user's)."""
     user = signed_in(request)
-    if not Webhook.objects.filter(user=user, id=webhook_id).exists():
+    if webhook_of(user=user, webhook_id=webhook_id) is None:
         raise Http404(f"you have no webhook {webhook_id}")
     try:
         limit_take(limits=[("webhook-test", f"user:{user.id}")])

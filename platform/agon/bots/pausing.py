@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from agon.bots.models import BotVersion
+from agon.bots.notices import version_paused_notify, version_resumed_notify
 from agon.matches.models import Match, MatchSeat
 
 MIN_FAULTS = 2
@@ -71,6 +72,7 @@ def version_judge_faults(*, version: BotVersion) -> bool:
         return False
     version.paused_reason = f"Paused from matchmaking: {reason}."
     version.save(update_fields=["paused_reason"])
+    version_paused_notify(version)
     return True
 
 
@@ -78,7 +80,15 @@ def version_judge_faults(*, version: BotVersion) -> bool:
 def version_resume(*, version: BotVersion) -> BotVersion:
     """Its owner asks for the version to play again: its past faults are forgiven (they
     are judged from now on); nothing else changes, its ratings least of all."""
+    was_paused = bool(
+        BotVersion.objects.select_for_update()
+        .filter(pk=version.pk)
+        .values_list("paused_reason", flat=True)
+        .get()
+    )
     version.paused_reason = ""
     version.faults_counted_from = timezone.now()
     version.save(update_fields=["paused_reason", "faults_counted_from"])
+    if was_paused:
+        version_resumed_notify(version)
     return version

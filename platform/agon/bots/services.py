@@ -16,6 +16,7 @@ from django.db.models import Max
 
 from agon.accounts.names import bot_name_check
 from agon.bots.models import Bot, BotVersion
+from agon.bots.notices import version_rejected_notify
 from agon.matches.models import Match
 from agon.matches.services import match_create
 from agon.sandboxing import MAX_PACKED_BYTES, PackageError, check_package
@@ -124,6 +125,8 @@ def validation_conclude(*, match: Match) -> BotVersion | None:
         version.status = BotVersion.Status.ACTIVE
         version.reason = ""
     version.save(update_fields=["status", "reason"])
+    if version.status == BotVersion.Status.REJECTED:
+        version_rejected_notify(version)
     return version
 
 

@@ -27,6 +27,7 @@ from agon.ladders.matchmaking import (
     share_out,
 )
 from agon.ladders.models import Ladder, Rating, RatingChange
+from agon.ladders.notices import milestone_reached, rating_milestone_notify
 from agon.ladders.selectors import ranked_matches_since
 from agon.matches.models import Match, MatchSeat
 from agon.matches.services import match_create
@@ -92,9 +93,9 @@ def ratings_apply(*, match: Match, seats: Sequence[MatchSeat] | None = None) -> 
     bot_ids = [seat.version.bot_id for seat in ranked if seat.version]
     rows = {
         r.bot_id: r
-        for r in Rating.objects.select_for_update().filter(
-            ladder_id=match.ladder_id, bot_id__in=bot_ids
-        )
+        for r in Rating.objects.select_for_update()
+        .select_related("bot", "ladder")
+        .filter(ladder_id=match.ladder_id, bot_id__in=bot_ids)
     }
     rated = [rows[bot_id] for bot_id in bot_ids]
     now = timezone.now()
@@ -113,6 +114,7 @@ def ratings_apply(*, match: Match, seats: Sequence[MatchSeat] | None = None) -> 
         )
         change.record(before, after)
         changes.append(change)
+        settled_before = row.rankable
         row.games += 1
         row.version_games += 1
         row.settle(after, games=row.version_games, at=now)
@@ -124,6 +126,9 @@ def ratings_apply(*, match: Match, seats: Sequence[MatchSeat] | None = None) -> 
                 *("games", "version_games", "wins", "shared_firsts", "updated"),
             ]
         )
+        milestone = milestone_reached(before.value, after.value, settled_before=settled_before)
+        if row.rankable and milestone is not None:
+            rating_milestone_notify(row, row.ladder, milestone)
     RatingChange.objects.bulk_create(changes)
     return changes
 

@@ -29,6 +29,7 @@ REFUSALS = {
     "timeline": "too many timelines asked for",
     "resume": "too many resumptions",
     "dataset": "too many dataset downloads",
+    "webhook-test": "too many webhook tests",
 }
 """What a refusal says, by limit (the keys of AGON_RATE_LIMITS)."""
 

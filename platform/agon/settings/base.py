@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "agon.version_testing",
     "agon.match_kinds",
     "agon.datasets",
+    "agon.notifications",
     "agon.ops",
     "agon.web",
 ]
@@ -193,6 +194,9 @@ AGON_RATE_LIMITS = {
     # user, or per client address when signed out: a whole game's dataset of 200,000
     # matches is 200 parts, and a pull resumes where a refusal stopped it.
     "dataset": env_rate("AGON_DATASET_DOWNLOAD_RATE", "600/hour"),
+    # Test notifications sent to a webhook at its owner's request, per user: each is a
+    # POST to a URL of the user's choice.
+    "webhook-test": env_rate("AGON_WEBHOOK_TEST_RATE", "10/hour"),
 }
 AGON_CHALLENGES_WAITING = env_int("AGON_CHALLENGES_WAITING", 3)
 """How many of a user's challenges may be queued or playing at once (API and site):
@@ -333,11 +337,15 @@ AGON_MATCH_WORKER_QUEUES = list(
     )
 )
 """What a match worker consumes, first things first (`--queues`)."""
+AGON_NOTIFICATION_QUEUE = env_str("AGON_NOTIFICATION_QUEUE", "notifications")
+"""The queue of notifications' e-mails and webhooks (agon.notifications.delivery): a
+receiver that is slow to answer holds up no match and no matchmaking round."""
 AGON_WORKER_QUEUES = list(
     dict.fromkeys(
         [
             AGON_PRIORITY_QUEUE,
             CELERY_TASK_DEFAULT_QUEUE,
+            AGON_NOTIFICATION_QUEUE,
             AGON_TOURNAMENT_QUEUE,
             AGON_BACKGROUND_QUEUE,
             AGON_MATCH_QUEUE,
@@ -345,8 +353,9 @@ AGON_WORKER_QUEUES = list(
     )
 )
 """What a worker for everything consumes (`agon up`'s), in order: the matches someone
-waits for, the short tasks (matchmaking, the sweep, tournament rounds), public
-tournaments' games, the background share (capped), then the ranked matches."""
+waits for, the short tasks (matchmaking, the sweep, tournament rounds), notifications'
+deliveries, public tournaments' games, the background share (capped), then the ranked
+matches."""
 AGON_MATCH_SLOTS = env_int("AGON_MATCH_SLOTS", 2)
 """How many matches all the match workers play at once (their concurrency, summed):
 the background share is a part of it. `agon up` sets it to its --concurrency."""
@@ -357,6 +366,8 @@ CELERY_TASK_ROUTES = {
     "agon.matches.tasks.execute_queued_match": {"queue": AGON_MATCH_QUEUE},
     # Its name before it had its own (agon.matches.tasks): messages of older releases.
     "agon.matches.tasks.run_match": {"queue": AGON_MATCH_QUEUE},
+    "agon.notifications.tasks.deliver": {"queue": AGON_NOTIFICATION_QUEUE},
+    "agon.notifications.tasks.sweep": {"queue": AGON_NOTIFICATION_QUEUE},
 }
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("AGON_TASK_SOFT_TIME_LIMIT", 900)
 CELERY_TASK_TIME_LIMIT = env_int("AGON_TASK_TIME_LIMIT", 960)
@@ -395,6 +406,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": AGON_DATASET_SECONDS,
         "options": {"expires": AGON_DATASET_SECONDS},
     },
+    # Deliveries whose try is overdue (a lost message, a killed worker) sent again.
+    "notifications-sweep": {
+        "task": "agon.notifications.tasks.sweep",
+        "schedule": env_float("AGON_NOTIFICATION_SWEEP_SECONDS", 60.0),
+        "options": {"expires": env_float("AGON_NOTIFICATION_SWEEP_SECONDS", 60.0)},
+    },
     "requeue-stuck-matches": {
         "task": "agon.matches.tasks.requeue_stuck_matches",
         "schedule": env_float("AGON_REQUEUE_SECONDS", 15.0),
@@ -403,6 +420,39 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # --- Agon ---------------------------------------------------------------------------------
+
+# Notifications (agon.notifications): e-mails through Django's mail backend, the
+# console's (the worker's output) unless AGON_EMAIL_HOST names an SMTP server.
+AGON_SITE_URL = env_str("AGON_SITE_URL", "http://localhost:8000")
+"""The site's address as people reach it: the links in e-mails and webhooks."""
+AGON_EMAIL_HOST = env_str("AGON_EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if AGON_EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_HOST = AGON_EMAIL_HOST or "localhost"
+EMAIL_PORT = env_int("AGON_EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("AGON_EMAIL_USER", "")
+EMAIL_HOST_PASSWORD = env_str("AGON_EMAIL_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("AGON_EMAIL_USE_TLS", default=True)
+EMAIL_TIMEOUT = env_int("AGON_EMAIL_TIMEOUT_SECONDS", 10)
+DEFAULT_FROM_EMAIL = env_str("AGON_EMAIL_FROM", "Agon <agon@localhost>")
+AGON_NOTIFICATION_MAX_ATTEMPTS = env_int("AGON_NOTIFICATION_MAX_ATTEMPTS", 8)
+"""Tries of one e-mail or webhook delivery before it is given up..."""
+AGON_NOTIFICATION_BACKOFF_SECONDS = env_float("AGON_NOTIFICATION_BACKOFF_SECONDS", 30.0)
+"""...waiting this long after the first failure, twice as long after each next one
+(30 s, 1 min, ..., 32 min: given up about an hour after the first try)."""
+AGON_NOTIFICATION_SWEEP_SECONDS = env_float("AGON_NOTIFICATION_SWEEP_SECONDS", 60.0)
+"""A delivery whose try is overdue by this long is sent to the queue again by beat."""
+AGON_WEBHOOK_TIMEOUT_SECONDS = env_float("AGON_WEBHOOK_TIMEOUT_SECONDS", 10.0)
+"""The whole exchange with a webhook's receiver, connection to last byte read."""
+AGON_WEBHOOK_RESPONSE_BYTES = env_int("AGON_WEBHOOK_RESPONSE_BYTES", 64 * 1024)
+"""The most of a receiver's answer that is read."""
+AGON_WEBHOOKS_PER_USER = env_int("AGON_WEBHOOKS_PER_USER", 5)
+AGON_WEBHOOKS_ALLOW_PRIVATE = env_bool("AGON_WEBHOOKS_ALLOW_PRIVATE", default=False)
+"""Let webhooks reach loopback, private and link-local addresses: for tests and a
+closed network only (docs/threat-model.md, "Webhooks")."""
 
 AGON_DATASET_PART_MATCHES = env_int("AGON_DATASET_PART_MATCHES", 1000)
 """How many matches a dataset's Parquet part holds at most (agon.datasets)."""

@@ -17,6 +17,7 @@ from django.utils import timezone
 from agon.matches.models import Match
 from agon.tournaments.events import event_for, minimum_entrants, results_of
 from agon.tournaments.models import Tournament, TournamentGame
+from agon.tournaments.notices import tournament_phase_notify
 from agon.tournaments.scheduling import entrant_labels, standings_rows
 from agon.tournaments.services import tournament_visible
 
@@ -57,6 +58,7 @@ def tournament_cancel(*, user: User, tournament_id: int) -> Tournament:
     cancelled = f"cancelled by {user.username} on {now:%Y-%m-%d %H:%M} UTC"
     tournament.note = f"{cancelled}; {tournament.note}" if tournament.note else cancelled
     tournament.save(update_fields=["status", "finished", "standings", "note"])
+    tournament_phase_notify(tournament)
     return tournament
 
 

@@ -53,6 +53,7 @@ from agon.tournaments.events import (
     slot,
 )
 from agon.tournaments.models import Entry, Tournament, TournamentGame
+from agon.tournaments.notices import tournament_phase_notify, tournament_result_notify
 from agon.tournaments.withdrawal import forfeit_if_withdrawn, withdrawn_entrants
 from competition.formats.core import Result, ScheduledGame, deal_seed
 from competition.formats.protocol import Format
@@ -125,6 +126,7 @@ def _close_entry(tournament_id: int, now: datetime) -> bool | None:
             f"when the entry closed, fewer than the {minimum_entrants(tournament)} it needs"
         )
         tournament.save(update_fields=["status", "finished", "note"])
+        tournament_phase_notify(tournament)
         return False
     tournament.status = Tournament.Status.RUNNING
     tournament.started = now
@@ -135,6 +137,7 @@ def _close_entry(tournament_id: int, now: datetime) -> bool | None:
             f"{dropped} entered bots had no active version or were retired and did not play"
         )
     tournament.save(update_fields=["status", "started", "rounds", "note"])
+    tournament_phase_notify(tournament)
     return True
 
 
@@ -303,6 +306,7 @@ def _finish(
     tournament.finished = timezone.now()
     tournament.standings = standings_rows(standings, entrant_labels(entrants))
     tournament.save(update_fields=["status", "finished", "standings"])
+    tournament_result_notify(tournament)
     log.info("tournament %s finished", tournament.id)
 
 

@@ -33,6 +33,7 @@ from agon.matches.background import Waiting, dispatching_after
 from agon.matches.models import Match
 from agon.matches.services import match_create
 from agon.version_testing.models import VersionTest, VersionTestGame
+from agon.version_testing.notices import version_test_ended_notify
 from competition.formats.core import Result, ScheduledGame, deal_seed
 from competition.sprt import (
     DEFAULT_ALPHA,
@@ -431,3 +432,4 @@ def _stop(test: VersionTest, *, status: str, verdict: str = "", error: str = "")
         status=Match.Status.FAILED, error=NOT_NEEDED, finished=test.finished
     )
     test.save()
+    version_test_ended_notify(test)

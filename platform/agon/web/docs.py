@@ -37,6 +37,7 @@ DOCS = {
     "command-line": "command-line.md",
     "environments": "environments.md",
     "datasets": "datasets.md",
+    "notifications": "notifications.md",
     "attika-reconstruction": "attika-reconstruction.md",
 }
 """The documents served, by slug: file names under docs/."""

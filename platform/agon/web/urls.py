@@ -12,6 +12,7 @@ from agon.web.views import (
     home,
     ladders,
     matches,
+    notifications,
     rules,
     tournaments,
     version_tests,
@@ -26,6 +27,23 @@ urlpatterns = [
     path("signout/", accounts.SignOutView.as_view(), name="signout"),
     path("my/bots/", bots.my_bots, name="my-bots"),
     path("my/token/", accounts.my_token, name="my-token"),
+    path("my/notifications/", notifications.notification_list, name="notifications"),
+    path(
+        "my/notifications/settings/",
+        notifications.notification_settings,
+        name="notification-settings",
+    ),
+    path("my/notifications/webhooks/", notifications.webhook_add, name="webhook-add"),
+    path(
+        "my/notifications/webhooks/<int:webhook_id>/test/",
+        notifications.webhook_test,
+        name="webhook-test",
+    ),
+    path(
+        "my/notifications/webhooks/<int:webhook_id>/delete/",
+        notifications.webhook_delete,
+        name="webhook-delete",
+    ),
     path("my/bots/status.json", bots.my_versions_status, name="my-versions-status"),
     path("my/bots/<int:bot_id>/", bots.my_bot, name="my-bot"),
     path(

@@ -10,6 +10,8 @@ from agon.bots.models import Bot, BotVersion
 from agon.bots.services import bot_open_to_events
 from agon.ladders.models import Ladder, Rating, RatingChange
 from agon.matches.models import Match
+from agon.notifications.models import Delivery
+from agon.notifications.services import webhook_create
 from agon.tournaments.models import Tournament, TournamentGame
 from agon.tournaments.scheduling import tournament_close_entry
 from agon.version_testing.models import VersionTest
@@ -30,11 +32,13 @@ MODELS = [
     Tournament,
     TournamentGame,
     VersionTest,
+    Delivery,
 ]
 
 
 @pytest.fixture
 def staff(make_bot: MakeBot, alice: User, bob: User, ladder_2p: Ladder) -> Client:
+    webhook_create(user=alice, url="https://hooks.example.org/agon", style="generic")
     ant = make_bot(alice, "ant")
     bee = bot_open_to_events(bot=make_bot(bob, "bee"), open_to_events=True)
     play_ranked(ladder_2p, [ant, bee], scores=[1, 2])
@@ -59,7 +63,7 @@ def test_the_admin_lists_and_shows_each_model(staff: Client, model: type[Bot]) -
 
 @pytest.mark.parametrize(
     "model",
-    [Bot, BotVersion, Rating, RatingChange, Match, TournamentGame, VersionTest],
+    [Bot, BotVersion, Rating, RatingChange, Match, TournamentGame, VersionTest, Delivery],
     ids=lambda model: model.__name__,
 )
 def test_results_cannot_be_added_in_the_admin(staff: Client, model: type[Bot]) -> None:

@@ -126,6 +126,7 @@ def test_agon_ups_worker_reads_the_waited_for_matches_first_and_the_ranked_ones_
     assert queues == [
         settings.AGON_PRIORITY_QUEUE,
         settings.CELERY_TASK_DEFAULT_QUEUE,
+        settings.AGON_NOTIFICATION_QUEUE,
         settings.AGON_TOURNAMENT_QUEUE,
         settings.AGON_BACKGROUND_QUEUE,
         settings.AGON_MATCH_QUEUE,

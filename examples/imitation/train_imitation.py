@@ -54,7 +54,11 @@ class Decisions:
 
 def read_rows(folder: Path, players: int, winners: bool) -> tuple[Any, dict[str, Any]]:
     """The dataset's rows to learn from, and the options of their matches."""
-    dataset = ds.dataset(folder, format="parquet")
+    # The parts only: a pulled folder also holds manifest.json and maybe a `.partial`.
+    parts = sorted(folder.glob("*.parquet"))
+    if not parts:
+        raise SystemExit(f"no Parquet file in {folder}")
+    dataset = ds.dataset(parts, format="parquet")
     keep = (ds.field("players") == players) & ~ds.field("by_stand_in")
     if winners:
         keep &= ds.field("final_rank") == 1

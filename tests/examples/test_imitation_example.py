@@ -40,6 +40,9 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     rows = load("local_dataset").write_dataset(
         "megalopolis", folder / "dataset", matches=3, bots=["builtin:greedy", "builtin:random"]
     )
+    # As `agon-kit dataset pull` leaves a folder: its manifest, a part half downloaded.
+    (folder / "dataset" / "manifest.json").write_text("{}\n")
+    (folder / "dataset" / "part-000002-0123456789ab.parquet.partial").write_bytes(b"PAR1")
     lines: list[str] = []
     scores = load("train_imitation").train(
         folder / "dataset",

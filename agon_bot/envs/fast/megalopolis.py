@@ -5,7 +5,6 @@ code, seats relative to the seat to move), and the vector written as one list.""
 from __future__ import annotations
 
 import functools
-import itertools
 import struct
 from collections import Counter
 from typing import Any
@@ -93,26 +92,28 @@ class MegalopolisVectors:
 
     def board_rows(self, state: MegalopolisState, codes: list[int], seat: int) -> np.ndarray:
         """The board segment's rows in use, tokens rotated to the observer's side."""
-        board, players = state.board, self.players
-        tiles = [board[code] for code in codes]
-        places = self.places
-        flat = itertools.chain.from_iterable(
-            (
-                *places(code),
-                tile.face_up,
-                1 + tile.kind if tile.face_up else 0,
-                *tile.tokens,
-            )
-            for code, tile in zip(codes, tiles, strict=True)
-        )
+        board, players, places = state.board, self.players, self.places
+        flat: list[Any] = []
+        extend = flat.extend
+        if seat:
+            order = [(rank + seat) % players for rank in range(players)]
+            for code in codes:
+                tile = board[code]
+                face_up, tokens = tile.face_up, tile.tokens
+                extend(places(code))
+                extend((face_up, 1 + tile.kind if face_up else 0))
+                extend([tokens[who] for who in order])
+        else:
+            for code in codes:
+                tile = board[code]
+                face_up = tile.face_up
+                extend(places(code))
+                extend((face_up, 1 + tile.kind if face_up else 0))
+                extend(tile.tokens)
         packer = self.packers.get(len(codes))
         if packer is None:
             packer = self.packers[len(codes)] = struct.Struct(f"<{len(codes) * (5 + players)}f")
-        rows = np.frombuffer(packer.pack(*flat), np.float32).reshape(len(codes), 5 + players)
-        if seat:
-            rows = rows.copy()
-            rows[:, 5:] = rows[:, 5 + (np.arange(players) + seat) % players]
-        return rows
+        return np.frombuffer(packer.pack(*flat), np.float32).reshape(len(codes), 5 + players)
 
     def encode(self, state: MegalopolisState, seat: int) -> np.ndarray:
         players, at = self.players, self.at

@@ -88,7 +88,9 @@ class MegalopolisVectors:
         self.places = functools.cache(lambda code: (1.0, *decode(code)))
         self.end_reasons = {reason: n for n, reason in enumerate(encoding.end_reasons)}
         self.kinds = len(KIND_NAMES)
-        self.all_tiles = Counter(ALL_TILES)
+        every = Counter(ALL_TILES)
+        self.all_counts = [every[kind] for kind in range(self.kinds)]
+        """Tiles per kind in the game."""
 
     def board_rows(self, state: MegalopolisState, codes: list[int], seat: int) -> np.ndarray:
         """The board segment's rows in use, tokens rotated to the observer's side."""
@@ -123,25 +125,27 @@ class MegalopolisVectors:
         board = state.board
         cells = self.reader.cells(state)
         rows = self.board_rows(state, cells.codes, seat)
-        seen: Counter[int] = Counter(
-            board[code].kind for code in cells.codes if board[code].face_up
-        )
+        # What the seat cannot see, per kind: every tile less those it sees.
+        unseen = self.all_counts.copy()
+        for code in cells.codes:
+            tile = board[code]
+            if tile.face_up:
+                unseen[tile.kind] -= 1
         hand = state.hands[seat]
-        seen.update(hand)
         start = at["hand"]
         for kind in hand:
             values[start + kind] += 1
+            unseen[kind] -= 1
         turn_player = state.turn_player
         if seat == turn_player:
             for frame in state.stack:
-                seen.update(frame.looked)
+                for kind in frame.looked:
+                    unseen[kind] -= 1
                 if temple_hand_shown(state, frame, seat):
-                    seen.update(state.hands[known(frame.player, "player")])
-        unseen = self.all_tiles.copy()
-        unseen.subtract(seen)
+                    for kind in state.hands[known(frame.player, "player")]:
+                        unseen[kind] -= 1
         start = at["unseen"]
-        for kind, count in unseen.items():
-            values[start + kind] = count
+        values[start : start + self.kinds] = unseen
         start = at["seats"]
         for rank in range(players):
             who = (seat + rank) % players

@@ -216,12 +216,13 @@ def train(
         )
     meta = {"game": game, "players": players, "options": options}
     write_bot(out, network, scale, meta)
-    report(f"wrote {out} ({out.stat().st_size // 1024} KiB)")
+    seconds = time.process_time() - started
+    report(f"wrote {out} ({out.stat().st_size // 1024} KiB; {seconds:.0f} s of CPU in all)")
     return {
         "decisions": len(decisions.chosen),
         "matches": len(match_ids),
         "accuracy": accuracy,
-        "seconds": time.process_time() - started,
+        "seconds": seconds,
     }
 
 

@@ -73,6 +73,7 @@ def static_row(code: int, what: int, rotation: int) -> bytes:
     row = _STATIC_ROWS.get(key)
     if row is None:
         x, y = decode(code)
+        values: tuple[int, ...]
         if what < 0:  # a landscape of terrain -1 - what
             values = (1, x, y, 0, -what, 0, 0, 0, 0, 0, 0)
         else:

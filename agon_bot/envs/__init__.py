@@ -16,12 +16,31 @@ encoding.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agon_bot.envs.aec import AgonEnv, outcome_rewards
-from agon_bot.envs.encoding import Encoding, Segment
-from agon_bot.envs.games import ENCODINGS, make_encoding
-from agon_bot.envs.gym import AgonGymEnv
+from engine.lazy import lazy_names
+
+if TYPE_CHECKING:
+    from agon_bot.envs.aec import AgonEnv, outcome_rewards
+    from agon_bot.envs.encoding import Encoding, Segment
+    from agon_bot.envs.games import ENCODINGS, make_encoding
+    from agon_bot.envs.gym import AgonGymEnv
+
+# Each name loads its module when first read: a bot in a box, which has NumPy but neither
+# Gymnasium nor PettingZoo, imports an encoding (`agon_bot.envs.games.make_encoding`)
+# without them (examples/imitation plays that way).
+__getattr__ = lazy_names(
+    __name__,
+    {
+        "AgonEnv": "agon_bot.envs.aec",
+        "outcome_rewards": "agon_bot.envs.aec",
+        "Encoding": "agon_bot.envs.encoding",
+        "Segment": "agon_bot.envs.encoding",
+        "ENCODINGS": "agon_bot.envs.games",
+        "make_encoding": "agon_bot.envs.games",
+        "AgonGymEnv": "agon_bot.envs.gym",
+    },
+)
 
 
 def aec_env(
@@ -34,6 +53,8 @@ def aec_env(
 ) -> AgonEnv:
     """The PettingZoo AEC environment of `game` for `players` seats and match options
     (`fresh_observations`: new arrays at each `observe`, not the env's kept ones)."""
+    from agon_bot.envs.aec import AgonEnv
+
     return AgonEnv(game, players, options, render_mode, fresh_observations=fresh_observations)
 
 
@@ -46,6 +67,8 @@ def gym_env(
     """A Gymnasium env: seat `seat` (default 0) of `game` against `opponents` (one spec
     for every other seat, or one each: `builtin:random` (the default), `builtin:greedy`
     or a bot file); keywords `seat`, `options`, `render_mode`, `sandbox`, `limits`."""
+    from agon_bot.envs.gym import AgonGymEnv
+
     return AgonGymEnv(game, players, opponents, **kwargs)
 
 

@@ -17,12 +17,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from gymnasium import spaces
 
 from engine.registry import get_game
+
+if TYPE_CHECKING:
+    from gymnasium import spaces
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,9 @@ class Encoding(ABC):
         self.observation_size = start
 
     def observation_space(self) -> spaces.Box:
+        # Gymnasium only here: a bot in a box (NumPy, no Gymnasium) encodes with the rest.
+        from gymnasium import spaces
+
         low = np.concatenate([np.full(s.size, s.low, np.float32) for s in self.segments])
         high = np.concatenate([np.full(s.size, s.high, np.float32) for s in self.segments])
         return spaces.Box(low=low, high=high, dtype=np.float32)

@@ -1,7 +1,8 @@
 """Architekton's encodings from the engine's state, without the JSON: the legal
 actions' indices from the engine's raw legal actions and its board (entries by sorted
-cell code, display slots in display order), and the vector written as one list of
-floats (the whole vector is small: a numpy call per field would cost more)."""
+cell code, display slots in display order), and the vector written as the board's
+rows packed once each (by cell, tile and rotation) and one list of floats after them
+(the whole vector is small: a numpy call per field would cost more)."""
 
 from __future__ import annotations
 
@@ -58,52 +59,66 @@ class ArchitektonStateReader:
         return np.array(indices, dtype=np.int64)
 
 
-_STATIC_ROWS: dict[tuple[int, int, int], tuple[float, ...]] = {}
-"""A board entry's row but its house, by (cell code, tile id or -1 - terrain, rotation)."""
+_STATIC_ROWS: dict[tuple[int, int, int], bytes] = {}
+"""A board entry's row but its house, packed (11 float32), by (cell code, tile id or
+-1 - terrain, rotation)."""
+_ROW = struct.Struct("<11f")
+_FLOAT = struct.Struct("<f")
+_HOUSES = tuple(_FLOAT.pack(float(house)) for house in range(8))
+"""A row's last float, the house: 0 none, 1 + the owner's seat from the observer's."""
 
 
-def static_row(code: int, what: int, rotation: int) -> tuple[float, ...]:
+def static_row(code: int, what: int, rotation: int) -> bytes:
     key = (code, what, rotation)
     row = _STATIC_ROWS.get(key)
     if row is None:
         x, y = decode(code)
+        values: tuple[int, ...]
         if what < 0:  # a landscape of terrain -1 - what
-            row = (1, x, y, 0, -what, 0, 0, 0, 0, 0, 0)
+            values = (1, x, y, 0, -what, 0, 0, 0, 0, 0, 0)
         else:
             edges = rotated_edges(what, rotation)
-            row = (1, x, y, 1, 0, *(1 + e for e in edges), what + 1, rotation)
-        row = _STATIC_ROWS[key] = tuple(float(v) for v in row)
+            values = (1, x, y, 1, 0, *(1 + e for e in edges), what + 1, rotation)
+        row = _STATIC_ROWS[key] = _ROW.pack(*values)
     return row
 
 
 class ArchitektonVectors:
-    """`encode_state` of an `ArchitektonEncoding`: the vector written as one list."""
+    """`encode_state` of an `ArchitektonEncoding`: the board's packed rows, then the
+    other segments written as one list."""
 
     def __init__(self, encoding: Any, reader: ArchitektonStateReader) -> None:
         self.reader = reader
         self.players = encoding.players
         self.size = encoding.observation_size
         self.at = {name: start for name, (start, _) in encoding.offsets.items()}
-        self.pack = struct.Struct(f"<{self.size}f").pack
+        # The board (the first segment) as packed rows, the rest as one list after it.
+        board_start, self.rest = encoding.offsets["board"]
+        if board_start != 0:
+            raise AssertionError("the Architekton board is not the first segment")
+        self.at = {name: start - self.rest for name, start in self.at.items()}
+        self.pack = struct.Struct(f"<{self.size - self.rest}f").pack
         self.stages = {name: n for n, name in enumerate(encoding.stages)}
 
     def encode(self, state: ArchitektonState, seat: int) -> np.ndarray:
         players, at = self.players, self.at
-        values = [0.0] * self.size
+        values = [0.0] * (self.size - self.rest)
         cells = self.reader.cells(state)
         landscapes, buildings, houses = state.landscapes, state.buildings, state.houses
-        start = at["board"]
-        for n, code in enumerate(cells.codes):
-            where = start + 12 * n
+        rows: list[bytes] = []
+        add = rows.append
+        none = _HOUSES[0]
+        for code in cells.codes:
             terrain = landscapes.get(code)
             if terrain is not None:
-                values[where : where + 11] = static_row(code, -1 - terrain, 0)
+                add(static_row(code, -1 - terrain, 0))
+                add(none)
                 continue
             tile, rotation = buildings[code]
-            values[where : where + 11] = static_row(code, tile, rotation)
+            add(static_row(code, tile, rotation))
             owner = houses.get(code)
-            if owner is not None:
-                values[where + 11] = 1 + (owner - seat) % players
+            add(none if owner is None else _HOUSES[1 + (owner - seat) % players])
+        board = b"".join(rows)
         start = at["display_buildings"]
         for n, tile in enumerate(state.display_buildings):
             values[start + 5 * n : start + 5 * n + 5] = (
@@ -155,4 +170,7 @@ class ArchitektonVectors:
                 0 if where is None else where + 1,
                 decision.loss if decision.kind == REMOVE_HOUSE else 0,
             )
-        return np.frombuffer(self.pack(*values), np.float32).copy()
+        vector = np.zeros(self.size, np.float32)
+        vector[: len(board) // 4] = np.frombuffer(board, np.float32)
+        vector[self.rest :] = np.frombuffer(self.pack(*values), np.float32)
+        return vector

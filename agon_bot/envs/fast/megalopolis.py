@@ -5,7 +5,6 @@ code, seats relative to the seat to move), and the vector written as one list.""
 from __future__ import annotations
 
 import functools
-import itertools
 import struct
 from collections import Counter
 from typing import Any
@@ -89,30 +88,34 @@ class MegalopolisVectors:
         self.places = functools.cache(lambda code: (1.0, *decode(code)))
         self.end_reasons = {reason: n for n, reason in enumerate(encoding.end_reasons)}
         self.kinds = len(KIND_NAMES)
-        self.all_tiles = Counter(ALL_TILES)
+        every = Counter(ALL_TILES)
+        self.all_counts = [every[kind] for kind in range(self.kinds)]
+        """Tiles per kind in the game."""
 
     def board_rows(self, state: MegalopolisState, codes: list[int], seat: int) -> np.ndarray:
         """The board segment's rows in use, tokens rotated to the observer's side."""
-        board, players = state.board, self.players
-        tiles = [board[code] for code in codes]
-        places = self.places
-        flat = itertools.chain.from_iterable(
-            (
-                *places(code),
-                tile.face_up,
-                1 + tile.kind if tile.face_up else 0,
-                *tile.tokens,
-            )
-            for code, tile in zip(codes, tiles, strict=True)
-        )
+        board, players, places = state.board, self.players, self.places
+        flat: list[Any] = []
+        extend = flat.extend
+        if seat:
+            order = [(rank + seat) % players for rank in range(players)]
+            for code in codes:
+                tile = board[code]
+                face_up, tokens = tile.face_up, tile.tokens
+                extend(places(code))
+                extend((face_up, 1 + tile.kind if face_up else 0))
+                extend([tokens[who] for who in order])
+        else:
+            for code in codes:
+                tile = board[code]
+                face_up = tile.face_up
+                extend(places(code))
+                extend((face_up, 1 + tile.kind if face_up else 0))
+                extend(tile.tokens)
         packer = self.packers.get(len(codes))
         if packer is None:
             packer = self.packers[len(codes)] = struct.Struct(f"<{len(codes) * (5 + players)}f")
-        rows = np.frombuffer(packer.pack(*flat), np.float32).reshape(len(codes), 5 + players)
-        if seat:
-            rows = rows.copy()
-            rows[:, 5:] = rows[:, 5 + (np.arange(players) + seat) % players]
-        return rows
+        return np.frombuffer(packer.pack(*flat), np.float32).reshape(len(codes), 5 + players)
 
     def encode(self, state: MegalopolisState, seat: int) -> np.ndarray:
         players, at = self.players, self.at
@@ -122,25 +125,27 @@ class MegalopolisVectors:
         board = state.board
         cells = self.reader.cells(state)
         rows = self.board_rows(state, cells.codes, seat)
-        seen: Counter[int] = Counter(
-            board[code].kind for code in cells.codes if board[code].face_up
-        )
+        # What the seat cannot see, per kind: every tile less those it sees.
+        unseen = self.all_counts.copy()
+        for code in cells.codes:
+            tile = board[code]
+            if tile.face_up:
+                unseen[tile.kind] -= 1
         hand = state.hands[seat]
-        seen.update(hand)
         start = at["hand"]
         for kind in hand:
             values[start + kind] += 1
+            unseen[kind] -= 1
         turn_player = state.turn_player
         if seat == turn_player:
             for frame in state.stack:
-                seen.update(frame.looked)
+                for kind in frame.looked:
+                    unseen[kind] -= 1
                 if temple_hand_shown(state, frame, seat):
-                    seen.update(state.hands[known(frame.player, "player")])
-        unseen = self.all_tiles.copy()
-        unseen.subtract(seen)
+                    for kind in state.hands[known(frame.player, "player")]:
+                        unseen[kind] -= 1
         start = at["unseen"]
-        for kind, count in unseen.items():
-            values[start + kind] = count
+        values[start : start + self.kinds] = unseen
         start = at["seats"]
         for rank in range(players):
             who = (seat + rank) % players

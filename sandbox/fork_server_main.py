@@ -63,7 +63,8 @@ SYSCALLS = {"x86_64": {"pivot_root": 155}, "aarch64": {"pivot_root": 41}}
 MOUNT_SETATTR = 442  # the same number on every architecture
 NEW_ROOT = "/newroot"
 PROC_COVERED = ("sys", "sysrq-trigger", "irq", "bus")
-"""What bubblewrap binds read-only over itself in every /proc it mounts."""
+"""What bubblewrap binds read-only over itself in every /proc it mounts, where it
+could be written."""
 FLAGS_APPLIED_TO_EVERY_BOX = frozenset(
     {"--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
      "--as-pid-1", "--new-session", "--clearenv"}
@@ -153,7 +154,7 @@ def build_root(options: list[str]) -> tuple[str, dict[str, str], str]:
     hostname, environment and working folder they ask for. An option this does not know
     is an error: a box is never made with less than its bubblewrap counterpart."""
     mount(None, "/", None, MS_REC | MS_PRIVATE, None)
-    mount("tmpfs", NEW_ROOT, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755")
+    mount("tmpfs", NEW_ROOT, "tmpfs", MS_NOSUID | MS_NODEV, None)
     hostname, environment, folder = "", {}, "/"
     size: str | None = None
     words = iter(options)
@@ -187,7 +188,7 @@ def build_root(options: list[str]) -> tuple[str, dict[str, str], str]:
             mount("proc", target, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
             for name in PROC_COVERED:
                 path = os.path.join(target, name)
-                if os.path.lexists(path):
+                if os.access(path, os.W_OK):  # as bubblewrap: only where it could be written
                     bind(path, path, read_only=True, devices=False)
         elif option == "--size":
             size = next(words)
@@ -291,7 +292,7 @@ def become_box(request: dict, fds: list[int], program: bytes, last_capability: i
             check(libc.sethostname(hostname.encode(), len(hostname)), "sethostname")
         os.chdir(folder)
         os.environ.clear()
-        os.environ.update(environment)
+        os.environ.update(environment, PWD=folder)  # bubblewrap sets PWD too
         drop_capabilities(last_capability)
         install_filter(program)
     except (BoxError, OSError) as error:

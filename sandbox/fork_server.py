@@ -19,6 +19,7 @@ import functools
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -47,6 +48,7 @@ legal actions that `agon_bot.run` expands at the first turn. A bot that imports 
 (the rest of the engine, NumPy) pays for it as before."""
 SERVER_PREFIX = "server-"
 STATUS_BYTES = 64
+READY_SECONDS = 60.0
 
 
 def server_program() -> str:
@@ -152,6 +154,20 @@ class ForkServer:
         finally:
             theirs.close()
         self.control = ours
+        self._wait_until_ready()
+
+    def _wait_until_ready(self) -> None:
+        """Until the server has imported its modules: SandboxError if it does not."""
+        self.control.settimeout(READY_SECONDS)
+        try:
+            said = self.control.recv(STATUS_BYTES)
+        except OSError:
+            said = b""
+        self.control.settimeout(None)
+        if said != b"ready":
+            log = self.log_tail()
+            self.stop()
+            raise SandboxError(f"the fork server did not start: {log}")
 
     @staticmethod
     def staging_prefix() -> str:
@@ -213,8 +229,12 @@ class ForkServer:
             control.close()
         process = getattr(self, "process", None)
         if process is not None:
-            with contextlib.suppress(subprocess.TimeoutExpired):
+            try:
                 process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(OSError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
         shutil.rmtree(self.staging, ignore_errors=True)
 
 

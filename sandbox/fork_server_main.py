@@ -313,6 +313,7 @@ def serve(control_fd: int, program: bytes, modules: list[str]) -> None:
     signal.signal(signal.SIGCHLD, lambda number, frame: None)
     statuses: dict[int, socket.socket] = {}
     gc.freeze()  # what is here now stays shared with every box, never written again
+    control.send(b"ready")
     while True:
         ready, _, _ = select.select([control, woken], [], [])
         if woken in ready:

@@ -26,6 +26,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import IO
 
 from sandbox import fork_server_main
 from sandbox.backends.base import BOX_ENV, BOX_UID, SandboxError, become
@@ -58,6 +59,7 @@ def server_program() -> str:
         source
         + "\n\n"
         + START_FUNCTION
+        + "import sys\n"
         + "serve(int(sys.argv[1]), bytes.fromhex(sys.argv[2]), sys.argv[3].split(','))\n"
         + "start('', '')\n"
     )
@@ -252,7 +254,7 @@ class ForkedBox:
         cgroup: BoxCgroup,
         on_close: Callable[[], None] | None,
     ) -> None:
-        self.stdin = os.fdopen(stdin, "wb")
+        self.stdin: IO[bytes] = os.fdopen(stdin, "wb")
         self.stdout_fd = stdout
         self.stderr_fd = stderr
         self.cgroup = cgroup

@@ -29,6 +29,7 @@ Standard library only: it runs under the box's interpreter, which has nothing el
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gc
 import importlib
@@ -39,7 +40,7 @@ import resource
 import select
 import signal
 import socket
-import sys
+from typing import Any
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWCGROUP = 0x02000000
@@ -86,7 +87,7 @@ def check(result: int, what: str) -> None:
 
 
 class MountAttributes(ctypes.Structure):
-    _fields_ = [  # noqa: RUF012 - ctypes' own way
+    _fields_ = [
         ("attr_set", ctypes.c_uint64),
         ("attr_clr", ctypes.c_uint64),
         ("propagation", ctypes.c_uint64),
@@ -95,11 +96,11 @@ class MountAttributes(ctypes.Structure):
 
 
 class CapabilityHeader(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]  # noqa: RUF012
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
 
 
 class CapabilityData(ctypes.Structure):
-    _fields_ = [  # noqa: RUF012
+    _fields_ = [
         ("effective", ctypes.c_uint32),
         ("permitted", ctypes.c_uint32),
         ("inheritable", ctypes.c_uint32),
@@ -107,7 +108,7 @@ class CapabilityData(ctypes.Structure):
 
 
 class FilterProgram(ctypes.Structure):
-    _fields_ = [("length", ctypes.c_ushort), ("instructions", ctypes.c_char_p)]  # noqa: RUF012
+    _fields_ = [("length", ctypes.c_ushort), ("instructions", ctypes.c_char_p)]
 
 
 def mount(source: str | None, target: str, kind: str | None, flags: int, data: str | None) -> None:
@@ -123,9 +124,7 @@ def set_mount_attributes(target: str, attributes: int, *, recursive: bool) -> No
     keeping those the mount has; what bubblewrap's remounts do, in one call."""
     wanted = MountAttributes(attributes, 0, 0, 0)
     flags = AT_RECURSIVE if recursive else 0
-    result = libc.syscall(
-        MOUNT_SETATTR, AT_FDCWD, target.encode(), flags, ctypes.byref(wanted), 32
-    )
+    result = libc.syscall(MOUNT_SETATTR, AT_FDCWD, target.encode(), flags, ctypes.byref(wanted), 32)
     check(result, f"mount_setattr {target}")
 
 
@@ -251,13 +250,13 @@ def close_all_but(keep: set[int]) -> None:
     for name in os.listdir("/proc/self/fd"):
         fd = int(name)
         if fd not in keep:
-            try:
+            with contextlib.suppress(OSError):  # the listing's own, closed already
                 os.close(fd)
-            except OSError:
-                pass
 
 
-def become_box(request: dict, fds: list[int], program: bytes, last_capability: int) -> None:
+def become_box(
+    request: dict[str, Any], fds: list[int], program: bytes, last_capability: int
+) -> None:
     """In a fresh fork of the server: the monitor, then (returning) the box's PID 1."""
     die_with_parent(int(request["server"]))
     stdin, stdout, stderr, *cgroup_procs = fds[1:]
@@ -315,7 +314,7 @@ def serve(control_fd: int, program: bytes, modules: list[str]) -> None:
     gc.freeze()  # what is here now stays shared with every box, never written again
     control.send(b"ready")
     while True:
-        ready, _, _ = select.select([control, woken], [], [])
+        ready, _, _ = select.select([control.fileno(), woken], [], [])
         if woken in ready:
             os.read(woken, 4096)
             while statuses:
@@ -325,12 +324,10 @@ def serve(control_fd: int, program: bytes, modules: list[str]) -> None:
                 channel = statuses.pop(pid, None)
                 if channel is not None:
                     code = os.waitstatus_to_exitcode(status)
-                    try:
+                    with contextlib.suppress(OSError):  # the referee closed the box first
                         channel.send(f"exit {code if code >= 0 else 128 - code}".encode())
-                    except OSError:
-                        pass
                     channel.close()
-        if control not in ready:
+        if control.fileno() not in ready:
             continue
         message, fds, _, _ = socket.recv_fds(control, 1 << 20, 64)
         if not message:

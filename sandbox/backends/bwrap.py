@@ -24,8 +24,8 @@ from pathlib import Path
 
 from sandbox.backends.base import BOX_ENV, BOX_UID, BoxSpec, ProcessBox, SandboxError, become
 from sandbox.box_start import start_argv
-from sandbox.fork_server import ForkedBox, ForkServer
 from sandbox.cgroups import BoxCgroup, CgroupUnavailable, check_available
+from sandbox.fork_server import ForkedBox, ForkServer
 from sandbox.host_view import STAND_IN_NAMES, hidden_paths, write_stand_ins
 from sandbox.libraries import BOX_LIBRARY_PATH, compiled_copy, library_binds
 from sandbox.seccomp import box_filter
@@ -216,7 +216,6 @@ class BwrapBackend:
         finally:
             if seccomp_fd is not None:
                 os.close(seccomp_fd)
-
 
     def _open_forked(self, spec: BoxSpec, executable: str) -> ForkedBox:
         """The same box, made by this process's fork server: its bubblewrap options

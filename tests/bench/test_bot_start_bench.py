@@ -8,9 +8,9 @@ import re
 
 import pytest
 
+from sandbox.backends import ISOLATING_BACKENDS
 from tests.bench.support import run_bench
 from tests.platform.pipeline.support import REPO_DIR
-from sandbox.backends import ISOLATING_BACKENDS
 from tests.sandbox.support import require_backend
 
 FIGURE = r" +([\d.]+)ms +[\d.]+x"

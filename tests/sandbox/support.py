@@ -32,6 +32,7 @@ from engine.players import RandomBot
 from engine.registry import get_game
 from engine.replay import verify_replay
 from sandbox.backends import ISOLATING_BACKENDS, Backend, SandboxError, get_backend
+from sandbox.backends.bwrap import BwrapBackend
 from sandbox.cgroups import ROOT as CGROUP_ROOT
 from sandbox.cgroups import BoxCgroup
 from sandbox.runner import MatchRecord, Program, run_match
@@ -190,8 +191,6 @@ class Arena:
 
             return DockerBackend(labels={TEST_LABEL: self.marker})
         if self.backend_name in ("bwrap", FORK_SERVER):
-            from sandbox.backends.bwrap import BwrapBackend
-
             return BwrapBackend(fork_server=self.backend_name == FORK_SERVER)
         return self.backend_name
 

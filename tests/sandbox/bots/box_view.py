@@ -23,7 +23,7 @@ FILES = (
     "/proc/loadavg",
     "/proc/meminfo",
 )
-FOLDERS = ("/", "/dev", "/proc", "/proc/sys", "/opt/agon/lib", "/tmp", "/bot", "/usr")
+FOLDERS = ("/", "/dev", "/proc", "/proc/sys", "/opt/agon/lib", "/tmp", "/bot", "/usr")  # noqa: S108
 CLONE_NEWUSER, SIGCHLD, CLONE = 0x10000000, 17, {"x86_64": 56, "aarch64": 220}
 
 
@@ -61,7 +61,9 @@ def view() -> list[str]:
         child = libc.syscall(number, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0)
         if child == 0:
             os._exit(0)
-        lines.append(f"a user namespace of its own: {child > 0} ({os.strerror(ctypes.get_errno())})")
+        lines.append(
+            f"a user namespace of its own: {child > 0} ({os.strerror(ctypes.get_errno())})"
+        )
         if child > 0:
             os.waitpid(child, 0)
     return lines

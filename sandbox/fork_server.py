@@ -222,6 +222,12 @@ class ForkServer:
             on_close=on_close,
         )
 
+    def forget(self) -> None:
+        """In a forked child of the referee: close its copy of the socket, nothing else."""
+        control = getattr(self, "control", None)
+        if control is not None:
+            control.close()
+
     def stop(self) -> None:
         """Hang up: the server exits, and the monitors of any box still open with it."""
         if os.getpid() != self._owner:

@@ -267,6 +267,17 @@ def _stop_servers() -> None:
         server.stop()
 
 
+def _forget_parents_servers() -> None:
+    """In a forked child (a worker's pool process): hang up the parent's servers' sockets
+    here, so that each server sees its own referee's end, and only its, close."""
+    for server in _servers.values():
+        server.forget()
+    _servers.clear()
+
+
+os.register_at_fork(after_in_child=_forget_parents_servers)
+
+
 STAGING_PREFIX = "agon-bwrap-"
 LIBRARIES_PREFIX = "agon-libraries-"
 """Of the folder of a referee's compiled libraries, which lives as long as the referee

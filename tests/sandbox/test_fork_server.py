@@ -150,3 +150,15 @@ def test_the_setting_reads_on_and_off(value: str, wanted: bool) -> None:
 def test_the_setting_refuses_anything_else() -> None:
     with pytest.raises(ValueError, match="AGON_SANDBOX_FORK_SERVER"):
         fork_server_wanted({"AGON_SANDBOX_FORK_SERVER": "maybe"})
+
+
+def test_a_forked_referee_leaves_its_parents_server_to_its_parent(bot_folder: Path) -> None:
+    write_bot(bot_folder, "")
+    assert run_to_the_end(BwrapBackend(fork_server=True), bot_folder)[0] == 0
+    server = bwrap.fork_server(shutil.which("bwrap") or "bwrap")
+    child = os.fork()
+    if child == 0:  # the child's copy of the socket is closed at once
+        os._exit(0 if server.control.fileno() == -1 else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert server.alive()

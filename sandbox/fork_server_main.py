@@ -318,7 +318,10 @@ def serve(control_fd: int, program: bytes, modules: list[str]) -> None:
         if woken in ready:
             os.read(woken, 4096)
             while statuses:
-                pid, status = os.waitpid(-1, os.WNOHANG)
+                try:
+                    pid, status = os.waitpid(-1, os.WNOHANG)
+                except ChildProcessError:
+                    break
                 if pid == 0:
                     break
                 channel = statuses.pop(pid, None)
@@ -334,7 +337,15 @@ def serve(control_fd: int, program: bytes, modules: list[str]) -> None:
             os._exit(0)  # the referee is gone; its boxes' monitors die with this process
         request = json.loads(message)
         request["server"] = os.getpid()
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError as error:  # out of processes or memory: this box fails, not the server
+            with contextlib.suppress(OSError, IndexError):
+                os.write(fds[3], f"agon: the fork server could not fork: {error}\n".encode())
+                os.write(fds[0], b"exit 1")
+            for fd in fds:
+                os.close(fd)
+            continue
         if pid == 0:
             signal.set_wakeup_fd(-1)
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)

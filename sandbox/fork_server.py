@@ -149,9 +149,11 @@ class ForkServer:
                     pass_fds=(theirs.fileno(),),
                     preexec_fn=functools.partial(become, BOX_UID) if os.geteuid() == 0 else None,
                 )
-        except BaseException:
+        except BaseException as error:
             ours.close()
             self.stop()
+            if isinstance(error, OSError):
+                raise SandboxError(f"cannot start the fork server: {error}") from error
             raise
         finally:
             theirs.close()

@@ -51,6 +51,11 @@ def view() -> list[str]:
     lines.append(f"umask: {os.umask(0o22):o}")
     lines.append(f"environment: {sorted(os.environ.items())}")
     lines.append(f"flags: {sys.flags}")
+    for stream in (sys.stdin, sys.stdout, sys.stderr):
+        lines.append(
+            f"{stream.name}: {stream.encoding} {stream.errors} {stream.line_buffering} "
+            f"{stream.write_through} {stream.isatty()} {stream.fileno()}"
+        )
     lines.append(f"path: {sys.path}")
     lines.append(f"main: {os.getcwd()} {sys.argv} {__file__} {__name__}")
     lines.append(f"session: {os.getsid(0)} {os.getpgid(0)} {os.getpid()} {os.getuid()}")

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
 import gc
 import importlib
 import json
@@ -40,6 +41,7 @@ import resource
 import select
 import signal
 import socket
+import sys
 from typing import Any
 
 CLONE_NEWNS = 0x00020000
@@ -301,6 +303,8 @@ def become_box(
 
 def serve(control_fd: int, program: bytes, modules: list[str]) -> None:
     """Answer requests until the referee hangs up; returns only in a box's process."""
+    if libc.syscall(MOUNT_SETATTR, -1, b"", 0, None, 0) < 0 and ctypes.get_errno() == errno.ENOSYS:
+        sys.exit("the fork server needs mount_setattr(2): Linux 5.12 or later")
     for name in modules:
         importlib.import_module(name)
     with open("/proc/sys/kernel/cap_last_cap") as file:

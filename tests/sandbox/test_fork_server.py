@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
+from sandbox import fork_server
 from sandbox.backends import bwrap
-from sandbox.backends.base import BoxSpec
+from sandbox.backends.base import BoxSpec, SandboxError
 from sandbox.backends.bwrap import BwrapBackend, fork_server_wanted
-from sandbox.fork_server import ForkedBox
+from sandbox.fork_server import ForkedBox, ForkServer
 from sandbox.limits import limits_for
 from tests.sandbox.support import BOTS, require_backend
 
@@ -162,3 +164,14 @@ def test_a_forked_referee_leaves_its_parents_server_to_its_parent(bot_folder: Pa
     _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert server.alive()
+
+
+def test_a_server_that_cannot_start_says_why(
+    bot_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bwrap, "_servers", {})
+    monkeypatch.setattr(fork_server, "SERVER_MODULES", ("json", "no_such_module_here"))
+    write_bot(bot_folder, "")
+    with pytest.raises(SandboxError, match=r"(?s)did not start.*no_such_module_here"):
+        BwrapBackend(fork_server=True).open(BoxSpec(bot_folder, limits_for("akropolis")))
+    assert not list(Path(tempfile.gettempdir()).glob(f"{ForkServer.staging_prefix()}*"))

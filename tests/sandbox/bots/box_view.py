@@ -54,7 +54,7 @@ def view() -> list[str]:
     for stream in (sys.stdin, sys.stdout, sys.stderr):
         lines.append(
             f"{stream.name}: {stream.encoding} {stream.errors} {stream.line_buffering} "
-            f"{stream.write_through} {stream.isatty()} {stream.fileno()}"
+            f"{getattr(stream, 'write_through', None)} {stream.isatty()} {stream.fileno()}"
         )
     lines.append(f"path: {sys.path}")
     lines.append(f"main: {os.getcwd()} {sys.argv} {__file__} {__name__}")

@@ -169,9 +169,13 @@ def test_a_forked_referee_leaves_its_parents_server_to_its_parent(bot_folder: Pa
 def test_a_server_that_cannot_start_says_why(
     bot_folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    def stagings() -> set[Path]:
+        return set(Path(tempfile.gettempdir()).glob(f"{ForkServer.staging_prefix()}*"))
+
+    before = stagings()
     monkeypatch.setattr(bwrap, "_servers", {})
     monkeypatch.setattr(fork_server, "SERVER_MODULES", ("json", "no_such_module_here"))
     write_bot(bot_folder, "")
     with pytest.raises(SandboxError, match=r"(?s)did not start.*no_such_module_here"):
         BwrapBackend(fork_server=True).open(BoxSpec(bot_folder, limits_for("akropolis")))
-    assert not list(Path(tempfile.gettempdir()).glob(f"{ForkServer.staging_prefix()}*"))
+    assert stagings() == before  # the failed server's folder is gone

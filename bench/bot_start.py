@@ -14,6 +14,11 @@ is read once it has answered, frozen:
 
 and for bubblewrap, `bwrap`: a box whose program is /bin/true (bubblewrap alone, to its
 exit). Time to first answer is the wall time from opening the box to the answer.
+
+For bubblewrap, this checkout runs twice: as configured without its fork server
+(`new`), and with it (`fork`, AGON_SANDBOX_FORK_SERVER): a forked box's CPU is its
+cgroup's plus what the server itself spent while the box was made (the fork; the server
+was started, and its imports done, before the first box measured, once per referee).
 Contenders and bots take turns so that the machine's drift falls on all alike; each
 contender runs in a child process that imports its own checkout's `sandbox`.
 
@@ -90,6 +95,34 @@ def _cgroup_ms(box: Any) -> float:
     raise RuntimeError("no CPU accounting for the container")
 
 
+FORK = "bwrap-fork"
+"""The bwrap backend with its fork server, as a contender of the bwrap table."""
+
+
+def _server_ms(backend: Any) -> float:
+    """CPU of the fork server's own process so far (not its boxes'); 0 without one."""
+    if not getattr(backend, "fork_server", False):
+        return 0.0
+    from sandbox.backends import bwrap
+
+    server = bwrap._servers[os.getpid()]
+    tick = os.sysconf("SC_CLK_TCK")
+    parents = {server.process.pid}
+    while parents:  # bubblewrap, its init, then the server: the first python3 down
+        found = set()
+        for entry in Path("/proc").iterdir():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if fields[1].isdigit() and int(fields[1]) in parents:
+                    if (entry / "comm").read_text().strip().startswith("python"):
+                        return (int(fields[11]) + int(fields[12])) * 1e3 / tick
+                    found.add(int(entry.name))
+            except (OSError, ValueError):
+                continue
+        parents = found
+    raise RuntimeError("the fork server's process is not there")
+
+
 def measure(backend_name: str, bot: str, boxes: int) -> list[tuple[float, float]]:
     """(CPU ms, wall ms) to the first answer of `boxes` boxes of `bot`; for "bwrap", the
     CPU of a box running /bin/true."""
@@ -104,7 +137,15 @@ def measure(backend_name: str, bot: str, boxes: int) -> list[tuple[float, float]
         sandbox.cgroups.V1_CONTROLLERS = (*sandbox.cgroups.V1_CONTROLLERS, "cpuacct")
     observation, legal = turn_payload()
     limits = limits_for("akropolis")
-    backend = get_backend(backend_name)
+    if backend_name == FORK:
+        backend: Any = bwrap.BwrapBackend(fork_server=True)
+        backend.check()
+        bwrap.fork_server(backend.executable)  # started (and its imports done) unmeasured
+    elif backend_name == "bwrap":
+        backend = bwrap.BwrapBackend(fork_server=False)
+        backend.check()
+    else:
+        backend = get_backend(backend_name)
     results = []
     with tempfile.TemporaryDirectory() as work:
         folder = Path(work)
@@ -129,6 +170,7 @@ def measure(backend_name: str, bot: str, boxes: int) -> list[tuple[float, float]
                 results.append((_cgroup_ms(box), 0.0))
                 box.close()
                 continue
+            server_before = _server_ms(backend)
             started = time.perf_counter()
             box = backend.open(BoxSpec(folder, limits))
             player = BoxBot(box, limits)
@@ -136,7 +178,8 @@ def measure(backend_name: str, bot: str, boxes: int) -> list[tuple[float, float]
                 player.start({"game": "akropolis", "player": 0, "players": 4, "options": {}})
                 player.act(observation, legal)
                 wall = time.perf_counter() - started
-                results.append((_cgroup_ms(box), wall * 1e3))
+                server = _server_ms(backend) - server_before
+                results.append((_cgroup_ms(box) + server, wall * 1e3))
             finally:
                 player.close()
     return results
@@ -178,21 +221,29 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="turns the contenders take")
     parser.add_argument("--backends", default="bwrap,docker")
     args = parser.parse_args()
-    contenders = {"new": (ROOT, args.new_image)}
+    # name: (checkout, image, backend in place of the table's own)
+    contenders: dict[str, tuple[Path, str | None, str | None]] = {
+        "new": (ROOT, args.new_image, None)
+    }
     if args.old:
-        contenders = {"old": (args.old.resolve(), args.old_image), **contenders}
+        contenders = {"old": (args.old.resolve(), args.old_image, None), **contenders}
     per_round = max(1, args.boxes // args.rounds)
     bare: list[float] = []
     load = [os.getloadavg()[0]]
     for backend in args.backends.split(","):
         bots = (["bwrap"] if backend == "bwrap" else []) + list(BOTS)
+        columns = dict(contenders)
+        if backend == "bwrap":
+            columns["fork"] = (ROOT, None, FORK)
         cpu: dict[tuple[str, str], list[float]] = {}
         wall: dict[tuple[str, str], list[float]] = {}
         for _ in range(args.rounds):
             for bot in bots:
-                for name, (root, image) in contenders.items():
+                for name, (root, image, instead) in columns.items():
+                    if bot == "bwrap" and instead == FORK:
+                        continue  # no bubblewrap per box to measure alone
                     bare += [bare_interpreter_ms() for _ in range(per_round)]
-                    for used, took in run_child(root, image, backend, bot, per_round):
+                    for used, took in run_child(root, image, instead or backend, bot, per_round):
                         cpu.setdefault((name, bot), []).append(used)
                         wall.setdefault((name, bot), []).append(took)
             load.append(os.getloadavg()[0])
@@ -202,16 +253,19 @@ def main() -> None:
             f"boxes; the bare interpreter's start, python3 -c pass, {med(bare):.1f} ms; "
             f"load average {min(load):.1f}-{max(load):.1f} on {os.cpu_count()} CPUs)"
         )
-        print(f"  {'bot':<8}" + "".join(f"{name:>12}{'x bare':>8}" for name in contenders))
+        print(f"  {'bot':<8}" + "".join(f"{name:>12}{'x bare':>8}" for name in columns))
         for bot in bots:
             row = f"  {bot:<8}"
-            for name in contenders:
+            for name in columns:
+                if (name, bot) not in cpu:
+                    row += f"{'-':>12}{'-':>8}"
+                    continue
                 value = med(cpu[name, bot])
                 row += f"{value:10.1f}ms{value / med(bare):7.2f}x"
             print(row)
         print(
             "  time to first answer (wall, random bot): "
-            + ", ".join(f"{name} {med(wall[name, 'random']):.0f} ms" for name in contenders)
+            + ", ".join(f"{name} {med(wall[name, 'random']):.0f} ms" for name in columns)
         )
 
 

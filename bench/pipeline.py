@@ -23,7 +23,9 @@ With `--old PATH` (a checkout of other code, e.g. `git worktree add <folder> <co
 of the commit before a change), it measures instead the throughput of random v random
 (2p) matches with the old code's worker and this checkout's taking turns, `--rounds`
 times each, one worker at a time on the same database and bots: matches a minute,
-old and new, in one run.
+old and new, in one run. With `--fork-server`, this checkout's worker takes its turns
+twice: with bwrap boxes started per bot (`new`) and made by the fork server (`fork`,
+AGON_SANDBOX_FORK_SERVER=1).
 
 It needs root (boxes use cgroups) and makes a database of its own (agon_bench, dropped
 at the end). Its broker is Redis database 14, where every key it makes starts with
@@ -62,6 +64,7 @@ from bench.redis_support import (  # noqa: E402
     key_prefix,
     prefix_environment,
 )
+from sandbox.backends.bwrap import FORK_SERVER_ENV  # noqa: E402
 
 TARGET_OVERHEAD = 0.10
 LATENCY_POLL_SECONDS = 0.005
@@ -335,6 +338,11 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--old", type=Path, help="a checkout of the code to compare with")
     parser.add_argument("--rounds", type=int, default=3, help="turns each code takes (--old)")
+    parser.add_argument(
+        "--fork-server",
+        action="store_true",
+        help="side by side: this checkout with bwrap's fork server and without (and --old)",
+    )
     add_redis_arguments(parser)
     args = parser.parse_args()
 
@@ -370,14 +378,18 @@ def side_by_side(
     seats = [versions["random-0"], versions["random-1"]]
     os.killpg(worker.pid, 9)  # the contenders' workers take the matches from here on
     worker.wait()
-    contenders = {"old": args.old.resolve(), "new": ROOT}
+    without = {FORK_SERVER_ENV: "0"}
+    contenders = {"old": (args.old.resolve(), without)} if args.old is not None else {}
+    contenders["new"] = (ROOT, without)
+    if args.fork_server:
+        contenders["fork"] = (ROOT, {FORK_SERVER_ENV: "1"})
     rates: dict[str, list[float]] = {name: [] for name in contenders}
     cpu: dict[str, list[tuple[float, float]]] = {name: [] for name in contenders}
     loads = [os.getloadavg()[0]]
     for _ in range(args.rounds):
-        for name, root in contenders.items():
+        for name, (root, extra) in contenders.items():
             log = var_dir / f"worker-{name}.log"
-            contender = start_worker(env, log, args.concurrency, root=root)
+            contender = start_worker({**env, **extra}, log, args.concurrency, root=root)
             try:
                 # Untimed: each pool process's first box compiles the bot libraries
                 # (the new code), once in the life of a worker.
@@ -400,40 +412,53 @@ def side_by_side(
         f"finish, worker concurrency {args.concurrency}, bwrap boxes; {os.cpu_count()} CPUs, "
         f"load average {min(loads):.1f}-{max(loads):.1f}"
     )
-    for name, root in contenders.items():
+    for name, (root, extra) in contenders.items():
         print(
-            f"  {name} ({root}): matches/min "
+            f"  {name} ({root}, {FORK_SERVER_ENV}={extra[FORK_SERVER_ENV]}): matches/min "
             + " ".join(f"{rate:.0f}" for rate in rates[name])
             + f", median {statistics.median(rates[name]):.0f}; CPU s a match: "
             + f"worker {statistics.median(own for own, _ in cpu[name]):.3f}, "
             + f"boxes {statistics.median(boxes for _, boxes in cpu[name]):.3f}"
         )
-    ratio = statistics.median(rates["new"]) / statistics.median(rates["old"])
-    print(f"  new / old: {ratio:.2f}x")
+    first, *others = contenders
+    for name in others:
+        ratio = statistics.median(rates[name]) / statistics.median(rates[first])
+        print(f"  {name} / {first}: {ratio:.2f}x")
 
 
 def _tree_cpu(pid: int) -> tuple[float, float]:
-    """CPU seconds of a worker and its pool's processes, and of the processes they waited
-    for (the boxes: bubblewrap waits for its bot; and the pool's one-off compile of the
-    bot libraries)."""
+    """CPU seconds of a worker and its pool's processes, and of every process below them,
+    live or waited for (the boxes: bubblewrap waits for its bot; a fork server for the
+    boxes it forked, and lives as long as its pool process; the pool's one-off compile
+    of the bot libraries)."""
     tick = os.sysconf("SC_CLK_TCK")
-    own = children = 0.0
+    stats: dict[int, list[str]] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            stats[int(entry.name)] = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if entry.name == str(pid) or fields[1] == str(pid):
-            own += (int(fields[11]) + int(fields[12])) / tick
-            children += (int(fields[13]) + int(fields[14])) / tick
+    pool = {pid} | {child for child, fields in stats.items() if fields[1] == str(pid)}
+    below: set[int] = set()
+    parents = pool
+    while parents:
+        parents = {c for c, fields in stats.items() if int(fields[1]) in parents} - pool - below
+        below |= parents
+    own = children = 0.0
+    for process in pool:
+        own += (int(stats[process][11]) + int(stats[process][12])) / tick
+        children += (int(stats[process][13]) + int(stats[process][14])) / tick
+    for process in below:  # live: what they spent, and what their own dead children did
+        fields = stats[process]
+        children += sum(int(fields[index]) for index in (11, 12, 13, 14)) / tick
     return own, children
 
 
 def bench(args: argparse.Namespace, env: dict[str, str], var_dir: Path) -> None:
     with running_pipeline(args, env, var_dir) as worker:
-        if args.old is not None:
+        if args.old is not None or args.fork_server:
             side_by_side(args, env, var_dir, worker)
             return
         from agon.ladders.models import Ladder

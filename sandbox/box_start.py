@@ -31,7 +31,7 @@ from __future__ import annotations
 
 START_FLAGS = ("-P", "-S")
 
-START_BOT = """\
+START_FUNCTION = """\
 def start(filter_path, stdout_fd):
     import os, sys
     if filter_path:
@@ -75,9 +75,11 @@ def start(filter_path, stdout_fd):
         __builtins__=builtins,
     )
     exec(code, namespace)
-import sys
-start(*sys.argv[1:3])
 """
+"""`start(filter_path, stdout_fd)`, what runs the bot; also the fork server's last
+act in each box it makes (`sandbox.fork_server_main`)."""
+
+START_BOT = START_FUNCTION + "import sys\nstart(*sys.argv[1:3])\n"
 """Python for `python3 -P -S -c`, with two arguments: the filter's file (or "" where
 the box has its filter already) and the descriptor of the bot's stdout (or "" where it
 is fd 1 already). Run in the bot's folder."""

@@ -145,6 +145,12 @@ class BoxCgroup:
         for folder in self.folders.values():
             _write(folder / "cgroup.procs", pid)
 
+    def procs_files(self) -> list[Path]:
+        """Each `cgroup.procs` of the box (one per hierarchy): writing "0" to all of
+        them moves the writer in. Opened by the referee, they let a process without its
+        privileges (the fork server's) move itself in."""
+        return [folder / "cgroup.procs" for folder in self.folders.values()]
+
     def pids_inside(self) -> list[int]:
         folder = self.folders.get("unified") or self.folders["pids"]
         if not self.v2:

@@ -25,8 +25,9 @@ from pathlib import Path
 from sandbox.backends.base import BOX_ENV, BOX_UID, BoxSpec, ProcessBox, SandboxError, become
 from sandbox.box_start import start_argv
 from sandbox.cgroups import BoxCgroup, CgroupUnavailable, check_available
+from sandbox.fork_server import ForkedBox, ForkServer
 from sandbox.host_view import STAND_IN_NAMES, hidden_paths, write_stand_ins
-from sandbox.libraries import compiled_copy, library_binds
+from sandbox.libraries import BOX_LIBRARY_PATH, compiled_copy, library_binds
 from sandbox.seccomp import box_filter
 
 BOX_PYTHON = "/usr/bin/python3"
@@ -34,6 +35,9 @@ DEVICES = ("null", "zero", "full", "random", "urandom")
 ALTERNATIVES = "/etc/alternatives"
 """Debian's choices among equivalent libraries (symbolic links only): NumPy finds its
 BLAS and LAPACK through them."""
+FORK_SERVER_ENV = "AGON_SANDBOX_FORK_SERVER"
+"""1 to make bwrap boxes by forking a pre-imported interpreter (`sandbox.fork_server`)
+instead of starting bubblewrap and an interpreter per box; 0 (the default) not to."""
 BOX_RLIMITS = {resource.RLIMIT_MSGQUEUE: 0, resource.RLIMIT_CORE: 0}
 """No POSIX message queue (their bytes are counted per user across every box of the
 host, outside the scratch limit) and no core file."""
@@ -134,11 +138,23 @@ def bwrap_argv(
     return [*argv, "--chdir", "/bot", "--", *start_argv(BOX_PYTHON, stdout_fd=stdout_fd)]
 
 
+def fork_server_wanted(environ: dict[str, str] | None = None) -> bool:
+    """Whether FORK_SERVER_ENV asks for the fork server; ValueError on a value that is
+    neither on nor off."""
+    value = (os.environ if environ is None else environ).get(FORK_SERVER_ENV, "").strip().lower()
+    if value in ("", "0", "false", "no", "off"):
+        return False
+    if value in ("1", "true", "yes", "on"):
+        return True
+    raise ValueError(f"{FORK_SERVER_ENV} must be 1 or 0, not {value!r}")
+
+
 class BwrapBackend:
     name = "bwrap"
 
-    def __init__(self) -> None:
+    def __init__(self, *, fork_server: bool | None = None) -> None:
         self.executable = shutil.which("bwrap")
+        self.fork_server = fork_server_wanted() if fork_server is None else fork_server
 
     def check(self) -> None:
         if self.executable is None:
@@ -154,9 +170,11 @@ class BwrapBackend:
             if problem:
                 raise SandboxError(problem)
 
-    def open(self, spec: BoxSpec) -> ProcessBox:
+    def open(self, spec: BoxSpec) -> ProcessBox | ForkedBox:
         self.check()
         assert self.executable is not None  # noqa: S101 - check() makes sure
+        if self.fork_server:
+            return self._open_forked(spec, self.executable)
         # Started by root, bubblewrap maps the box's user to root itself, which owns
         # the host's /proc/sys (core_pattern names a program the kernel runs as root)
         # and every root-only file the box can see. So it starts as BOX_UID; as that
@@ -198,6 +216,66 @@ class BwrapBackend:
         finally:
             if seccomp_fd is not None:
                 os.close(seccomp_fd)
+
+    def _open_forked(self, spec: BoxSpec, executable: str) -> ForkedBox:
+        """The same box, made by this process's fork server: its bubblewrap options
+        are `bwrap_argv`'s, with the libraries where the server shows them."""
+        server = fork_server(executable)
+        folder = _make_box_folder(spec, copy_bot=True, parent=server.staging)
+        on_close = functools.partial(shutil.rmtree, folder, ignore_errors=True)
+        spec = dataclasses.replace(spec, package_dir=folder / "bot")
+        libraries = {name: Path(BOX_LIBRARY_PATH, name) for name in compiled_libraries()}
+        argv = bwrap_argv(spec, executable, folder, 1, None, libraries)
+        options = argv[1 : argv.index("--")]
+        try:
+            cgroup = BoxCgroup(spec.limits.memory_bytes, spec.limits.pids)
+        except BaseException:
+            on_close()
+            raise
+        try:
+            return server.open(options, BOX_RLIMITS, cgroup, on_close)
+        except BaseException:
+            cgroup.remove()
+            on_close()
+            raise
+
+
+_servers: dict[int, ForkServer] = {}
+_starting_servers = threading.Lock()
+
+
+def fork_server(executable: str) -> ForkServer:
+    """This process's fork server, started at its first box (again should it have
+    died), stopped at its exit."""
+    pid = os.getpid()
+    with _starting_servers:
+        server = _servers.get(pid)
+        if server is None or not server.alive():
+            if server is not None:
+                server.stop()
+            box_options = [*_system_binds(), *library_binds(compiled_libraries()), *_dev_args()]
+            server = ForkServer(executable, BOX_PYTHON, box_options)
+            if not _servers:
+                atexit.register(_stop_servers)
+            _servers[pid] = server
+        return server
+
+
+def _stop_servers() -> None:
+    server = _servers.pop(os.getpid(), None)
+    if server is not None:
+        server.stop()
+
+
+def _forget_parents_servers() -> None:
+    """In a forked child (a worker's pool process): hang up the parent's servers' sockets
+    here, so that each server sees its own referee's end, and only its, close."""
+    for server in _servers.values():
+        server.forget()
+    _servers.clear()
+
+
+os.register_at_fork(after_in_child=_forget_parents_servers)
 
 
 STAGING_PREFIX = "agon-bwrap-"
@@ -244,17 +322,18 @@ def _open_seccomp_filter(folder: Path) -> int | None:
     return os.open(path, os.O_RDONLY | os.O_CLOEXEC)
 
 
-def _make_box_folder(spec: BoxSpec, *, copy_bot: bool) -> Path:
+def _make_box_folder(spec: BoxSpec, *, copy_bot: bool, parent: Path | None = None) -> Path:
     """A new folder of the system's temporary folder, whose path uid BOX_UID can walk
     (the referee's own folders may well be private), with what the box is shown of it:
     the stand-ins of /proc's host-wide files (proc/), an empty file and an empty folder
-    to hide the rest, and with `copy_bot` a copy of the bot (bot/).
+    to hide the rest, and with `copy_bot` a copy of the bot (bot/). In `parent` if
+    given (a fork server's staging folder, which its server sees).
 
     The folder's name holds the referee's pid: the folders of a referee that died
     without closing its boxes are removed here, by the next one.
     """
     _remove_copies_of_dead_referees()
-    folder = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-"))
+    folder = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=parent))
     try:
         folder.chmod(0o755)
         write_stand_ins(folder / "proc", spec.limits)

@@ -170,6 +170,23 @@ def test_the_pipeline_bench_times_every_pairing_and_the_throughput() -> None:
     assert_cleaned_up(database, keys)
 
 
+def test_the_pipeline_bench_sets_the_fork_server_beside_bubblewrap() -> None:
+    require_backend("bwrap")
+    database, keys = bench_database("pipeline"), bench_redis("pipeline")
+    output = run_bench(
+        "pipeline.py",
+        *("--fork-server", "--matches", "2", "--rounds", "1"),
+        *("--database-url", database.url, "--broker-url", keys.url, "--redis-prefix", keys.prefix),
+    )
+    for name, on in (("new", 0), ("fork", 1)):
+        (row,) = [line for line in output.splitlines() if line.startswith(f"  {name} (")]
+        assert f"AGON_SANDBOX_FORK_SERVER={on}): matches/min" in row, output
+        boxes = float(row.rsplit("boxes ", 1)[1])
+        assert boxes > 0, row  # the forked boxes' CPU is counted too
+    assert re.search(r"  fork / new: [\d.]+x", output), output
+    assert_cleaned_up(database, keys)
+
+
 def test_the_tournament_pipeline_bench_plays_a_swiss_through_the_worker() -> None:
     require_backend("bwrap")
     database, keys = bench_database("tournament"), bench_redis("tournament")

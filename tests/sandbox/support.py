@@ -32,6 +32,7 @@ from engine.players import RandomBot
 from engine.registry import get_game
 from engine.replay import verify_replay
 from sandbox.backends import ISOLATING_BACKENDS, Backend, SandboxError, get_backend
+from sandbox.backends.bwrap import BwrapBackend
 from sandbox.cgroups import ROOT as CGROUP_ROOT
 from sandbox.cgroups import BoxCgroup
 from sandbox.runner import MatchRecord, Program, run_match
@@ -41,7 +42,10 @@ HERE = Path(__file__).parent
 HOSTILE = HERE / "hostile"
 BOTS = HERE / "bots"
 GAME = "akropolis"
-BOXED_BACKENDS = ISOLATING_BACKENDS
+FORK_SERVER = "bwrap-fork"
+"""The bwrap backend making its boxes with its fork server (AGON_SANDBOX_FORK_SERVER):
+a name of the tests only, so that every hostile bot meets both ways of making a box."""
+BOXED_BACKENDS = (*ISOLATING_BACKENDS, FORK_SERVER)
 TEST_LABEL = "agon.test"
 """Docker label carrying the test's marker on every container the test starts."""
 
@@ -61,6 +65,8 @@ MATCH_SECONDS = 60.0
 def require_backend(name: str) -> None:
     """Skip the test, with the reason, unless the backend works on this machine (fail it
     instead where AGON_TEST_REQUIRE names the backend: tests.required)."""
+    if name == FORK_SERVER:
+        name = "bwrap"
     try:
         get_backend(name)
     except SandboxError as error:
@@ -184,6 +190,8 @@ class Arena:
             from sandbox.backends.docker import DockerBackend
 
             return DockerBackend(labels={TEST_LABEL: self.marker})
+        if self.backend_name in ("bwrap", FORK_SERVER):
+            return BwrapBackend(fork_server=self.backend_name == FORK_SERVER)
         return self.backend_name
 
     def program(
@@ -264,9 +272,15 @@ class Arena:
         left = []
         # Folder by folder: another test's box may vanish while it is read (a glob over
         # the shared temporary folder fails when one does).
+        # A fork server's boxes are one level deeper, in its staging folder.
         for parent in Path(tempfile.gettempdir()).glob("agon-*"):
             with contextlib.suppress(OSError):
-                for params in [folder / "params.json" for folder in parent.iterdir()]:
+                folders = list(parent.iterdir())
+                with contextlib.suppress(OSError):
+                    for folder in list(folders):
+                        if folder.is_dir() and folder.name.startswith("agon-"):
+                            folders += list(folder.iterdir())
+                for params in [folder / "params.json" for folder in folders]:
                     with contextlib.suppress(OSError):
                         if self.marker in params.read_text():
                             left.append(params.parent)

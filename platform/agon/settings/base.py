@@ -477,6 +477,12 @@ def sandbox_setting(default: str) -> str:
 
 AGON_SANDBOX = sandbox_setting("auto")
 """Sandbox backend for uploaded bots: auto, docker or bwrap (none only if allowed below)."""
+AGON_SANDBOX_FORK_SERVER = env_bool("AGON_SANDBOX_FORK_SERVER", default=False)
+"""bwrap only: make each box by forking a pre-imported interpreter (the bwrap backend's
+fork server) instead of starting bubblewrap and an interpreter per box: the same box,
+at a fraction of the CPU (docs/threat-model.md, "The fork server"; bench/README.md).
+The backend reads the variable itself (`sandbox.backends.bwrap.FORK_SERVER_ENV`); read
+here too, so that a bad value stops the process at start."""
 AGON_ALLOW_UNSANDBOXED = env_bool("AGON_ALLOW_UNSANDBOXED", default=False)
 """Let uploaded bots run with the `none` backend: only for a trusted, single-user setup."""
 AGON_MATCH_STUCK_SECONDS = env_int("AGON_MATCH_STUCK_SECONDS", 1200)

@@ -28,7 +28,9 @@ log = logging.getLogger(__name__)
 
 app = Celery("agon")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["agon.matches", "agon.ladders", "agon.tournaments", "agon.datasets"])
+app.autodiscover_tasks(
+    ["agon.matches", "agon.ladders", "agon.tournaments", "agon.datasets", "agon.game_stats"]
+)
 
 
 def logging_from_settings(**kwargs: Any) -> None:

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "agon.version_testing",
     "agon.match_kinds",
     "agon.datasets",
+    "agon.game_stats",
     "agon.ops",
     "agon.web",
 ]
@@ -363,6 +364,8 @@ CELERY_TASK_TIME_LIMIT = env_int("AGON_TASK_TIME_LIMIT", 960)
 CELERY_DB_REUSE_MAX = env_int("AGON_CELERY_DB_REUSE_MAX", 1000)
 AGON_DATASET_SECONDS = env_float("AGON_DATASET_SECONDS", 3600.0)
 """How often beat brings every game's dataset up to date (agon.datasets)."""
+AGON_GAME_STATS_SECONDS = env_float("AGON_GAME_STATS_SECONDS", 60.0)
+"""How often beat digests the ranked matches finished since (agon.game_stats)."""
 CELERY_BEAT_SCHEDULE = {
     "matchmaking": {
         "task": "agon.ladders.tasks.matchmaking",
@@ -390,6 +393,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "agon.datasets.tasks.datasets_build",
         "schedule": AGON_DATASET_SECONDS,
         "options": {"expires": AGON_DATASET_SECONDS},
+    },
+    # The ranked matches finished since digested for the statistics, a bounded step a run.
+    "game-stats": {
+        "task": "agon.game_stats.tasks.game_stats_digest",
+        "schedule": AGON_GAME_STATS_SECONDS,
+        "options": {"expires": AGON_GAME_STATS_SECONDS},
     },
     "requeue-stuck-matches": {
         "task": "agon.matches.tasks.requeue_stuck_matches",
@@ -452,6 +461,12 @@ AGON_VERSION_TEST_REPLAYS = env_int("AGON_VERSION_TEST_REPLAYS", 2)
 """How often a game of a version test that failed for the platform's reasons is played
 again before the test stops as failed."""
 
+AGON_GAME_STATS_MATCHES = env_int("AGON_GAME_STATS_MATCHES", 50_000)
+"""How many of a game's latest ranked matches its statistics count at most (agon.game_stats)."""
+AGON_GAME_STATS_CACHE_SECONDS = env_int("AGON_GAME_STATS_CACHE_SECONDS", 300)
+"""How long a game's statistics are kept in the cache once made (0: made at each request)."""
+AGON_GAME_STATS_DIGESTS_PER_RUN = env_int("AGON_GAME_STATS_DIGESTS_PER_RUN", 500)
+"""How many ranked matches' replays one beat run reads for the statistics at most."""
 AGON_LIST_CACHE_SECONDS = env_int("AGON_LIST_CACHE_SECONDS", 2)
 """How long the API's match lists and leaderboards are served from the cache (0: never)."""
 AGON_QUEUE_TARGET = env_int("AGON_QUEUE_TARGET", 8)

@@ -38,7 +38,7 @@ class SeatResultsSerializer(ResultsSerializer):
 
 
 class OpeningSerializer(ResultsSerializer):
-    label = serializers.CharField(help_text="The seat's first action, in words.")
+    move = serializers.CharField(help_text="The seat's first action, in words.")
 
 
 class BinSerializer(serializers.Serializer[Any]):

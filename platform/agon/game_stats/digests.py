@@ -84,9 +84,7 @@ def digests_make(*, limit: int) -> int:
     matches = list(ranked_matches().filter(digest__isnull=True).order_by("id")[:limit])
     for match in matches:
         digest = match_digest(match)
-        seats = dict(
-            MatchSeat.objects.filter(match=match).values_list("seat", "id")
-        )
+        seats = dict(MatchSeat.objects.filter(match=match).values_list("seat", "id"))
         with transaction.atomic():
             _, made = MatchDigest.objects.get_or_create(
                 match_id=match.id, defaults={"turns": digest.turns}

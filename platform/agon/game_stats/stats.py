@@ -82,7 +82,7 @@ def _with_outcome(seats: QuerySet[Any], seat_path: str) -> QuerySet[Any]:
         .annotate(count=Count("id"))
         .values("count")
     )
-    return seats.annotate(
+    annotated: QuerySet[Any] = seats.annotate(
         first=Case(
             When(**{f"{prefix}rank": 1}, then=Value(True)),
             default=Value(False),
@@ -90,6 +90,7 @@ def _with_outcome(seats: QuerySet[Any], seat_path: str) -> QuerySet[Any]:
         ),
         firsts=Coalesce(Subquery(firsts, output_field=IntegerField()), Value(0)),
     )
+    return annotated
 
 
 def _outcomes(rows: Iterable[Mapping[str, Any]], key: tuple[str, ...]) -> dict[Any, Outcomes]:
@@ -119,8 +120,7 @@ def _distribution(counts: list[tuple[int, int]]) -> dict[str, Any]:
         "low": min((value for value, _ in counts), default=None),
         "high": max((value for value, _ in counts), default=None),
         "bins": [
-            {"low": part.low, "high": part.high, "count": part.count}
-            for part in histogram(counts)
+            {"low": part.low, "high": part.high, "count": part.count} for part in histogram(counts)
         ],
     }
 
@@ -150,7 +150,8 @@ def game_stats(game: str) -> dict[str, Any]:
         .annotate(n=Count("id"))
         .values_list("match__players", "score", "n")
     ):
-        scores[players].append((score, count))
+        if score is not None:
+            scores[players].append((score, count))
     turns: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for players, length, count in (
         MatchDigest.objects.filter(match__in=matches, turns__isnull=False)
@@ -158,7 +159,8 @@ def game_stats(game: str) -> dict[str, Any]:
         .annotate(n=Count("match_id"))
         .values_list("match__players", "turns", "n")
     ):
-        turns[players].append((length, count))
+        if length is not None:
+            turns[players].append((length, count))
     openings = _outcomes(
         _with_outcome(SeatOpening.objects.filter(seat__match__in=matches), "seat")
         .values("seat__match__players", "label", "first", "firsts")
@@ -171,7 +173,11 @@ def game_stats(game: str) -> dict[str, Any]:
             (seat, outcomes) for (count, seat), outcomes in seats.items() if count == players
         )
         frequent = sorted(
-            ((label, outcomes) for (count, label), outcomes in openings.items() if count == players),
+            (
+                (label, outcomes)
+                for (count, label), outcomes in openings.items()
+                if count == players
+            ),
             key=lambda item: (-item[1].played, item[0]),
         )[:TOP_OPENINGS]
         by_players.append(
@@ -183,7 +189,7 @@ def game_stats(game: str) -> dict[str, Any]:
                 "seats": [{"seat": seat, **_results(outcomes)} for seat, outcomes in seat_results],
                 "turns": _distribution(sorted(turns[players])),
                 "scores": _distribution(sorted(scores[players])),
-                "openings": [{"label": label, **_results(outcomes)} for label, outcomes in frequent],
+                "openings": [{"move": label, **_results(outcomes)} for label, outcomes in frequent],
             }
         )
     return {

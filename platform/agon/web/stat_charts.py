@@ -13,7 +13,17 @@ from typing import Any
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from agon.web.charts import BOTTOM, HEIGHT, LEFT, PLOT_HEIGHT, PLOT_WIDTH, TOP, WIDTH, nice_step, steps
+from agon.web.charts import (
+    BOTTOM,
+    HEIGHT,
+    LEFT,
+    PLOT_HEIGHT,
+    PLOT_WIDTH,
+    TOP,
+    WIDTH,
+    nice_step,
+    steps,
+)
 
 X_LABELS = 6
 """At most this many bins are labelled under a histogram."""
@@ -21,14 +31,15 @@ RATE_WIDTH, RATE_HEIGHT = 200, 18
 
 
 def _span(low: int, high: int) -> str:
-    return str(low) if low == high else f"{low}–{high}"
+    return str(low) if low == high else f"{low}\N{EN DASH}{high}"
 
 
 def histogram_chart(
     bins: Sequence[Mapping[str, Any]], *, title: str, unit: str, counted: str, chart_id: str
 ) -> SafeString:
-    """Bars of `bins` (`low`, `high`, `count`), a tooltip each: "12–13 turns: 5 matches"
-    (`unit` the values', `counted` what is counted); empty markup without bins."""
+    """Bars of `bins` (`low`, `high`, `count`), a tooltip each ("12-13 turns: 5 matches",
+    with an en dash; `unit` the values', `counted` what is counted); empty markup
+    without bins."""
     if not bins:
         return SafeString("")
     top_count = max(int(part["count"]) for part in bins)
@@ -45,15 +56,21 @@ def histogram_chart(
         '<line x1="{}" x2="{}" y1="{}" y2="{}" class="grid"/>'
         '<text x="{}" y="{}" class="tick" text-anchor="end">{}</text>',
         (
-            (LEFT, WIDTH - 28, f"{y(value):.1f}", f"{y(value):.1f}", LEFT - 6,
-             f"{y(value) + 4:.1f}", f"{value:g}")
+            (
+                LEFT,
+                WIDTH - 28,
+                f"{y(value):.1f}",
+                f"{y(value):.1f}",
+                LEFT - 6,
+                f"{y(value) + 4:.1f}",
+                f"{value:g}",
+            )
             for value in steps(0, high, step)
         ),
     )
     bars = format_html_join(
         "",
-        '<rect x="{}" y="{}" width="{}" height="{}" class="bar">'
-        "<title>{} {}: {} {}</title></rect>",
+        '<rect x="{}" y="{}" width="{}" height="{}" class="bar"><title>{} {}: {} {}</title></rect>',
         (
             (
                 f"{LEFT + index * slot + gap / 2:.1f}",
@@ -113,6 +130,7 @@ def rate_bar(rate: float | None, interval: Sequence[float] | None, even: float) 
     mark at `even` (the rate of a seat without an edge); empty markup without a rate."""
     if rate is None or not interval:
         return SafeString("")
+
     def x(value: float) -> str:
         return f"{2 + (RATE_WIDTH - 4) * min(max(value, 0.0), 1.0):.1f}"
 

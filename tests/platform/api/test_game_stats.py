@@ -27,7 +27,7 @@ def test_it_gives_the_figures_of_the_page(anonymous: APIClient) -> None:
     two = body["player_counts"][0]
     assert two["seats"][0]["interval"][1] == 1.0
     assert two["openings"][0] == {
-        "label": "a",
+        "move": "a",
         "played": 1,
         "wins": 1,
         "shared_firsts": 0,

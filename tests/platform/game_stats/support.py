@@ -44,6 +44,7 @@ def ranked(
     if turns is not None:
         MatchDigest.objects.create(match=match, turns=turns)
         SeatOpening.objects.bulk_create(
-            SeatOpening(seat=seat, label=label) for seat, label in zip(seats, openings, strict=False)
+            SeatOpening(seat=seat, label=label)
+            for seat, label in zip(seats, openings, strict=False)
         )
     return match

@@ -50,9 +50,7 @@ def test_a_digest_holds_the_final_turn_and_each_seats_first_action(
     match = play_for_real(ladder, versions, seed=5)
     replay = played_replay(match)
     game = get_game(GAME)
-    final = None
-    for final in replay_states(replay):
-        pass
+    *_, final = replay_states(replay)
 
     digest = replay_digest(replay)
 
@@ -88,9 +86,7 @@ def test_the_beat_task_digests_a_bounded_step(
     assert MatchDigest.objects.count() == 1
 
 
-def test_matches_that_do_not_count_are_not_read(
-    ladder: Ladder, versions: list[BotVersion]
-) -> None:
+def test_matches_that_do_not_count_are_not_read(ladder: Ladder, versions: list[BotVersion]) -> None:
     play_for_real(ladder, versions, seed=1, kind=Match.Kind.CHALLENGE)
 
     assert digests_make(limit=10) == 0

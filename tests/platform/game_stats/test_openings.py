@@ -61,7 +61,9 @@ def test_the_same_choice_on_two_deals_reads_the_same() -> None:
 
 
 def test_attika_and_megalopolis_openings_name_no_cell() -> None:
-    assert opening_label("attika", "built the Agora (City) at (-2, 6)", {}) == "built the Agora (City)"
+    assert (
+        opening_label("attika", "built the Agora (City) at (-2, 6)", {}) == "built the Agora (City)"
+    )
     assert opening_label("megalopolis", "played a Stadium at (-2, 0)", {}) == "played a Stadium"
     assert (
         opening_label("attika", "placed map tile 3 with its centre at (1, -1), turned 2", {})

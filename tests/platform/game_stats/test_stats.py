@@ -17,6 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 def section(stats: dict[str, Any], players: int) -> dict[str, Any]:
+    found: dict[str, Any]
     (found,) = [part for part in stats["player_counts"] if part["players"] == players]
     return found
 
@@ -48,7 +49,7 @@ def test_one_match_gives_each_seat_one_result_with_a_wide_interval() -> None:
         "bins": [{"low": 24, "high": 24, "count": 1}],
     }
     assert two["scores"]["count"] == 2 and two["scores"]["low"] == 30
-    assert [row["label"] for row in two["openings"]] == [
+    assert [row["move"] for row in two["openings"]] == [
         "tile 1 of the site (free) at (-3, 1)",
         "x",
     ]
@@ -65,7 +66,7 @@ def test_a_clean_sweep_by_the_first_seat_shows_its_edge() -> None:
     assert seats[0]["interval"][0] > three["even_rate"] == pytest.approx(1 / 3)
     assert seats[1]["win_rate"] == seats[2]["win_rate"] == 0.0
     assert seats[1]["interval"][1] < three["even_rate"]
-    openings = {row["label"]: row for row in three["openings"]}
+    openings = {row["move"]: row for row in three["openings"]}
     assert openings["a"]["win_rate"] == 1.0 and openings["b"]["played"] == 12
 
 

@@ -57,7 +57,9 @@ def test_it_shows_seats_lengths_scores_and_openings_by_player_count(client: Clie
     assert '<h2 id="players-2">2 players <span class="muted">7 matches</span></h2>' in text
     assert '<h2 id="players-3">3 players <span class="muted">1 match</span></h2>' in text
     # Seat 1 won six of seven: 86 %, its interval above the even 50 %.
-    assert re.search(r"<th scope=\"row\">1</th><td class=\"num\">7</td><td class=\"num\">6</td>", text)
+    assert re.search(
+        r"<th scope=\"row\">1</th><td class=\"num\">7</td><td class=\"num\">6</td>", text
+    )
     assert "86%" in text
     assert text.count('<svg class="rate-bar"') == 2 + 3 + 3
     assert text.count('<svg class="chart histogram"') == 2 + 1  # no length for 3 players

@@ -14,9 +14,11 @@ from agon.game_stats.stats import game_stats_kept
 from agon.web.games import games
 from agon.web.stat_charts import histogram_chart, rate_bar
 
+DASH = "\N{EN DASH}"
+
 
 def _percent(value: float | None) -> str:
-    return "–" if value is None else f"{value:.0%}"
+    return DASH if value is None else f"{value:.0%}"
 
 
 def _results(row: dict[str, Any], even: float) -> dict[str, Any]:
@@ -24,7 +26,7 @@ def _results(row: dict[str, Any], even: float) -> dict[str, Any]:
     return {
         **row,
         "rate_text": _percent(row["win_rate"]),
-        "interval_text": f"{interval[0]:.0%}–{interval[1]:.0%}" if interval else "–",
+        "interval_text": f"{interval[0]:.0%}{DASH}{interval[1]:.0%}" if interval else DASH,
         "bar": rate_bar(row["win_rate"], interval, even),
     }
 

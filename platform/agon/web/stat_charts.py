@@ -136,13 +136,14 @@ def rate_bar(rate: float | None, interval: Sequence[float] | None, even: float) 
 
     middle = RATE_HEIGHT / 2
     return format_html(
-        '<svg class="rate-bar" viewBox="0 0 {w} {h}" role="img" aria-label="{label}">'
+        '<svg class="rate-bar" viewBox="0 0 {w} {h}" preserveAspectRatio="none" role="img" '
+        'aria-label="{label}">'
         '<rect x="2" y="3" width="{full}" height="{bar_h}" class="rate-track"/>'
         '<rect x="2" y="3" width="{bar}" height="{bar_h}" class="rate"/>'
-        '<line x1="{low}" x2="{high}" y1="{mid}" y2="{mid}" class="whisker"/>'
-        '<line x1="{low}" x2="{low}" y1="4" y2="{end}" class="whisker"/>'
-        '<line x1="{high}" x2="{high}" y1="4" y2="{end}" class="whisker"/>'
-        '<line x1="{even}" x2="{even}" y1="0" y2="{h}" class="even"/></svg>',
+        '<line x1="{low}" x2="{high}" y1="{mid}" y2="{mid}" class="whisker" vector-effect="non-scaling-stroke"/>'
+        '<line x1="{low}" x2="{low}" y1="4" y2="{end}" class="whisker" vector-effect="non-scaling-stroke"/>'
+        '<line x1="{high}" x2="{high}" y1="4" y2="{end}" class="whisker" vector-effect="non-scaling-stroke"/>'
+        '<line x1="{even}" x2="{even}" y1="0" y2="{h}" class="even" vector-effect="non-scaling-stroke"/></svg>',
         w=RATE_WIDTH,
         h=RATE_HEIGHT,
         label=f"win rate {rate:.0%}, 95% interval {interval[0]:.0%} to {interval[1]:.0%}; "

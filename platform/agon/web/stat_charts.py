@@ -140,10 +140,10 @@ def rate_bar(rate: float | None, interval: Sequence[float] | None, even: float) 
         'aria-label="{label}">'
         '<rect x="2" y="3" width="{full}" height="{bar_h}" class="rate-track"/>'
         '<rect x="2" y="3" width="{bar}" height="{bar_h}" class="rate"/>'
-        '<line x1="{low}" x2="{high}" y1="{mid}" y2="{mid}" class="whisker" vector-effect="non-scaling-stroke"/>'
-        '<line x1="{low}" x2="{low}" y1="4" y2="{end}" class="whisker" vector-effect="non-scaling-stroke"/>'
-        '<line x1="{high}" x2="{high}" y1="4" y2="{end}" class="whisker" vector-effect="non-scaling-stroke"/>'
-        '<line x1="{even}" x2="{even}" y1="0" y2="{h}" class="even" vector-effect="non-scaling-stroke"/></svg>',
+        '<line x1="{low}" x2="{high}" y1="{mid}" y2="{mid}" class="whisker"/>'
+        '<line x1="{low}" x2="{low}" y1="4" y2="{end}" class="whisker"/>'
+        '<line x1="{high}" x2="{high}" y1="4" y2="{end}" class="whisker"/>'
+        '<line x1="{even}" x2="{even}" y1="0" y2="{h}" class="even"/></svg>',
         w=RATE_WIDTH,
         h=RATE_HEIGHT,
         label=f"win rate {rate:.0%}, 95% interval {interval[0]:.0%} to {interval[1]:.0%}; "

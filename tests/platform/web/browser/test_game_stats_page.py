@@ -25,7 +25,7 @@ OPENINGS = [
 def history() -> None:
     """Ranked Akropolis matches of 2, 3 and 4 players: the first seat a little ahead,
     some ties, lengths and scores spread out; the 4-player ones not digested yet."""
-    draw = random.Random(30)  # noqa: S311 - made-up figures, not secrets
+    draw = random.Random(30)  # made-up figures
     for players, count in ((2, 60), (3, 25), (4, 6)):
         for _ in range(count):
             scores = [draw.randint(40, 140) + (12 if seat == 0 else 0) for seat in range(players)]

@@ -461,7 +461,7 @@ AGON_VERSION_TEST_REPLAYS = env_int("AGON_VERSION_TEST_REPLAYS", 2)
 """How often a game of a version test that failed for the platform's reasons is played
 again before the test stops as failed."""
 
-AGON_GAME_STATS_MATCHES = env_int("AGON_GAME_STATS_MATCHES", 50_000)
+AGON_GAME_STATS_MATCHES = env_int("AGON_GAME_STATS_MATCHES", 20_000)
 """How many of a game's latest ranked matches its statistics count at most (agon.game_stats)."""
 AGON_GAME_STATS_CACHE_SECONDS = env_int("AGON_GAME_STATS_CACHE_SECONDS", 300)
 """How long a game's statistics are kept in the cache once made (0: made at each request)."""

@@ -64,6 +64,11 @@ class PlayerCountStatsSerializer(serializers.Serializer[Any]):
     )
     even_rate = serializers.FloatField(help_text="Every seat's win rate if none had an edge.")
     seats = SeatResultsSerializer(many=True)
+    first_mover = ResultsSerializer(
+        allow_null=True,
+        help_text="The seat that moved first in each match, whichever it was (of the "
+        "digested matches); null before any is digested.",
+    )
     turns = DistributionSerializer(help_text="The matches' lengths in turns.")
     scores = DistributionSerializer(help_text="The seats' final scores.")
     openings = OpeningSerializer(many=True, help_text="The most frequent first actions.")

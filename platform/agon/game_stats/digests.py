@@ -41,7 +41,7 @@ def ranked_matches(game: str | None = None) -> QuerySet[Match]:
 class Digest:
     turns: int | None = None
     openings: dict[int, str] = field(default_factory=dict)
-    """Seat -> its first action's label."""
+    """Seat -> its first action's label, in the order the seats first acted."""
 
 
 def replay_digest(replay: Replay) -> Digest:
@@ -91,8 +91,8 @@ def digests_make(*, limit: int) -> int:
             )
             if made:  # a run beside this one did it already otherwise
                 SeatOpening.objects.bulk_create(
-                    SeatOpening(seat_id=seats[seat], label=label)
-                    for seat, label in digest.openings.items()
+                    SeatOpening(seat_id=seats[seat], label=label, position=position)
+                    for position, (seat, label) in enumerate(digest.openings.items())
                     if seat in seats
                 )
     return len(matches)

@@ -26,6 +26,9 @@ class SeatOpening(models.Model):
     label = models.CharField(max_length=120)
     """Its first action, readable and shared by the matches that chose alike
     (agon.game_stats.openings)."""
+    position = models.PositiveSmallIntegerField(default=0)
+    """When the seat first acted among the seats of its match: 0 moved first (not always
+    seat 0: Megalopolis draws its first player)."""
 
     def __str__(self) -> str:
         return f"opening of {self.seat_id}: {self.label}"

@@ -6,6 +6,8 @@ them at most (a window that bounds the cost on a large table), by player count:
 
 - each seat's results: matches, wins, shared first places, win rate and its 95 % interval
   (agon.game_stats.summary), beside the rate every seat would have if none had an edge;
+- the results of the seat that moved first, whichever it was (Megalopolis draws its
+  first player; the other games start with seat 0), from the digested matches;
 - the distribution of the matches' lengths in turns and of the seats' final scores;
 - the most frequent opening moves (a seat's first action) and how the seats that made
   them did.
@@ -62,10 +64,11 @@ def counted_matches(game: str) -> QuerySet[Match]:
 
 
 def _outcome_sql(matches: QuerySet[Match], *, by_opening: bool) -> tuple[str, list[Any]]:
-    """Counts of seats (or of openings) of `matches` by player count, seat (or opening),
-    whether the seat was first, and how many seats of its match were: one pass over the
-    seats, the firsts of a match counted by a window over its seats (a subquery per seat
-    cost twice as much on 20,000 matches under load)."""
+    """Counts of seats (or of openings) of `matches` by player count, seat (or opening
+    and when the seat first acted), whether the seat was first, and how many seats of
+    its match were: one pass over the seats, the firsts of a match counted by a window
+    over its seats (a subquery per seat cost twice as much on 20,000 matches under
+    load)."""
     ids, params = matches.values("id").query.sql_with_params()
     seat_table, match_table = MatchSeat._meta.db_table, Match._meta.db_table
     # Table names from the models, the matches' SQL and parameters from the ORM.
@@ -79,9 +82,10 @@ def _outcome_sql(matches: QuerySet[Match], *, by_opening: bool) -> tuple[str, li
     if by_opening:
         opening_table = SeatOpening._meta.db_table
         return (
-            "SELECT outcome.players, o.label, outcome.first, outcome.firsts, COUNT(*) "  # noqa: S608
-            f'FROM ({inner}) outcome JOIN "{opening_table}" o ON o.seat_id = outcome.seat_id '
-            "GROUP BY outcome.players, o.label, outcome.first, outcome.firsts",
+            "SELECT outcome.players, o.label, o.position, outcome.first, outcome.firsts, "  # noqa: S608
+            f'COUNT(*) FROM ({inner}) outcome JOIN "{opening_table}" o '
+            "ON o.seat_id = outcome.seat_id "
+            "GROUP BY outcome.players, o.label, o.position, outcome.first, outcome.firsts",
             list(params),
         )
     return (
@@ -91,16 +95,40 @@ def _outcome_sql(matches: QuerySet[Match], *, by_opening: bool) -> tuple[str, li
     )
 
 
-def _outcome_counts(matches: QuerySet[Match], *, by_opening: bool) -> dict[Any, Outcomes]:
-    """Outcomes by (player count, seat) or by (player count, opening)."""
-    sql, params = _outcome_sql(matches, by_opening=by_opening)
-    found: dict[Any, Outcomes] = defaultdict(Outcomes)
+def _rows(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        for players, which, first, firsts, count in cursor.fetchall():
-            key = (players, which)
-            found[key] = found[key].add(first=bool(first), firsts=int(firsts), count=count)
+        return list(cursor.fetchall())
+
+
+def _seat_outcomes(matches: QuerySet[Match]) -> dict[tuple[int, int], Outcomes]:
+    """Outcomes by (player count, seat)."""
+    found: dict[tuple[int, int], Outcomes] = defaultdict(Outcomes)
+    for players, seat, first, firsts, count in _rows(*_outcome_sql(matches, by_opening=False)):
+        found[players, seat] = found[players, seat].add(
+            first=bool(first), firsts=int(firsts), count=count
+        )
     return found
+
+
+def _opening_outcomes(
+    matches: QuerySet[Match],
+) -> tuple[dict[tuple[int, str], Outcomes], dict[int, Outcomes]]:
+    """Outcomes by (player count, opening), and of the seats that moved first by player
+    count (of the digested matches)."""
+    openings: dict[tuple[int, str], Outcomes] = defaultdict(Outcomes)
+    movers: dict[int, Outcomes] = defaultdict(Outcomes)
+    for players, label, position, first, firsts, count in _rows(
+        *_outcome_sql(matches, by_opening=True)
+    ):
+        openings[players, label] = openings[players, label].add(
+            first=bool(first), firsts=int(firsts), count=count
+        )
+        if position == 0:
+            movers[players] = movers[players].add(
+                first=bool(first), firsts=int(firsts), count=count
+            )
+    return openings, movers
 
 
 def _results(outcomes: Outcomes) -> dict[str, Any]:
@@ -133,7 +161,7 @@ def game_stats(game: str) -> dict[str, Any]:
     match_counts = dict(
         matches.values("players").annotate(n=Count("id")).values_list("players", "n")
     )
-    seats = _outcome_counts(matches, by_opening=False)
+    seats = _seat_outcomes(matches)
     scores: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for players, score, count in (
         MatchSeat.objects.filter(match__in=matches, score__isnull=False)
@@ -152,7 +180,7 @@ def game_stats(game: str) -> dict[str, Any]:
     ):
         if length is not None:
             turns[players].append((length, count))
-    openings = _outcome_counts(matches, by_opening=True)
+    openings, first_movers = _opening_outcomes(matches)
     by_players = []
     for players in sorted(match_counts):
         seat_results = sorted(
@@ -173,6 +201,7 @@ def game_stats(game: str) -> dict[str, Any]:
                 "digested": sum(count for _, count in turns[players]),
                 "even_rate": 1 / players,
                 "seats": [{"seat": seat, **_results(outcomes)} for seat, outcomes in seat_results],
+                "first_mover": _results(first_movers[players]) if players in first_movers else None,
                 "turns": _distribution(sorted(turns[players])),
                 "scores": _distribution(sorted(scores[players])),
                 "openings": [{"move": label, **_results(outcomes)} for label, outcomes in frequent],

@@ -16,12 +16,14 @@ def ranked(
     game: str = "akropolis",
     turns: int | None = None,
     openings: Sequence[str] = (),
+    first_mover: int = 0,
     kind: str = Match.Kind.RANKED,
     status: str = Match.Status.FINISHED,
     private: bool = False,
 ) -> Match:
     """A finished ranked match of `game` whose seats ranked `ranks` (1 is first) with
-    `scores`; digested with `turns` and `openings` (seat by seat) when `turns` is given."""
+    `scores`; digested with `turns` and `openings` (seat by seat) when `turns` is given,
+    the seats having moved in turn from `first_mover` on."""
     match = Match.objects.create(
         kind=kind,
         game=game,
@@ -44,7 +46,7 @@ def ranked(
     if turns is not None:
         MatchDigest.objects.create(match=match, turns=turns)
         SeatOpening.objects.bulk_create(
-            SeatOpening(seat=seat, label=label)
+            SeatOpening(seat=seat, label=label, position=(seat.seat - first_mover) % len(ranks))
             for seat, label in zip(seats, openings, strict=False)
         )
     return match

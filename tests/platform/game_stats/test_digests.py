@@ -72,6 +72,9 @@ def test_a_run_digests_at_most_its_limit_oldest_first_then_the_rest(
     assert digests_make(limit=2) == 1
     assert digests_make(limit=2) == 0
     assert SeatOpening.objects.count() == 6
+    for match in matches:  # Architekton starts with seat 0
+        positions = SeatOpening.objects.filter(seat__match=match).order_by("seat__seat")
+        assert [opening.position for opening in positions] == [0, 1]
     assert MatchDigest.objects.filter(turns__isnull=True).count() == 0
 
 

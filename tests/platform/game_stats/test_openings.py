@@ -82,3 +82,13 @@ def test_a_label_is_bounded_and_on_one_line() -> None:
 
     assert len(label) == MAX_LABEL
     assert "\n" not in label and label.endswith("…")
+
+
+def test_the_openings_are_in_the_order_the_seats_first_acted() -> None:
+    replay = played("megalopolis", 3, seed=7)
+    game = get_game("megalopolis")
+    first = game.current_player(game.new_state(7, 3, {}))
+
+    digest = replay_digest(replay)
+
+    assert next(iter(digest.openings)) == first

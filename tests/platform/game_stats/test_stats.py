@@ -174,3 +174,25 @@ def test_the_counting_takes_a_fixed_number_of_queries(
         stats = game_stats("akropolis")
 
     assert [part["matches"] for part in stats["player_counts"]] == [3, 3, 3]
+
+
+def test_the_first_mover_is_counted_whichever_seat_it_was() -> None:
+    # As in Megalopolis, which draws its first player: seat 2 moved first and won each
+    # time, seat 1 moved first and lost each time.
+    for _ in range(5):
+        ranked([2, 1], turns=9, openings=["a", "b"], first_mover=1)
+    for _ in range(5):
+        ranked([2, 1], turns=9, openings=["a", "b"], first_mover=0)
+    ranked([1, 2])  # not digested: its first mover is not known
+
+    two = section(game_stats("akropolis"), 2)
+
+    assert [row["win_rate"] for row in two["seats"]] == pytest.approx([1 / 11, 10 / 11])
+    assert two["first_mover"]["played"] == 10
+    assert two["first_mover"]["win_rate"] == pytest.approx(0.5)
+
+
+def test_without_digests_there_is_no_first_mover() -> None:
+    ranked([1, 2])
+
+    assert section(game_stats("akropolis"), 2)["first_mover"] is None

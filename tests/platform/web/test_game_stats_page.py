@@ -61,7 +61,10 @@ def test_it_shows_seats_lengths_scores_and_openings_by_player_count(client: Clie
         r"<th scope=\"row\">1</th><td class=\"num\">7</td><td class=\"num\">6</td>", text
     )
     assert "86%" in text
-    assert text.count('<svg class="rate-bar"') == 2 + 3 + 3
+    assert (
+        '<tr class="first-mover"><th scope="row">first to move</th><td class="num">7</td>' in text
+    )
+    assert text.count('<svg class="rate-bar"') == 2 + 1 + 3 + 3  # seats, first mover, openings
     assert text.count('<svg class="chart histogram"') == 2 + 1  # no length for 3 players
     assert "<title>22 turns: 6 matches</title>" in text
     assert "Median 22 turns" in text

@@ -38,6 +38,7 @@ def _shown(section: dict[str, Any], game_name: str) -> dict[str, Any]:
         **section,
         "even_text": _percent(even),
         "seats": [_results(row, even) for row in section["seats"]],
+        "first_mover": _results(section["first_mover"], even) if section["first_mover"] else None,
         "openings": [_results(row, even) for row in section["openings"]],
         "turns_chart": histogram_chart(
             section["turns"]["bins"],

@@ -54,16 +54,20 @@ def game_stats_kept(game: str) -> dict[str, Any]:
     return made
 
 
-def counted_matches(game: str) -> QuerySet[Match]:
-    """The ranked matches of `game` the statistics count: the latest
-    AGON_GAME_STATS_MATCHES."""
+def counted_matches(game: str) -> tuple[QuerySet[Match], int]:
+    """The ranked matches of `game` the statistics count, the latest
+    AGON_GAME_STATS_MATCHES, and the lowest id they may have: the seats, digests and
+    openings are read from that id on (a range of their match index), so that the cost
+    follows the window, not the table."""
     matches = ranked_matches(game)
     cap = settings.AGON_GAME_STATS_MATCHES
     oldest = list(matches.order_by("-id").values_list("id", flat=True)[cap - 1 : cap])
-    return matches.filter(id__gte=oldest[0]) if oldest else matches
+    return (matches.filter(id__gte=oldest[0]), oldest[0]) if oldest else (matches, 0)
 
 
-def _outcome_sql(matches: QuerySet[Match], *, by_opening: bool) -> tuple[str, list[Any]]:
+def _outcome_sql(
+    matches: QuerySet[Match], oldest: int, *, by_opening: bool
+) -> tuple[str, list[Any]]:
     """Counts of seats (or of openings) of `matches` by player count, seat (or opening
     and when the seat first acted), whether the seat was first, and how many seats of
     its match were: one pass over the seats, the firsts of a match counted by a window
@@ -77,7 +81,7 @@ def _outcome_sql(matches: QuerySet[Match], *, by_opening: bool) -> tuple[str, li
         "CASE WHEN s.rank = 1 THEN 1 ELSE 0 END AS first, "
         "SUM(CASE WHEN s.rank = 1 THEN 1 ELSE 0 END) OVER (PARTITION BY s.match_id) AS firsts "
         f'FROM "{seat_table}" s JOIN "{match_table}" m ON m.id = s.match_id '
-        f"WHERE s.match_id IN ({ids})"
+        f"WHERE s.match_id >= %s AND s.match_id IN ({ids})"
     )
     if by_opening:
         opening_table = SeatOpening._meta.db_table
@@ -86,12 +90,12 @@ def _outcome_sql(matches: QuerySet[Match], *, by_opening: bool) -> tuple[str, li
             f'COUNT(*) FROM ({inner}) outcome JOIN "{opening_table}" o '
             "ON o.seat_id = outcome.seat_id "
             "GROUP BY outcome.players, o.label, o.position, outcome.first, outcome.firsts",
-            list(params),
+            [oldest, *params],
         )
     return (
         "SELECT players, seat, first, firsts, COUNT(*) "  # noqa: S608
         f"FROM ({inner}) outcome GROUP BY players, seat, first, firsts",
-        list(params),
+        [oldest, *params],
     )
 
 
@@ -101,10 +105,12 @@ def _rows(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
         return list(cursor.fetchall())
 
 
-def _seat_outcomes(matches: QuerySet[Match]) -> dict[tuple[int, int], Outcomes]:
+def _seat_outcomes(matches: QuerySet[Match], oldest: int) -> dict[tuple[int, int], Outcomes]:
     """Outcomes by (player count, seat)."""
     found: dict[tuple[int, int], Outcomes] = defaultdict(Outcomes)
-    for players, seat, first, firsts, count in _rows(*_outcome_sql(matches, by_opening=False)):
+    for players, seat, first, firsts, count in _rows(
+        *_outcome_sql(matches, oldest, by_opening=False)
+    ):
         found[players, seat] = found[players, seat].add(
             first=bool(first), firsts=int(firsts), count=count
         )
@@ -112,14 +118,14 @@ def _seat_outcomes(matches: QuerySet[Match]) -> dict[tuple[int, int], Outcomes]:
 
 
 def _opening_outcomes(
-    matches: QuerySet[Match],
+    matches: QuerySet[Match], oldest: int
 ) -> tuple[dict[tuple[int, str], Outcomes], dict[int, Outcomes]]:
     """Outcomes by (player count, opening), and of the seats that moved first by player
     count (of the digested matches)."""
     openings: dict[tuple[int, str], Outcomes] = defaultdict(Outcomes)
     movers: dict[int, Outcomes] = defaultdict(Outcomes)
     for players, label, position, first, firsts, count in _rows(
-        *_outcome_sql(matches, by_opening=True)
+        *_outcome_sql(matches, oldest, by_opening=True)
     ):
         openings[players, label] = openings[players, label].add(
             first=bool(first), firsts=int(firsts), count=count
@@ -157,14 +163,14 @@ def _distribution(counts: list[tuple[int, int]]) -> dict[str, Any]:
 
 def game_stats(game: str) -> dict[str, Any]:
     """The statistics of `game`'s ranked matches (see the module's text)."""
-    matches = counted_matches(game)
+    matches, oldest = counted_matches(game)
     match_counts = dict(
         matches.values("players").annotate(n=Count("id")).values_list("players", "n")
     )
-    seats = _seat_outcomes(matches)
+    seats = _seat_outcomes(matches, oldest)
     scores: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for players, score, count in (
-        MatchSeat.objects.filter(match__in=matches, score__isnull=False)
+        MatchSeat.objects.filter(match_id__gte=oldest, match__in=matches, score__isnull=False)
         .values("match__players", "score")
         .annotate(n=Count("id"))
         .values_list("match__players", "score", "n")
@@ -173,14 +179,14 @@ def game_stats(game: str) -> dict[str, Any]:
             scores[players].append((score, count))
     turns: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for players, length, count in (
-        MatchDigest.objects.filter(match__in=matches, turns__isnull=False)
+        MatchDigest.objects.filter(match_id__gte=oldest, match__in=matches, turns__isnull=False)
         .values("match__players", "turns")
         .annotate(n=Count("match_id"))
         .values_list("match__players", "turns", "n")
     ):
         if length is not None:
             turns[players].append((length, count))
-    openings, first_movers = _opening_outcomes(matches)
+    openings, first_movers = _opening_outcomes(matches, oldest)
     by_players = []
     for players in sorted(match_counts):
         seat_results = sorted(

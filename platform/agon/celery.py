@@ -29,7 +29,14 @@ log = logging.getLogger(__name__)
 app = Celery("agon")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(
-    ["agon.matches", "agon.ladders", "agon.tournaments", "agon.datasets", "agon.notifications"]
+    [
+        "agon.matches",
+        "agon.ladders",
+        "agon.tournaments",
+        "agon.datasets",
+        "agon.notifications",
+        "agon.game_stats",
+    ]
 )
 
 

@@ -7,6 +7,7 @@ from agon.api import (
     bots,
     challenges,
     datasets,
+    game_stats,
     games,
     ladders,
     matches,
@@ -22,6 +23,7 @@ urlpatterns = [
     path("auth/me/", auth.MeView.as_view(), name="me"),
     path("games/", games.GameListView.as_view(), name="games"),
     path("games/<slug:game_id>/datasets/", datasets.DatasetView.as_view(), name="datasets"),
+    path("games/<slug:game_id>/stats/", game_stats.GameStatsView.as_view(), name="game-stats"),
     path(
         "games/<slug:game_id>/datasets/files/<str:name>",
         datasets.DatasetFileView.as_view(),

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "agon.match_kinds",
     "agon.datasets",
     "agon.notifications",
+    "agon.game_stats",
     "agon.ops",
     "agon.web",
 ]
@@ -378,6 +379,8 @@ CELERY_TASK_TIME_LIMIT = env_int("AGON_TASK_TIME_LIMIT", 960)
 CELERY_DB_REUSE_MAX = env_int("AGON_CELERY_DB_REUSE_MAX", 1000)
 AGON_DATASET_SECONDS = env_float("AGON_DATASET_SECONDS", 3600.0)
 """How often beat brings every game's dataset up to date (agon.datasets)."""
+AGON_GAME_STATS_SECONDS = env_float("AGON_GAME_STATS_SECONDS", 60.0)
+"""How often beat digests the ranked matches finished since (agon.game_stats)."""
 CELERY_BEAT_SCHEDULE = {
     "matchmaking": {
         "task": "agon.ladders.tasks.matchmaking",
@@ -397,9 +400,6 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env_float("AGON_TOURNAMENT_SECONDS", 5.0),
         "options": {"expires": env_float("AGON_TOURNAMENT_SECONDS", 5.0)},
     },
-    # Often enough that a match whose whole worker died (its heartbeat stale after
-    # AGON_MATCH_STALE_SECONDS) is queued again within about half a minute; an unread
-    # sweep expires rather than piling up behind busy workers.
     # Every game's dataset brought up to date (agon.datasets), a bounded step a run.
     "datasets": {
         "task": "agon.datasets.tasks.datasets_build",
@@ -412,6 +412,15 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env_float("AGON_NOTIFICATION_SWEEP_SECONDS", 60.0),
         "options": {"expires": env_float("AGON_NOTIFICATION_SWEEP_SECONDS", 60.0)},
     },
+    # The ranked matches finished since digested for the statistics, a bounded step a run.
+    "game-stats": {
+        "task": "agon.game_stats.tasks.game_stats_digest",
+        "schedule": AGON_GAME_STATS_SECONDS,
+        "options": {"expires": AGON_GAME_STATS_SECONDS},
+    },
+    # Often enough that a match whose whole worker died (its heartbeat stale after
+    # AGON_MATCH_STALE_SECONDS) is queued again within about half a minute; an unread
+    # sweep expires rather than piling up behind busy workers.
     "requeue-stuck-matches": {
         "task": "agon.matches.tasks.requeue_stuck_matches",
         "schedule": env_float("AGON_REQUEUE_SECONDS", 15.0),
@@ -512,6 +521,12 @@ AGON_VERSION_TEST_REPLAYS = env_int("AGON_VERSION_TEST_REPLAYS", 2)
 """How often a game of a version test that failed for the platform's reasons is played
 again before the test stops as failed."""
 
+AGON_GAME_STATS_MATCHES = env_int("AGON_GAME_STATS_MATCHES", 20_000)
+"""How many of a game's latest ranked matches its statistics count at most (agon.game_stats)."""
+AGON_GAME_STATS_CACHE_SECONDS = env_int("AGON_GAME_STATS_CACHE_SECONDS", 300)
+"""How long a game's statistics are kept in the cache once made (0: made at each request)."""
+AGON_GAME_STATS_DIGESTS_PER_RUN = env_int("AGON_GAME_STATS_DIGESTS_PER_RUN", 500)
+"""How many ranked matches' replays one beat run reads for the statistics at most."""
 AGON_LIST_CACHE_SECONDS = env_int("AGON_LIST_CACHE_SECONDS", 2)
 """How long the API's match lists and leaderboards are served from the cache (0: never)."""
 AGON_QUEUE_TARGET = env_int("AGON_QUEUE_TARGET", 8)

@@ -8,6 +8,7 @@ from agon.web.views import (
     bots,
     datasets,
     docs,
+    game_stats,
     games,
     home,
     ladders,
@@ -103,4 +104,5 @@ urlpatterns = [
     path("games/<slug:game_id>/", games.game_page, name="game"),
     path("games/<slug:game_id>/rules/", rules.rules_page, name="rules"),
     path("games/<slug:game_id>/dataset/", datasets.datasheet, name="dataset"),
+    path("games/<slug:game_id>/stats/", game_stats.game_stats_page, name="game-stats"),
 ]

@@ -122,6 +122,14 @@ ENDPOINTS: dict[str, tuple[Endpoint, dict[str, int]]] = {
         Endpoint("get", lambda w: "/api/games/akropolis/datasets/"),
         {"anonymous": 200, "other": 200, "owner": 200},
     ),
+    "a game's statistics": (
+        Endpoint("get", lambda w: "/api/games/akropolis/stats/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
+    "the statistics of a game that is not there": (
+        Endpoint("get", lambda w: "/api/games/chess/stats/"),
+        {"anonymous": 404, "other": 404, "owner": 404},
+    ),
     "a part of a game's dataset that is not there": (
         Endpoint("get", lambda w: "/api/games/akropolis/datasets/files/part-000001-00.parquet"),
         {"anonymous": 404, "other": 404, "owner": 404},

@@ -37,6 +37,7 @@ def test_the_schema_describes_every_endpoint(anonymous: APIClient) -> None:
         "/api/games/",
         "/api/games/{game_id}/datasets/",
         "/api/games/{game_id}/datasets/files/{name}",
+        "/api/games/{game_id}/stats/",
         "/api/bots/",
         "/api/bots/{bot_id}/",
         "/api/bots/{bot_id}/head-to-head/",

@@ -175,7 +175,7 @@ class ForkServer:
 
     @staticmethod
     def staging_prefix() -> str:
-        from sandbox.backends.bwrap import STAGING_PREFIX
+        from sandbox.backends.bwrap import STAGING_PREFIX  # bwrap imports this module
 
         return f"{STAGING_PREFIX}{os.getpid()}-{SERVER_PREFIX}"
 

@@ -53,7 +53,7 @@ def aec_env(
 ) -> AgonEnv:
     """The PettingZoo AEC environment of `game` for `players` seats and match options
     (`fresh_observations`: new arrays at each `observe`, not the env's kept ones)."""
-    from agon_bot.envs.aec import AgonEnv
+    from agon_bot.envs.aec import AgonEnv  # PettingZoo's, on first use (see above)
 
     return AgonEnv(game, players, options, render_mode, fresh_observations=fresh_observations)
 
@@ -67,7 +67,7 @@ def gym_env(
     """A Gymnasium env: seat `seat` (default 0) of `game` against `opponents` (one spec
     for every other seat, or one each: `builtin:random` (the default), `builtin:greedy`
     or a bot file); keywords `seat`, `options`, `render_mode`, `sandbox`, `limits`."""
-    from agon_bot.envs.gym import AgonGymEnv
+    from agon_bot.envs.gym import AgonGymEnv  # Gymnasium's, on first use (see above)
 
     return AgonGymEnv(game, players, opponents, **kwargs)
 

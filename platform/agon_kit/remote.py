@@ -120,7 +120,7 @@ def find_server(given: str | None) -> str:
 def _opener() -> urllib.request.OpenerDirector:
     """What opens every request: it follows no redirect. Made at the first request (see
     the note at the top)."""
-    import urllib.request
+    import urllib.request  # at the first request: see the note at the top
 
     class NoRedirects(urllib.request.HTTPRedirectHandler):
         def redirect_request(self, *args: Any, **kwargs: Any) -> None:
@@ -180,7 +180,8 @@ class Site:
         offset the server took, 0 when it sent the whole file (the caller then starts
         `target` afresh: it is truncated here). No token goes with it: what is downloaded
         this way is public."""
-        import http.client  # a request's modules: see the note at the top
+        # A request's modules: see the note at the top.
+        import http.client
         import urllib.error
         import urllib.request
 
@@ -205,7 +206,8 @@ class Site:
             ) from None
 
     def _send(self, method: str, path: str, body: bytes | None, headers: dict[str, str]) -> Any:
-        import http.client  # a request's modules: see the note at the top
+        # A request's modules: see the note at the top.
+        import http.client
         import urllib.error
         import urllib.request
 

@@ -32,12 +32,14 @@ class Level:
     determinizations: int
     candidates: int
     """The moves searched: the best by their immediate lead."""
+    horizon: int | None = None
+    """Random moves a playout plays before the scores judge it (None: to the end)."""
 
 
 LEVELS: dict[str, Level] = {
-    "mcts-1": Level(iterations=64, determinizations=4, candidates=8),
-    "mcts-2": Level(iterations=256, determinizations=8, candidates=12),
-    "mcts-3": Level(iterations=1024, determinizations=16, candidates=16),
+    "mcts-1": Level(iterations=64, determinizations=4, candidates=8, horizon=4),
+    "mcts-2": Level(iterations=256, determinizations=8, candidates=12, horizon=4),
+    "mcts-3": Level(iterations=1024, determinizations=16, candidates=16, horizon=4),
 }
 """The builtin names of the search bots, weakest first."""
 
@@ -73,7 +75,7 @@ class SearchBot(Player):
         if len(legal_actions) == 1:
             return legal_actions[0]
         level = self.level
-        searcher = Searcher(self.game, self.rng)
+        searcher = Searcher(self.game, self.rng, level.horizon, self._scores)
         states = [self._sample(observation, self.rng) for _ in range(level.determinizations)]
         for state in states:
             if len(self.game.legal_actions(state)) != len(legal_actions):

@@ -40,6 +40,21 @@ def pairwise_rewards(result: MatchResult) -> list[float]:
     ]
 
 
+def margin_rewards(scores: Sequence[int]) -> list[float]:
+    """Each seat's pairwise share judged on scores of an unfinished game: a meeting is
+    worth 1/2 + tanh(margin / scale) / 2, the scale a tenth of the largest score (at
+    least 1), so a lead counts more the larger it is, and saturates."""
+    others = len(scores) - 1
+    if others == 0:
+        return [1.0]
+    scale = max(1.0, 0.1 * max(abs(score) for score in scores))
+    return [
+        sum(0.5 + 0.5 * math.tanh((mine - theirs) / scale) for theirs in scores) / others
+        - 0.5 / others  # the meeting with itself, counted above
+        for mine in scores
+    ]
+
+
 class Node:
     """One state of the tree. `legal` is None for a finished game."""
 
@@ -65,9 +80,18 @@ class Node:
 class Searcher:
     """UCT on determinized states of one game, drawing from `rng`."""
 
-    def __init__(self, game: Game[Any], rng: SplitMix64) -> None:
+    def __init__(
+        self,
+        game: Game[Any],
+        rng: SplitMix64,
+        horizon: int | None = None,
+        scores: Callable[[Any], list[int]] | None = None,
+    ) -> None:
         self.game = game
         self.rng = rng
+        self.horizon = horizon
+        """Moves a playout plays before it stops and judges the scores (None: to the end)."""
+        self._scores = scores or (lambda state: game.result(state).scores)
         apply_legal: Callable[[Any, Sequence[Any], int], None] | None = getattr(
             game, "apply_legal", None
         )
@@ -133,7 +157,11 @@ class Searcher:
         game = self.game
         rng = self.rng
         moves = 0
+        horizon = self.horizon
         while not game.is_over(state):
+            if horizon is not None and moves >= horizon:
+                self.playout_moves += moves
+                return margin_rewards(self._scores(state))
             legal = game.legal_actions(state)
             self.play(state, legal, rng.below(len(legal)))
             moves += 1

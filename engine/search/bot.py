@@ -38,8 +38,8 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "mcts-1": Level(iterations=64, determinizations=4, candidates=8, horizon=4),
-    "mcts-2": Level(iterations=256, determinizations=8, candidates=12, horizon=4),
-    "mcts-3": Level(iterations=1024, determinizations=16, candidates=16, horizon=4),
+    "mcts-2": Level(iterations=384, determinizations=8, candidates=12, horizon=4),
+    "mcts-3": Level(iterations=2048, determinizations=16, candidates=16, horizon=4),
 }
 """The builtin names of the search bots, weakest first."""
 

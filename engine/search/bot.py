@@ -84,17 +84,17 @@ class SearchBot(Player):
         visits = [0] * len(legal_actions)
         values = [0.0] * len(legal_actions)
         share, extra = divmod(level.iterations, level.determinizations)
+        iterations = 0
         for number, state in enumerate(states):
             root: Node = searcher.root(state, order)
             for _ in range(share + (number < extra)):
                 searcher.iterate(root, state)
+            iterations += root.visits
             for index, child in root.children.items():
                 visits[index] += child.visits
                 values[index] += child.value
         best = max(order, key=lambda index: (visits[index], values[index]))
-        self.last = SearchStats(
-            level.iterations, level.determinizations, len(order), searcher.playout_moves
-        )
+        self.last = SearchStats(iterations, len(states), len(order), searcher.playout_moves)
         return legal_actions[best]
 
     def _candidates(self, state: Any, count: int) -> list[int]:

@@ -17,6 +17,7 @@ random draw comes from the given `SplitMix64`, and ties go to the first.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -130,7 +131,7 @@ class Searcher:
             path.append(child)
         rewards = self._playout(state)
         root.visits += 1
-        for parent, child in zip(path, path[1:], strict=False):
+        for parent, child in itertools.pairwise(path):
             child.visits += 1
             child.value += rewards[parent.mover]
 
@@ -144,14 +145,12 @@ class Searcher:
 
     def _best_child(self, node: Node) -> tuple[int, Node]:
         log_visits = math.log(node.visits)
-        best: tuple[int, Node] | None = None
-        best_score = -math.inf
-        for index, child in node.children.items():
-            score = child.value / child.visits + EXPLORATION * math.sqrt(log_visits / child.visits)
-            if score > best_score:
-                best, best_score = (index, child), score
-        assert best is not None
-        return best
+
+        def upper_bound(entry: tuple[int, Node]) -> float:
+            child = entry[1]
+            return child.value / child.visits + EXPLORATION * math.sqrt(log_visits / child.visits)
+
+        return max(node.children.items(), key=upper_bound)  # the first of the best
 
     def _playout(self, state: Any) -> list[float]:
         game = self.game

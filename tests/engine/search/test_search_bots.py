@@ -33,9 +33,7 @@ def play(game_id: str, players: int, seed: int, bots: list[Player]) -> Any:
 
 def test_the_levels_grow_weakest_first() -> None:
     levels = [LEVELS[name] for name in SEARCH_BOTS]
-    assert [level.iterations for level in levels] == sorted(
-        {level.iterations for level in levels}
-    )
+    assert [level.iterations for level in levels] == sorted({level.iterations for level in levels})
 
 
 def test_a_builtin_search_bot_is_seeded_from_the_match_seed_its_name_and_seat() -> None:

@@ -59,7 +59,7 @@ def margin_rewards(scores: Sequence[int]) -> list[float]:
 class Node:
     """One state of the tree. `legal` is None for a finished game."""
 
-    __slots__ = ("children", "legal", "mover", "untried", "value", "visits")
+    __slots__ = ("children", "legal", "mover", "ordered", "untried", "value", "visits")
 
     def __init__(self, game: Game[Any], state: Any, order: Sequence[int] | None = None) -> None:
         self.visits = 0
@@ -69,7 +69,9 @@ class Node:
         self.legal: Sequence[Any] | None = None
         self.mover = -1
         self.untried: list[int] = []
-        """Indices of the legal actions not yet added as children, the next one last."""
+        """Indices of the legal actions not yet added as children, the next one last when
+        `ordered`, else drawn at random."""
+        self.ordered = order is not None
         if not game.is_over(state):
             self.legal = game.legal_actions(state)
             self.mover = game.current_player(state)
@@ -124,7 +126,7 @@ class Searcher:
             self.play(state, path[-1].legal, index)  # type: ignore[arg-type]
             path.append(node)
         if node.legal is not None and node.untried:
-            index = self._next_untried(node, node is root)
+            index = self._next_untried(node)
             self.play(state, node.legal, index)
             child = Node(game, state)
             node.children[index] = child
@@ -135,9 +137,9 @@ class Searcher:
             child.visits += 1
             child.value += rewards[parent.mover]
 
-    def _next_untried(self, node: Node, ordered: bool) -> int:
+    def _next_untried(self, node: Node) -> int:
         untried = node.untried
-        if ordered:
+        if node.ordered:
             return untried.pop()
         pick = self.rng.below(len(untried))
         untried[pick], untried[-1] = untried[-1], untried[pick]

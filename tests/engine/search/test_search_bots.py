@@ -12,9 +12,9 @@ from engine.core import MatchResult, compact_json
 from engine.match import play_match
 from engine.players import Player, RandomBot
 from engine.registry import get_game
-from engine.rng import derive_seed
+from engine.rng import SplitMix64, derive_seed
 from engine.search.bot import LEVELS, Level, SearchBot
-from engine.search.uct import margin_rewards, pairwise_rewards
+from engine.search.uct import Searcher, margin_rewards, pairwise_rewards
 
 TINY = Level(iterations=8, determinizations=2, candidates=4, horizon=4)
 """A level small enough to play whole games of every size in the suite."""
@@ -134,3 +134,19 @@ def test_an_unfinished_game_rewards_a_larger_lead_more_and_stays_within_0_and_1(
     assert 0.0 < wide[1] < close[1] < 0.5
     assert close[0] + close[1] == pytest.approx(1.0)
     assert margin_rewards([7, 7, 7]) == [0.5, 0.5, 0.5]
+
+
+def test_a_root_given_an_order_tries_those_moves_alone_best_first() -> None:
+    game = get_game("architekton")
+    state = game.new_state(2, 2, {})
+    searcher = Searcher(game, SplitMix64(1), horizon=2)
+    root = searcher.root(state, [5, 2, 0])
+    for _ in range(9):
+        searcher.iterate(root, state)
+    assert list(root.children) == [5, 2, 0]
+    assert root.visits == sum(child.visits for child in root.children.values()) == 9
+    unordered = searcher.root(state)
+    for _ in range(3):
+        searcher.iterate(unordered, state)
+    assert len(unordered.children) == 3
+    assert list(unordered.children) != [len(unordered.legal or []) - 1 - n for n in range(3)]

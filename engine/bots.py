@@ -1,4 +1,5 @@
-"""The builtin bots every game offers: `random` and `greedy`."""
+"""The builtin bots every game offers: `random`, `greedy` and the search bots
+`mcts-1`, `mcts-2`, `mcts-3` (weakest to strongest, `engine.search`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from engine.players import Player, RandomBot
 from engine.registry import get_game
 from engine.rng import derive_seed
 
-BUILTIN_BOTS = ("random", "greedy")
+SEARCH_BOTS = ("mcts-1", "mcts-2", "mcts-3")
+BUILTIN_BOTS = ("random", "greedy", *SEARCH_BOTS)
 
 
 def builtin_bot(name: str, game_id: str, match_seed: int, seat: int) -> Player:
@@ -17,4 +19,8 @@ def builtin_bot(name: str, game_id: str, match_seed: int, seat: int) -> Player:
     if name == "greedy":
         bot: Player = get_game(game_id).greedy_bot(seed)
         return bot
+    if name in SEARCH_BOTS:
+        from engine.search.bot import LEVELS, SearchBot  # loaded only by who plays one
+
+        return SearchBot(game_id, LEVELS[name], seed)
     raise ValueError(f"unknown builtin bot {name!r}; builtin bots: {', '.join(BUILTIN_BOTS)}")

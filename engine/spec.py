@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from engine.core import JSON, Game, JSONValue
+from engine.rng import SplitMix64
 from engine.spectator import Spectator, TextSpectator
 
 StateT = TypeVar("StateT")
@@ -64,6 +65,10 @@ class GameSpec(Generic[StateT]):
     whenever the game's `legal_actions` can return such a sequence."""
     state_from_observation: Callable[[JSONValue], StateT] | None = None
     """A state for lookahead built from what one player sees."""
+    sample_state: Callable[[JSON, SplitMix64], StateT] | None = None
+    """A state consistent with what one player sees (the observation of the player to
+    move), its hidden parts drawn from the stream: a determinization, which the search
+    bots (`engine.search`) sample once per tree. None for a game they cannot play."""
     score_json: Callable[[JSONValue], JSONValue] | None = None
     """`agon score`: scores positions given as JSON."""
     scores: Callable[[StateT], list[int]] | None = None

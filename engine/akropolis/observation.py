@@ -14,6 +14,7 @@ from engine.akropolis.rules import current_player
 from engine.akropolis.state import AkropolisState
 from engine.akropolis.state_json import city_hexes_to_json, state_from_json
 from engine.core import JSON
+from engine.rng import SplitMix64
 
 
 def observation(state: AkropolisState, player: int) -> dict[str, Any]:
@@ -53,10 +54,13 @@ def tile_hexes_json(tile_id: int) -> list[dict[str, Any]]:
     return hexes
 
 
-def state_from_observation(observation: JSON) -> AkropolisState:
+def state_from_observation(observation: JSON, rng: SplitMix64 | None = None) -> AkropolisState:
     """A state for lookahead built from what a player sees. The stacks' order is
-    hidden, so they hold the unseen tiles in id order: a guess, not the truth."""
+    hidden, so they hold the unseen tiles in id order: a guess, not the truth; or, given
+    `rng`, in an order drawn from it (a determinization for search, `engine.search`)."""
     unseen = list(observation["stack_tiles"])
+    if rng is not None:
+        rng.shuffle(unseen)
     size = observation["players"] + 1
     data = {
         "game": "akropolis",

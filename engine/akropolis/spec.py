@@ -149,6 +149,7 @@ SPEC: GameSpec[AkropolisState] = GameSpec(
     # The function itself, which `engine.registry.legal_actions_expander` also finds.
     legal_actions_from_json=ExpandedActions.from_json,
     state_from_observation=AKROPOLIS.state_from_observation,
+    sample_state=state_from_observation,
     score_json=AKROPOLIS.score_json,
     scores=AKROPOLIS.scores,
     score=AKROPOLIS.score,

@@ -12,6 +12,7 @@ from engine.architekton.components import TERRAINS, rotated_edges
 from engine.architekton.state import ArchitektonState
 from engine.architekton.state_json import board_to_json, state_from_json
 from engine.architekton.turns import current_player
+from engine.rng import SplitMix64
 
 
 def observation(state: ArchitektonState, player: int) -> dict[str, Any]:
@@ -55,12 +56,18 @@ def observation(state: ArchitektonState, player: int) -> dict[str, Any]:
     }
 
 
-def state_from_observation(observation: dict[str, Any]) -> ArchitektonState:
+def state_from_observation(
+    observation: dict[str, Any], rng: SplitMix64 | None = None
+) -> ArchitektonState:
     """A state for lookahead built from what a player sees. The piles and the reserve are
     face down, so they hold the unseen tiles in a fixed order (building ids ascending,
-    landscapes by terrain): a guess, not the truth."""
+    landscapes by terrain): a guess, not the truth; or, given `rng`, in an order drawn
+    from it (a determinization for search, `engine.search`)."""
     buildings = list(observation["unseen_buildings"])
     landscapes = [name for name in TERRAINS for _ in range(observation["unseen_landscapes"][name])]
+    if rng is not None:
+        rng.shuffle(buildings)
+        rng.shuffle(landscapes)
     reserve = observation["reserve"]
     data = {
         "game": "architekton",

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.architekton.observation import state_from_observation
 from engine.architekton.rules import ARCHITEKTON
 from engine.architekton.spectator import ArchitektonSpectator
 from engine.architekton.state import ArchitektonState
@@ -45,4 +46,5 @@ SPEC: GameSpec[ArchitektonState] = GameSpec(
     protocol_doc=Path(__file__).with_name("protocol.md"),
     score_breakdown=score_breakdown,
     state_from_observation=ARCHITEKTON.state_from_observation,
+    sample_state=state_from_observation,
 )

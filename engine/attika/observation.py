@@ -23,6 +23,7 @@ from engine.attika.components import (
 from engine.attika.state import MODE_NAMES, AttikaState
 from engine.attika.state_json import cell_json, pending_json, state_from_json
 from engine.hexgrid import decode
+from engine.rng import SplitMix64
 
 
 def observation(state: AttikaState, player: int) -> dict[str, Any]:
@@ -103,14 +104,18 @@ def map_json(state: AttikaState) -> dict[str, Any]:
     }
 
 
-def state_from_observation(seen: dict[str, Any]) -> AttikaState:
+def state_from_observation(seen: dict[str, Any], rng: SplitMix64 | None = None) -> AttikaState:
     """A full state consistent with what the player sees. What is hidden is filled in a
     fixed way, a guess and not the truth: unseen cards are dealt round-robin by
     landscape (mountain, hill, forest, water, mountain, ...) to the other hands in seat
     order, the rest forming the deck; each player's unseen buildings fill, in the order
     of the component data, a hidden drawn building, the main stack, then the other
     stacks (boards are seen); the tile pile is the unplaced tiles in id order; the PRNG
-    state is 0."""
+    state is 0.
+
+    Given `rng` (a determinization for search, `engine.search`), the same places are
+    filled from shuffled orders drawn from it: the unseen cards, each player's unseen
+    main and other buildings, the tile pile, and the PRNG state."""
     players = int(seen["players"])
     placed: list[list[dict[str, Any]]] = [[] for _ in range(players)]
     for h in seen["map"]["hexes"]:
@@ -118,7 +123,7 @@ def state_from_observation(seen: dict[str, Any]) -> AttikaState:
             placed[h["player"]].append({"building": h["building"], "cell": [h["q"], h["r"]]})
     pending = seen["pending"]
     current = int(seen["current_player"])
-    hands = _deal_unseen_cards(seen)
+    hands = _deal_unseen_cards(seen, rng)
     seats = []
     for index, info in enumerate(seen["seats"]):
         known = {entry["building"] for entry in placed[index]}
@@ -132,6 +137,9 @@ def state_from_observation(seen: dict[str, Any]) -> AttikaState:
         unseen_other = [
             b.id for i, b in enumerate(BUILDINGS) if not IS_MAIN[i] and b.id not in known
         ]
+        if rng is not None:
+            rng.shuffle(unseen_main)
+            rng.shuffle(unseen_other)
         hidden_draw = pending is not None and pending["kind"] == "drawn"
         if hidden_draw and index == current and pending["building"] is None:
             source = unseen_main if pending["stack"] == 0 else unseen_other
@@ -169,10 +177,10 @@ def state_from_observation(seen: dict[str, Any]) -> AttikaState:
         "over": seen["over"],
         "map_tiles": seen["map"]["tiles"],
         "shrines": seen["map"]["shrines"],
-        "tile_pile": seen["unplaced_tiles"],
+        "tile_pile": _tile_pile(seen["unplaced_tiles"], rng),
         "deck": hands.pop(),
         "discard": seen["discard"],
-        "rng_state": 0,
+        "rng_state": 0 if rng is None else rng.next_u64(),
         "amphora_supply": seen["amphora_supply"],
         "seats": seats,
     }
@@ -184,9 +192,16 @@ def state_from_observation(seen: dict[str, Any]) -> AttikaState:
     return state
 
 
-def _deal_unseen_cards(seen: dict[str, Any]) -> list[Any]:
+def _tile_pile(unplaced: list[int], rng: SplitMix64 | None) -> list[int]:
+    pile = list(unplaced)
+    if rng is not None:
+        rng.shuffle(pile)
+    return pile
+
+
+def _deal_unseen_cards(seen: dict[str, Any], rng: SplitMix64 | None) -> list[Any]:
     """Each seat's hand as a {landscape: count} dict (the viewer's own as seen), then the
-    deck as a string of letters."""
+    deck as a string of letters (the cards in a shuffled order when given `rng`)."""
     me = int(seen["player"])
     left = [CARDS_PER_LANDSCAPE - seen["hand"][name] - seen["discard"][name] for name in LANDSCAPES]
     order: list[int] = []
@@ -195,6 +210,8 @@ def _deal_unseen_cards(seen: dict[str, Any]) -> list[Any]:
             if left[landscape]:
                 order.append(landscape)
                 left[landscape] -= 1
+    if rng is not None:
+        rng.shuffle(order)
     hands: list[Any] = []
     for index, info in enumerate(seen["seats"]):
         if index == me:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.attika.observation import state_from_observation
 from engine.attika.rules import ATTIKA
 from engine.attika.spectator import AttikaSpectator
 from engine.attika.state import AttikaState
@@ -18,4 +19,5 @@ SPEC: GameSpec[AttikaState] = GameSpec(
     protocol_doc=Path(__file__).with_name("protocol.md"),
     legal_actions_from_json=ATTIKA.legal_actions_from_json,
     state_from_observation=ATTIKA.state_from_observation,
+    sample_state=state_from_observation,
 )

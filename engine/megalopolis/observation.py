@@ -77,13 +77,16 @@ def observation(state: MegalopolisState, player: int) -> dict[str, Any]:
     }
 
 
-def state_from_observation(observation: dict[str, Any]) -> MegalopolisState:
+def state_from_observation(
+    observation: dict[str, Any], rng: SplitMix64 | None = None
+) -> MegalopolisState:
     """A full state consistent with the observation. The unseen tiles are shuffled with a
-    fixed seed (mixed with the turn) and dealt to the face-down tiles (by position), the
-    other players' hands (by seat), a Library's hidden tiles, then the deck."""
+    fixed seed (mixed with the turn), or with `rng` when given (a determinization for
+    search, `engine.search`), and dealt to the face-down tiles (by position), the other
+    players' hands (by seat), a Library's hidden tiles, then the deck."""
     me = observation["player"]
     pool = [name for name in KIND_NAMES for _ in range(observation["unseen"].get(name, 0))]
-    SplitMix64(DETERMINIZE_SEED ^ observation["turn"]).shuffle(pool)
+    (rng or SplitMix64(DETERMINIZE_SEED ^ observation["turn"])).shuffle(pool)
 
     def deal(count: int) -> list[str]:
         dealt = pool[:count]

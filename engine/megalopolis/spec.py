@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.megalopolis.observation import state_from_observation
 from engine.megalopolis.rules import MEGALOPOLIS
 from engine.megalopolis.spectator import MegalopolisSpectator
 from engine.megalopolis.state import MegalopolisState
@@ -18,4 +19,5 @@ SPEC: GameSpec[MegalopolisState] = GameSpec(
     protocol_doc=Path(__file__).with_name("protocol.md"),
     legal_actions_from_json=MEGALOPOLIS.legal_actions_from_json,
     state_from_observation=MEGALOPOLIS.state_from_observation,
+    sample_state=state_from_observation,
 )

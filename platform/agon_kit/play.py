@@ -59,7 +59,7 @@ def register(commands: Any) -> None:
         "bots",
         nargs="+",
         metavar="BOT",
-        help="builtin:random, builtin:greedy or a bot file, one per seat",
+        help=f"{', '.join(f'builtin:{name}' for name in BUILTIN_BOTS)} or a bot file, one per seat",
     )
     parser.set_defaults(run=run)
 

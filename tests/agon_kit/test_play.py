@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -65,6 +66,24 @@ def test_the_same_seed_writes_byte_identical_replays(
         )
         assert outcome.code == 0
     assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
+
+
+def test_a_search_bot_plays_as_a_builtin_and_its_replay_reproduces(
+    agon: Callable[..., Outcome], tmp_path: Path
+) -> None:
+    replays = []
+    for name in ("a.json", "b.json"):
+        path = tmp_path / name
+        outcome = agon(
+            "play", "--game", "architekton", "--seed", "3", "--replay", str(path),
+            "builtin:mcts-1", "builtin:greedy",
+        )  # fmt: skip
+        assert outcome.code == 0
+        replays.append(path.read_bytes())
+    assert replays[0] == replays[1]
+    replay = Replay.from_json(json.loads(replays[0]))
+    assert replay.bots == ["builtin:mcts-1", "builtin:greedy"]
+    verify_replay(replay)
 
 
 def test_ranks_put_the_best_score_first(agon: Callable[..., Outcome]) -> None:

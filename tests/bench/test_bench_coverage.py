@@ -30,6 +30,7 @@ RUN_BY = {
     "reply_padding.py": "tests/bench/test_sandbox_benches.py",
     "sandbox.py": EVERY,
     "scheduling.py": "tests/bench/test_scheduling_bench.py",
+    "search_bots.py": "tests/bench/test_search_bots_bench.py",
     "seccomp_cost.py": "tests/bench/test_sandbox_benches.py",
     "side_channels.py": EVERY,
     "sprt.py": "tests/competition/test_sprt_bench.py",

@@ -11,8 +11,8 @@ from engine.rng import derive_seed
 from tests.engine.support import GAME
 
 
-def test_the_builtin_bots_are_random_and_greedy() -> None:
-    assert BUILTIN_BOTS == ("random", "greedy")
+def test_the_builtin_bots_are_random_greedy_and_the_search_bots_weakest_first() -> None:
+    assert BUILTIN_BOTS == ("random", "greedy", "mcts-1", "mcts-2", "mcts-3")
 
 
 def test_a_random_bot_is_seeded_from_the_match_seed_its_name_and_seat() -> None:
@@ -27,7 +27,8 @@ def test_the_greedy_bot_comes_from_the_game() -> None:
 
 def test_an_unknown_builtin_bot_names_the_known_ones() -> None:
     with pytest.raises(
-        ValueError, match="unknown builtin bot 'clever'; builtin bots: random, greedy"
+        ValueError,
+        match="unknown builtin bot 'clever'; builtin bots: random, greedy, mcts-1, mcts-2, mcts-3",
     ):
         builtin_bot("clever", "akropolis", 1, 0)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agon_kit.common import add_box_arguments, fail, fail_box, print_json
+from engine.bots import BUILTIN_BOTS
 from engine.errors import InvalidOptions
 from engine.registry import UnknownGame, game_ids, get_game
 from sandbox.errors import PackageError, SandboxError
@@ -59,7 +60,8 @@ def register(commands: Any) -> None:
         "bots",
         nargs="+",
         metavar="BOT",
-        help=f"{', '.join(f'builtin:{name}' for name in BUILTIN_BOTS)} or a bot file, one per seat",
+        help=f"{', '.join(f'builtin:{name}' for name in BUILTIN_BOTS)} or a bot file, one per "
+        "seat",
     )
     parser.set_defaults(run=run)
 
@@ -154,7 +156,6 @@ def program_for(spec: str) -> Program:
     # The sandbox's runner: see the note at the top.
     import hashlib
 
-    from engine.bots import BUILTIN_BOTS
     from sandbox.runner import Program
 
     if spec.startswith("builtin:"):

@@ -38,6 +38,9 @@ The last line printed is one JSON object:
 ranks are per seat, 1 is best; tied seats share a rank."""
 
 
+BUILTINS_SHOWN = ", ".join(f"builtin:{name}" for name in BUILTIN_BOTS)
+
+
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "play",
@@ -60,8 +63,7 @@ def register(commands: Any) -> None:
         "bots",
         nargs="+",
         metavar="BOT",
-        help=f"{', '.join(f'builtin:{name}' for name in BUILTIN_BOTS)} or a bot file, one per "
-        "seat",
+        help=f"{BUILTINS_SHOWN} or a bot file, one per seat",
     )
     parser.set_defaults(run=run)
 

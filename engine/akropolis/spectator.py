@@ -21,7 +21,7 @@ from engine.akropolis.components import (
     describe_hex,
 )
 from engine.akropolis.geometry import STEP
-from engine.akropolis.scoring import score_surface
+from engine.akropolis.rules import city_score
 from engine.akropolis.state import AkropolisState
 from engine.core import JSON
 from engine.hexgrid import decode, encode
@@ -45,10 +45,10 @@ def hex_words(code: int) -> str:
 class AkropolisSpectator:
     def view(self, state: AkropolisState, *, reveal: bool) -> dict[str, JSON]:
         over = len(state.site) <= 1 and not state.stacks
-        scores = [
-            score_surface(city.top, state.stones[player], state.variants)
-            for player, city in enumerate(state.cities)
-        ]
+        # Each city's running score, kept up to date placement by placement as a replay
+        # plays (equal to `scoring.score_surface`, the plain oracle), not a rescoring of
+        # every city at every step: most of a timeline's cost before.
+        scores = [city_score(state, player) for player in range(len(state.cities))]
         return {
             "turn": state.turn,
             "current": None if over else state.turn % state.players,

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count, Q, Window
 from django.utils import timezone
 
 from agon.bots.models import BotVersion
@@ -43,7 +44,10 @@ def broken_reason(
     return None
 
 
-def _judged_seats(version: BotVersion) -> list[str]:
+def _judged_seats(version: BotVersion, window: int) -> tuple[list[str], int]:
+    """The fault codes of the version's last `window` judged matches (newest first),
+    and its count of faulted ones in all: one statement, whose rows are at most
+    `window` however many matches the version has played."""
     seats = MatchSeat.objects.filter(
         version=version,
         match__status=Match.Status.FINISHED,
@@ -51,7 +55,12 @@ def _judged_seats(version: BotVersion) -> list[str]:
     )
     if version.faults_counted_from is not None:
         seats = seats.filter(match__created__gte=version.faults_counted_from)
-    return list(seats.order_by("-match_id").values_list("fault", flat=True))
+    rows = list(
+        seats.annotate(faults_in_all=Window(Count("pk", filter=~Q(fault=""))))
+        .order_by("-match_id")
+        .values_list("fault", "faults_in_all")[: max(1, window)]
+    )
+    return [fault for fault, _ in rows][:window], (rows[0][1] if rows else 0)
 
 
 def version_judge_faults(*, version: BotVersion) -> bool:
@@ -59,11 +68,12 @@ def version_judge_faults(*, version: BotVersion) -> bool:
     paused now. Called as each of its ranked matches is concluded, in that transaction."""
     if version.paused_reason:
         return True
-    faults = _judged_seats(version)
+    window = settings.AGON_FAULT_RECENT_MATCHES
+    faults, faulted = _judged_seats(version, window)
     reason = broken_reason(
         faults,
-        sum(bool(fault) for fault in faults),
-        window=settings.AGON_FAULT_RECENT_MATCHES,
+        faulted,
+        window=window,
         share=settings.AGON_FAULT_SHARE,
         most=settings.AGON_FAULT_MAX,
     )

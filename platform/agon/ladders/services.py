@@ -29,6 +29,7 @@ from agon.ladders.matchmaking import (
 from agon.ladders.models import Ladder, Rating, RatingChange
 from agon.ladders.selectors import ranked_matches_since
 from agon.matches.models import Match, MatchSeat
+from agon.matches.selectors import seats_with_versions
 from agon.matches.services import match_create
 from agon.ratings.stored import SETTLED_COLUMNS
 from competition import ratings
@@ -86,8 +87,7 @@ def ratings_apply(*, match: Match, seats: Sequence[MatchSeat] | None = None) -> 
     if match.ladder_id is None:
         return []
     ranked = sorted(
-        match.seats.select_related("version") if seats is None else seats,
-        key=lambda seat: seat.seat,
+        seats_with_versions(match) if seats is None else seats, key=lambda seat: seat.seat
     )
     bot_ids = [seat.version.bot_id for seat in ranked if seat.version]
     rows = {

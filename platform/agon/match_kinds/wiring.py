@@ -13,6 +13,7 @@ from agon.ladders.services import ratings_apply, ratings_enter
 from agon.matches.background import Source, background_sources_install
 from agon.matches.models import Match
 from agon.matches.outcome_registry import outcomes_install
+from agon.matches.selectors import seats_with_versions
 from agon.matches.visibility import audiences_install
 from agon.tournaments.scheduling import (
     tournament_dispatch,
@@ -49,7 +50,7 @@ def challenge_outcome(match: Match) -> None:
 
 
 def _judge_faults(match: Match) -> None:
-    for seat in match.seats.select_related("version"):
+    for seat in seats_with_versions(match):
         if seat.version is not None:
             version_judge_faults(version=seat.version)
 

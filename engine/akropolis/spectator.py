@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.akropolis.actions import parse_action
+from engine.akropolis.city import City
 from engine.akropolis.components import (
     COLOR_INDEX_OF,
     COLORS,
@@ -21,7 +22,6 @@ from engine.akropolis.components import (
     describe_hex,
 )
 from engine.akropolis.geometry import STEP
-from engine.akropolis.city import City
 from engine.akropolis.rules import city_score
 from engine.akropolis.state import AkropolisState
 from engine.core import JSON

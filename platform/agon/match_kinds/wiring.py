@@ -7,7 +7,7 @@ outcome (the one place that says what a result means: installed into
 from __future__ import annotations
 
 from agon.bots.models import BotVersion
-from agon.bots.pausing import version_judge_faults
+from agon.bots.pausing import versions_judge_faults
 from agon.bots.services import validation_conclude
 from agon.ladders.services import ratings_apply, ratings_enter
 from agon.matches.background import Source, background_sources_install
@@ -50,9 +50,7 @@ def challenge_outcome(match: Match) -> None:
 
 
 def _judge_faults(match: Match) -> None:
-    for seat in seats_with_versions(match):
-        if seat.version is not None:
-            version_judge_faults(version=seat.version)
+    versions_judge_faults([seat.version for seat in seats_with_versions(match) if seat.version])
 
 
 def tournament_outcome(match: Match) -> None:

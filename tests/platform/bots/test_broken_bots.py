@@ -109,9 +109,10 @@ def test_the_judge_reads_the_last_matches_only_and_counts_every_fault_past_them(
     flaky, steady = make_bot(alice, "flaky"), make_bot(bob, "steady")
     for faulty in (flaky, flaky, None, None, None):
         play(ladder_2p, [flaky, steady], faulty=faulty)
-    assert _judged_seats(active(flaky), 3) == (["", "", ""], 2)
-    assert _judged_seats(active(flaky), 10) == (["", "", "", "crash", "crash"], 2)
-    assert _judged_seats(active(steady), 3) == (["", "", ""], 0)
+    both = [active(flaky), active(steady)]
+    assert _judged_seats(both, 3) == {both[0].id: (["", "", ""], 2), both[1].id: (["", "", ""], 0)}
+    assert _judged_seats(both[:1], 10) == {both[0].id: (["", "", "", "crash", "crash"], 2)}
+    assert _judged_seats(both, 0) == {both[0].id: ([], 2), both[1].id: ([], 0)}
 
     settings.AGON_FAULT_MAX = 2
     play(ladder_2p, [flaky, steady], faulty=flaky)

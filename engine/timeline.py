@@ -35,23 +35,33 @@ def view_patch(before: JSON, after: JSON) -> JSON:
     """The patch that turns `before` into `after` (`_UNCHANGED` if they are equal)."""
     if before is not _MISSING and type(before) is type(after) and before == after:
         return _UNCHANGED
+    # Below, what a call would answer without recursing is written out: a part equal to
+    # the one before (same type, same value) is unchanged, and any other number, string
+    # or null is itself. Most parts of a view are as they were a step before.
     if isinstance(after, dict):
         if isinstance(before, dict) and before.keys() == after.keys():
             changed = {}
             for key, value in after.items():
-                patch = view_patch(before[key], value)
-                if patch is not _UNCHANGED:
-                    changed[key] = patch
+                old = before[key]
+                if type(old) is type(value) and old == value:
+                    continue
+                changed[key] = view_patch(old, value) if isinstance(value, dict | list) else value
             return changed
         return {"$set": after}
     if isinstance(after, list) and isinstance(before, list):
         items = {}
+        kept, most = len(before), len(after) // 2
         for index, value in enumerate(after):
-            patch = view_patch(before[index] if index < len(before) else _MISSING, value)
-            if patch is not _UNCHANGED:
-                items[str(index)] = patch
-        if len(items) * 2 > len(after):
-            return after
+            if index < kept:
+                old = before[index]
+                if type(old) is type(value) and old == value:
+                    continue
+                patch = view_patch(old, value) if isinstance(value, dict | list) else value
+            else:
+                patch = view_patch(_MISSING, value)
+            items[str(index)] = patch
+            if len(items) > most:
+                return after  # more than half the items changed: the list, whole
         return {"$len": len(after), "$i": items}
     return after
 

@@ -96,6 +96,7 @@ class BoxCgroup:
         # The referee's pid in the name tells whether the box outlived it (reap_orphans).
         self.name = f"{BOX_PREFIX}{os.getpid()}-{uuid.uuid4().hex[:12]}"
         self._procs_fd: int | None = None
+        self._freezer_fd: int | None = None
         self.v2 = _v2_root() is not None
         if self.v2:
             parent = ROOT / "agon"
@@ -113,6 +114,7 @@ class BoxCgroup:
         box = cls.__new__(cls)
         box.name = name
         box._procs_fd = None
+        box._freezer_fd = None
         box.v2 = _v2_root() is not None
         if box.v2:
             box.folders = {"unified": ROOT / "agon" / name}
@@ -171,16 +173,22 @@ class BoxCgroup:
             return []
 
     def freeze(self) -> None:
-        if self.v2:
-            _write(self.folders["unified"] / "cgroup.freeze", "1")
-        else:
-            _write(self.folders["freezer"] / "freezer.state", "FROZEN")
+        os.pwrite(self._freezer(), b"1" if self.v2 else b"FROZEN", 0)
 
     def thaw(self) -> None:
-        if self.v2:
-            _write(self.folders["unified"] / "cgroup.freeze", "0")
-        else:
-            _write(self.folders["freezer"] / "freezer.state", "THAWED")
+        os.pwrite(self._freezer(), b"0" if self.v2 else b"THAWED", 0)
+
+    def _freezer(self) -> int:
+        """A descriptor on the file that freezes the box, opened at its first use and
+        kept until `remove`: the referee freezes and thaws a box twice a turn."""
+        if self._freezer_fd is None:
+            path = (
+                self.folders["unified"] / "cgroup.freeze"
+                if self.v2
+                else self.folders["freezer"] / "freezer.state"
+            )
+            self._freezer_fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+        return self._freezer_fd
 
     def oom_killed(self) -> bool:
         """Whether the kernel killed a process of the box for running out of memory."""
@@ -225,9 +233,10 @@ class BoxCgroup:
 
     def remove(self) -> None:
         self.kill_all()
-        if self._procs_fd is not None:
-            os.close(self._procs_fd)
-            self._procs_fd = None
+        for fd in (self._procs_fd, self._freezer_fd):
+            if fd is not None:
+                os.close(fd)
+        self._procs_fd = self._freezer_fd = None
         for folder in self.folders.values():
             for _ in range(100):
                 try:

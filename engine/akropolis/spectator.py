@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.akropolis.actions import parse_action
+from engine.akropolis.city import City
 from engine.akropolis.components import (
     COLOR_INDEX_OF,
     COLORS,
@@ -21,7 +22,7 @@ from engine.akropolis.components import (
     describe_hex,
 )
 from engine.akropolis.geometry import STEP
-from engine.akropolis.scoring import score_surface
+from engine.akropolis.rules import city_score
 from engine.akropolis.state import AkropolisState
 from engine.core import JSON
 from engine.hexgrid import decode, encode
@@ -43,12 +44,16 @@ def hex_words(code: int) -> str:
 
 
 class AkropolisSpectator:
+    def __init__(self) -> None:
+        self._cities: dict[int, tuple[City, int, JSON]] = {}
+        """Each city's last entry in a view, by the city's id (`_city_entry`)."""
+
     def view(self, state: AkropolisState, *, reveal: bool) -> dict[str, JSON]:
         over = len(state.site) <= 1 and not state.stacks
-        scores = [
-            score_surface(city.top, state.stones[player], state.variants)
-            for player, city in enumerate(state.cities)
-        ]
+        # Each city's running score, kept up to date placement by placement as a replay
+        # plays (equal to `scoring.score_surface`, the plain oracle), not a rescoring of
+        # every city at every step: most of a timeline's cost before.
+        scores = [city_score(state, player) for player in range(len(state.cities))]
         return {
             "turn": state.turn,
             "current": None if over else state.turn % state.players,
@@ -66,17 +71,27 @@ class AkropolisSpectator:
                 {color: [score.colors[color].value, score.colors[color].stars] for color in COLORS}
                 for score in scores
             ],
-            "cities": [
-                {
-                    "tiles": city.tiles,
-                    "hexes": [
-                        [*decode(cell), level, hex_letter(code), city.tile_at[cell]]
-                        for cell, (level, code, _) in sorted(city.top.items())
-                    ],
-                }
-                for city in state.cities
+            "cities": [self._city_entry(city) for city in state.cities],
+        }
+
+    def _city_entry(self, city: City) -> JSON:
+        """A city's part of the view. A replay changes one city a step, by placing a tile
+        (which counts in `tiles`): the others' entries are the ones the step before
+        made, the same objects, unchanged (a view is read, never changed, by whoever
+        asks for it), and the timeline compares them to themselves at no cost."""
+        made = self._cities.get(id(city))
+        if made is not None and made[0] is city and made[1] == city.tiles:
+            return made[2]
+        entry: JSON = {
+            "tiles": city.tiles,
+            "hexes": [
+                [*decode(cell), level, hex_letter(code), city.tile_at[cell]]
+                for cell, (level, code, _) in sorted(city.top.items())
             ],
         }
+        # The city is kept with its entry, so that its id is not another city's meanwhile.
+        self._cities[id(city)] = (city, city.tiles, entry)
+        return entry
 
     def explain(self, state: AkropolisState, seat: int, action: JSON) -> Explained:
         position, q, r, rotation = parse_action(action)

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from engine.akropolis.components import TILES
+from engine.akropolis.components import COLORS, TILES
+from engine.akropolis.scoring import VARIANTS, score_surface
 from engine.core import JSON
 from engine.match import play_match
 from engine.registry import game_ids, get_game, get_spec
@@ -91,6 +92,36 @@ def test_akropolis_views_show_each_city_as_the_observation_does() -> None:
             ]
         assert [tile for tile, _ in view["site"]] == [entry["tile"] for entry in seen["site"]]
         assert view["stones"] == seen["stones"]
+
+
+@pytest.mark.parametrize("variants", [(), VARIANTS])
+@pytest.mark.parametrize("players", [2, 4])
+def test_akropolis_views_score_every_step_as_the_plain_rules_do(
+    players: int, variants: tuple[str, ...]
+) -> None:
+    """The view reads each city's running score (kept up to date by the engine as the
+    replay plays); at every step it says what `scoring.score_surface` says."""
+    game = get_game("akropolis")
+    replay = play_match(
+        game,
+        seed=23 + players,
+        players=players,
+        options=dict.fromkeys(variants, True),
+        bots=[game.greedy_bot(seat) for seat in range(players)],
+        bot_ids=[f"greedy-{seat}" for seat in range(players)],
+    )
+    spectator = get_spec("akropolis").spectator()
+    for state in replay_states(replay):
+        view = spectator.view(state, reveal=True)
+        plain = [
+            score_surface(city.top, stones, state.variants)
+            for city, stones in zip(state.cities, state.stones, strict=True)
+        ]
+        assert view["scores"] == [score.total for score in plain]
+        assert view["breakdown"] == [
+            {colour: [score.colors[colour].value, score.colors[colour].stars] for colour in COLORS}
+            for score in plain
+        ]
 
 
 def test_akropolis_marks_the_three_cells_of_the_tile_just_placed() -> None:

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count, F, Q, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from agon.bots.models import BotVersion
@@ -44,36 +46,67 @@ def broken_reason(
     return None
 
 
-def _judged_seats(version: BotVersion) -> list[str]:
-    seats = MatchSeat.objects.filter(
-        version=version,
-        match__status=Match.Status.FINISHED,
-        match__kind=Match.Kind.RANKED,
+def _judged_seats(versions: Sequence[BotVersion], window: int) -> dict[int, tuple[list[str], int]]:
+    """Per version (by id): the fault codes of its last `window` judged matches (newest
+    first), and its count of faulted ones in all. One statement for them all, whose rows
+    are at most `window` a version however many matches each has played."""
+    if not versions:
+        return {}
+    judged = Q()
+    for version in versions:
+        counted = Q(version=version)
+        if version.faults_counted_from is not None:
+            counted &= Q(match__created__gte=version.faults_counted_from)
+        judged |= counted
+    rows = (
+        MatchSeat.objects.filter(
+            judged, match__status=Match.Status.FINISHED, match__kind=Match.Kind.RANKED
+        )
+        .annotate(
+            newest=Window(RowNumber(), partition_by=F("version_id"), order_by=F("match_id").desc()),
+            faults_in_all=Window(Count("pk", filter=~Q(fault="")), partition_by=F("version_id")),
+        )
+        .filter(newest__lte=max(1, window))
+        .order_by("version_id", "-match_id")
+        .values_list("version_id", "fault", "faults_in_all")
     )
-    if version.faults_counted_from is not None:
-        seats = seats.filter(match__created__gte=version.faults_counted_from)
-    return list(seats.order_by("-match_id").values_list("fault", flat=True))
+    found: dict[int, tuple[list[str], int]] = {version.id: ([], 0) for version in versions}
+    for version_id, fault, faulted in rows:
+        faults, _ = found[version_id]
+        found[version_id] = ([*faults, fault] if len(faults) < window else faults, faulted)
+    return found
 
 
 def version_judge_faults(*, version: BotVersion) -> bool:
     """Pause the version if its faults in ranked matches say it is broken; whether it is
     paused now. Called as each of its ranked matches is concluded, in that transaction."""
-    if version.paused_reason:
-        return True
-    faults = _judged_seats(version)
-    reason = broken_reason(
-        faults,
-        sum(bool(fault) for fault in faults),
-        window=settings.AGON_FAULT_RECENT_MATCHES,
-        share=settings.AGON_FAULT_SHARE,
-        most=settings.AGON_FAULT_MAX,
-    )
-    if reason is None:
-        return False
-    version.paused_reason = f"Paused from matchmaking: {reason}."
-    version.save(update_fields=["paused_reason"])
-    version_paused_notify(version)
-    return True
+    return versions_judge_faults([version]) == [True]
+
+
+def versions_judge_faults(versions: Sequence[BotVersion]) -> list[bool]:
+    """`version_judge_faults` of each version (those of a match's seats), their records
+    read in one statement."""
+    window = settings.AGON_FAULT_RECENT_MATCHES
+    records = _judged_seats([v for v in versions if not v.paused_reason], window)
+    paused = []
+    for version in versions:
+        if version.paused_reason:
+            paused.append(True)
+            continue
+        faults, faulted = records[version.id]
+        reason = broken_reason(
+            faults,
+            faulted,
+            window=window,
+            share=settings.AGON_FAULT_SHARE,
+            most=settings.AGON_FAULT_MAX,
+        )
+        if reason is not None:
+            version.paused_reason = f"Paused from matchmaking: {reason}."
+            version.save(update_fields=["paused_reason"])
+            version_paused_notify(version)
+        paused.append(reason is not None)
+    return paused
 
 
 @transaction.atomic

@@ -30,6 +30,7 @@ from agon.ladders.models import Ladder, Rating, RatingChange
 from agon.ladders.notices import milestone_reached, rating_milestone_notify
 from agon.ladders.selectors import ranked_matches_since
 from agon.matches.models import Match, MatchSeat
+from agon.matches.selectors import seats_with_versions
 from agon.matches.services import match_create
 from agon.ratings.stored import SETTLED_COLUMNS
 from competition import ratings
@@ -87,8 +88,7 @@ def ratings_apply(*, match: Match, seats: Sequence[MatchSeat] | None = None) -> 
     if match.ladder_id is None:
         return []
     ranked = sorted(
-        match.seats.select_related("version") if seats is None else seats,
-        key=lambda seat: seat.seat,
+        seats_with_versions(match) if seats is None else seats, key=lambda seat: seat.seat
     )
     bot_ids = [seat.version.bot_id for seat in ranked if seat.version]
     rows = {
@@ -168,10 +168,8 @@ def matchmaking_round(*, rng: Random | None = None) -> list[Match]:
     recent = ranked_matches_since(
         timezone.now() - timedelta(seconds=settings.AGON_FAIR_SHARE_SECONDS)
     )
-    ladders, rated, free = {}, {}, {}
-    for ladder in Ladder.objects.filter(active=True).order_by("id"):
-        ladders[ladder.id] = ladder
-        rated[ladder.id], free[ladder.id] = _candidates(ladder, pending.filter(ladder=ladder))
+    ladders = {ladder.id: ladder for ladder in Ladder.objects.filter(active=True).order_by("id")}
+    rated, free = _candidates(list(ladders), pending)
     loads = [
         LadderLoad(
             ladder_id=ladder.id,
@@ -206,41 +204,59 @@ def matchmaking_round(*, rng: Random | None = None) -> list[Match]:
 
 
 def _candidates(
-    ladder: Ladder, pending: QuerySet[Match]
-) -> tuple[list[Candidate], list[Candidate]]:
-    """The bots rated on the ladder (their rating active: not retired) with an active
-    version that is not paused (as broken), and those of them in none of its `pending`
-    matches. Each carries its owner, unless
-    the owner is a house account (AGON_HOUSE_ACCOUNTS), whose bots may meet each other."""
-    busy = set(
-        pending.values_list("seats__version__bot_id", flat=True).exclude(seats__version=None)
-    )
-    last_played = dict(
-        MatchSeat.objects.filter(match__ladder=ladder, match__kind=Match.Kind.RANKED)
-        .values_list("version__bot_id")
+    ladder_ids: list[int], pending: QuerySet[Match]
+) -> tuple[dict[int, list[Candidate]], dict[int, list[Candidate]]]:
+    """Per ladder: the bots rated on it (their rating active: not retired) with an
+    active version that is not paused (as broken), and those of them in none of its
+    `pending` matches. Each carries its owner, unless the owner is a house account
+    (AGON_HOUSE_ACCOUNTS), whose bots may meet each other. A statement each for every
+    ladder at once (a round looks at every active ladder)."""
+    busy: dict[int, set[int]] = {ladder_id: set() for ladder_id in ladder_ids}
+    for ladder_id, bot_id in (
+        pending.filter(ladder_id__in=ladder_ids)
+        .values_list("ladder_id", "seats__version__bot_id")
+        .exclude(seats__version=None)
+    ):
+        busy[ladder_id].add(bot_id)
+    last_played = {
+        (ladder_id, bot_id): last
+        for ladder_id, bot_id, last in MatchSeat.objects.filter(
+            match__ladder_id__in=ladder_ids, match__kind=Match.Kind.RANKED
+        )
+        .values_list("match__ladder_id", "version__bot_id")
         .annotate(last=Max("match__created"))
         .order_by()
-    )
+    }
     overdue_before = timezone.now() - timedelta(seconds=settings.AGON_MATCHMAKING_MAX_WAIT_SECONDS)
     house = set(
         User.objects.filter(username__in=settings.AGON_HOUSE_ACCOUNTS).values_list("id", flat=True)
     )
-    rated = [
-        Candidate(
-            r.bot_id,
-            r.current.value,
-            r.version_games,
-            r.current.deviation,
-            overdue=last_played.get(r.bot_id, overdue_before) <= overdue_before,
-            owner=None if r.bot.owner_id in house else r.bot.owner_id,
-        )
-        for r in Rating.objects.filter(
-            ladder=ladder, active=True, version__status="active", version__paused_reason=""
+    rated: dict[int, list[Candidate]] = {ladder_id: [] for ladder_id in ladder_ids}
+    for r in (
+        Rating.objects.filter(
+            ladder_id__in=ladder_ids,
+            active=True,
+            version__status="active",
+            version__paused_reason="",
         )
         .select_related("bot")
-        .order_by("bot_id")
-    ]
-    return rated, [c for c in rated if c.bot_id not in busy]
+        .order_by("ladder_id", "bot_id")
+    ):
+        rated[r.ladder_id].append(
+            Candidate(
+                r.bot_id,
+                r.current.value,
+                r.version_games,
+                r.current.deviation,
+                overdue=last_played.get((r.ladder_id, r.bot_id), overdue_before) <= overdue_before,
+                owner=None if r.bot.owner_id in house else r.bot.owner_id,
+            )
+        )
+    free = {
+        ladder_id: [c for c in candidates if c.bot_id not in busy[ladder_id]]
+        for ladder_id, candidates in rated.items()
+    }
+    return rated, free
 
 
 def _recent_meetings(ladder: Ladder, bots: int) -> Counter[Pair]:

@@ -7,12 +7,13 @@ outcome (the one place that says what a result means: installed into
 from __future__ import annotations
 
 from agon.bots.models import BotVersion
-from agon.bots.pausing import version_judge_faults
+from agon.bots.pausing import versions_judge_faults
 from agon.bots.services import validation_conclude
 from agon.ladders.services import ratings_apply, ratings_enter
 from agon.matches.background import Source, background_sources_install
 from agon.matches.models import Match
 from agon.matches.outcome_registry import outcomes_install
+from agon.matches.selectors import seats_with_versions
 from agon.matches.visibility import audiences_install
 from agon.tournaments.scheduling import (
     tournament_dispatch,
@@ -49,9 +50,7 @@ def challenge_outcome(match: Match) -> None:
 
 
 def _judge_faults(match: Match) -> None:
-    for seat in match.seats.select_related("version"):
-        if seat.version is not None:
-            version_judge_faults(version=seat.version)
+    versions_judge_faults([seat.version for seat in seats_with_versions(match) if seat.version])
 
 
 def tournament_outcome(match: Match) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import Count, F, Max, Min, Q, QuerySet
+from django.db.models import Count, F, Max, Min, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
 from agon.bots.models import Bot, BotVersion
@@ -338,3 +338,14 @@ def head_to_head(*, bot: Bot) -> list[HeadToHead]:
     ]
     oldest = datetime.min.replace(tzinfo=UTC)
     return sorted(records, key=lambda r: (-r.games, -(r.last_played or oldest).timestamp(), r.bot))
+
+
+def seats_with_versions(match: Match) -> list[MatchSeat]:
+    """The match's seats in order, each with its version (None for a builtin): loaded
+    once per match object, so that finishing a match and concluding its outcome (its
+    ratings, its bots' faults) read them from the database once, in one transaction."""
+    prefetch_related_objects(
+        [match],
+        Prefetch("seats", queryset=MatchSeat.objects.select_related("version").order_by("seat")),
+    )
+    return list(match.seats.all())

@@ -25,18 +25,19 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from agon import counters
 from agon.bots.models import BotVersion
 from agon.celery import app as celery_app
 from agon.ladders.models import Ladder
+from agon.matches.fields import SeedField
 from agon.matches.heartbeat import Heartbeat
 from agon.matches.live import LiveRecorder, live_clear
 from agon.matches.models import Match, MatchSeat
 from agon.matches.outcome_registry import outcome_conclude
-from agon.matches.selectors import silent_matches
+from agon.matches.selectors import seats_with_versions, silent_matches
 from agon.matches.timeline import store_finished_timeline
 from agon.sandboxing import MatchRecord, Program, SandboxError, run_match
 from engine.match import bounded_detail
@@ -131,9 +132,9 @@ def match_claim(*, match_id: int, now: datetime | None = None) -> str | None:
         "started": now,
         "heartbeat": now,
         "attempts": F("attempts") + 1,
+        "seed": _seed_afresh_on_retry(),
     }
     if Match.objects.filter(id=match_id, status=Match.Status.QUEUED).update(**claim) == 1:
-        _deal_afresh_on_retry(match_id, token)
         return token
     with transaction.atomic():
         # Waits while the row is locked: by a finish, or a heartbeat (whose session the
@@ -153,7 +154,6 @@ def match_claim(*, match_id: int, now: datetime | None = None) -> str | None:
             _match_fail_lost(match)
             return None
         Match.objects.filter(id=match_id).update(**claim)
-        _deal_afresh_on_retry(match_id, token)
         log.warning(
             "match %s: its run fell silent %.0f s ago; this run takes it over", match_id, silent
         )
@@ -176,13 +176,15 @@ def _match_fail_lost(match: Match) -> None:
     )
 
 
-def _deal_afresh_on_retry(match_id: int, token: str) -> None:
-    """A match played again (its run died, or its sandbox failed) is dealt afresh: a new
-    seed for every claim after the first. Its bots may have seen part of the earlier
-    deal, and may remember it across boxes (docs/threat-model.md); the replay records the
-    seed the match was finally played on."""
-    Match.objects.filter(id=match_id, claimed_by=token, attempts__gt=1).update(
-        seed=secrets.randbits(64)
+def _seed_afresh_on_retry() -> Case:
+    """The claim's new seed: a match played again (its run died, or its sandbox failed)
+    is dealt afresh, a new seed for every claim after the first. Its bots may have seen
+    part of the earlier deal, and may remember it across boxes (docs/threat-model.md);
+    the replay records the seed the match was finally played on. Part of the claim's
+    UPDATE (which sees the attempts before it counts this one): no statement of its own."""
+    return Case(
+        When(attempts__gte=1, then=Value(secrets.randbits(64), output_field=SeedField())),
+        default=F("seed"),
     )
 
 
@@ -247,35 +249,41 @@ def _finish_or_fail(*, match_id: int, token: str, record: MatchRecord, started: 
     when the failure cannot even be recorded (the database is gone) does it propagate,
     and the stuck-match sweep takes the match back later."""
     try:
-        finished = match_finish(match_id=match_id, token=token, record=record, started=started)
+        replay_name = _finish(match_id=match_id, token=token, record=record, started=started)
     except Exception as error:
         log.exception("match %s: the platform could not store its result", match_id)
         first_line = bounded_detail((str(error).strip().splitlines() or [""])[0], limit=200)
         reason = f"the platform could not store its result ({type(error).__name__}: {first_line})"
         match_fail(match_id=match_id, token=token, error=reason)
         return False
-    if finished:
-        stored = Match.objects.filter(id=match_id).values_list("replay", flat=True).first()
-        store_finished_timeline(match_id, stored or "", record.replay)
-    return finished
+    if replay_name is None:
+        return False
+    store_finished_timeline(match_id, replay_name, record.replay)
+    return True
+
+
+def match_finish(*, match_id: int, token: str, record: MatchRecord, started: float) -> bool:
+    """Store the result, replay and logs, and apply the outcome of the match's kind
+    (ratings, a verdict), in one transaction, exactly once; False when the match was
+    taken from this run (its result is dropped)."""
+    return _finish(match_id=match_id, token=token, record=record, started=started) is not None
 
 
 @transaction.atomic
-def match_finish(*, match_id: int, token: str, record: MatchRecord, started: float) -> bool:
-    """Store the result, replay and logs, and apply the outcome of the match's kind
-    (ratings, a verdict), in one transaction, exactly once."""
+def _finish(*, match_id: int, token: str, record: MatchRecord, started: float) -> str | None:
+    """`match_finish`: the name its replay was stored under, or None."""
     match = Match.objects.select_for_update().get(id=match_id)
     if match.status != Match.Status.RUNNING or match.claimed_by != token:
         log.warning("match %s was taken from this run; its result is dropped", match_id)
-        return False
+        return None
     replay = record.replay
     match.scores = replay.result["scores"]
     match.ranks = replay.result["ranks"]
     match.faults = replay.faults
     match.replay.save(f"match-{match.id}.json", ContentFile(replay.dumps().encode()), save=False)
     faulted = {fault["seat"]: fault["kind"] for fault in replay.faults}
-    seats = list(match.seats.select_related("version"))
-    for seat in seats:
+    # Loaded once: the outcome (ratings, faults) reads these same seats, as ranked here.
+    for seat in seats_with_versions(match):
         report = record.seats[seat.seat]
         seat.rank = match.ranks[seat.seat]
         seat.score = match.scores[seat.seat]
@@ -324,7 +332,7 @@ def match_finish(*, match_id: int, token: str, record: MatchRecord, started: flo
             fault_kinds=[str(fault["kind"]) for fault in replay.faults],
         )
     )
-    return True
+    return str(match.replay.name)
 
 
 @transaction.atomic

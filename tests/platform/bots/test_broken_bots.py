@@ -13,7 +13,7 @@ from pytest_django import Settings
 from rest_framework.test import APIClient
 
 from agon.bots.models import Bot, BotVersion
-from agon.bots.pausing import broken_reason
+from agon.bots.pausing import _judged_seats, broken_reason
 from agon.bots.services import version_submit
 from agon.ladders.models import Ladder, Rating
 from agon.ladders.services import matchmaking_round
@@ -95,6 +95,30 @@ def test_a_crashing_version_is_paused_its_ratings_kept_and_left_out_of_matchmaki
     seated = {seat.version.bot_id for m in made for seat in m.seats.all() if seat.version}
     assert crashy.id not in seated
     assert {steady.id, other.id} <= seated
+
+
+@pytest.mark.django_db
+def test_the_judge_reads_the_last_matches_only_and_counts_every_fault_past_them(
+    settings: Settings, ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User
+) -> None:
+    """The faults in all count the matches before the window too; the rows read are
+    the window's, however long the version's record (it grows with every match)."""
+    settings.AGON_FAULT_RECENT_MATCHES = 3
+    settings.AGON_FAULT_SHARE = 1.0  # never more than all of them
+    settings.AGON_FAULT_MAX = 1_000
+    flaky, steady = make_bot(alice, "flaky"), make_bot(bob, "steady")
+    for faulty in (flaky, flaky, None, None, None):
+        play(ladder_2p, [flaky, steady], faulty=faulty)
+    both = [active(flaky), active(steady)]
+    assert _judged_seats(both, 3) == {both[0].id: (["", "", ""], 2), both[1].id: (["", "", ""], 0)}
+    assert _judged_seats(both[:1], 10) == {both[0].id: (["", "", "", "crash", "crash"], 2)}
+    assert _judged_seats(both, 0) == {both[0].id: ([], 2), both[1].id: ([], 0)}
+
+    settings.AGON_FAULT_MAX = 2
+    play(ladder_2p, [flaky, steady], faulty=flaky)
+    assert active(flaky).paused_reason == (
+        "Paused from matchmaking: it faulted in 3 matches, more than 2."
+    )
 
 
 @pytest.mark.django_db

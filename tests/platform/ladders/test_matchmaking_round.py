@@ -8,6 +8,8 @@ from random import Random
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from pytest_django import Settings
 
 from agon.bots.examples import examples_owner_ensure
@@ -119,3 +121,24 @@ def test_the_example_bots_ladder_plays_though_one_account_owns_them(
         make_bot(house, f"akropolis-example-{number}")
     created = matchmaking_round(rng=Random(4))
     assert {match.players for match in created} == {2, 3, 4}
+
+
+def test_a_round_reads_every_ladder_at_once(
+    make_bot: MakeBot, ladders: list[Ladder], settings: Settings
+) -> None:
+    """A round's statements do not grow with the ladders: every active ladder (twelve
+    here) is read in the same few, and only the ladders given tables read their recent
+    meetings (and make their matches)."""
+    settings.AGON_QUEUE_TARGET = 0
+    for number in range(3):
+        make_bot(User.objects.create_user(f"owner-{number}"), f"bot-{number}")
+    assert Ladder.objects.filter(active=True).count() > 10
+    with CaptureQueriesContext(connection) as idle:
+        assert matchmaking_round(rng=Random(1)) == []
+    assert len(idle.captured_queries) == 1, "a full queue: counted, nothing more"
+
+    settings.AGON_QUEUE_TARGET = 1
+    with CaptureQueriesContext(connection) as one:
+        assert len(matchmaking_round(rng=Random(1))) == 1
+    reads = [q["sql"] for q in one.captured_queries if q["sql"].startswith("SELECT")]
+    assert len(reads) == 10, "\n".join(reads)  # 54 when each ladder was read apart

@@ -137,7 +137,9 @@ def test_closing_stdout_while_staying_alive_is_a_crash_at_once(any_arena: Arena)
     record = any_arena.play(any_arena.hostile("close_stdout"), RANDOM, limits=slow)
     assert_fault(record, seat=0, kind="crash", turn=FAULT_TURN)
     assert "closed its output" in record.replay.faults[0]["detail"]
-    assert record.seats[0].slowest_turn_seconds < 0.5
+    # Far under the 20 s it must not wait out, with room for a loaded machine (at load 14
+    # the turn, the box's start included, took 0.7 s).
+    assert record.seats[0].slowest_turn_seconds < 5
 
 
 def test_a_bot_that_stops_reading_its_messages_times_out(any_arena: Arena) -> None:

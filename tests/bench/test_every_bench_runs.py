@@ -23,7 +23,8 @@ from tests.bench.support import (
     run_bench,
 )
 from tests.platform.s3 import free_port
-from tests.sandbox.support import BOXED_BACKENDS, require_backend
+from sandbox.backends import ISOLATING_BACKENDS
+from tests.sandbox.support import require_backend
 
 
 def rows_after(output: str, header: str, count: int) -> list[str]:
@@ -105,7 +106,7 @@ def test_the_tournaments_bench_plays_every_format_to_its_end() -> None:
 # --- The sandbox's benches: in each backend that isolates --------------------------------
 
 
-@pytest.mark.parametrize("backend", BOXED_BACKENDS)
+@pytest.mark.parametrize("backend", ISOLATING_BACKENDS)  # the benches take the real ones
 def test_the_sandbox_bench_times_turns_and_starts_against_a_plain_pipe(backend: str) -> None:
     require_backend(backend)
     output = run_bench(
@@ -121,7 +122,7 @@ def test_the_sandbox_bench_times_turns_and_starts_against_a_plain_pipe(backend: 
     assert rows["plain pipe"][1] == rows["plain pipe"][3] == 1
 
 
-@pytest.mark.parametrize("backend", BOXED_BACKENDS)
+@pytest.mark.parametrize("backend", ISOLATING_BACKENDS)  # the benches take the real ones
 def test_the_side_channel_bench_measures_each_channel(backend: str) -> None:
     require_backend(backend)
     output = run_bench("side_channels.py", "--turns", "6", "--backends", backend)

@@ -10,14 +10,15 @@ import pytest
 
 from bench import reply_padding
 from tests.bench.support import run_bench
-from tests.sandbox.support import BOXED_BACKENDS, require_backend
+from sandbox.backends import ISOLATING_BACKENDS
+from tests.sandbox.support import require_backend
 
 # Imported by name, not followed by mypy: the module it imports, bench/sandbox.py, does
 # not pass mypy strict yet.
 seccomp_cost = importlib.import_module("bench.seccomp_cost")
 
 
-@pytest.mark.parametrize("backend", BOXED_BACKENDS)
+@pytest.mark.parametrize("backend", ISOLATING_BACKENDS)  # the benches take the real ones
 def test_the_seccomp_bench_times_boxes_under_both_filters(backend: str) -> None:
     require_backend(backend)
     output = run_bench("seccomp_cost.py", "--boxes", "1", "--turns", "2", "--backends", backend)

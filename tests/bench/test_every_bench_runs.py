@@ -14,6 +14,7 @@ import re
 import pytest
 
 from bench import cpu_table
+from sandbox.backends import ISOLATING_BACKENDS
 from tests.bench.support import (
     BenchDatabase,
     BenchRedis,
@@ -23,7 +24,6 @@ from tests.bench.support import (
     run_bench,
 )
 from tests.platform.s3 import free_port
-from sandbox.backends import ISOLATING_BACKENDS
 from tests.sandbox.support import require_backend
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from bench import reply_padding
-from tests.bench.support import run_bench
 from sandbox.backends import ISOLATING_BACKENDS
+from tests.bench.support import run_bench
 from tests.sandbox.support import require_backend
 
 # Imported by name, not followed by mypy: the module it imports, bench/sandbox.py, does

@@ -28,6 +28,8 @@ from playwright.sync_api import (
 from pytest_django.live_server_helper import LiveServer
 
 from agon.matches import services
+from tests.platform.conftest import PASSWORD
+from tests.platform.web.browser.checks import accessibility_problems, horizontal_overflow
 from tests.required import missing
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -45,6 +47,7 @@ REPO_DIR = Path(__file__).resolve().parents[4]
 SCREENSHOTS = REPO_DIR / "var" / "screenshots"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 900}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -145,3 +148,24 @@ def site(browser: Browser, live_server: LiveServer) -> Iterator[Site]:
     finally:
         context.close()
     assert not problems.found, "\n".join(problems.found)
+
+
+def signed_in_page(site: Site, viewport: str, username: str = "alice") -> Page:
+    """A new page of `viewport` ("phone", else a laptop's), signed in as `username`
+    through the sign-in form (which lands on the user's bots)."""
+    page = site.new_page(PHONE if viewport == "phone" else LAPTOP)
+    page.goto(f"{site.url}/signin/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/my/bots/")
+    return page
+
+
+def looked_at(site: Site, page: Page, name: str, viewport: str) -> None:
+    """The page checked as a reader would meet it (accessible, no wider than the
+    viewport) and kept as the screenshot `name`-`viewport`; `name` may name folders."""
+    problems = accessibility_problems(page)
+    assert not problems, "; ".join(problems)
+    assert horizontal_overflow(page) <= 0, f"{name} is wider than the {viewport}"
+    site.screenshot(f"{name}-{viewport}", page)

@@ -7,35 +7,15 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from agon.bots.models import Bot
 from agon.bots.retirement import bot_retire
 from agon.ladders.models import Ladder
-from tests.platform.conftest import PASSWORD, MakeBot
+from tests.platform.conftest import MakeBot
 from tests.platform.support import play_ranked
 from tests.platform.version_testing.support import bot_with_two_versions
-from tests.platform.web.browser.checks import accessibility_problems, horizontal_overflow
-from tests.platform.web.browser.conftest import PHONE, Site
-
-LAPTOP = {"width": 1366, "height": 900}
-
-
-def signed_in_page(site: Site, viewport: str) -> Page:
-    page = site.new_page(PHONE if viewport == "phone" else LAPTOP)
-    page.goto(f"{site.url}/signin/")
-    page.get_by_label("Username").fill("alice")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url("**/my/bots/")
-    return page
-
-
-def looked_at(site: Site, page: Page, name: str, viewport: str) -> None:
-    problems = accessibility_problems(page)
-    assert not problems, "; ".join(problems)
-    assert horizontal_overflow(page) <= 0, f"{name} is wider than the {viewport}"
-    site.screenshot(f"bot-lifecycle/{name}-{viewport}", page)
+from tests.platform.web.browser.conftest import Site, looked_at, signed_in_page
 
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
@@ -57,28 +37,28 @@ def test_rename_retire_bring_back_and_delete_a_bot(
         ["bob/open-sparring-partner · "]
     )
     page.locator("#manage").scroll_into_view_if_needed()
-    looked_at(site, page, "01-owner-page", viewport)
+    looked_at(site, page, "bot-lifecycle/01-owner-page", viewport)
 
     page.get_by_label("New name").fill("athena")
     page.get_by_role("button", name="Rename").click()
     expect(page.get_by_text("hero is now called athena.")).to_be_visible()
     page.get_by_role("button", name="Retire athena").click()
     expect(page.get_by_role("heading", name="athena is retired")).to_be_visible()
-    looked_at(site, page, "02-retired", viewport)
+    looked_at(site, page, "bot-lifecycle/02-retired", viewport)
     page.get_by_role("link", name="Public page").click()
     expect(page.get_by_text("Retired by its owner on")).to_be_visible()
-    looked_at(site, page, "02-retired-public-page", viewport)
+    looked_at(site, page, "bot-lifecycle/02-retired-public-page", viewport)
     page.go_back()
     page.get_by_role("button", name="Bring athena back").click()
     expect(page.get_by_text("athena is back on the ladders")).to_be_visible()
 
     page.get_by_role("link", name="Delete athena…").click()
     expect(page.get_by_role("heading", name="athena cannot be deleted")).to_be_visible()
-    looked_at(site, page, "03-delete-refused", viewport)
+    looked_at(site, page, "bot-lifecycle/03-delete-refused", viewport)
 
     page.goto(f"{site.url}/my/bots/{spare.id}/delete/")
     expect(page.get_by_role("heading", name=f"Delete {spare.name} for good?")).to_be_visible()
-    looked_at(site, page, "04-delete-confirm", viewport)
+    looked_at(site, page, "bot-lifecycle/04-delete-confirm", viewport)
     page.get_by_role("button", name=f"Delete {spare.name}").click()
     page.wait_for_url("**/my/bots/")
     expect(page.get_by_text(f"{spare.name} is deleted, with its versions.")).to_be_visible()
@@ -86,4 +66,4 @@ def test_rename_retire_bring_back_and_delete_a_bot(
     bot_retire(bot=hero)
     page.reload()
     expect(page.get_by_role("heading", name="athena Akropolis retired")).to_be_visible()
-    looked_at(site, page, "05-my-bots", viewport)
+    looked_at(site, page, "bot-lifecycle/05-my-bots", viewport)

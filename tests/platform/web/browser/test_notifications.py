@@ -7,33 +7,12 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from agon.notifications.kinds import EMAIL
 from agon.notifications.models import Delivery
 from agon.notifications.services import choices_of, notify, webhook_create
-from tests.platform.conftest import PASSWORD
-from tests.platform.web.browser.checks import accessibility_problems, horizontal_overflow
-from tests.platform.web.browser.conftest import PHONE, Site
-
-LAPTOP = {"width": 1366, "height": 900}
-
-
-def signed_in_page(site: Site, viewport: str) -> Page:
-    page = site.new_page(PHONE if viewport == "phone" else LAPTOP)
-    page.goto(f"{site.url}/signin/")
-    page.get_by_label("Username").fill("alice")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url("**/my/bots/")
-    return page
-
-
-def looked_at(site: Site, page: Page, name: str, viewport: str) -> None:
-    problems = accessibility_problems(page)
-    assert not problems, "; ".join(problems)
-    assert horizontal_overflow(page) <= 0, f"{name} is wider than the {viewport}"
-    site.screenshot(f"notifications/{name}-{viewport}", page)
+from tests.platform.web.browser.conftest import Site, looked_at, signed_in_page
 
 
 def some_news(alice: User) -> None:
@@ -97,7 +76,7 @@ def test_read_notifications_choose_where_they_go_and_add_a_webhook(
             "hero v3 failed its validation",
         ]
     )
-    looked_at(site, page, "01-list", viewport)
+    looked_at(site, page, "notifications/01-list", viewport)
 
     page.get_by_role("link", name="Choose what you are told, and where").click()
     expect(page.get_by_role("heading", name="Notification settings")).to_be_visible()
@@ -129,4 +108,4 @@ def test_read_notifications_choose_where_they_go_and_add_a_webhook(
     expect(page.get_by_text("A test notification is on its way")).to_be_visible()
     expect(page.locator(".deliveries tbody tr")).to_have_count(4)
     expect(page.locator(".deliveries tbody tr").first).to_contain_text("hooks.slack.com")
-    looked_at(site, page, "02-settings", viewport)
+    looked_at(site, page, "notifications/02-settings", viewport)

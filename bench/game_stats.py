@@ -31,9 +31,10 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from random import Random
+
+from database_support import fresh_database  # bench/ is on the path: this runs as a script
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
@@ -53,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", default=DEFAULT_POSTGRES, help="a PostgreSQL URL")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    with _database(args.database) as url:
+    with fresh_database(args.database) as url:
         os.environ["AGON_TEST_DATABASE_URL"] = url
         os.environ["DJANGO_SETTINGS_MODULE"] = "agon.settings.test"
         import django
@@ -93,24 +94,6 @@ def _load() -> str:
     """The machine's load averages (1, 5, 15 minutes), said with every figure."""
     loadavg = Path("/proc/loadavg")
     return " ".join(loadavg.read_text().split()[:3]) if loadavg.exists() else "?"
-
-
-@contextmanager
-def _database(url: str) -> Iterator[str]:
-    import psycopg
-
-    base, name = url.rsplit("/", 1)
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield url
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def _fill(start: int, end: int, rng: Random) -> None:

@@ -30,13 +30,13 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from random import Random
 from typing import Any
+
+from database_support import fresh_database  # bench/ is on the path: this runs as a script
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_POSTGRES = "postgres://postgres@127.0.0.1:5432/agon_bench_scheduling"
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     code = args.code.resolve()
     sys.path[:0] = [str(code), str(code / "platform")]
-    with _database(args.database) as url:
+    with fresh_database(DEFAULT_POSTGRES if args.database == "postgres" else args.database) as url:
         os.environ["AGON_TEST_DATABASE_URL"] = url
         os.environ["DJANGO_SETTINGS_MODULE"] = "agon.settings.test"
         import django
@@ -78,29 +78,6 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 sys.stdout.flush()
     return 0
-
-
-@contextmanager
-def _database(given: str) -> Iterator[str]:
-    if given == "sqlite":
-        with tempfile.TemporaryDirectory(prefix="agon-bench-") as folder:
-            yield f"sqlite:///{folder}/bench.sqlite3"
-        return
-    url = DEFAULT_POSTGRES if given == "postgres" else given
-    import psycopg
-
-    base, name = url.rsplit("/", 1)
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield url
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def _no_broker() -> None:

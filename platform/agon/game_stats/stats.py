@@ -18,11 +18,12 @@ all. Lengths and
 openings come from the matches' digests (agon.game_stats.digests), made in the
 background: a match finished since the last digest run counts in the rest only, and the
 document says how many of its matches were digested. The document is made at most once
-per AGON_GAME_STATS_CACHE_SECONDS per game.
+per AGON_GAME_STATS_CACHE_SECONDS per game, by one reader (`game_stats_kept`).
 """
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from typing import Any
 
@@ -37,20 +38,35 @@ from agon.game_stats.models import MatchDigest, SeatOpening
 from agon.game_stats.summary import Outcomes, histogram, mean_of, median_of
 from agon.matches.models import Match, MatchSeat
 
-CACHE_KEY = "agon:game-stats:1:"
+CACHE_KEY = "agon:game-stats:2:"
 TOP_OPENINGS = 10
+KEPT_STALE = 12
+"""A document is kept this many times its fresh time, served while one reader remakes it."""
+MAKING_SECONDS = 60
+"""How long one reader may take to remake a stale document before another tries."""
 
 
 def game_stats_kept(game: str) -> dict[str, Any]:
-    """`game_stats(game)`, from the shared cache when it was made lately."""
+    """`game_stats(game)`, from the shared cache when it was made lately.
+
+    When the kept document is older than AGON_GAME_STATS_CACHE_SECONDS, the first reader
+    to claim the remaking makes it again; every other reader meanwhile is served the old
+    one, so that a popular page's expiry costs one count, not one per reader. Only a game
+    with no document kept at all (the first view, or none for KEPT_STALE times the fresh
+    time) is counted by every reader who arrives before it is made.
+    """
     seconds = settings.AGON_GAME_STATS_CACHE_SECONDS
     if seconds <= 0:
         return game_stats(game)
-    kept = cache.get(CACHE_KEY + game)
+    key = CACHE_KEY + game
+    kept = cache.get(key)
     if isinstance(kept, dict):
-        return kept
+        document: dict[str, Any] = kept["document"]
+        if time.time() < kept["fresh_until"] or not cache.add(key + ":making", 1, MAKING_SECONDS):
+            return document
     made = game_stats(game)
-    cache.set(CACHE_KEY + game, made, seconds)
+    cache.set(key, {"document": made, "fresh_until": time.time() + seconds}, seconds * KEPT_STALE)
+    cache.delete(key + ":making")
     return made
 
 

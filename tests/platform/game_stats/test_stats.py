@@ -5,10 +5,13 @@ is kept in the cache."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 
+from agon.game_stats import stats as stats_module
 from agon.game_stats.stats import game_stats, game_stats_kept
 from agon.matches.models import Match
 from tests.platform.game_stats.support import ranked
@@ -161,6 +164,27 @@ def test_the_document_is_kept_for_the_cache_seconds(settings: Any) -> None:
     assert game_stats_kept("akropolis") == before
     settings.AGON_GAME_STATS_CACHE_SECONDS = 0
     assert game_stats_kept("akropolis")["matches"] == 2
+
+
+def test_a_stale_document_is_served_while_another_reader_remakes_it(
+    settings: Any, django_assert_num_queries: Any
+) -> None:
+    settings.AGON_GAME_STATS_CACHE_SECONDS = 60
+    ranked([1, 2])
+    before = game_stats_kept("akropolis")
+    ranked([1, 2])
+    key = stats_module.CACHE_KEY + "akropolis"
+    kept = cache.get(key)
+    cache.set(key, {**kept, "fresh_until": time.time() - 1}, 600)
+    cache.add(key + ":making", 1, 60)  # another reader is counting
+
+    with django_assert_num_queries(0):
+        assert game_stats_kept("akropolis") == before
+
+    cache.delete(key + ":making")  # that reader gave up: the next one remakes it
+    assert game_stats_kept("akropolis")["matches"] == 2
+    with django_assert_num_queries(0):
+        assert game_stats_kept("akropolis")["matches"] == 2
 
 
 def test_the_counting_takes_a_fixed_number_of_queries(

@@ -525,6 +525,8 @@ class VersionDownloadView(APIView):
         version = bot_version_of_owner(owner=signed_in_user(request), bot_id=bot_id, number=number)
         if version is None:
             raise exceptions.NotFound(f"you have no bot {bot_id} with a version {number}")
+        if version.builtin:
+            raise exceptions.NotFound(f"version {number} is builtin:{version.builtin}: no archive")
         return FileResponse(
             version.archive.open("rb"), as_attachment=True, filename=version.filename
         )

@@ -58,6 +58,9 @@ class BotVersion(models.Model):
     empty while it plays."""
     faults_counted_from = models.DateTimeField(null=True, blank=True)
     """Its faults are judged in the matches made since: its owner resumed it then."""
+    builtin = models.CharField(max_length=32, blank=True)
+    """A ladder anchor's (agon.ladders.anchors): the builtin bot it is, played by the
+    worker itself; then `archive` is empty. Empty for every uploaded version."""
 
     class Meta:
         constraints = [

@@ -41,6 +41,7 @@ def prepare(args: argparse.Namespace, console: Console) -> None:
     from django.core.management import call_command
     from django.db import connection
 
+    from agon.ladders.anchors import anchors_ensure
     from agon.ladders.services import ladder_ensure_defaults
 
     database = settings.DATABASES["default"]
@@ -54,6 +55,9 @@ def prepare(args: argparse.Namespace, console: Console) -> None:
     call_command("collectstatic", interactive=False, verbosity=0)
     ladders = ladder_ensure_defaults()
     console.say("ladders: " + ", ".join(ladder.name for ladder in ladders))
+    if settings.AGON_LADDER_ANCHORS:
+        anchors_ensure()
+        console.say("anchors on every ladder: " + ", ".join(settings.AGON_LADDER_ANCHORS))
     if settings.CELERY_BROKER_URL.startswith("filesystem"):
         resync_embedded_queue(console, settings)
     if not args.no_examples:

@@ -194,6 +194,9 @@ def programs_for(match: Match) -> list[Program]:
         if seat.version is None:
             programs.append(Program.builtin(seat.builtin))
             continue
+        if seat.version.builtin:  # a ladder anchor (agon.ladders.anchors)
+            programs.append(Program.builtin(seat.version.builtin))
+            continue
         with seat.version.archive.open("rb") as archive:
             data = archive.read()
         programs.append(

@@ -168,6 +168,7 @@ def test_agon_up_runs_the_platform_with_the_example_bots_and_stops_cleanly(up: U
     assert (status, json.loads(body)["status"]) == (200, "ok")
     output = up.output()
     assert f"example bots of agon-examples from examples/bots: 4 for {GAME}" in output
+    assert "anchors on every ladder: mcts-1, mcts-2, mcts-3" in output
     assert re.search(r"\d+ new versions entered for validation", output)
     assert "Traceback" not in output, up.explain()
     # The terminal has agon up's own lines only, the address again after each status;

@@ -143,9 +143,18 @@ def test_a_server_that_died_is_started_again_and_takes_its_boxes_with_it(
 
 @pytest.mark.parametrize(
     ("value", "wanted"),
-    [("", False), ("0", False), ("off", False), ("1", True), ("true", True), ("On", True)],
+    [
+        ("", None),
+        ("auto", None),
+        (" Auto ", None),
+        ("0", False),
+        ("off", False),
+        ("1", True),
+        ("true", True),
+        ("On", True),
+    ],
 )
-def test_the_setting_reads_on_and_off(value: str, wanted: bool) -> None:
+def test_the_setting_reads_on_off_and_auto(value: str, wanted: bool | None) -> None:
     assert fork_server_wanted({"AGON_SANDBOX_FORK_SERVER": value}) is wanted
 
 

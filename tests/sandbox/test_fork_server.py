@@ -5,10 +5,12 @@ of tests/sandbox/support.py.)"""
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -197,3 +199,72 @@ def test_a_server_that_cannot_start_says_why(
     with pytest.raises(SandboxError, match=r"(?s)did not start.*no_such_module_here"):
         BwrapBackend(fork_server=True).open(BoxSpec(bot_folder, limits_for("akropolis")))
     assert stagings() == before  # the failed server's folder is gone
+
+
+@pytest.fixture
+def unprobed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """This test's own probe, and no server of this process yet (the one it starts is
+    stopped after it)."""
+    monkeypatch.setattr(bwrap, "_probed", {})
+    monkeypatch.setattr(bwrap, "_servers", {})
+    yield
+    bwrap.stop_fork_server()
+
+
+@pytest.mark.usefixtures("unprobed")
+def test_without_mount_setattr_boxes_are_started_by_bubblewrap_said_once(
+    bot_folder: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(bwrap, "_kernel_problem", lambda: "Linux 5.10 has no mount_setattr(2)")
+    write_bot(bot_folder, "")
+    backend = BwrapBackend(fork_server=None)  # the default
+    with caplog.at_level(logging.WARNING, logger=bwrap.__name__):
+        for _ in range(2):
+            box = backend.open(BoxSpec(bot_folder, limits_for("akropolis")))
+            assert not isinstance(box, ForkedBox)
+            box.close()
+    said = [record.getMessage() for record in caplog.records]
+    assert len(said) == 1, said
+    assert "boxes are started by bubblewrap instead" in said[0]
+    assert "Linux 5.10 has no mount_setattr(2)" in said[0]
+    assert backend.box_path() == (
+        "bubblewrap (the fork server cannot work here: Linux 5.10 has no mount_setattr(2))"
+    )
+    assert not bwrap.fork_server_running()
+
+
+@pytest.mark.usefixtures("unprobed")
+def test_demanded_where_it_cannot_work_the_sandbox_fails_with_the_reason(
+    bot_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bwrap, "_kernel_problem", lambda: "Linux 5.10 has no mount_setattr(2)")
+    with pytest.raises(SandboxError, match=r"AGON_SANDBOX_FORK_SERVER=1, but .* 5\.10"):
+        BwrapBackend(fork_server=True).check()
+    assert BwrapBackend(fork_server=False).box_path() == "bubblewrap (AGON_SANDBOX_FORK_SERVER=0)"
+
+
+@pytest.mark.usefixtures("unprobed")
+def test_the_probe_falls_back_when_the_server_cannot_start(
+    bot_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fork_server, "SERVER_MODULES", ("json", "no_such_module_here"))
+    write_bot(bot_folder, "")
+    backend = BwrapBackend(fork_server=None)
+    box = backend.open(BoxSpec(bot_folder, limits_for("akropolis")))
+    box.close()
+    assert not isinstance(box, ForkedBox)
+    assert "did not start" in backend.box_path()
+    assert "no_such_module_here" in backend.box_path()
+
+
+@pytest.mark.usefixtures("unprobed")
+def test_the_probe_is_a_real_box_and_its_server_serves_the_next(bot_folder: Path) -> None:
+    write_bot(bot_folder, "")
+    backend = BwrapBackend(fork_server=None)
+    assert backend.forks_boxes()
+    assert backend.box_path() == "fork server"
+    server = bwrap.fork_server(shutil.which("bwrap") or "bwrap")
+    box = backend.open(BoxSpec(bot_folder, limits_for("akropolis")))
+    box.close()
+    assert isinstance(box, ForkedBox)
+    assert bwrap.fork_server(shutil.which("bwrap") or "bwrap") is server

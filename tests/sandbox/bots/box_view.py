@@ -68,7 +68,7 @@ def view() -> list[str]:
     namespaces = sorted(os.listdir("/proc/self/ns"))
     lines.append("namespaces: " + " ".join(namespaces))
     lines.append(f"open fds: {open_fds()}")
-    for limit in ("RLIMIT_MSGQUEUE", "RLIMIT_CORE", "RLIMIT_NOFILE", "RLIMIT_NPROC"):
+    for limit in sorted(name for name in dir(resource) if name.startswith("RLIMIT_")):
         lines.append(f"{limit}: {resource.getrlimit(getattr(resource, limit))}")
     lines.append(f"umask: {os.umask(0o22):o}")
     lines.append(f"environment: {sorted(os.environ.items())}")

@@ -342,11 +342,11 @@ _probed: dict[str, str | None] = {}
 def fork_server_problem(executable: str) -> str | None:
     """Why the fork server cannot make boxes on this machine, or None if it can: probed
     once in a process, at its first box, and kept by the processes forked after (the
-    kernel's and bubblewrap's abilities do not change). The probe is the real thing: the kernel must have
-    mount_setattr(2) (Linux 5.12), then a server must start (bubblewrap, a user
-    namespace with capabilities, the box's interpreter and imports) and make a box that
-    runs an empty bot to its end (the box's namespaces, mounts, cgroup, filter). Where
-    it cannot, one log line says so, and why."""
+    kernel's and bubblewrap's abilities do not change). The probe is the real thing:
+    the kernel must have mount_setattr(2) (Linux 5.12), then a server must start
+    (bubblewrap, a user namespace with capabilities, the box's interpreter and imports)
+    and make a box that runs an empty bot to its end (the box's namespaces, mounts,
+    cgroup, filter). Where it cannot, one log line says so, and why."""
     with _probing:
         if executable not in _probed:
             problem = _kernel_problem() or _probe_box_problem(executable)

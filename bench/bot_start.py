@@ -15,8 +15,9 @@ is read once it has answered, frozen:
 and for bubblewrap, `bwrap`: a box whose program is /bin/true (bubblewrap alone, to its
 exit). Time to first answer is the wall time from opening the box to the answer.
 
-For bubblewrap, this checkout runs twice: as configured without its fork server
-(`new`), and with it (`fork`, AGON_SANDBOX_FORK_SERVER): a forked box's CPU is its
+For bubblewrap, this checkout runs twice: without its fork server (`new`,
+AGON_SANDBOX_FORK_SERVER=0), and as it comes (`fork`: the setting unset, the fork
+server where the machine supports it, which the bench requires): a forked box's CPU is its
 cgroup's plus what the server itself spent while the box was made (the fork; the server
 was started, and its imports done, before the first box measured, once per referee).
 Contenders and bots take turns so that the machine's drift falls on all alike; each
@@ -99,9 +100,9 @@ FORK = "bwrap-fork"
 """The bwrap backend with its fork server, as a contender of the bwrap table."""
 
 
-def _server_ms(backend: Any) -> float:
+def _server_ms(forked: bool) -> float:
     """CPU of the fork server's own process so far (not its boxes'); 0 without one."""
-    if not getattr(backend, "fork_server", False):
+    if not forked:
         return 0.0
     from sandbox.backends import bwrap
 
@@ -137,10 +138,14 @@ def measure(backend_name: str, bot: str, boxes: int) -> list[tuple[float, float]
         sandbox.cgroups.V1_CONTROLLERS = (*sandbox.cgroups.V1_CONTROLLERS, "cpuacct")
     observation, legal = turn_payload()
     limits = limits_for("akropolis")
+    forked = False
     if backend_name == FORK:
-        backend: Any = bwrap.BwrapBackend(fork_server=True)
+        backend: Any = bwrap.BwrapBackend()  # as it comes: AGON_SANDBOX_FORK_SERVER unset
         backend.check()
-        bwrap.fork_server(backend.executable)  # started (and its imports done) unmeasured
+        forked = backend.forks_boxes()
+        if not forked:
+            raise SystemExit(f"this machine's bwrap boxes are not forked: {backend.box_path()}")
+        bwrap.fork_server(backend.executable)  # started (and its probe done) unmeasured
     elif backend_name == "bwrap":
         backend = bwrap.BwrapBackend(fork_server=False)
         backend.check()
@@ -170,7 +175,7 @@ def measure(backend_name: str, bot: str, boxes: int) -> list[tuple[float, float]
                 results.append((_cgroup_ms(box), 0.0))
                 box.close()
                 continue
-            server_before = _server_ms(backend)
+            server_before = _server_ms(forked)
             started = time.perf_counter()
             box = backend.open(BoxSpec(folder, limits))
             player = BoxBot(box, limits)
@@ -178,7 +183,7 @@ def measure(backend_name: str, bot: str, boxes: int) -> list[tuple[float, float]
                 player.start({"game": "akropolis", "player": 0, "players": 4, "options": {}})
                 player.act(observation, legal)
                 wall = time.perf_counter() - started
-                server = _server_ms(backend) - server_before
+                server = _server_ms(forked) - server_before
                 results.append((_cgroup_ms(box) + server, wall * 1e3))
             finally:
                 player.close()
@@ -190,6 +195,7 @@ def measure(backend_name: str, bot: str, boxes: int) -> list[tuple[float, float]
 
 def run_child(root: Path, image: str | None, backend: str, bot: str, boxes: int) -> Any:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "platform")])}
+    env.pop("AGON_SANDBOX_FORK_SERVER", None)  # each contender says how it boxes
     if image:
         env["AGON_BOT_IMAGE"] = image
     # This file loaded by its path: its folder on the path would shadow `sandbox`.
@@ -253,6 +259,11 @@ def main() -> None:
             f"boxes; the bare interpreter's start, python3 -c pass, {med(bare):.1f} ms; "
             f"load average {min(load):.1f}-{max(load):.1f} on {os.cpu_count()} CPUs)"
         )
+        if backend == "bwrap":
+            print(
+                "  new: this code, AGON_SANDBOX_FORK_SERVER=0 (bubblewrap per box); "
+                "fork: this code as it comes (the fork server, the default where it works)"
+            )
         print(f"  {'bot':<8}" + "".join(f"{name:>12}{'x bare':>8}" for name in columns))
         for bot in bots:
             row = f"  {bot:<8}"

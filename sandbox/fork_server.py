@@ -269,6 +269,7 @@ class ForkedBox:
         self._status = status
         self._status.setblocking(False)
         self._code: int | None = None
+        self._server_lost = False
         self._on_close = on_close
         self._closed = False
 
@@ -288,8 +289,17 @@ class ForkedBox:
                 message = b""
             # No message but the end: the server died, and the box with it.
             word, _, number = message.decode("ascii", "replace").partition(" ")
-            self._code = int(number) if word == "exit" and number.isdigit() else 137
+            self._server_lost = not (word == "exit" and number.isdigit())
+            self._code = 137 if self._server_lost else int(number)
         return self._code
+
+    def sandbox_failure(self) -> str | None:
+        """Why the box ended for a reason of the sandbox's, not the bot's: its server
+        ended (crashed, killed, or stopped) before saying how the box's program did, which
+        then ended with it. None while the server is there."""
+        if self._server_lost:
+            return "the fork server that made this box ended while the box ran"
+        return None
 
     def oom_killed(self) -> bool:
         return self.cgroup.oom_killed()

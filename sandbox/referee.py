@@ -119,6 +119,13 @@ class BoxBot(Player):
         finally:
             self.close()
 
+    def sandbox_failure(self) -> str | None:
+        """Why the box failed for a reason of the sandbox's, not the bot's (a forked
+        box whose server ended: `sandbox.fork_server.ForkedBox`); None for a box that
+        depends on nothing outside it, as every other box."""
+        failure = getattr(self.box, "sandbox_failure", None)
+        return failure() if failure is not None else None
+
     def close(self) -> None:
         if self._closed:
             return

@@ -127,6 +127,7 @@ def run_match(
             bot_ids=[p.bot_id for p in programs],
             on_turn=on_turn,
         )
+        _raise_sandbox_failures(boxed, replay.faults)
         seats = []
         for seat in range(len(programs)):
             boxed_bot = boxed.get(seat)
@@ -155,6 +156,18 @@ def run_match(
         start_seconds=start_seconds,
         match_seconds=time.monotonic() - started,
     )
+
+
+def _raise_sandbox_failures(
+    boxed: Mapping[int, BoxBot], faults: Sequence[Mapping[str, Any]]
+) -> None:
+    """SandboxError if a seat's fault was the sandbox's (its box's fork server ended):
+    the match is not the bots' to lose, and the platform plays it again."""
+    for fault in faults:
+        bot = boxed.get(int(fault["seat"]))
+        failure = bot.sandbox_failure() if bot is not None else None
+        if failure is not None:
+            raise SandboxError(f"seat {fault['seat']}: {failure}")
 
 
 __all__ = ["MatchRecord", "Program", "SandboxError", "SeatReport", "run_match"]

@@ -10,11 +10,15 @@ keeps it so: a new use of the sandbox is a line here, in plain sight.
   `check_package` (a `PackageError` says what is wrong) and `MAX_PACKED_BYTES`, the
   largest package the API reads.
 - The backends that AGON_SANDBOX may name: `BACKENDS`.
+- The bwrap backend's fork server, which a process keeps between its matches:
+  `fork_server_running` and `stop_fork_server` (the self-test stops the one it started),
+  `bwrap_box_path` (forked or started by bubblewrap, and why; the health check says it).
 """
 
 from __future__ import annotations
 
 from sandbox.backends import BACKENDS, SandboxError
+from sandbox.backends.bwrap import BwrapBackend, fork_server_running, stop_fork_server
 from sandbox.packages import MAX_PACKED_BYTES, PackageError, check_package
 from sandbox.runner import MatchRecord, Program, run_match
 
@@ -25,6 +29,14 @@ __all__ = [
     "PackageError",
     "Program",
     "SandboxError",
+    "bwrap_box_path",
     "check_package",
+    "fork_server_running",
     "run_match",
+    "stop_fork_server",
 ]
+
+
+def bwrap_box_path() -> str:
+    """How this process's bwrap boxes are made: `fork server`, or `bubblewrap (why)`."""
+    return BwrapBackend().box_path()

@@ -12,23 +12,34 @@ Namespaces: user (uid 65534), PID, IPC, UTS, mount, network, cgroup.
 from __future__ import annotations
 
 import atexit
+import ctypes
 import dataclasses
+import errno
 import functools
+import logging
 import os
+import platform
 import resource
+import select
 import shutil
 import subprocess
 import tempfile
 import threading
+import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from sandbox.backends.base import BOX_ENV, BOX_UID, BoxSpec, ProcessBox, SandboxError, become
 from sandbox.box_start import start_argv
 from sandbox.cgroups import BoxCgroup, CgroupUnavailable, check_available
 from sandbox.fork_server import ForkedBox, ForkServer
+from sandbox.fork_server_main import MOUNT_SETATTR
 from sandbox.host_view import STAND_IN_NAMES, hidden_paths, write_stand_ins
 from sandbox.libraries import BOX_LIBRARY_PATH, compiled_copy, library_binds
+from sandbox.limits import Limits
 from sandbox.seccomp import box_filter
+
+log = logging.getLogger(__name__)
 
 BOX_PYTHON = "/usr/bin/python3"
 DEVICES = ("null", "zero", "full", "random", "urandom")
@@ -36,8 +47,13 @@ ALTERNATIVES = "/etc/alternatives"
 """Debian's choices among equivalent libraries (symbolic links only): NumPy finds its
 BLAS and LAPACK through them."""
 FORK_SERVER_ENV = "AGON_SANDBOX_FORK_SERVER"
-"""1 to make bwrap boxes by forking a pre-imported interpreter (`sandbox.fork_server`)
-instead of starting bubblewrap and an interpreter per box; 0 (the default) not to."""
+"""Whether bwrap boxes are made by forking a pre-imported interpreter
+(`sandbox.fork_server`) instead of starting bubblewrap and an interpreter per box: unset
+(or `auto`) where this machine supports it (`fork_server_problem`), else bubblewrap, said
+in one log line; 1 demands it (a box fails with the reason where it cannot work); 0 never."""
+FORK_SERVER_AUTO = ("", "auto")
+PROBE_SECONDS = 30.0
+"""How long the probe's box may take to start and end, at the first box of a process."""
 BOX_RLIMITS = {resource.RLIMIT_MSGQUEUE: 0, resource.RLIMIT_CORE: 0}
 """No POSIX message queue (their bytes are counted per user across every box of the
 host, outside the scratch limit) and no core file."""
@@ -138,11 +154,13 @@ def bwrap_argv(
     return [*argv, "--chdir", "/bot", "--", *start_argv(BOX_PYTHON, stdout_fd=stdout_fd)]
 
 
-def fork_server_wanted(environ: dict[str, str] | None = None) -> bool:
-    """Whether FORK_SERVER_ENV asks for the fork server; ValueError on a value that is
-    neither on nor off."""
+def fork_server_wanted(environ: Mapping[str, str] | None = None) -> bool | None:
+    """Whether FORK_SERVER_ENV demands the fork server (True), refuses it (False) or
+    leaves it to this machine (None, unset or `auto`); ValueError on any other value."""
     value = (os.environ if environ is None else environ).get(FORK_SERVER_ENV, "").strip().lower()
-    if value in ("", "0", "false", "no", "off"):
+    if value in FORK_SERVER_AUTO:
+        return None
+    if value in ("0", "false", "no", "off"):
         return False
     if value in ("1", "true", "yes", "on"):
         return True
@@ -153,6 +171,8 @@ class BwrapBackend:
     name = "bwrap"
 
     def __init__(self, *, fork_server: bool | None = None) -> None:
+        """`fork_server`: True demands the fork server, False refuses it, None reads
+        FORK_SERVER_ENV (which by default uses it where it works)."""
         self.executable = shutil.which("bwrap")
         self.fork_server = fork_server_wanted() if fork_server is None else fork_server
 
@@ -169,11 +189,13 @@ class BwrapBackend:
             problem = _unprivileged_start_problem(self.executable)
             if problem:
                 raise SandboxError(problem)
+        if self.fork_server:
+            self.forks_boxes()  # demanded: SandboxError here, with the reason, if it cannot
 
     def open(self, spec: BoxSpec) -> ProcessBox | ForkedBox:
         self.check()
         assert self.executable is not None  # noqa: S101 - check() makes sure
-        if self.fork_server:
+        if self.forks_boxes():
             return self._open_forked(spec, self.executable)
         # Started by root, bubblewrap maps the box's user to root itself, which owns
         # the host's /proc/sys (core_pattern names a program the kernel runs as root)
@@ -217,27 +239,56 @@ class BwrapBackend:
             if seccomp_fd is not None:
                 os.close(seccomp_fd)
 
+    def forks_boxes(self) -> bool:
+        """Whether this backend's boxes are made by the fork server: as asked, or, left
+        to the machine, where `fork_server_problem` finds none. SandboxError where it is
+        demanded and cannot work."""
+        if self.fork_server is False or self.executable is None:
+            return False
+        problem = fork_server_problem(self.executable)
+        if problem is None:
+            return True
+        if self.fork_server:
+            raise SandboxError(
+                f"{FORK_SERVER_ENV}=1, but the fork server cannot work here: {problem}"
+            )
+        return False
+
+    def box_path(self) -> str:
+        """Which way this backend makes its boxes, and why (`agon health` reports it)."""
+        if self.fork_server is False:
+            return f"bubblewrap ({FORK_SERVER_ENV}=0)"
+        if self.executable is None:
+            return "none (bubblewrap is not installed)"
+        problem = fork_server_problem(self.executable)
+        if problem is None:
+            return "fork server"
+        return f"bubblewrap (the fork server cannot work here: {problem})"
+
     def _open_forked(self, spec: BoxSpec, executable: str) -> ForkedBox:
-        """The same box, made by this process's fork server: its bubblewrap options
-        are `bwrap_argv`'s, with the libraries where the server shows them."""
-        server = fork_server(executable)
-        folder = _make_box_folder(spec, copy_bot=True, parent=server.staging)
-        on_close = functools.partial(shutil.rmtree, folder, ignore_errors=True)
-        spec = dataclasses.replace(spec, package_dir=folder / "bot")
-        libraries = {name: Path(BOX_LIBRARY_PATH, name) for name in compiled_libraries()}
-        argv = bwrap_argv(spec, executable, folder, 1, None, libraries)
-        options = argv[1 : argv.index("--")]
-        try:
-            cgroup = BoxCgroup(spec.limits.memory_bytes, spec.limits.pids)
-        except BaseException:
-            on_close()
-            raise
-        try:
-            return server.open(options, BOX_RLIMITS, cgroup, on_close)
-        except BaseException:
-            cgroup.remove()
-            on_close()
-            raise
+        return _forked_box(fork_server(executable), spec, executable)
+
+
+def _forked_box(server: ForkServer, spec: BoxSpec, executable: str) -> ForkedBox:
+    """The box `spec` describes, made by `server`: its bubblewrap options are
+    `bwrap_argv`'s, with the libraries where the server shows them."""
+    folder = _make_box_folder(spec, copy_bot=True, parent=server.staging)
+    on_close = functools.partial(shutil.rmtree, folder, ignore_errors=True)
+    spec = dataclasses.replace(spec, package_dir=folder / "bot")
+    libraries = {name: Path(BOX_LIBRARY_PATH, name) for name in compiled_libraries()}
+    argv = bwrap_argv(spec, executable, folder, 1, None, libraries)
+    options = argv[1 : argv.index("--")]
+    try:
+        cgroup = BoxCgroup(spec.limits.memory_bytes, spec.limits.pids)
+    except BaseException:
+        on_close()
+        raise
+    try:
+        return server.open(options, BOX_RLIMITS, cgroup, on_close)
+    except BaseException:
+        cgroup.remove()
+        on_close()
+        raise
 
 
 _servers: dict[int, ForkServer] = {}
@@ -245,26 +296,122 @@ _starting_servers = threading.Lock()
 
 
 def fork_server(executable: str) -> ForkServer:
-    """This process's fork server, started at its first box (again should it have
-    died), stopped at its exit."""
+    """This process's fork server, started at its first box (again, with one log line,
+    should it have died: the boxes it was serving died with it, and their matches fail
+    with `ForkedBox.sandbox_failure`), stopped at its exit or by `stop_fork_server`."""
     pid = os.getpid()
     with _starting_servers:
         server = _servers.get(pid)
         if server is None or not server.alive():
             if server is not None:
+                log.warning(
+                    "the fork server (pid %s) ended with status %s; starting a new one: "
+                    "its boxes ended with it, and their matches failed as the sandbox's",
+                    server.process.pid,
+                    server.process.poll(),
+                )
                 server.stop()
             box_options = [*_system_binds(), *library_binds(compiled_libraries()), *_dev_args()]
             server = ForkServer(executable, BOX_PYTHON, box_options)
             if not _servers:
-                atexit.register(_stop_servers)
+                atexit.register(stop_fork_server)
             _servers[pid] = server
         return server
 
 
-def _stop_servers() -> None:
-    server = _servers.pop(os.getpid(), None)
-    if server is not None:
-        server.stop()
+def fork_server_running() -> bool:
+    """Whether this process has a fork server now."""
+    server = _servers.get(os.getpid())
+    return server is not None and server.alive()
+
+
+def stop_fork_server() -> bool:
+    """Stop this process's fork server, if it has one (the boxes it still serves end
+    with it); whether there was one. The next forked box starts a new server."""
+    with _starting_servers:
+        server = _servers.pop(os.getpid(), None)
+    if server is None:
+        return False
+    server.stop()
+    return True
+
+
+_probed: dict[str, str | None] = {}
+
+
+def fork_server_problem(executable: str) -> str | None:
+    """Why the fork server cannot make boxes on this machine, or None if it can: probed
+    once in a process, at its first box, and kept by the processes forked after (the
+    kernel's and bubblewrap's abilities do not change). The probe is the real thing:
+    the kernel must have mount_setattr(2) (Linux 5.12), then a server must start
+    (bubblewrap, a user namespace with capabilities, the box's interpreter and imports)
+    and make a box that runs an empty bot to its end (the box's namespaces, mounts,
+    cgroup, filter). Where it cannot, one log line says so, and why."""
+    with _probing:
+        if executable not in _probed:
+            problem = _kernel_problem() or _probe_box_problem(executable)
+            if problem is not None:
+                log.warning(
+                    "the bwrap fork server cannot work here, boxes are started by "
+                    "bubblewrap instead (%s=0 says so and skips this probe): %s",
+                    FORK_SERVER_ENV,
+                    problem,
+                )
+            _probed[executable] = problem
+        return _probed[executable]
+
+
+_probing = threading.Lock()
+
+
+def _kernel_problem() -> str | None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    if libc.syscall(MOUNT_SETATTR, -1, b"", 0, None, 0) < 0 and ctypes.get_errno() == errno.ENOSYS:
+        return f"Linux {platform.release()} has no mount_setattr(2) (5.12 or later has)"
+    return None
+
+
+def _probe_box_problem(executable: str) -> str | None:
+    """A box of an empty bot, made by this process's server (which then serves the
+    boxes to come): None if it ran to its end, else what went wrong."""
+    try:
+        server = fork_server(executable)
+    except SandboxError as error:
+        return str(error)
+    with tempfile.TemporaryDirectory(prefix=f"{STAGING_PREFIX}{os.getpid()}-probe-") as bot:
+        Path(bot).chmod(0o755)
+        (Path(bot) / "main.py").touch(mode=0o644)
+        try:
+            box = _forked_box(server, BoxSpec(Path(bot), Limits()), executable)
+        except (SandboxError, OSError) as error:
+            return f"the probe's box could not be made: {error}"
+        try:
+            box.stdin.close()
+            said = _read_all(box.stderr_fd, time.monotonic() + PROBE_SECONDS)
+            deadline = time.monotonic() + PROBE_SECONDS
+            while box.exit_code() is None and time.monotonic() < deadline:
+                time.sleep(0.005)
+            code = box.exit_code()
+        finally:
+            box.close()
+    if code != 0:
+        return f"the probe's box of an empty bot ended with {code}: {said[-500:]!r}"
+    return None
+
+
+def _read_all(fd: int, deadline: float) -> str:
+    """What `fd` gives until its end or `deadline`."""
+    chunks = []
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            break
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks).decode(errors="replace")
 
 
 def _forget_parents_servers() -> None:

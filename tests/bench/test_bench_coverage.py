@@ -21,6 +21,7 @@ RUN_BY = {
     "engine.py": EVERY,
     "envs.py": "tests/bench/test_envs_bench.py",
     "fair_share.py": "tests/bench/test_fair_share_bench.py",
+    "fork_server_memory.py": "tests/bench/test_sandbox_benches.py",
     "game_stats.py": "tests/bench/test_game_stats_bench.py",
     "pairing.py": "tests/competition/formats/test_pairing_bench.py",
     "peer.py": "tests/engine/akropolis/test_peer_bench.py",

@@ -1,5 +1,6 @@
-"""bench/seccomp_cost.py and bench/reply_padding.py at a tiny size, in each backend that
-isolates: they must keep running, and print their rows, as the code under them changes."""
+"""bench/seccomp_cost.py, bench/reply_padding.py and bench/fork_server_memory.py at a tiny
+size, in each backend that isolates: they must keep running, and print their rows, as the
+code under them changes."""
 
 from __future__ import annotations
 
@@ -74,3 +75,14 @@ def test_plain_and_padded_boxes_take_turns_the_order_rotated(
     assert opened == ["plain", "padded", "padded", "plain", "plain", "padded"]
     output = capsys.readouterr().out
     assert "ratio, padded / plain, of the medians: turn wall 0.75x, referee CPU 2.00x" in output
+
+
+def test_the_fork_server_memory_bench_prints_the_server_s_memory_as_boxes_go() -> None:
+    require_backend("bwrap")
+    output = run_bench("fork_server_memory.py", "--boxes", "4", "--every", "2")
+    rows = [
+        line.split() for line in output.splitlines() if line.split()[:1] in (["0"], ["2"], ["4"])
+    ]
+    assert [row[0] for row in rows] == ["0", "2", "4"]
+    assert all(int(figure) > 0 for row in rows for figure in row[1:]), rows
+    assert "growth: VmRSS" in output

@@ -5,10 +5,12 @@ of tests/sandbox/support.py.)"""
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -58,8 +60,17 @@ def test_a_forked_box_shows_the_bot_exactly_what_a_bubblewrap_box_shows(bot_fold
     assert code == 0, forked
     _, started = run_to_the_end(BwrapBackend(fork_server=False), bot_folder)
     assert forked.splitlines() == started.splitlines()
-    assert "CapBnd:\t0000000000000000" in forked
-    assert "a user namespace of its own: False" in forked
+    for line in (
+        "CapEff:\t0000000000000000",
+        "CapBnd:\t0000000000000000",
+        "CapAmb:\t0000000000000000",
+        "NoNewPrivs:\t1",
+        "Seccomp:\t2",
+        "Seccomp_filters:\t1",
+        "open fds: ['0=pipe', '1=pipe', '2=pipe']",  # nothing of the server's
+        "a user namespace of its own: False (No space left on device)",  # max 0
+    ):
+        assert line in forked.splitlines(), line
 
 
 def test_the_backend_makes_forked_boxes_when_asked(bot_folder: Path) -> None:
@@ -143,9 +154,18 @@ def test_a_server_that_died_is_started_again_and_takes_its_boxes_with_it(
 
 @pytest.mark.parametrize(
     ("value", "wanted"),
-    [("", False), ("0", False), ("off", False), ("1", True), ("true", True), ("On", True)],
+    [
+        ("", None),
+        ("auto", None),
+        (" Auto ", None),
+        ("0", False),
+        ("off", False),
+        ("1", True),
+        ("true", True),
+        ("On", True),
+    ],
 )
-def test_the_setting_reads_on_and_off(value: str, wanted: bool) -> None:
+def test_the_setting_reads_on_off_and_auto(value: str, wanted: bool | None) -> None:
     assert fork_server_wanted({"AGON_SANDBOX_FORK_SERVER": value}) is wanted
 
 
@@ -179,3 +199,72 @@ def test_a_server_that_cannot_start_says_why(
     with pytest.raises(SandboxError, match=r"(?s)did not start.*no_such_module_here"):
         BwrapBackend(fork_server=True).open(BoxSpec(bot_folder, limits_for("akropolis")))
     assert stagings() == before  # the failed server's folder is gone
+
+
+@pytest.fixture
+def unprobed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """This test's own probe, and no server of this process yet (the one it starts is
+    stopped after it)."""
+    monkeypatch.setattr(bwrap, "_probed", {})
+    monkeypatch.setattr(bwrap, "_servers", {})
+    yield
+    bwrap.stop_fork_server()
+
+
+@pytest.mark.usefixtures("unprobed")
+def test_without_mount_setattr_boxes_are_started_by_bubblewrap_said_once(
+    bot_folder: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(bwrap, "_kernel_problem", lambda: "Linux 5.10 has no mount_setattr(2)")
+    write_bot(bot_folder, "")
+    backend = BwrapBackend(fork_server=None)  # the default
+    with caplog.at_level(logging.WARNING, logger=bwrap.__name__):
+        for _ in range(2):
+            box = backend.open(BoxSpec(bot_folder, limits_for("akropolis")))
+            assert not isinstance(box, ForkedBox)
+            box.close()
+    said = [record.getMessage() for record in caplog.records]
+    assert len(said) == 1, said
+    assert "boxes are started by bubblewrap instead" in said[0]
+    assert "Linux 5.10 has no mount_setattr(2)" in said[0]
+    assert backend.box_path() == (
+        "bubblewrap (the fork server cannot work here: Linux 5.10 has no mount_setattr(2))"
+    )
+    assert not bwrap.fork_server_running()
+
+
+@pytest.mark.usefixtures("unprobed")
+def test_demanded_where_it_cannot_work_the_sandbox_fails_with_the_reason(
+    bot_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bwrap, "_kernel_problem", lambda: "Linux 5.10 has no mount_setattr(2)")
+    with pytest.raises(SandboxError, match=r"AGON_SANDBOX_FORK_SERVER=1, but .* 5\.10"):
+        BwrapBackend(fork_server=True).check()
+    assert BwrapBackend(fork_server=False).box_path() == "bubblewrap (AGON_SANDBOX_FORK_SERVER=0)"
+
+
+@pytest.mark.usefixtures("unprobed")
+def test_the_probe_falls_back_when_the_server_cannot_start(
+    bot_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fork_server, "SERVER_MODULES", ("json", "no_such_module_here"))
+    write_bot(bot_folder, "")
+    backend = BwrapBackend(fork_server=None)
+    box = backend.open(BoxSpec(bot_folder, limits_for("akropolis")))
+    box.close()
+    assert not isinstance(box, ForkedBox)
+    assert "did not start" in backend.box_path()
+    assert "no_such_module_here" in backend.box_path()
+
+
+@pytest.mark.usefixtures("unprobed")
+def test_the_probe_is_a_real_box_and_its_server_serves_the_next(bot_folder: Path) -> None:
+    write_bot(bot_folder, "")
+    backend = BwrapBackend(fork_server=None)
+    assert backend.forks_boxes()
+    assert backend.box_path() == "fork server"
+    server = bwrap.fork_server(shutil.which("bwrap") or "bwrap")
+    box = backend.open(BoxSpec(bot_folder, limits_for("akropolis")))
+    box.close()
+    assert isinstance(box, ForkedBox)
+    assert bwrap.fork_server(shutil.which("bwrap") or "bwrap") is server

@@ -24,7 +24,13 @@ from django.db.utils import load_backend
 
 from agon.celery import app
 from agon.ops.errors import describe_error
-from agon.sandboxing import Program, run_match
+from agon.sandboxing import (
+    Program,
+    bwrap_box_path,
+    fork_server_running,
+    run_match,
+    stop_fork_server,
+)
 from engine.match import fault_reason
 
 SELF_TEST_GAME = "architekton"
@@ -167,17 +173,23 @@ def _probe_sandbox() -> dict[str, Any]:
             "refuse every match"
         )
     settings.AGON_WORK_DIR.mkdir(parents=True, exist_ok=True)
-    record = run_match(
-        game_id=SELF_TEST_GAME,
-        seed=SELF_TEST_SEED,
-        options={},
-        programs=[
-            Program(bot_id="self-test", package=SELF_TEST_BOT, filename="main.py"),
-            Program.builtin("random"),
-        ],
-        sandbox=backend,
-        workdir=settings.AGON_WORK_DIR,
-    )
+    had_a_fork_server = fork_server_running()
+    try:
+        record = run_match(
+            game_id=SELF_TEST_GAME,
+            seed=SELF_TEST_SEED,
+            options={},
+            programs=[
+                Program(bot_id="self-test", package=SELF_TEST_BOT, filename="main.py"),
+                Program.builtin("random"),
+            ],
+            sandbox=backend,
+            workdir=settings.AGON_WORK_DIR,
+        )
+        boxes = bwrap_box_path() if record.backend == "bwrap" else None
+    finally:
+        if not had_a_fork_server:  # the self-test leaves nothing it started running
+            stop_fork_server()
     boxed = record.seats[0]
     if record.replay.faults:
         fault = record.replay.faults[0]
@@ -190,6 +202,7 @@ def _probe_sandbox() -> dict[str, Any]:
         raise RuntimeError("the boxed bot played no turn")
     return {
         "backend": record.backend,
+        **({"boxes": boxes} if boxes is not None else {}),
         "game": SELF_TEST_GAME,
         "turns": boxed.turns,
         "match_seconds": round(record.match_seconds, 4),

@@ -486,10 +486,17 @@ def sandbox_setting(default: str) -> str:
 
 AGON_SANDBOX = sandbox_setting("auto")
 """Sandbox backend for uploaded bots: auto, docker or bwrap (none only if allowed below)."""
-AGON_SANDBOX_FORK_SERVER = env_bool("AGON_SANDBOX_FORK_SERVER", default=False)
+AGON_SANDBOX_FORK_SERVER = env_choice(
+    "AGON_SANDBOX_FORK_SERVER",
+    ("auto", "1", "0", "true", "false", "yes", "no", "on", "off"),
+    "auto",
+)
 """bwrap only: make each box by forking a pre-imported interpreter (the bwrap backend's
 fork server) instead of starting bubblewrap and an interpreter per box: the same box,
 at a fraction of the CPU (docs/threat-model.md, "The fork server"; bench/README.md).
+`auto` (the default): where the machine supports it (probed at a process's first box;
+bubblewrap otherwise, said in one log line and by `agon health --worker`); 1 demands it
+(the sandbox fails with the reason where it cannot work); 0 never.
 The backend reads the variable itself (`sandbox.backends.bwrap.FORK_SERVER_ENV`); read
 here too, so that a bad value stops the process at start."""
 AGON_ALLOW_UNSANDBOXED = env_bool("AGON_ALLOW_UNSANDBOXED", default=False)

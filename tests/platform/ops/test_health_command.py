@@ -18,6 +18,7 @@ from pytest_django import Settings
 
 from agon.cli import main
 from agon.ops import health
+from sandbox.backends import bwrap as bwrap_backend
 from sandbox.backends.bwrap import STAGING_PREFIX
 from tests.platform.ops.support import closed_port
 from tests.platform.pipeline import support as pipeline
@@ -71,10 +72,39 @@ def test_health_of_a_worker_plays_a_boxed_match_with_bwrap_and_leaves_nothing(
     sandbox = report["checks"]["sandbox"]
     assert sandbox["ok"] is True
     assert sandbox["backend"] == "bwrap"
+    assert sandbox["boxes"] == "fork server"  # the default where the machine supports it
     assert sandbox["turns"] > 0
     assert sandbox["seconds"] < 10
     assert leftovers() == before
     assert list(settings.AGON_WORK_DIR.iterdir()) == []
+
+
+@pytest.mark.usefixtures("bwrap")
+def test_health_of_a_worker_says_when_its_boxes_are_started_by_bubblewrap(
+    agon_health: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AGON_SANDBOX_FORK_SERVER", "0")
+    before = leftovers()
+    code, report = agon_health("--worker")
+    assert code == 0, report
+    assert report["checks"]["sandbox"]["boxes"] == "bubblewrap (AGON_SANDBOX_FORK_SERVER=0)"
+    assert leftovers() == before
+
+
+@pytest.mark.usefixtures("bwrap")
+def test_health_of_a_worker_leaves_a_fork_server_it_did_not_start_running(
+    agon_health: Run,
+) -> None:
+    require_backend("bwrap")
+    bwrap_backend.BwrapBackend(fork_server=True).forks_boxes()  # the worker's own server
+    server = bwrap_backend.fork_server("bwrap")
+    try:
+        code, report = agon_health("--worker")
+        assert code == 0, report
+        assert server.alive()
+        assert bwrap_backend.fork_server("bwrap") is server
+    finally:
+        bwrap_backend.stop_fork_server()
 
 
 @pytest.mark.usefixtures("bwrap")

@@ -1,6 +1,7 @@
 """Writes to its log everything it can learn of its box without breaking out: its
 credentials, capabilities, filter, user namespace maps, mounts, folders, namespaces,
-limits, environment, interpreter flags, and whether it may make a user namespace.
+limits, cgroup, open descriptors, environment, interpreter flags, and whether it may
+make a user namespace.
 Two ways of making a box are the same to a bot when this log is."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ STATUS_KEYS = (
     "NoNewPrivs", "Seccomp", "Seccomp_filters", "NSpid", "PPid",
 )  # fmt: skip
 FILES = (
+    "/proc/self/cgroup",
     "/proc/self/uid_map",
     "/proc/self/gid_map",
     "/proc/self/setgroups",
@@ -25,6 +27,25 @@ FILES = (
 )
 FOLDERS = ("/", "/dev", "/proc", "/proc/sys", "/opt/agon/lib", "/tmp", "/bot", "/usr")  # noqa: S108
 CLONE_NEWUSER, SIGCHLD, CLONE = 0x10000000, 17, {"x86_64": 56, "aarch64": 220}
+
+
+def open_fds() -> list[str]:
+    """Each descriptor this process holds and what it is open on (a pipe's or socket's
+    number aside): nothing of the server, the referee or another box may be here."""
+    found = []
+    with os.scandir("/proc/self/fd") as listing:
+        own = None
+        for entry in listing:
+            try:
+                target = os.readlink(entry.path)
+            except OSError:
+                continue
+            if own is None and target.startswith("/proc/") and target.endswith("/fd"):
+                own = entry.name  # the listing's own
+                continue
+            kind = target.partition(":")[0] if ":[" in target else target
+            found.append(f"{entry.name}={kind}")
+    return sorted(found)
 
 
 def view() -> list[str]:
@@ -46,7 +67,8 @@ def view() -> list[str]:
         lines.append(f"{folder}: {' '.join(sorted(os.listdir(folder)))}")
     namespaces = sorted(os.listdir("/proc/self/ns"))
     lines.append("namespaces: " + " ".join(namespaces))
-    for limit in ("RLIMIT_MSGQUEUE", "RLIMIT_CORE", "RLIMIT_NOFILE", "RLIMIT_NPROC"):
+    lines.append(f"open fds: {open_fds()}")
+    for limit in sorted(name for name in dir(resource) if name.startswith("RLIMIT_")):
         lines.append(f"{limit}: {resource.getrlimit(getattr(resource, limit))}")
     lines.append(f"umask: {os.umask(0o22):o}")
     lines.append(f"environment: {sorted(os.environ.items())}")

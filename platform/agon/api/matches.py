@@ -26,6 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from agon.analysis.evaluations import turn_evaluations
 from agon.api.caching import cached_when_anonymous
 from agon.api.common import (
     FileContentNegotiation,
@@ -335,11 +336,13 @@ class SeatLogView(APIView):
             raise exceptions.NotFound(f"match {match_id} has no seat {seat}")
         if not seat_owned_by(found, signed_in_user(request)):
             raise exceptions.PermissionDenied("only the owner of a seat's bot may read its log")
+        turns = found.turn_logs
         shown = {
             "seat": found.seat,
             "log": found.log_text,
             "log_base64": base64.b64encode(bytes(found.log)).decode(),
             "log_dropped_bytes": found.log_dropped_bytes,
-            "turn_logs": found.turn_logs,
+            "turn_logs": turns,
+            "evaluations": turn_evaluations(turns),
         }
         return Response(SeatLogSerializer(shown).data)

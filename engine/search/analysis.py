@@ -95,8 +95,11 @@ def position_values(
     return [total / counts[best] for total in sums[best]], level.iterations
 
 
-def analyse_replay(replay: Replay, level_name: str = DEFAULT_LEVEL) -> Analysis:
-    """The analysis of a whole replay (ReplayError if it does not play through)."""
+def analyse_replay(
+    replay: Replay, level_name: str = DEFAULT_LEVEL, *, seed: int | None = None
+) -> Analysis:
+    """The analysis of a whole replay (ReplayError if it does not play through), its
+    playouts drawn from `seed` (the match's own unless given)."""
     level = LEVELS[level_name]
     spec = get_spec(replay.game)
     game = spec.game
@@ -105,7 +108,9 @@ def analyse_replay(replay: Replay, level_name: str = DEFAULT_LEVEL) -> Analysis:
     playouts = 0
     mover: int | None = None
     for step, state in enumerate(replay_states(replay)):
-        rng = SplitMix64(derive_seed(replay.seed, "analysis", level_name, step))
+        rng = SplitMix64(
+            derive_seed(replay.seed if seed is None else seed, "analysis", level_name, step)
+        )
         found, spent = position_values(replay.game, state, replay.players, level, rng)
         values.append(found)
         movers.append(mover)

@@ -210,6 +210,12 @@ class SeatLogSerializer(serializers.Serializer[Any]):
         "written as `log` is (the replay viewer shows each beside its step); what it "
         "wrote while starting is its first turn's.",
     )
+    evaluations = serializers.ListField(
+        child=serializers.FloatField(allow_null=True),
+        help_text="Its own evaluation of each turn, from the turn's last `agon-eval V` line "
+        "(V from 0 to 1: its chance to win; docs/bot-protocol.md), null where it wrote "
+        "none; the replay viewer draws them beside the analysis's curve, for you only.",
+    )
 
 
 def _match_or_404(request: Request, match_id: int) -> Match:

@@ -46,7 +46,7 @@ def test_an_evaluation_line_gives_its_value(line: str, value: float) -> None:
         "agon-eval 0.5 and more",
         " agon-eval 0.5",
         "AGON-EVAL 0.5",
-        "agon-eval ０.５",
+        "agon-eval \uff10.\uff15",  # full-width digits
         "agon-eval 0.5\x00",
         "agon-eval ",
         "agon-eval 0." + "9" * 100_000,

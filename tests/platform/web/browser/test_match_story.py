@@ -22,7 +22,14 @@ from agon.matches.models import Match
 from engine.search.bot import LEVELS
 from tests.platform.conftest import MakeBot
 from tests.platform.support import ranked_match
-from tests.platform.web.browser.conftest import LAPTOP, PHONE, Site, looked_at, signed_in_page
+from tests.platform.web.browser.conftest import (
+    LAPTOP,
+    PHONE,
+    SCREENSHOTS,
+    Site,
+    looked_at,
+    signed_in_page,
+)
 from tests.platform.web.support import play_and_finish
 
 GAMES = {"akropolis": 3, "attika": 2, "architekton": 2, "megalopolis": 4}
@@ -91,6 +98,10 @@ def test_each_games_story_is_drawn_on_a_desktop_and_a_phone(
         width = page.locator(".story-svg").evaluate("svg => svg.getBoundingClientRect().width")
         assert width <= size["width"]
         looked_at(site, page, f"story/{game}", viewport)
+        # The story alone, at the size a reader meets it.
+        page.locator("#viewer-story").screenshot(
+            path=SCREENSHOTS / "story" / f"{game}-{viewport}-story.png"
+        )
         page.close()
 
 

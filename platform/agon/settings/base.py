@@ -353,15 +353,16 @@ AGON_WORKER_QUEUES = list(
             AGON_NOTIFICATION_QUEUE,
             AGON_TOURNAMENT_QUEUE,
             AGON_BACKGROUND_QUEUE,
-            AGON_MATCH_QUEUE,
             AGON_ANALYSIS_QUEUE,
+            AGON_MATCH_QUEUE,
         ]
     )
 )
 """What a worker for everything consumes (`agon up`'s), in order: the matches someone
 waits for, the short tasks (matchmaking, the sweep, tournament rounds), notifications'
-deliveries, public tournaments' games, the background share (capped), the ranked
-matches, then the analyses."""
+deliveries, public tournaments' games, the background share (capped), the analyses
+(capped by AGON_ANALYSIS_PER_DAY: after the ranked matches, which matchmaking keeps
+coming, they would never be read), then the ranked matches."""
 AGON_MATCH_SLOTS = env_int("AGON_MATCH_SLOTS", 2)
 """How many matches all the match workers play at once (their concurrency, summed):
 the background share is a part of it. `agon up` sets it to its --concurrency."""

@@ -1,4 +1,5 @@
-"""The analyses have a queue of their own, which `agon up`'s worker reads last and
+"""The analyses have a queue of their own, which `agon up`'s worker reads before the
+ranked matches and
 compose's analysis worker alone; beat schedules them; no match worker waits on one."""
 
 from __future__ import annotations
@@ -14,11 +15,14 @@ from engine.search.bot import LEVELS
 REPO_DIR = Path(__file__).resolve().parents[3]
 
 
-def test_the_analysis_task_goes_to_its_queue_which_agon_up_reads_last() -> None:
+def test_the_analysis_task_goes_to_its_queue_which_agon_up_reads_before_ranked_matches() -> None:
     queue = settings.AGON_ANALYSIS_QUEUE
     assert queue == "analysis"
     assert settings.CELERY_TASK_ROUTES["agon.analysis.tasks.analysis_run"] == {"queue": queue}
-    assert settings.AGON_WORKER_QUEUES[-1] == queue
+    # Ranked matches never run out (matchmaking keeps some queued): read after them, the
+    # analyses would wait for ever. The day's budget bounds what they take from them.
+    queues = settings.AGON_WORKER_QUEUES
+    assert queues.index(queue) == queues.index(settings.AGON_MATCH_QUEUE) - 1
     assert queue not in settings.AGON_MATCH_WORKER_QUEUES
     app.loader.import_default_modules()
     assert {"agon.analysis.tasks.analysis_run", "agon.analysis.tasks.analyses_schedule"} <= set(

@@ -102,9 +102,8 @@
         svg("text", { x: PAD.left - 6, y: this.y(value) + 4, "text-anchor": "end", class: "story-axis" }, chart).textContent = percent(value);
       }
       const last = data.values.length - 1;
-      const ticks = Math.min(last, Math.max(1, Math.floor((this.width - PAD.left) / 70)));
-      for (let k = 0; k <= ticks; k += 1) {
-        const step = Math.round((last * k) / ticks);
+      const ticks = Math.max(1, Math.min(last, Math.floor((this.width - PAD.left) / 70)));
+      for (const step of new Set(Array.from({ length: ticks + 1 }, (_, k) => Math.round((last * k) / ticks)))) {
         svg("text", { x: this.x(step), y: HEIGHT - 8, "text-anchor": "middle", class: "story-axis" }, chart).textContent = String(step);
       }
       for (let seat = 0; seat < data.seats; seat += 1) {

@@ -38,8 +38,9 @@ from engine.search.uct import Searcher, pairwise_rewards
 DEFAULT_LEVEL = "mcts-1"
 DROPS_SHOWN = 5
 """At most this many drops are marked."""
-DROP_THRESHOLD = 0.1
-"""A move that costs its mover less than this share of its meetings is no drop."""
+DROP_THRESHOLD = 0.2
+"""A move that costs its mover less than this share of its meetings is no drop: about
+the 80th percentile of mcts-1's step-to-step noise (bench/README.md, "Match analysis")."""
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,13 @@
 
 `run` speaks the bot protocol on stdin/stdout for you; print your own notes to stderr
 (`log(...)`), which your bot's owner page shows, and its own judgement of each turn
-(`evaluation(0.7)`, a line `agon-eval 0.7`), drawn for you beside the match's analysis. The same file runs unchanged on your
-machine (`agon play --sandbox none my_bot.py builtin:greedy`) and in Agon's boxes, where
-this library and the `engine` package are installed for you, so bots can look ahead
-with the real rules: `Lookahead(game, observation)` rebuilds the position and scores any
-move on it (`score_after`, `scores_after`, `lead_after`; a move is an action or an index
-into `position.legal`, the cheaper); `engine.get_game(...)` gives the rules themselves.
+(`evaluation(0.7)`, a line `agon-eval 0.7`), drawn for you beside the match's analysis.
+The same file runs unchanged on your machine
+(`agon play --sandbox none my_bot.py builtin:greedy`) and in Agon's boxes, where this
+library and the `engine` package are installed for you, so bots can look ahead with the
+real rules: `Lookahead(game, observation)` rebuilds the position and scores any move on
+it (`score_after`, `scores_after`, `lead_after`; a move is an action or an index into
+`position.legal`, the cheaper); `engine.get_game(...)` gives the rules themselves.
 """
 
 from __future__ import annotations

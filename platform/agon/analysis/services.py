@@ -27,6 +27,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from agon.analysis.models import MatchAnalysis
+from agon.celery import app as celery_app
 from agon.matches.models import Match
 from engine.core import IllegalAction
 from engine.replay import Replay, ReplayError
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 ANALYSED_KINDS = (Match.Kind.RANKED, Match.Kind.TOURNAMENT)
 """The kinds beat analyses by itself; any other is analysed when its owner asks."""
 DAY = timedelta(days=1)
+ANALYSIS_TASK = "agon.analysis.tasks.analysis_run"
 
 
 class AnalysisRefused(Exception):
@@ -56,13 +58,14 @@ def budget_left(*, now: Any = None) -> int:
 
 
 def _send(match_ids: list[int]) -> None:
-    # Sent once the rows are committed: a worker that is quick finds them.
-    # The task module imports this one (a cycle at import time otherwise).
-    from agon.analysis.tasks import analysis_run as task
+    """The analyses to the `analysis` queue, by the task's name, once the rows are
+    committed (a worker that is quick finds them)."""
 
     def send() -> None:
         for match_id in match_ids:
-            task.delay(match_id)
+            celery_app.send_task(
+                ANALYSIS_TASK, args=(match_id,), queue=settings.AGON_ANALYSIS_QUEUE
+            )
 
     if match_ids:
         transaction.on_commit(send)

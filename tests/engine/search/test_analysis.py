@@ -9,6 +9,7 @@ import math
 import pytest
 
 from engine.bots import builtin_bot
+from engine.core import MatchResult
 from engine.match import play_match
 from engine.registry import game_ids, get_game
 from engine.replay import Replay, ReplayError
@@ -52,9 +53,8 @@ def test_every_step_has_a_value_per_seat_and_the_last_is_the_result(game_id: str
     assert all(0.0 <= value <= 1.0 for values in made.values for value in values)
     # A position's values are every seat's share of the meetings: they sum to n/2.
     assert all(math.isclose(sum(values), 1.0, abs_tol=1e-9) for values in made.values)
-    ranks = replay.result["ranks"]
-    final = pairwise_rewards(type("Result", (), {"ranks": ranks})())  # type: ignore[arg-type]
-    assert made.values[-1] == final
+    result = MatchResult(scores=replay.result["scores"], ranks=replay.result["ranks"])
+    assert made.values[-1] == pairwise_rewards(result)
     assert made.playouts == 8 * len(replay.actions)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import yaml
 from django.conf import settings
 
+from agon.analysis.services import ANALYSIS_TASK
 from agon.celery import app
 from engine.search.bot import LEVELS
 
@@ -18,16 +19,14 @@ REPO_DIR = Path(__file__).resolve().parents[3]
 def test_the_analysis_task_goes_to_its_queue_which_agon_up_reads_before_ranked_matches() -> None:
     queue = settings.AGON_ANALYSIS_QUEUE
     assert queue == "analysis"
-    assert settings.CELERY_TASK_ROUTES["agon.analysis.tasks.analysis_run"] == {"queue": queue}
+    assert settings.CELERY_TASK_ROUTES[ANALYSIS_TASK] == {"queue": queue}
     # Ranked matches never run out (matchmaking keeps some queued): read after them, the
     # analyses would wait for ever. The day's budget bounds what they take from them.
     queues = settings.AGON_WORKER_QUEUES
     assert queues.index(queue) == queues.index(settings.AGON_MATCH_QUEUE) - 1
     assert queue not in settings.AGON_MATCH_WORKER_QUEUES
     app.loader.import_default_modules()
-    assert {"agon.analysis.tasks.analysis_run", "agon.analysis.tasks.analyses_schedule"} <= set(
-        app.tasks
-    )
+    assert {ANALYSIS_TASK, "agon.analysis.tasks.analyses_schedule"} <= set(app.tasks)
 
 
 def test_beat_sends_the_matches_to_be_analysed() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
 from agon.analysis import services
@@ -65,7 +66,7 @@ def analysed_match(
         bots=["greedy", "random", "greedy", "random"][:players],
         logs=logs,
     )
-    MatchAnalysis.objects.create(match=match, requested=match.finished)
+    MatchAnalysis.objects.create(match=match, requested=timezone.now())
     assert services.analysis_run(match_id=match.id)
     return match
 

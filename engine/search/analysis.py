@@ -91,8 +91,8 @@ def position_values(
         for seat, reward in enumerate(rewards):
             totals[seat] += reward
         counts[key] = counts.get(key, 0) + 1
-    # The most visited move; of equals, the first tried (the counts are in that order).
-    best = max(counts, key=lambda key: counts[key])
+    # The most visited move; of equals, the first in the search's order.
+    best = max((key for key in order if key in counts), key=lambda key: counts[key])
     return [total / counts[best] for total in sums[best]], level.iterations
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from agon.analysis.models import MatchAnalysis
-from agon.analysis.services import user_may_request
+from agon.analysis.services import ANALYSED_KINDS, user_may_request
 from agon.matches.models import Match
 from engine.search.analysis import biggest_drops, expected_rank
 
@@ -24,6 +24,8 @@ def analysis_document(*, match: Match, viewer: Any) -> dict[str, Any]:
         "match": match.id,
         "status": status,
         "can_request": askable and user_may_request(match, viewer),
+        # Beat will send it (the day's budget allowing): worth waiting for.
+        "planned": status == "none" and match.kind in ANALYSED_KINDS and askable,
         "level": None,
         "seats": match.players,
         "values": [],

@@ -48,6 +48,10 @@ class AnalysisSerializer(serializers.Serializer[Any]):
     can_request = serializers.BooleanField(
         help_text="Whether you may ask for it now (POST): an owner of one of its bots."
     )
+    planned = serializers.BooleanField(
+        help_text="Not analysed yet, but beat will send it (a finished ranked or tournament "
+        "match), as the day's budget allows."
+    )
     level = serializers.CharField(
         allow_null=True, help_text="The search bot whose playouts judged the positions."
     )

@@ -77,10 +77,20 @@ def test_a_match_not_analysed_says_so_and_who_may_ask(
 
     assert stranger["status"] == owner["status"] == "none"
     assert stranger["can_request"] is False and owner["can_request"] is True
+    assert owner["planned"] is False  # beat leaves challenges alone
 
     asked = client_for(alice).post(f"/api/matches/{match.id}/analysis/")
     assert asked.status_code == 202 and asked.json()["status"] == "queued"
     assert sent == [match.id]
+
+
+def test_a_ranked_match_not_analysed_yet_is_planned_and_an_analysed_one_not(
+    ladder: Ladder, versions: list[BotVersion], analysed: Match
+) -> None:
+    waiting = play_for_real(ladder, versions, seed=27)
+
+    assert APIClient().get(f"/api/matches/{waiting.id}/analysis/").json()["planned"] is True
+    assert APIClient().get(f"/api/matches/{analysed.id}/analysis/").json()["planned"] is False
 
 
 def test_a_stranger_may_not_ask_for_it(

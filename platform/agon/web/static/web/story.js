@@ -9,6 +9,7 @@
   "use strict";
 
   const POLL_MS = 4000;
+  const PLANNED_POLLS = 15;  // about two minutes of waiting for beat to send it
   const HEIGHT = 170;
   const PAD = { left: 40, right: 12, top: 10, bottom: 26 };
 
@@ -25,6 +26,7 @@
       this.legend = root.querySelector(".story-legend");
       this.analysis = null;
       this.width = 0;
+      this.waits = 0;
       viewer.finalListeners.push((status) => { if (status === "finished") this.load(); });
       viewer.stepListeners.push((index) => this.mark(index));
       viewer.logListeners.push(() => this.draw());
@@ -56,6 +58,12 @@
       if (data.status === "queued" || data.status === "running") {
         this.say("This match is being analysed: its story shows here in a moment.");
         window.setTimeout(() => this.load(), POLL_MS);
+      } else if (data.planned && this.waits < PLANNED_POLLS) {
+        this.waits += 1;
+        this.say("This match will be analysed shortly, as the day's budget allows.");
+        window.setTimeout(() => this.load(), POLL_MS * 2);
+      } else if (data.planned) {
+        this.say("This match will be analysed later, as the day's budget allows: come back to see its story.");
       } else if (data.status === "failed") {
         this.say(`This match could not be analysed: ${data.error}`);
       } else {

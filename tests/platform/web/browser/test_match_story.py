@@ -145,6 +145,9 @@ def test_the_owner_sees_the_bots_evaluations_and_a_stranger_does_not(
     assert mine.locator("circle.story-own").count() > 5
     expect(mine.locator(".story-legend")).to_contain_text("its own evaluations")
     looked_at(site, mine, "story/owner-evaluations", "desktop")
+    mine.locator("#viewer-story").screenshot(
+        path=SCREENSHOTS / "story" / "owner-evaluations-story.png"
+    )
 
     # A stranger: another browser, signed out.
     stranger = browser.new_context(viewport=LAPTOP)  # type: ignore[arg-type]

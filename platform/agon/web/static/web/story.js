@@ -122,7 +122,7 @@
         const steps = this.viewer.turnSteps(Number(seat));
         evaluations.forEach((value, turn) => {
           if (value === null || steps[turn] === undefined) return;
-          svg("circle", { cx: this.x(steps[turn]), cy: this.y(value), r: 2.6, class: "story-own", stroke: this.viewer.colors[seat] || "#555", "data-seat": seat }, chart);
+          svg("circle", { cx: this.x(steps[turn]), cy: this.y(value), r: 3.5, class: "story-own", stroke: this.viewer.colors[seat] || "#555", "data-seat": seat }, chart);
         });
       }
       this.cursor = svg("line", { y1: PAD.top, y2: HEIGHT - PAD.bottom, class: "story-cursor" }, chart);

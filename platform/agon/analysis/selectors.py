@@ -10,16 +10,24 @@ from agon.matches.models import Match
 from engine.search.analysis import biggest_drops, expected_rank
 
 
+def _askable(match: Match, status: str) -> bool:
+    finished = match.status == Match.Status.FINISHED and bool(match.replay)
+    return finished and status in ("none", MatchAnalysis.Status.FAILED)
+
+
+def analysis_offered(*, match: Match, viewer: Any) -> bool:
+    """Whether `viewer` may ask for the match's analysis now (the match page's button):
+    its status read alone, not its values."""
+    found = MatchAnalysis.objects.filter(match=match).values_list("status", flat=True).first()
+    return _askable(match, found or "none") and user_may_request(match, viewer)
+
+
 def analysis_document(*, match: Match, viewer: Any) -> dict[str, Any]:
     """What there is of the analysis of `match` (whom it is shown to is the match's
     business: agon.matches.visibility), and whether `viewer` may ask for one."""
     found = MatchAnalysis.objects.filter(match=match).first()
     status = found.status if found is not None else "none"
-    askable = (
-        match.status == Match.Status.FINISHED
-        and bool(match.replay)
-        and status in ("none", MatchAnalysis.Status.FAILED)
-    )
+    askable = _askable(match, status)
     document: dict[str, Any] = {
         "match": match.id,
         "status": status,

@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from agon.analysis.selectors import analysis_document
+from agon.analysis.selectors import analysis_offered
 from agon.analysis.services import AnalysisRefused, analysis_request
 from agon.matches.models import Match
 from agon.matches.selectors import ListedMatch, MatchListing, match_get, match_seats
@@ -87,7 +87,6 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         for seat in shown
     ]
     details = selectors.match_result_details(match=match)
-    story = analysis_document(match=match, viewer=request.user)
     return render(
         request,
         "web/match.html",
@@ -98,7 +97,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "breakdown": breakdown(match.game, details),
             "renderer": board_renderer(match.game),
             "seat_labels": [seat_label(seat) for seat in shown],
-            "analysis_askable": story["can_request"],
+            "analysis_askable": analysis_offered(match=match, viewer=request.user),
             # The viewer shows these seats' logs beside their turns (the API checks again).
             "own_logs": {
                 seat.seat: reverse("match-seat-log", args=[match.id, seat.seat])

@@ -165,6 +165,7 @@
       this.dropList.textContent = "";
       const heading = this.root.querySelector(".story-drops-title");
       heading.hidden = !data.drops.length;
+      if (!data.drops.length) html("li", { class: "muted" }, this.dropList, "No move cost its mover 20 points or more.");
       data.drops.forEach((drop, number) => {
         const item = html("li", {}, this.dropList);
         const button = html("button", { type: "button", class: "link-button", "data-step": drop.step }, item);

@@ -9,24 +9,26 @@
         run(act)
 
 `run` speaks the bot protocol on stdin/stdout for you; print your own notes to stderr
-(`log(...)`), which your bot's owner page shows. The same file runs unchanged on your
-machine (`agon play --sandbox none my_bot.py builtin:greedy`) and in Agon's boxes, where
-this library and the `engine` package are installed for you, so bots can look ahead
-with the real rules: `Lookahead(game, observation)` rebuilds the position and scores any
-move on it (`score_after`, `scores_after`, `lead_after`; a move is an action or an index
-into `position.legal`, the cheaper); `engine.get_game(...)` gives the rules themselves.
+(`log(...)`), which your bot's owner page shows, and its own judgement of each turn
+(`evaluation(0.7)`, a line `agon-eval 0.7`), drawn for you beside the match's analysis.
+The same file runs unchanged on your machine
+(`agon play --sandbox none my_bot.py builtin:greedy`) and in Agon's boxes, where this
+library and the `engine` package are installed for you, so bots can look ahead with the
+real rules: `Lookahead(game, observation)` rebuilds the position and scores any move on
+it (`score_after`, `scores_after`, `lead_after`; a move is an action or an index into
+`position.legal`, the cheaper); `engine.get_game(...)` gives the rules themselves.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from agon_bot.runner import Bot, log, run
+from agon_bot.runner import Bot, evaluation, log, run
 
 if TYPE_CHECKING:
     from agon_bot.lookahead import Lookahead
 
-__all__ = ["Bot", "Lookahead", "log", "run"]
+__all__ = ["Bot", "Lookahead", "evaluation", "log", "run"]
 
 
 def __getattr__(name: str) -> Any:

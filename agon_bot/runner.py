@@ -74,6 +74,18 @@ def log(*parts: object) -> None:
     print(*parts, file=sys.stderr, flush=True)
 
 
+def evaluation(value: float) -> None:
+    """Your bot's own judgement of its turn, in its log as the line `agon-eval V`: its
+    chance to win (with more than two seats, its expected share of its meetings with the
+    others), from 0 to 1. The match page draws it beside the analysis's curve, for you
+    only; the last one of a turn counts. ValueError for a value outside [0, 1]."""
+    number = float(value)
+    if not 0.0 <= number <= 1.0:  # also refuses nan
+        raise ValueError(f"an evaluation is from 0 to 1, not {value!r}")
+    text = f"{number:.6f}".rstrip("0").rstrip(".") or "0"
+    print(f"agon-eval {text}", file=sys.stderr, flush=True)
+
+
 def legal_actions_from_message(game_id: str | None, data: JSONValue) -> Sequence[Action]:
     """The legal actions of a turn message as a sequence, expanding a compact form."""
     if isinstance(data, list):

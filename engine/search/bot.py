@@ -98,20 +98,26 @@ class SearchBot(Player):
         return legal_actions[best]
 
     def _candidates(self, state: Any, count: int) -> list[int]:
-        """The indices of the `count` legal moves with the best immediate lead, best first
-        (ties in the order of the legal actions)."""
-        game = self.game
-        if self._kept_scores:
-            self._scores(state)  # scored once here, kept up to date on every copy
-        mover = game.current_player(state)
-        legal = game.legal_actions(state)
-        searcher = Searcher(game, self.rng)
-        leads = []
-        for index in range(len(legal)):
-            after = game.copy_state(state)
-            searcher.play(after, legal, index)
-            scores = self._scores(after)
-            others = [score for seat, score in enumerate(scores) if seat != mover]
-            leads.append(scores[mover] - max(others, default=0))
-        ranked = sorted(range(len(legal)), key=lambda index: -leads[index])
-        return ranked[:count]
+        return leading_moves(self.game, self._scores, state, count, kept=self._kept_scores)
+
+
+def leading_moves(
+    game: Any, scores: Callable[[Any], list[int]], state: Any, count: int, *, kept: bool
+) -> list[int]:
+    """The indices of the `count` legal moves of `state` with the best immediate lead
+    (the mover's score less the best other's), best first, ties in the order of the
+    legal actions. `kept`: the game keeps its scores up to date on every copy."""
+    if kept:
+        scores(state)  # scored once here, kept up to date on every copy
+    mover = game.current_player(state)
+    legal = game.legal_actions(state)
+    searcher = Searcher(game, SplitMix64(0))  # plays moves only: draws nothing
+    leads = []
+    for index in range(len(legal)):
+        after = game.copy_state(state)
+        searcher.play(after, legal, index)
+        found = scores(after)
+        others = [score for seat, score in enumerate(found) if seat != mover]
+        leads.append(found[mover] - max(others, default=0))
+    ranked = sorted(range(len(legal)), key=lambda index: -leads[index])
+    return ranked[:count]

@@ -115,27 +115,32 @@ class Searcher:
         random."""
         return Node(self.game, state, order)
 
-    def iterate(self, root: Node, state: Any) -> None:
-        """One iteration from the root over `state` (left unchanged)."""
+    def iterate(self, root: Node, state: Any) -> tuple[int | None, list[float]]:
+        """One iteration from the root over `state` (left unchanged): the index of the
+        root's move it went through (None from a finished game) and every seat's reward."""
         game = self.game
         state = game.copy_state(state)
         node = root
         path = [root]
+        first: int | None = None
         while node.legal is not None and not node.untried and node.children:
             index, node = self._best_child(node)
             self.play(state, path[-1].legal, index)  # type: ignore[arg-type]
             path.append(node)
+            first = index if first is None else first
         if node.legal is not None and node.untried:
             index = self._next_untried(node)
             self.play(state, node.legal, index)
             child = Node(game, state)
             node.children[index] = child
             path.append(child)
+            first = index if first is None else first
         rewards = self._playout(state)
         root.visits += 1
         for parent, child in itertools.pairwise(path):
             child.visits += 1
             child.value += rewards[parent.mover]
+        return first, rewards
 
     def _next_untried(self, node: Node) -> int:
         untried = node.untried

@@ -44,6 +44,8 @@ FAST_BEATS = {
     # Few ranked matches queued ahead of the rest; a version test's games wait little.
     "AGON_QUEUE_TARGET": "2",
     "AGON_BACKGROUND_MAX_WAIT_SECONDS": "5",
+    # Finished ranked matches sent to be analysed every two seconds.
+    "AGON_ANALYSIS_SECONDS": "2",
 }
 
 

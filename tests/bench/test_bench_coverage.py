@@ -13,6 +13,7 @@ from tests.platform.pipeline.support import REPO_DIR
 
 EVERY = "tests/bench/test_every_bench_runs.py"
 RUN_BY = {
+    "analysis.py": "tests/bench/test_analysis_bench.py",
     "api.py": EVERY,
     "bot_start.py": "tests/bench/test_bot_start_bench.py",
     "cache_flood.py": "tests/bench/test_cache_flood_bench.py",

@@ -54,6 +54,7 @@ SERVICES_WITH_HEALTH = (
     "web",
     "beat",
     "default-worker",
+    "analysis-worker",
     "matches-worker",
 )
 BUILD_SECONDS = 900.0

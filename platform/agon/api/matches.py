@@ -26,6 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from agon.analysis.evaluations import turn_evaluations
 from agon.api.caching import cached_when_anonymous
 from agon.api.common import (
     FileContentNegotiation,
@@ -209,6 +210,12 @@ class SeatLogSerializer(serializers.Serializer[Any]):
         "written as `log` is (the replay viewer shows each beside its step); what it "
         "wrote while starting is its first turn's.",
     )
+    evaluations = serializers.ListField(
+        child=serializers.FloatField(allow_null=True),
+        help_text="Its own evaluation of each turn, from the turn's last `agon-eval V` line "
+        "(V from 0 to 1: its chance to win; docs/bot-protocol.md), null where it wrote "
+        "none; the replay viewer draws them beside the analysis's curve, for you only.",
+    )
 
 
 def _match_or_404(request: Request, match_id: int) -> Match:
@@ -335,11 +342,13 @@ class SeatLogView(APIView):
             raise exceptions.NotFound(f"match {match_id} has no seat {seat}")
         if not seat_owned_by(found, signed_in_user(request)):
             raise exceptions.PermissionDenied("only the owner of a seat's bot may read its log")
+        turns = found.turn_logs
         shown = {
             "seat": found.seat,
             "log": found.log_text,
             "log_base64": base64.b64encode(bytes(found.log)).decode(),
             "log_dropped_bytes": found.log_dropped_bytes,
-            "turn_logs": found.turn_logs,
+            "turn_logs": turns,
+            "evaluations": turn_evaluations(turns),
         }
         return Response(SeatLogSerializer(shown).data)

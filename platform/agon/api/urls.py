@@ -3,6 +3,7 @@
 from django.urls import path
 
 from agon.api import (
+    analysis,
     auth,
     bots,
     challenges,
@@ -62,6 +63,11 @@ urlpatterns = [
     path("matches/<int:match_id>/", matches.MatchDetailView.as_view(), name="match"),
     path("matches/<int:match_id>/replay/", matches.ReplayView.as_view(), name="match-replay"),
     path("matches/<int:match_id>/timeline/", matches.TimelineView.as_view(), name="match-timeline"),
+    path(
+        "matches/<int:match_id>/analysis/",
+        analysis.MatchAnalysisView.as_view(),
+        name="match-analysis",
+    ),
     path(
         "matches/<int:match_id>/logs/<int:seat>/",
         matches.SeatLogView.as_view(),

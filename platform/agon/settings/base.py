@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "agon.datasets",
     "agon.notifications",
     "agon.game_stats",
+    "agon.analysis",
     "agon.ops",
     "agon.web",
 ]
@@ -341,6 +342,9 @@ AGON_MATCH_WORKER_QUEUES = list(
 AGON_NOTIFICATION_QUEUE = env_str("AGON_NOTIFICATION_QUEUE", "notifications")
 """The queue of notifications' e-mails and webhooks (agon.notifications.delivery): a
 receiver that is slow to answer holds up no match and no matchmaking round."""
+AGON_ANALYSIS_QUEUE = env_str("AGON_ANALYSIS_QUEUE", "analysis")
+"""The queue of the matches' analyses (agon.analysis): seconds of search each, which
+hold up no match worker and no matchmaking round."""
 AGON_WORKER_QUEUES = list(
     dict.fromkeys(
         [
@@ -349,14 +353,16 @@ AGON_WORKER_QUEUES = list(
             AGON_NOTIFICATION_QUEUE,
             AGON_TOURNAMENT_QUEUE,
             AGON_BACKGROUND_QUEUE,
+            AGON_ANALYSIS_QUEUE,
             AGON_MATCH_QUEUE,
         ]
     )
 )
 """What a worker for everything consumes (`agon up`'s), in order: the matches someone
 waits for, the short tasks (matchmaking, the sweep, tournament rounds), notifications'
-deliveries, public tournaments' games, the background share (capped), then the ranked
-matches."""
+deliveries, public tournaments' games, the background share (capped), the analyses
+(capped by AGON_ANALYSIS_PER_DAY: after the ranked matches, which matchmaking keeps
+coming, they would never be read), then the ranked matches."""
 AGON_MATCH_SLOTS = env_int("AGON_MATCH_SLOTS", 2)
 """How many matches all the match workers play at once (their concurrency, summed):
 the background share is a part of it. `agon up` sets it to its --concurrency."""
@@ -369,6 +375,7 @@ CELERY_TASK_ROUTES = {
     "agon.matches.tasks.run_match": {"queue": AGON_MATCH_QUEUE},
     "agon.notifications.tasks.deliver": {"queue": AGON_NOTIFICATION_QUEUE},
     "agon.notifications.tasks.sweep": {"queue": AGON_NOTIFICATION_QUEUE},
+    "agon.analysis.tasks.analysis_run": {"queue": AGON_ANALYSIS_QUEUE},
 }
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("AGON_TASK_SOFT_TIME_LIMIT", 900)
 CELERY_TASK_TIME_LIMIT = env_int("AGON_TASK_TIME_LIMIT", 960)
@@ -381,6 +388,8 @@ AGON_DATASET_SECONDS = env_float("AGON_DATASET_SECONDS", 3600.0)
 """How often beat brings every game's dataset up to date (agon.datasets)."""
 AGON_GAME_STATS_SECONDS = env_float("AGON_GAME_STATS_SECONDS", 60.0)
 """How often beat digests the ranked matches finished since (agon.game_stats)."""
+AGON_ANALYSIS_SECONDS = env_float("AGON_ANALYSIS_SECONDS", 60.0)
+"""How often beat sends the finished ranked and tournament matches to be analysed."""
 CELERY_BEAT_SCHEDULE = {
     "matchmaking": {
         "task": "agon.ladders.tasks.matchmaking",
@@ -417,6 +426,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "agon.game_stats.tasks.game_stats_digest",
         "schedule": AGON_GAME_STATS_SECONDS,
         "options": {"expires": AGON_GAME_STATS_SECONDS},
+    },
+    # The newest finished ranked and tournament matches analysed, within the day's budget.
+    "analysis": {
+        "task": "agon.analysis.tasks.analyses_schedule",
+        "schedule": AGON_ANALYSIS_SECONDS,
+        "options": {"expires": AGON_ANALYSIS_SECONDS},
     },
     # Often enough that a match whose whole worker died (its heartbeat stale after
     # AGON_MATCH_STALE_SECONDS) is queued again within about half a minute; an unread
@@ -534,6 +549,21 @@ AGON_GAME_STATS_CACHE_SECONDS = env_int("AGON_GAME_STATS_CACHE_SECONDS", 300)
 """How long a game's statistics are kept in the cache once made (0: made at each request)."""
 AGON_GAME_STATS_DIGESTS_PER_RUN = env_int("AGON_GAME_STATS_DIGESTS_PER_RUN", 500)
 """How many ranked matches' replays one beat run reads for the statistics at most."""
+AGON_ANALYSIS_LEVEL = env_choice("AGON_ANALYSIS_LEVEL", ("mcts-1", "mcts-2", "mcts-3"), "mcts-1")
+"""The search bot whose playouts judge every position of an analysed match."""
+AGON_ANALYSIS_PER_DAY = env_int("AGON_ANALYSIS_PER_DAY", 2000)
+"""Analyses asked for over any 24 hours, by beat and by owners together: the queue's
+daily bound (bench/README.md, "Match analysis": about 2 % of two cores at mcts-1)."""
+AGON_ANALYSIS_PER_USER_PER_DAY = env_int("AGON_ANALYSIS_PER_USER_PER_DAY", 50)
+"""Analyses one user may ask for over any 24 hours (of their bots' other matches)."""
+AGON_ANALYSIS_PER_RUN = env_int("AGON_ANALYSIS_PER_RUN", 50)
+"""Matches one beat run sends to be analysed at most."""
+AGON_ANALYSIS_TIME_LIMIT = env_int("AGON_ANALYSIS_TIME_LIMIT", 300)
+"""The hard time limit of one analysis task, in seconds."""
+AGON_ANALYSIS_RESEND_SECONDS = env_int("AGON_ANALYSIS_RESEND_SECONDS", 900)
+"""A queued analysis sent longer ago than this lost its message: it is sent again."""
+AGON_ANALYSIS_MAX_ATTEMPTS = env_int("AGON_ANALYSIS_MAX_ATTEMPTS", 3)
+"""Runs that may claim one analysis; one that loses its worker that often fails."""
 AGON_LIST_CACHE_SECONDS = env_int("AGON_LIST_CACHE_SECONDS", 2)
 """How long the API's match lists and leaderboards are served from the cache (0: never)."""
 AGON_QUEUE_TARGET = env_int("AGON_QUEUE_TARGET", 8)

@@ -77,6 +77,11 @@ urlpatterns = [
     path("ladders/<int:ladder_id>/challenge/", ladders.ladder_challenge, name="challenge"),
     path("matches/", matches.match_list, name="matches"),
     path("matches/<int:match_id>/", matches.match_page, name="match"),
+    path(
+        "matches/<int:match_id>/analysis/",
+        matches.match_analysis_request,
+        name="match-analysis",
+    ),
     path("matches/<int:match_id>/logs/<int:seat>/", bots.seat_log, name="seat-log"),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("tournaments/new/", tournaments.tournament_new, name="tournament-new"),

@@ -235,6 +235,16 @@ ENDPOINTS: dict[str, tuple[Endpoint, dict[str, int]]] = {
         Endpoint("get", lambda w: f"/api/matches/{w.match.id}/timeline/"),
         {"anonymous": 200, "other": 200, "owner": 200},
     ),
+    "see a match's analysis": (
+        Endpoint("get", lambda w: f"/api/matches/{w.match.id}/analysis/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
+    # Bob owns bee, the match's other bot: both owners may ask (a stranger may not:
+    # tests/platform/analysis/test_api.py).
+    "ask for a match's analysis": (
+        Endpoint("post", lambda w: f"/api/matches/{w.match.id}/analysis/"),
+        {"anonymous": 401, "other": 202, "owner": 202},
+    ),
     "read a seat's log": (
         Endpoint("get", lambda w: f"/api/matches/{w.match.id}/logs/0/"),
         {"anonymous": 401, "other": 403, "owner": 200},

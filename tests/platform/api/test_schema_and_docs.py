@@ -55,6 +55,7 @@ def test_the_schema_describes_every_endpoint(anonymous: APIClient) -> None:
         "/api/matches/{match_id}/",
         "/api/matches/{match_id}/replay/",
         "/api/matches/{match_id}/timeline/",
+        "/api/matches/{match_id}/analysis/",
         "/api/matches/{match_id}/logs/{seat}/",
         "/api/challenges/",
         "/api/tournaments/",

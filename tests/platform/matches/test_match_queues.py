@@ -129,5 +129,7 @@ def test_agon_ups_worker_reads_the_waited_for_matches_first_and_the_ranked_ones_
         settings.AGON_NOTIFICATION_QUEUE,
         settings.AGON_TOURNAMENT_QUEUE,
         settings.AGON_BACKGROUND_QUEUE,
+        # The analyses, bounded per day: after the ranked matches they would never be read.
+        settings.AGON_ANALYSIS_QUEUE,
         settings.AGON_MATCH_QUEUE,
     ]

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import functools
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from agon.analysis.selectors import analysis_offered
+from agon.analysis.services import AnalysisRefused, analysis_request
 from agon.matches.models import Match
 from agon.matches.selectors import ListedMatch, MatchListing, match_get, match_seats
 from agon.web import selectors
@@ -16,7 +20,7 @@ from agon.web.breakdown import breakdown
 from agon.web.forms import MatchFilterForm
 from agon.web.games import board_renderer
 from agon.web.templatetags.agon_web import seat_label
-from agon.web.views.common import page_query, paginate
+from agon.web.views.common import page_query, paginate, post_form
 
 MATCHES_PAGE = 25
 PLAYED = (Match.Status.RUNNING, Match.Status.FINISHED, Match.Status.FAILED)
@@ -93,6 +97,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "breakdown": breakdown(match.game, details),
             "renderer": board_renderer(match.game),
             "seat_labels": [seat_label(seat) for seat in shown],
+            "analysis_askable": analysis_offered(match=match, viewer=request.user),
             # The viewer shows these seats' logs beside their turns (the API checks again).
             "own_logs": {
                 seat.seat: reverse("match-seat-log", args=[match.id, seat.seat])
@@ -101,3 +106,17 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             },
         },
     )
+
+
+@login_required
+@post_form("web:match", "match_id")
+def match_analysis_request(request: HttpRequest, match_id: int) -> HttpResponse:
+    """An owner of one of the match's bots asks for its analysis (agon.analysis)."""
+    match = _match_or_404(request, match_id)
+    try:
+        analysis_request(match=match, user=request.user)
+    except AnalysisRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, "The match is being analysed: its story shows below the board.")
+    return redirect("web:match", match_id=match.id)

@@ -141,6 +141,10 @@
       this.zooms = [];
       this.ownLogs = JSON.parse((document.getElementById("own-logs") || { textContent: "{}" }).textContent);
       this.turnLogs = {};  // seat -> what it wrote on each of its turns (its owner's only)
+      this.evaluations = {};  // seat -> its own evaluation of each of its turns (its owner's only)
+      this.stepListeners = [];  // told of every step shown (the match's story, story.js)
+      this.logListeners = [];  // told once the owner's logs are in
+      this.finalListeners = [];  // told once the match is over and all its steps are in
       this.seatTurns = [];  // step -> which turn of its seat it was
       this.turnsPlayed = {};  // seat -> its steps so far
       this.observations = null;  // what the chosen seat saw at each step
@@ -302,12 +306,23 @@
           const data = await response.json();
           // A match played before the referee noted the turns has its whole log only.
           if (Array.isArray(data.turn_logs) && data.turn_logs.length) this.turnLogs[seat] = data.turn_logs;
+          if (Array.isArray(data.evaluations) && data.evaluations.some((value) => value !== null)) this.evaluations[seat] = data.evaluations;
         } catch (error) {
           // Without its log the replay is still worth watching.
         }
       }
       this.markLogs();
       this.showAside();
+      for (const listener of this.logListeners) listener();
+    }
+
+    // The step at which each of a seat's turns was played: its own evaluations' places.
+    turnSteps(seat) {
+      const found = [];
+      this.steps.forEach((step, index) => {
+        if (step.seat === seat) found[this.seatTurns[index]] = index;
+      });
+      return found;
     }
 
     markLogs() {
@@ -395,6 +410,12 @@
 
     say(text) { setText(this.statusLine, text); }
 
+    // Show a step, from outside the viewer's own controls (the story's drops).
+    jump(index) {
+      this.pause();
+      this.go(index);
+    }
+
     // --- data ----------------------------------------------------------------------------
 
     async load(since) {
@@ -440,6 +461,7 @@
         this.root.querySelector(".control-as").hidden = false;
       }
       if (Object.keys(this.ownLogs).length) this.loadLogs();
+      for (const listener of this.finalListeners) listener(status);
     }
 
     reset() {
@@ -578,6 +600,7 @@
       if (!this.playing) this.followInAddress();
       this.showAside();
       this.noteZoom();
+      for (const listener of this.stepListeners) listener(target);
     }
 
     keepVisible(item) {

@@ -92,6 +92,12 @@ class MegalopolisEncoding(CellBoardEncoding):
         self.reader = MegalopolisStateReader(self, TILES)
         self.vectors = MegalopolisVectors(self, self.reader)
 
+    def vector_buffer(self) -> Any:
+        return self.vectors.vector_buffer()
+
+    def encode_state_into(self, state: Any, seat: int, kept: Any) -> np.ndarray:
+        return self.vectors.encode_into(state, seat, kept)
+
     def fill(self, observation: Mapping[str, Any], vector: np.ndarray) -> None:
         me = int(observation["player"])
         order = seat_order(self.players, me)

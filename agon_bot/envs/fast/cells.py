@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
 from engine.squaregrid import NEIGHBOUR_STEPS
 
 
@@ -18,6 +20,16 @@ class CodeCells:
             raise ValueError(f"{len(self.codes)} board entries, more than {capacity}")
         self.entry = {code: i for i, code in enumerate(self.codes)}
         self._named: dict[int, int] = {}
+        self._arrays: dict[tuple[int, ...], np.ndarray] = {}
+
+    def cells_array(self, codes: tuple[int, ...]) -> np.ndarray:
+        """`cells` as an array, kept by the codes asked for: the open spaces of a board
+        are asked for turn after turn while it covers the same cells. Read only."""
+        found = self._arrays.get(codes)
+        if found is None:
+            found = self._arrays[codes] = np.array(self.cells(codes), dtype=np.int64)
+            found.flags.writeable = False
+        return found
 
     def cells(self, codes: Sequence[int]) -> list[int]:
         """`cell` of each code, in bulk: one pass per direction."""

@@ -35,6 +35,7 @@ class MegalopolisEncoding(CellBoardEncoding):
     game_id = "megalopolis"
     legal_type = LegalActions
     capacity = TILES
+    vectors: MegalopolisVectors
 
     def __init__(self, players: int, options: Mapping[str, Any], first: Mapping[str, Any]) -> None:
         super().__init__(players, options)

@@ -187,7 +187,7 @@ class MegalopolisVectors:
                     for kind in state.hands[known(frame.player, "player")]:
                         unseen[kind] -= 1
         hands, supply = state.hands, state.supply
-        seats = []
+        seats: list[int] = []
         for rank in range(players):
             who = (seat + rank) % players
             seats += (len(hands[who]), supply[who])

@@ -159,6 +159,8 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         self._observed: dict[str, tuple[int, dict[str, Any]]] = {}
         self._turn = 0
         self._episode += 1
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.agents[0]
         self._next_turn()
 
     def _next_turn(self) -> None:
@@ -172,11 +174,12 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
             observation = self._observation_json(self.possible_agents[seat])
             indices = self.encoding.legal_indices(legal, observation)
         self._legal, self._indices = legal, indices
+        infos = self.infos
+        infos[self.agent_selection] = {}  # the agent that moved last: no turn now
         agent = self.agent_selection = self.possible_agents[seat]
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         info = LazyInfo({"legal_actions": LegalActions(legal), "legal_indices": indices})
         info.defer("observation_json", self.observation_json_now(agent))
-        self.infos[agent] = info
+        infos[agent] = info
 
     def observation_json_now(self, agent: str) -> Any:
         """A function that returns `agent`'s observation JSON of the position now, and

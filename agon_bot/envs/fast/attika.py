@@ -26,6 +26,12 @@ PENDING_KINDS = {"drawn": 1, "pay": 2, "tile": 3}
 WIN_REASON = {None: 0, "all_buildings": 1, "shrines": 2}
 
 
+def players_width(encoding: Any) -> int:
+    """The size of the seats segment."""
+    start, end = encoding.offsets["seats"]
+    return int(end - start)
+
+
 class MapNames:
     """`attika.MapHexes` of a state's tiles, by cell code: code -> slot * 7 + k; grown
     tile by tile as the map grows."""
@@ -98,7 +104,13 @@ class AttikaStateReader:
         self.seat_width = self.segment_shapes["seats"][1]
         self.scalars = self.slices["scalars"].start - rest
         self.pending = self.slices["pending"].start - rest
-        self.rest = struct.Struct(f"<{self.size - rest}f")
+        if self.seats + players_width(encoding) != self.scalars:
+            raise AssertionError("the Attika seats are not where they are written")
+        self.head_pack = struct.Struct(f"<{self.seats}f").pack
+        self.seat_pack = struct.Struct(f"<{self.seat_width}f").pack
+        self.tail_pack = struct.Struct(f"<{self.size - self.slices['scalars'].start}f").pack
+        self._unplaced: tuple[list[int], list[int]] | None = None
+        self._seat_blocks: list[tuple[Any, bytes] | None] = [None] * self.players
         self._names = MapNames(self.map_hexes)
         self.tiles_start = self.slices["tiles"].start
         self._map = np.zeros(self.slices["tiles"].stop, np.float32)
@@ -175,42 +187,28 @@ class AttikaStateReader:
         vector[:end] = map_part
         if len(self._owners):
             vector[self._owner_rows] = 1 + (self._owners - seat) % players
-        # The rest, small, as one list written at once (a numpy call per field would
-        # cost more than the fields).
-        rest = [0.0] * (self.size - end)
+        # The rest, small, as packed runs written at once (a numpy call per field would
+        # cost more than the fields): the segments before the seats, the seats' blocks
+        # (each kept while that seat's numbers are the same), the segments after them.
+        head = [0.0] * self.seats
         for n, cell in enumerate(state.shrines):
             q, r = decode(cell)
-            rest[3 * n : 3 * n + 3] = (1, q, r)
-        at = self.unplaced
-        for tile in state.tile_pile:
-            rest[at + tile] = 1
+            head[3 * n : 3 * n + 3] = (1, q, r)
+        head[self.unplaced : self.cards] = self.unplaced_marks(state.tile_pile)
         mine = state.seats[seat]
         at = self.cards
-        rest[at : at + 10] = (*mine.hand, *state.discard, len(state.deck), state.amphora_supply)
+        head[at : at + 10] = (*mine.hand, *state.discard, len(state.deck), state.amphora_supply)
         at = self.board
         for building in mine.board:
-            rest[at + building] = 1
+            head[at + building] = 1
         colonies = state.caches.index.colonies
-        width = self.seat_width
+        blocks = [self.head_pack(*head)]
         for rank in range(players):
             who = (seat + rank) % players
-            other = state.seats[who]
-            at = self.seats + rank * width
-            rest[at : at + 5] = (
-                sum(other.hand),
-                len(other.board),
-                other.amphorae,
-                len(other.placed),
-                colonies[who],
-            )
-            for building in other.board:
-                rest[at + 6 + building] = 1
-            rest[at + 36 : at + 40] = [len(stack) for stack in other.stacks]
-            for group in other.amphora_groups:
-                rest[at + 40 + group] = 1
+            blocks.append(self.seat_block(state.seats[who], colonies[who], who))
         winner = state.winner
-        at = self.scalars
-        rest[at : at + 10] = (
+        tail = [0.0] * (self.size - self.slices["scalars"].start)
+        tail[0:10] = (
             state.turn,
             (state.current - seat) % players,
             state.over,
@@ -226,8 +224,8 @@ class AttikaStateReader:
         if pending is not None:
             kind = pending.kind
             shown = kind == "pay" or (kind == "drawn" and state.current == seat)
-            at = self.pending
-            rest[at : at + 7] = (
+            at = self.pending - self.scalars
+            tail[at : at + 7] = (
                 PENDING_KINDS[kind],
                 1 + pending.building if shown else 0,
                 1 + self.names(state).names[pending.cell] if kind == "pay" else 0,
@@ -236,8 +234,49 @@ class AttikaStateReader:
                 1 + pending.stack if kind == "drawn" else 0,
                 1 + pending.tile if kind == "tile" else 0,
             )
-        vector[end:] = np.frombuffer(self.rest.pack(*rest), np.float32)
+        blocks.append(self.tail_pack(*tail))
+        vector[end:] = np.frombuffer(b"".join(blocks), np.float32)
         return vector
+
+    def unplaced_marks(self, pile: list[int]) -> list[int]:
+        """The unplaced_tiles segment, kept while the pile is the same."""
+        kept = self._unplaced
+        if kept is not None and kept[0] == pile:
+            return kept[1]
+        marks = [0] * (self.cards - self.unplaced)
+        for tile in pile:
+            marks[tile] = 1
+        self._unplaced = (list(pile), marks)
+        return marks
+
+    def seat_block(self, other: Any, colonies: int, who: int) -> bytes:
+        """A seat's row of the seats segment, packed; kept while its numbers are the
+        same (a turn changes one seat's, mostly)."""
+        key = (
+            sum(other.hand),
+            other.amphorae,
+            len(other.placed),
+            colonies,
+            tuple(other.board),
+            tuple(map(len, other.stacks)),
+            tuple(other.amphora_groups),
+        )
+        kept = self._seat_blocks[who]
+        if kept is not None and kept[0] == key:
+            packed: bytes = kept[1]
+            return packed
+        width = self.seat_width
+        row = [0] * width
+        row[0:5] = (key[0], len(other.board), key[1], key[2], colonies)
+        for building in other.board:
+            row[6 + building] = 1
+        row[36:40] = key[5]
+        for group in other.amphora_groups:
+            row[40 + group] = 1
+        packed = self.seat_pack(*row)
+        self._seat_blocks[who] = (key, packed)
+        return packed
+
 
     def legal_indices(self, state: AttikaState, legal: LegalActions) -> np.ndarray:
         encoding = self.encoding

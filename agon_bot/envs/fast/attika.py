@@ -277,7 +277,6 @@ class AttikaStateReader:
         self._seat_blocks[who] = (key, packed)
         return packed
 
-
     def legal_indices(self, state: AttikaState, legal: LegalActions) -> np.ndarray:
         encoding = self.encoding
         names = self.names(state)

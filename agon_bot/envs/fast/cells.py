@@ -41,7 +41,7 @@ class CodeCells:
         neighbours are tried in that order (west, south, north, east: `BY_CODE`)."""
         get = self.entry.get
         (west, d_west), (south, d_south), (north, d_north), (east, d_east) = BY_CODE
-        named = []
+        named: list[int] = []
         add = named.append
         for code in codes:
             i = get(code - west)

@@ -32,6 +32,21 @@ def players_width(encoding: Any) -> int:
     return int(end - start)
 
 
+MAP_VERSIONS = itertools.count()
+"""Versions of the kept maps, never reused (the map of any reader, any match)."""
+
+
+class KeptVector:
+    """One seat's observation vector, kept between its observations, and the version
+    of the map it holds (-1: none) for the seat it was written for."""
+
+    def __init__(self, size: int) -> None:
+        self.vector = np.zeros(size, np.float32)
+        self.bytes = memoryview(self.vector.data).cast("B")
+        self.map_version = -1
+        self.seat = -1
+
+
 class MapNames:
     """`attika.MapHexes` of a state's tiles, by cell code: code -> slot * 7 + k; grown
     tile by tile as the map grows."""
@@ -119,6 +134,9 @@ class AttikaStateReader:
         self._map_tiles = self._map_buildings = self._named = 0
         self._owners = np.zeros(0, np.int64)
         self._owner_rows = np.zeros(0, np.int64)
+        self._map_version = next(MAP_VERSIONS)
+        """Changes whenever the kept map does: a seat's kept vector holding this
+        version holds the map as it is."""
 
     def names(self, state: AttikaState) -> MapNames:
         tiles, kept = tuple(state.tiles), self._names
@@ -137,6 +155,7 @@ class AttikaStateReader:
         tiles = state.tiles
         names = self.names(state)
         if names is not self._map_names or owner_at is not self._owner_at:
+            self._map_version = next(MAP_VERSIONS)
             self._map_names, self._owner_at = names, owner_at
             self._map[:] = 0
             self._owner_rows = np.zeros(0, np.int64)
@@ -144,8 +163,10 @@ class AttikaStateReader:
             self._map_tiles = self._map_buildings = 0
             self._named = 0
         if self._map_tiles < len(tiles):
+            self._map_version = next(MAP_VERSIONS)
             self.add_tiles(state, names)
         if self._map_buildings < len(owner_at):
+            self._map_version = next(MAP_VERSIONS)
             self.add_buildings(state, names)
         return self._map
 
@@ -179,14 +200,24 @@ class AttikaStateReader:
         self._owners = np.concatenate([self._owners, owners])
         self._map_buildings = len(owner_at)
 
+    def vector_buffer(self) -> KeptVector:
+        return KeptVector(self.size)
+
     def encode(self, state: AttikaState, seat: int) -> np.ndarray:
+        return self.encode_into(state, seat, self.vector_buffer()).copy()
+
+    def encode_into(self, state: AttikaState, seat: int, kept: KeptVector) -> np.ndarray:
+        """`seat`'s vector, written into `kept`'s: the map only when it changed since
+        `kept` was written (or `kept` was another seat's), the rest each time."""
         players = self.players
-        vector = np.empty(self.size, np.float32)
+        vector = kept.vector
         map_part = self.map_part(state)
         end = len(map_part)
-        vector[:end] = map_part
-        if len(self._owners):
-            vector[self._owner_rows] = 1 + (self._owners - seat) % players
+        if kept.map_version != self._map_version or kept.seat != seat:
+            vector[:end] = map_part
+            if len(self._owners):
+                vector[self._owner_rows] = 1 + (self._owners - seat) % players
+            kept.map_version, kept.seat = self._map_version, seat
         # The rest, small, as packed runs written at once (a numpy call per field would
         # cost more than the fields): the segments before the seats, the seats' blocks
         # (each kept while that seat's numbers are the same), the segments after them.
@@ -235,7 +266,7 @@ class AttikaStateReader:
                 1 + pending.tile if kind == "tile" else 0,
             )
         blocks.append(self.tail_pack(*tail))
-        vector[end:] = np.frombuffer(b"".join(blocks), np.float32)
+        kept.bytes[4 * end :] = b"".join(blocks)
         return vector
 
     def unplaced_marks(self, pile: list[int]) -> list[int]:

@@ -70,8 +70,9 @@ class MapNames:
                     names[centre + step] = slot * 7 + k
                     named.append(centre + step)
         self.tiles = tuple(tiles)
+        # An extend is named by the first tile (in slot order) within reach: a tile
+        # laid after cannot change a name found, so the names found are kept.
         self._hexes = None
-        self._extends = {}
         return named
 
     def extend(self, centre: int) -> tuple[int, int]:

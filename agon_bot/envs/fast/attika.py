@@ -323,19 +323,32 @@ class AttikaStateReader:
                 dtype=np.int64,
             )
             first = np.add.outer(slots, rotations).ravel()
+        elif not legal.builds:
+            return np.array([self.other_index(action, names) for action in others], np.int64)
         else:
-            first = np.array([self.other_index(action, names) for action in others], dtype=np.int64)
+            # A turn offers a few dozen actions: Python ints, one array at the end (a
+            # numpy call costs more than a few dozen additions).
+            indices = [self.other_index(action, names) for action in others]
+            cell_names = names.names
+            base, hexes = encoding.build_base, self.hexes_count
+            # Runs of buildings offered the same cells (the same list) share one lookup.
+            for _, grouped in itertools.groupby(legal.builds, key=lambda option: id(option[1])):
+                run = list(grouped)
+                named = list(map(cell_names.__getitem__, run[0][1]))
+                for building, _ in run:
+                    start = base + hexes * building
+                    indices += [start + name for name in named]
+            return np.array(indices, np.int64)
         if not legal.builds:
             return first
         cell_names = names.names
         base, hexes = encoding.build_base, self.hexes_count
         parts = [first]
-        # Runs of buildings offered the same cells (the same list) share one lookup.
         for _, grouped in itertools.groupby(legal.builds, key=lambda option: id(option[1])):
             run = list(grouped)
-            named = np.fromiter(map(cell_names.__getitem__, run[0][1]), np.int64)
+            named_array = np.fromiter(map(cell_names.__getitem__, run[0][1]), np.int64)
             starts = base + hexes * np.array([building for building, _ in run], dtype=np.int64)
-            parts.append(np.add.outer(starts, named).ravel())
+            parts.append(np.add.outer(starts, named_array).ravel())
         return np.concatenate(parts)
 
     def other_index(self, action: dict[str, Any], names: MapNames) -> int:

@@ -100,3 +100,37 @@ def test_a_megalopolis_state_from_elsewhere_is_read_whole() -> None:
     seat = env.agent_seats[env.agent_selection]
     observed = env.observe(env.agent_selection)["observation"]
     np.testing.assert_array_equal(observed, full_rebuilds(env, seat)[1])
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_every_megalopolis_table_change_is_reported_to_the_caches(players: int) -> None:
+    """The kept rows trust `Caches.changed_cells`: over random games, every cell whose
+    tile came, went, turned or had its tokens changed by a move is among those reported."""
+    from engine.megalopolis.state import MegalopolisState  # the engine's state, for its board
+
+    def table(state: MegalopolisState) -> dict[int, tuple[Any, ...]]:
+        return {
+            code: (tile.kind, tile.serial, tile.face_up, tuple(tile.tokens))
+            for code, tile in state.board.items()
+        }
+
+    env = aec_env("megalopolis", players)
+    rng = random.Random(players)
+    reported_moves = 0
+    for seed in range(3):
+        env.reset(seed=seed)
+        state = env.state
+        state.caches.changed_cells = set()
+        while not env.terminations[env.agent_selection]:
+            before = table(state)
+            legal = env.infos[env.agent_selection]["legal_indices"]
+            env.step(int(legal[rng.randrange(len(legal))]))
+            after = table(state)
+            changed = {
+                code for code in before.keys() | after.keys() if before.get(code) != after.get(code)
+            }
+            reported = state.caches.changed_cells
+            assert reported is not None and changed <= reported, changed - (reported or set())
+            reported_moves += bool(changed)
+            reported.clear()
+    assert reported_moves > 50

@@ -37,14 +37,18 @@ MAP_VERSIONS = itertools.count()
 
 
 class KeptVector:
-    """One seat's observation vector, kept between its observations, and the version
-    of the map it holds (-1: none) for the seat it was written for."""
+    """One seat's observation vector, kept between its observations: the version of
+    the map it holds (-1: none), the seat it was written for, and how far into the
+    map's logged writes it is."""
 
     def __init__(self, size: int) -> None:
         self.vector = np.zeros(size, np.float32)
         self.bytes = memoryview(self.vector.data).cast("B")
+        self.items = memoryview(self.vector.data)
         self.map_version = -1
         self.seat = -1
+        self.writes = self.owner_writes = 0
+        """How many of the map's logged writes this vector holds."""
 
 
 class MapNames:
@@ -133,8 +137,11 @@ class AttikaStateReader:
         self._map_names: MapNames | None = None
         self._owner_at: Any = None
         self._map_tiles = self._map_buildings = self._named = 0
-        self._owners = np.zeros(0, np.int64)
-        self._owner_rows = np.zeros(0, np.int64)
+        self._map_items = memoryview(self._map.data)
+        self._writes: list[tuple[int, int]] = []
+        """(position, value) of every value written into the map but the owners."""
+        self._owner_writes: list[tuple[int, int]] = []
+        """(position, owner's seat) of every building's owner written."""
         self._map_version = next(MAP_VERSIONS)
         """Changes whenever the kept map does: a seat's kept vector holding this
         version holds the map as it is."""
@@ -150,7 +157,9 @@ class AttikaStateReader:
 
     def map_part(self, state: AttikaState) -> np.ndarray:
         """The hexes and tiles segments with absolute seats (1 + seat) as owners, kept
-        up to date tile by tile and building by building."""
+        up to date tile by tile and building by building; every value written is also
+        logged (`_writes`, `_owner_writes`), so that a seat's kept vector copies only
+        those written since it was last brought up to date."""
         index = state.caches.index
         owner_at = index.owner_at
         tiles = state.tiles
@@ -159,31 +168,34 @@ class AttikaStateReader:
             self._map_version = next(MAP_VERSIONS)
             self._map_names, self._owner_at = names, owner_at
             self._map[:] = 0
-            self._owner_rows = np.zeros(0, np.int64)
-            self._owners = np.zeros(0, np.int64)
+            self._writes = []
+            self._owner_writes = []
             self._map_tiles = self._map_buildings = 0
             self._named = 0
         if self._map_tiles < len(tiles):
-            self._map_version = next(MAP_VERSIONS)
             self.add_tiles(state, names)
         if self._map_buildings < len(owner_at):
-            self._map_version = next(MAP_VERSIONS)
             self.add_buildings(state, names)
         return self._map
 
     def add_tiles(self, state: AttikaState, map_names: MapNames) -> None:
         symbol_at = state.caches.index.symbol_at
         names = map_names.names
-        hexes = self._map[: self.tiles_start].reshape(-1, 6)
+        items, writes = self._map_items, self._writes
         for cell in itertools.islice(names, self._named, None):
             q, r = decode(cell)
             symbol = symbol_at[cell]
-            hexes[names[cell], :4] = (1, q, r, 0 if symbol < 0 else 1 + symbol)
+            at = 6 * names[cell]
+            for offset, value in enumerate((1, q, r, 0 if symbol < 0 else 1 + symbol)):
+                items[at + offset] = value
+                writes.append((at + offset, value))
         self._named = len(names)
-        rows = self._map[self.tiles_start :].reshape(-1, 5)
         for slot in range(self._map_tiles, len(state.tiles)):
             tile, q, r, rotation = state.tiles[slot]
-            rows[slot] = (1, tile + 1, q, r, rotation)
+            at = self.tiles_start + 5 * slot
+            for offset, value in enumerate((1, tile + 1, q, r, rotation)):
+                items[at + offset] = value
+                writes.append((at + offset, value))
         self._map_tiles = len(state.tiles)
 
     def add_buildings(self, state: AttikaState, map_names: MapNames) -> None:
@@ -192,13 +204,13 @@ class AttikaStateReader:
         index = state.caches.index
         owner_at, building_at = index.owner_at, index.building_at
         names = map_names.names
-        new = list(itertools.islice(owner_at.items(), self._map_buildings, None))
-        rows = np.array([6 * names[cell] + 4 for cell, _ in new], dtype=np.int64)
-        owners = np.array([owner for _, owner in new], dtype=np.int64)
-        self._map[rows] = 1 + owners
-        self._map[rows + 1] = [1 + building_at[cell] for cell, _ in new]
-        self._owner_rows = np.concatenate([self._owner_rows, rows])
-        self._owners = np.concatenate([self._owners, owners])
+        items = self._map_items
+        for cell, owner in itertools.islice(owner_at.items(), self._map_buildings, None):
+            at = 6 * names[cell] + 4
+            items[at] = 1 + owner
+            self._owner_writes.append((at, owner))
+            items[at + 1] = 1 + building_at[cell]
+            self._writes.append((at + 1, 1 + building_at[cell]))
         self._map_buildings = len(owner_at)
 
     def vector_buffer(self) -> KeptVector:
@@ -214,11 +226,21 @@ class AttikaStateReader:
         vector = kept.vector
         map_part = self.map_part(state)
         end = len(map_part)
+        items = kept.items
         if kept.map_version != self._map_version or kept.seat != seat:
+            # Another match's map, or another seat's vector: the map whole.
             vector[:end] = map_part
-            if len(self._owners):
-                vector[self._owner_rows] = 1 + (self._owners - seat) % players
             kept.map_version, kept.seat = self._map_version, seat
+            kept.writes = len(self._writes)
+            kept.owner_writes = 0
+        elif kept.writes < len(self._writes):
+            for at, value in itertools.islice(self._writes, kept.writes, None):
+                items[at] = value
+            kept.writes = len(self._writes)
+        if kept.owner_writes < len(self._owner_writes):
+            for at, owner in itertools.islice(self._owner_writes, kept.owner_writes, None):
+                items[at] = 1 + (owner - seat) % players
+            kept.owner_writes = len(self._owner_writes)
         # The rest, small, as packed runs written at once (a numpy call per field would
         # cost more than the fields): the segments before the seats, the seats' blocks
         # (each kept while that seat's numbers are the same), the segments after them.

@@ -117,7 +117,11 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         action_space = spaces.Discrete(self.encoding.n_actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
-        self._seeds = np.random.default_rng()
+        self._seeds: np.random.Generator | None = None
+        """The stream `reset()` without a seed draws from, made when first drawn from
+        (a generator costs more than a short game's steps): seeded by the last seed given
+        (`_seeded_by`), else by the system."""
+        self._seeded_by: int | None = None
         n_actions = self.encoding.n_actions
         self._masks: list[list[Any]] = [
             [np.zeros(n_actions, np.int8), None] for _ in range(players)
@@ -143,8 +147,10 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         itself seeded by the last seed given). `options` is accepted for the API and
         unused: the game's options are fixed when the env is made."""
         if seed is not None:
-            self._seeds = np.random.default_rng(seed)
+            self._seeds, self._seeded_by = None, int(seed)
         else:
+            if self._seeds is None:
+                self._seeds = np.random.default_rng(self._seeded_by)
             seed = int(self._seeds.integers(0, 2**31))
         self.seed = int(seed)
         self.state = self.game.new_state(self.seed, self.players, self.match_options)
@@ -159,6 +165,8 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         self._observed: dict[str, tuple[int, dict[str, Any]]] = {}
         self._turn = 0
         self._episode += 1
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.agents[0]
         self._next_turn()
 
     def _next_turn(self) -> None:
@@ -172,11 +180,12 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
             observation = self._observation_json(self.possible_agents[seat])
             indices = self.encoding.legal_indices(legal, observation)
         self._legal, self._indices = legal, indices
+        infos = self.infos
+        infos[self.agent_selection] = {}  # the agent that moved last: no turn now
         agent = self.agent_selection = self.possible_agents[seat]
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         info = LazyInfo({"legal_actions": LegalActions(legal), "legal_indices": indices})
         info.defer("observation_json", self.observation_json_now(agent))
-        self.infos[agent] = info
+        infos[agent] = info
 
     def observation_json_now(self, agent: str) -> Any:
         """A function that returns `agent`'s observation JSON of the position now, and

@@ -42,6 +42,7 @@ class ArchitektonEncoding(CellBoardEncoding):
     game_id = "architekton"
     legal_type = LegalActions
     capacity = BOARD
+    vectors: ArchitektonVectors
 
     def __init__(self, players: int, options: Mapping[str, Any], first: Mapping[str, Any]) -> None:
         super().__init__(players, options)
@@ -109,6 +110,12 @@ class ArchitektonEncoding(CellBoardEncoding):
         self.stages = STAGES
         self.reader = ArchitektonStateReader(self, BOARD)
         self.vectors = ArchitektonVectors(self, self.reader)
+
+    def vector_buffer(self) -> Any:
+        return self.vectors.vector_buffer()
+
+    def encode_state_into(self, state: Any, seat: int, kept: Any) -> np.ndarray:
+        return self.vectors.encode_into(state, seat, kept)
 
     def fill(self, observation: Mapping[str, Any], vector: np.ndarray) -> None:
         me = int(observation["player"])

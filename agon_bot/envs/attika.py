@@ -161,6 +161,12 @@ class AttikaEncoding(Encoding):
     def encode_state(self, state: Any, seat: int) -> np.ndarray:
         return self.reader.encode(state, seat)
 
+    def vector_buffer(self) -> Any:
+        return self.reader.vector_buffer()
+
+    def encode_state_into(self, state: Any, seat: int, kept: Any) -> np.ndarray:
+        return self.reader.encode_into(state, seat, kept)
+
     def state_legal_indices(self, state: Any, legal: Sequence[Any]) -> np.ndarray:
         if isinstance(legal, LegalActions):
             return self.reader.legal_indices(state, legal)

@@ -35,6 +35,7 @@ class MegalopolisEncoding(CellBoardEncoding):
     game_id = "megalopolis"
     legal_type = LegalActions
     capacity = TILES
+    vectors: MegalopolisVectors
 
     def __init__(self, players: int, options: Mapping[str, Any], first: Mapping[str, Any]) -> None:
         super().__init__(players, options)
@@ -91,6 +92,12 @@ class MegalopolisEncoding(CellBoardEncoding):
         self.end_reasons = END_REASONS
         self.reader = MegalopolisStateReader(self, TILES)
         self.vectors = MegalopolisVectors(self, self.reader)
+
+    def vector_buffer(self) -> Any:
+        return self.vectors.vector_buffer()
+
+    def encode_state_into(self, state: Any, seat: int, kept: Any) -> np.ndarray:
+        return self.vectors.encode_into(state, seat, kept)
 
     def fill(self, observation: Mapping[str, Any], vector: np.ndarray) -> None:
         me = int(observation["player"])

@@ -115,15 +115,21 @@ class Caches:
     board_text: Any = None
     """The board's text in the last message and the cells changed since
     (`fast.board_text.BoardText`), once a message was written; a copy starts without."""
+    changed_cells: set[int] | None = None
+    """The cells changed since an observer outside the rules last read them, once one
+    set it (the training environments' vectors: `agon_bot.envs.fast.megalopolis`); a
+    copy starts without."""
 
     def copy(self) -> Caches:
-        return Caches(self.legal, self.open_spaces, None)
+        return Caches(self.legal, self.open_spaces, None, None)
 
     def tile_changed(self, code: int) -> None:
         """The tile at `code` (or the cell, now empty) changed: the next message writes
         its text again. Every change of a tile on the table (`table`) says so."""
         if self.board_text is not None:
             self.board_text.changed.add(code)
+        if self.changed_cells is not None:
+            self.changed_cells.add(code)
 
 
 @dataclass

@@ -83,6 +83,17 @@ def static_row(code: int, what: int, rotation: int) -> bytes:
     return row
 
 
+class KeptVector:
+    """One seat's observation vector, kept between its observations, with the board
+    rows it holds (the packed bytes last written, and their length)."""
+
+    def __init__(self, size: int) -> None:
+        self.vector = np.zeros(size, np.float32)
+        self.bytes = memoryview(self.vector.data).cast("B")
+        self.board: bytes | None = None
+        self.board_bytes = 0
+
+
 class ArchitektonVectors:
     """`encode_state` of an `ArchitektonEncoding`: the board's packed rows, then the
     other segments written as one list."""
@@ -97,14 +108,33 @@ class ArchitektonVectors:
         if board_start != 0:
             raise AssertionError("the Architekton board is not the first segment")
         self.at = {name: start - self.rest for name, start in self.at.items()}
+        order = [self.at[s.name] for s in encoding.segments[1:]]
+        if order != sorted(order):
+            raise AssertionError("the Architekton segments are not in the order written")
         self.pack = struct.Struct(f"<{self.size - self.rest}f").pack
         self.stages = {name: n for n, name in enumerate(encoding.stages)}
+        shapes = {s.name: s.shape for s in encoding.segments}
+        self.building_ids = shapes["unseen_buildings"][0]
+        self.terrains = shapes["unseen_landscapes"][0]
+        self.no_display = [0] * (shapes["display_buildings"][0] * shapes["display_buildings"][1])
+        self.no_pending = (0,) * shapes["pending"][0]
+        self.edges: dict[int, tuple[int, ...]] = {}
+        """A display tile's row after its id: its edges unturned (1 + terrain index)."""
+        self._boards: list[tuple[Any, ...] | None] = [None] * self.players
+        """Per seat: (state, cells, houses, its board rows packed) as last written."""
+        self._unseen: tuple[Any, list[int]] | None = None
 
-    def encode(self, state: ArchitektonState, seat: int) -> np.ndarray:
-        players, at = self.players, self.at
-        values = [0.0] * (self.size - self.rest)
-        cells = self.reader.cells(state)
-        landscapes, buildings, houses = state.landscapes, state.buildings, state.houses
+    def board_bytes(self, state: ArchitektonState, cells: CodeCells, seat: int) -> bytes:
+        """The board segment's rows in use as `seat` sees them, packed; kept while the
+        state's board covers the same cells (a tile, once placed, never moves or leaves)
+        and its houses are the same."""
+        houses = state.houses
+        kept = self._boards[seat]
+        if kept is not None and kept[0] is state and kept[1] is cells and kept[2] == houses:
+            packed: bytes = kept[3]
+            return packed
+        players = self.players
+        landscapes, buildings = state.landscapes, state.buildings
         rows: list[bytes] = []
         add = rows.append
         none = _HOUSES[0]
@@ -119,34 +149,82 @@ class ArchitektonVectors:
             owner = houses.get(code)
             add(none if owner is None else _HOUSES[1 + (owner - seat) % players])
         board = b"".join(rows)
-        start = at["display_buildings"]
-        for n, tile in enumerate(state.display_buildings):
-            values[start + 5 * n : start + 5 * n + 5] = (
-                tile + 1,
-                *(1 + e for e in rotated_edges(tile, 0)),
-            )
-        start = at["display_landscapes"]
+        self._boards[seat] = (state, cells, dict(houses), board)
+        return board
+
+    def unseen(self, state: ArchitektonState) -> list[int]:
+        """The unseen_buildings and unseen_landscapes segments, kept while the piles and
+        the reserves are the same."""
+        key = (
+            state.building_pile,
+            state.reserve_buildings,
+            state.landscape_pile,
+            state.reserve_landscapes,
+        )
+        kept = self._unseen
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        buildings = [0] * self.building_ids
+        for tile in itertools.chain(state.building_pile, state.reserve_buildings):
+            buildings[tile] = 1
+        landscapes = [0] * self.terrains
+        for terrain in itertools.chain(state.landscape_pile, state.reserve_landscapes):
+            landscapes[terrain] += 1
+        values = buildings + landscapes
+        self._unseen = (tuple(list(part) for part in key), values)
+        return values
+
+    def vector_buffer(self) -> KeptVector:
+        return KeptVector(self.size)
+
+    def encode(self, state: ArchitektonState, seat: int) -> np.ndarray:
+        return self.encode_into(state, seat, self.vector_buffer()).copy()
+
+    def encode_into(self, state: ArchitektonState, seat: int, kept: KeptVector) -> np.ndarray:
+        """`seat`'s vector, written into `kept`'s: the board's rows (kept while the board
+        and its houses are the same), the rest as one packed list."""
+        players = self.players
+        cells = self.reader.cells(state)
+        board = self.board_bytes(state, cells, seat)
+        display: list[int] = []
+        edges = self.edges
+        for tile in state.display_buildings:
+            row = edges.get(tile)
+            if row is None:
+                row = edges[tile] = (tile + 1, *(1 + e for e in rotated_edges(tile, 0)))
+            display += row
+        display += self.no_display[len(display) :]
+        display_landscapes = [0] * self.terrains
         for terrain in state.display_landscapes:
-            values[start + terrain] += 1
-        start = at["seats"]
+            display_landscapes[terrain] += 1
+        seats: list[int] = []
+        points, supply, removed, taken = (
+            state.points,
+            state.supply,
+            state.removed,
+            state.turns_taken,
+        )
         for rank in range(players):
             who = (seat + rank) % players
-            values[start + 4 * rank : start + 4 * rank + 4] = (
-                state.points[who],
-                state.supply[who],
-                state.removed[who],
-                state.turns_taken[who],
-            )
-        start = at["unseen_buildings"]
-        for tile in itertools.chain(state.building_pile, state.reserve_buildings):
-            values[start + tile] = 1
-        start = at["unseen_landscapes"]
-        for terrain in itertools.chain(state.landscape_pile, state.reserve_landscapes):
-            values[start + terrain] += 1
+            seats += (points[who], supply[who], removed[who], taken[who])
         pending, loser = state.pending, state.loser
         current = pending[0].player if pending else state.turn_player
-        start = at["scalars"]
-        values[start : start + 12] = (
+        decision: Any = self.no_pending
+        if pending:
+            first = pending[0]
+            where = cells.entry.get(first.cell)
+            decision = (
+                1 if first.kind == MOVE_HOUSE else 2,
+                (first.player - seat) % players,
+                0 if where is None else where + 1,
+                first.loss if first.kind == REMOVE_HOUSE else 0,
+                0,
+            )
+        rest = self.pack(
+            *display,
+            *display_landscapes,
+            *seats,
+            *self.unseen(state),
             state.turn,
             (current - seat) % players,
             (state.turn_player - seat) % players,
@@ -159,18 +237,13 @@ class ArchitektonVectors:
             len(state.reserve_buildings),
             len(state.reserve_landscapes),
             len(pending),
+            *decision,
         )
-        if pending:
-            decision = pending[0]
-            where = cells.entry.get(decision.cell)
-            start = at["pending"]
-            values[start : start + 4] = (
-                1 if decision.kind == MOVE_HOUSE else 2,
-                (decision.player - seat) % players,
-                0 if where is None else where + 1,
-                decision.loss if decision.kind == REMOVE_HOUSE else 0,
-            )
-        vector = np.zeros(self.size, np.float32)
-        vector[: len(board) // 4] = np.frombuffer(board, np.float32)
-        vector[self.rest :] = np.frombuffer(self.pack(*values), np.float32)
-        return vector
+        written, kept_bytes = len(board), kept.bytes
+        if kept.board is not board:
+            kept_bytes[:written] = board
+            if kept.board_bytes > written:
+                kept_bytes[written : kept.board_bytes] = bytes(kept.board_bytes - written)
+            kept.board, kept.board_bytes = board, written
+        kept_bytes[4 * self.rest :] = rest
+        return kept.vector

@@ -26,6 +26,31 @@ PENDING_KINDS = {"drawn": 1, "pay": 2, "tile": 3}
 WIN_REASON = {None: 0, "all_buildings": 1, "shrines": 2}
 
 
+def players_width(encoding: Any) -> int:
+    """The size of the seats segment."""
+    start, end = encoding.offsets["seats"]
+    return int(end - start)
+
+
+MAP_VERSIONS = itertools.count()
+"""Versions of the kept maps, never reused (the map of any reader, any match)."""
+
+
+class KeptVector:
+    """One seat's observation vector, kept between its observations: the version of
+    the map it holds (-1: none), the seat it was written for, and how far into the
+    map's logged writes it is."""
+
+    def __init__(self, size: int) -> None:
+        self.vector = np.zeros(size, np.float32)
+        self.bytes = memoryview(self.vector.data).cast("B")
+        self.items = memoryview(self.vector.data)
+        self.map_version = -1
+        self.seat = -1
+        self.writes = self.owner_writes = 0
+        """How many of the map's logged writes this vector holds."""
+
+
 class MapNames:
     """`attika.MapHexes` of a state's tiles, by cell code: code -> slot * 7 + k; grown
     tile by tile as the map grows."""
@@ -49,8 +74,9 @@ class MapNames:
                     names[centre + step] = slot * 7 + k
                     named.append(centre + step)
         self.tiles = tuple(tiles)
+        # An extend is named by the first tile (in slot order) within reach: a tile
+        # laid after cannot change a name found, so the names found are kept.
         self._hexes = None
-        self._extends = {}
         return named
 
     def extend(self, centre: int) -> tuple[int, int]:
@@ -98,15 +124,27 @@ class AttikaStateReader:
         self.seat_width = self.segment_shapes["seats"][1]
         self.scalars = self.slices["scalars"].start - rest
         self.pending = self.slices["pending"].start - rest
-        self.rest = struct.Struct(f"<{self.size - rest}f")
+        if self.seats + players_width(encoding) != self.scalars:
+            raise AssertionError("the Attika seats are not where they are written")
+        self.head_pack = struct.Struct(f"<{self.seats}f").pack
+        self.seat_pack = struct.Struct(f"<{self.seat_width}f").pack
+        self.tail_pack = struct.Struct(f"<{self.size - self.slices['scalars'].start}f").pack
+        self._unplaced: tuple[list[int], list[int]] | None = None
+        self._seat_blocks: list[tuple[Any, bytes] | None] = [None] * self.players
         self._names = MapNames(self.map_hexes)
         self.tiles_start = self.slices["tiles"].start
         self._map = np.zeros(self.slices["tiles"].stop, np.float32)
         self._map_names: MapNames | None = None
         self._owner_at: Any = None
         self._map_tiles = self._map_buildings = self._named = 0
-        self._owners = np.zeros(0, np.int64)
-        self._owner_rows = np.zeros(0, np.int64)
+        self._map_items = memoryview(self._map.data)
+        self._writes: list[tuple[int, int]] = []
+        """(position, value) of every value written into the map but the owners."""
+        self._owner_writes: list[tuple[int, int]] = []
+        """(position, owner's seat) of every building's owner written."""
+        self._map_version = next(MAP_VERSIONS)
+        """Changes whenever the kept map does: a seat's kept vector holding this
+        version holds the map as it is."""
 
     def names(self, state: AttikaState) -> MapNames:
         tiles, kept = tuple(state.tiles), self._names
@@ -119,16 +157,19 @@ class AttikaStateReader:
 
     def map_part(self, state: AttikaState) -> np.ndarray:
         """The hexes and tiles segments with absolute seats (1 + seat) as owners, kept
-        up to date tile by tile and building by building."""
+        up to date tile by tile and building by building; every value written is also
+        logged (`_writes`, `_owner_writes`), so that a seat's kept vector copies only
+        those written since it was last brought up to date."""
         index = state.caches.index
         owner_at = index.owner_at
         tiles = state.tiles
         names = self.names(state)
         if names is not self._map_names or owner_at is not self._owner_at:
+            self._map_version = next(MAP_VERSIONS)
             self._map_names, self._owner_at = names, owner_at
             self._map[:] = 0
-            self._owner_rows = np.zeros(0, np.int64)
-            self._owners = np.zeros(0, np.int64)
+            self._writes = []
+            self._owner_writes = []
             self._map_tiles = self._map_buildings = 0
             self._named = 0
         if self._map_tiles < len(tiles):
@@ -140,16 +181,21 @@ class AttikaStateReader:
     def add_tiles(self, state: AttikaState, map_names: MapNames) -> None:
         symbol_at = state.caches.index.symbol_at
         names = map_names.names
-        hexes = self._map[: self.tiles_start].reshape(-1, 6)
+        items, writes = self._map_items, self._writes
         for cell in itertools.islice(names, self._named, None):
             q, r = decode(cell)
             symbol = symbol_at[cell]
-            hexes[names[cell], :4] = (1, q, r, 0 if symbol < 0 else 1 + symbol)
+            at = 6 * names[cell]
+            for offset, value in enumerate((1, q, r, 0 if symbol < 0 else 1 + symbol)):
+                items[at + offset] = value
+                writes.append((at + offset, value))
         self._named = len(names)
-        rows = self._map[self.tiles_start :].reshape(-1, 5)
         for slot in range(self._map_tiles, len(state.tiles)):
             tile, q, r, rotation = state.tiles[slot]
-            rows[slot] = (1, tile + 1, q, r, rotation)
+            at = self.tiles_start + 5 * slot
+            for offset, value in enumerate((1, tile + 1, q, r, rotation)):
+                items[at + offset] = value
+                writes.append((at + offset, value))
         self._map_tiles = len(state.tiles)
 
     def add_buildings(self, state: AttikaState, map_names: MapNames) -> None:
@@ -158,59 +204,65 @@ class AttikaStateReader:
         index = state.caches.index
         owner_at, building_at = index.owner_at, index.building_at
         names = map_names.names
-        new = list(itertools.islice(owner_at.items(), self._map_buildings, None))
-        rows = np.array([6 * names[cell] + 4 for cell, _ in new], dtype=np.int64)
-        owners = np.array([owner for _, owner in new], dtype=np.int64)
-        self._map[rows] = 1 + owners
-        self._map[rows + 1] = [1 + building_at[cell] for cell, _ in new]
-        self._owner_rows = np.concatenate([self._owner_rows, rows])
-        self._owners = np.concatenate([self._owners, owners])
+        items = self._map_items
+        for cell, owner in itertools.islice(owner_at.items(), self._map_buildings, None):
+            at = 6 * names[cell] + 4
+            items[at] = 1 + owner
+            self._owner_writes.append((at, owner))
+            items[at + 1] = 1 + building_at[cell]
+            self._writes.append((at + 1, 1 + building_at[cell]))
         self._map_buildings = len(owner_at)
 
+    def vector_buffer(self) -> KeptVector:
+        return KeptVector(self.size)
+
     def encode(self, state: AttikaState, seat: int) -> np.ndarray:
+        return self.encode_into(state, seat, self.vector_buffer()).copy()
+
+    def encode_into(self, state: AttikaState, seat: int, kept: KeptVector) -> np.ndarray:
+        """`seat`'s vector, written into `kept`'s: the map only when it changed since
+        `kept` was written (or `kept` was another seat's), the rest each time."""
         players = self.players
-        vector = np.empty(self.size, np.float32)
+        vector = kept.vector
         map_part = self.map_part(state)
         end = len(map_part)
-        vector[:end] = map_part
-        if len(self._owners):
-            vector[self._owner_rows] = 1 + (self._owners - seat) % players
-        # The rest, small, as one list written at once (a numpy call per field would
-        # cost more than the fields).
-        rest = [0.0] * (self.size - end)
+        items = kept.items
+        if kept.map_version != self._map_version or kept.seat != seat:
+            # Another match's map, or another seat's vector: the map whole.
+            vector[:end] = map_part
+            kept.map_version, kept.seat = self._map_version, seat
+            kept.writes = len(self._writes)
+            kept.owner_writes = 0
+        elif kept.writes < len(self._writes):
+            for at, value in itertools.islice(self._writes, kept.writes, None):
+                items[at] = value
+            kept.writes = len(self._writes)
+        if kept.owner_writes < len(self._owner_writes):
+            for at, owner in itertools.islice(self._owner_writes, kept.owner_writes, None):
+                items[at] = 1 + (owner - seat) % players
+            kept.owner_writes = len(self._owner_writes)
+        # The rest, small, as packed runs written at once (a numpy call per field would
+        # cost more than the fields): the segments before the seats, the seats' blocks
+        # (each kept while that seat's numbers are the same), the segments after them.
+        head = [0.0] * self.seats
         for n, cell in enumerate(state.shrines):
             q, r = decode(cell)
-            rest[3 * n : 3 * n + 3] = (1, q, r)
-        at = self.unplaced
-        for tile in state.tile_pile:
-            rest[at + tile] = 1
+            head[3 * n : 3 * n + 3] = (1, q, r)
+        head[self.unplaced : self.cards] = self.unplaced_marks(state.tile_pile)
         mine = state.seats[seat]
         at = self.cards
-        rest[at : at + 10] = (*mine.hand, *state.discard, len(state.deck), state.amphora_supply)
+        head[at : at + 10] = (*mine.hand, *state.discard, len(state.deck), state.amphora_supply)
         at = self.board
         for building in mine.board:
-            rest[at + building] = 1
+            head[at + building] = 1
         colonies = state.caches.index.colonies
-        width = self.seat_width
+        blocks = [self.head_pack(*head)]
         for rank in range(players):
             who = (seat + rank) % players
-            other = state.seats[who]
-            at = self.seats + rank * width
-            rest[at : at + 5] = (
-                sum(other.hand),
-                len(other.board),
-                other.amphorae,
-                len(other.placed),
-                colonies[who],
-            )
-            for building in other.board:
-                rest[at + 6 + building] = 1
-            rest[at + 36 : at + 40] = [len(stack) for stack in other.stacks]
-            for group in other.amphora_groups:
-                rest[at + 40 + group] = 1
+            blocks.append(self.seat_block(state.seats[who], colonies[who], who))
         winner = state.winner
-        at = self.scalars
-        rest[at : at + 10] = (
+        tail = [0.0] * (self.size - self.slices["scalars"].start)
+        tail[0:10] = (
             state.turn,
             (state.current - seat) % players,
             state.over,
@@ -226,8 +278,8 @@ class AttikaStateReader:
         if pending is not None:
             kind = pending.kind
             shown = kind == "pay" or (kind == "drawn" and state.current == seat)
-            at = self.pending
-            rest[at : at + 7] = (
+            at = self.pending - self.scalars
+            tail[at : at + 7] = (
                 PENDING_KINDS[kind],
                 1 + pending.building if shown else 0,
                 1 + self.names(state).names[pending.cell] if kind == "pay" else 0,
@@ -236,8 +288,48 @@ class AttikaStateReader:
                 1 + pending.stack if kind == "drawn" else 0,
                 1 + pending.tile if kind == "tile" else 0,
             )
-        vector[end:] = np.frombuffer(self.rest.pack(*rest), np.float32)
+        blocks.append(self.tail_pack(*tail))
+        kept.bytes[4 * end :] = b"".join(blocks)
         return vector
+
+    def unplaced_marks(self, pile: list[int]) -> list[int]:
+        """The unplaced_tiles segment, kept while the pile is the same."""
+        kept = self._unplaced
+        if kept is not None and kept[0] == pile:
+            return kept[1]
+        marks = [0] * (self.cards - self.unplaced)
+        for tile in pile:
+            marks[tile] = 1
+        self._unplaced = (list(pile), marks)
+        return marks
+
+    def seat_block(self, other: Any, colonies: int, who: int) -> bytes:
+        """A seat's row of the seats segment, packed; kept while its numbers are the
+        same (a turn changes one seat's, mostly)."""
+        key = (
+            sum(other.hand),
+            other.amphorae,
+            len(other.placed),
+            colonies,
+            tuple(other.board),
+            tuple(map(len, other.stacks)),
+            tuple(other.amphora_groups),
+        )
+        kept = self._seat_blocks[who]
+        if kept is not None and kept[0] == key:
+            packed: bytes = kept[1]
+            return packed
+        width = self.seat_width
+        row = [0] * width
+        row[0:5] = (key[0], len(other.board), key[1], key[2], colonies)
+        for building in other.board:
+            row[6 + building] = 1
+        row[36:40] = key[5]
+        for group in other.amphora_groups:
+            row[40 + group] = 1
+        packed = self.seat_pack(*row)
+        self._seat_blocks[who] = (key, packed)
+        return packed
 
     def legal_indices(self, state: AttikaState, legal: LegalActions) -> np.ndarray:
         encoding = self.encoding
@@ -253,19 +345,32 @@ class AttikaStateReader:
                 dtype=np.int64,
             )
             first = np.add.outer(slots, rotations).ravel()
+        elif not legal.builds:
+            return np.array([self.other_index(action, names) for action in others], np.int64)
         else:
-            first = np.array([self.other_index(action, names) for action in others], dtype=np.int64)
+            # A turn offers a few dozen actions: Python ints, one array at the end (a
+            # numpy call costs more than a few dozen additions).
+            indices = [self.other_index(action, names) for action in others]
+            cell_names = names.names
+            base, hexes = encoding.build_base, self.hexes_count
+            # Runs of buildings offered the same cells (the same list) share one lookup.
+            for _, grouped in itertools.groupby(legal.builds, key=lambda option: id(option[1])):
+                run = list(grouped)
+                named = list(map(cell_names.__getitem__, run[0][1]))
+                for building, _ in run:
+                    start = base + hexes * building
+                    indices += [start + name for name in named]
+            return np.array(indices, np.int64)
         if not legal.builds:
             return first
         cell_names = names.names
         base, hexes = encoding.build_base, self.hexes_count
         parts = [first]
-        # Runs of buildings offered the same cells (the same list) share one lookup.
         for _, grouped in itertools.groupby(legal.builds, key=lambda option: id(option[1])):
             run = list(grouped)
-            named = np.fromiter(map(cell_names.__getitem__, run[0][1]), np.int64)
+            named_array = np.fromiter(map(cell_names.__getitem__, run[0][1]), np.int64)
             starts = base + hexes * np.array([building for building, _ in run], dtype=np.int64)
-            parts.append(np.add.outer(starts, named).ravel())
+            parts.append(np.add.outer(starts, named_array).ravel())
         return np.concatenate(parts)
 
     def other_index(self, action: dict[str, Any], names: MapNames) -> int:

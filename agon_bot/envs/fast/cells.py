@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
 from engine.squaregrid import NEIGHBOUR_STEPS
+
+BY_CODE = tuple(sorted(((step, d) for d, step in enumerate(NEIGHBOUR_STEPS)), reverse=True))
+"""(step, direction) of each direction, the entry `code - step` (whose neighbour in that
+direction is `code`) from the lowest code to the highest."""
 
 
 class CodeCells:
@@ -16,21 +22,45 @@ class CodeCells:
         self.codes = sorted(codes)
         if len(self.codes) > capacity:
             raise ValueError(f"{len(self.codes)} board entries, more than {capacity}")
-        self.entry = {code: i for i, code in enumerate(self.codes)}
+        self.entry = dict(zip(self.codes, range(len(self.codes)), strict=True))
         self._named: dict[int, int] = {}
+        self._arrays: dict[tuple[int, ...], np.ndarray] = {}
+
+    def cells_array(self, codes: tuple[int, ...]) -> np.ndarray:
+        """`cells` as an array, kept by the codes asked for: the open spaces of a board
+        are asked for turn after turn while it covers the same cells. Read only."""
+        found = self._arrays.get(codes)
+        if found is None:
+            found = self._arrays[codes] = np.array(self.cells(codes), dtype=np.int64)
+            found.flags.writeable = False
+        return found
 
     def cells(self, codes: Sequence[int]) -> list[int]:
-        """`cell` of each code, in bulk: one pass per direction."""
+        """`cell` of each code, in bulk. The entry named is the lowest next to the cell:
+        entries are in code order, so it is the neighbour of lowest code, and the
+        neighbours are tried in that order (west, south, north, east: `BY_CODE`)."""
         get = self.entry.get
-        far = 1 << 30
-        best = [far] * len(codes)
-        for d, step in enumerate(NEIGHBOUR_STEPS):
-            for n, i in enumerate([get(code - step) for code in codes]):
-                if i is not None and i * 4 + d < best[n]:
-                    best[n] = i * 4 + d
-        if far in best:
-            raise KeyError(codes[best.index(far)])
-        return best
+        (west, d_west), (south, d_south), (north, d_north), (east, d_east) = BY_CODE
+        named: list[int] = []
+        add = named.append
+        for code in codes:
+            i = get(code - west)
+            if i is not None:
+                add(i * 4 + d_west)
+                continue
+            i = get(code - south)
+            if i is not None:
+                add(i * 4 + d_south)
+                continue
+            i = get(code - north)
+            if i is not None:
+                add(i * 4 + d_north)
+                continue
+            i = get(code - east)
+            if i is None:
+                raise KeyError(code)
+            add(i * 4 + d_east)
+        return named
 
     def cell(self, code: int) -> int:
         """The empty cell `code` as i * 4 + d; KeyError if no entry is next to it."""

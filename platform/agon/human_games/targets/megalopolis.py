@@ -7,6 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from agon.human_games.targets.steps import Step, Targets, cell, pick
+from engine.megalopolis.components import KINDS
+
+ABBREVIATION = {kind.name: kind.abbreviation for kind in KINDS}
 
 
 def action_steps(action: dict[str, Any]) -> list[Step]:
@@ -42,7 +45,7 @@ def targets(observation: Any, legal: Sequence[Any]) -> Targets:
     for tile in observation["board"]:
         tokens = tile.get("tokens") or []
         mine = tokens[seat] if seat < len(tokens) else 0
-        name = tile.get("kind", "?")[:4] if tile.get("face_up") else "?"
+        name = ABBREVIATION.get(tile.get("kind", ""), "?") if tile.get("face_up") else "?"
         text = f"{name}{'•' * mine}"
         cells.append([tile["x"], tile["y"], text, "#fde7c8" if tile.get("face_up") else "#d6d3cc"])
     hand = ", ".join(kind.replace("_", " ") for kind in observation.get("hand", []))

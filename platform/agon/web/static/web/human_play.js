@@ -11,7 +11,10 @@
 
   const SVG_NS = "http://www.w3.org/2000/svg";
   const POLL_MS = 1000;
+  const QUICK_POLL_MS = 150;     // just after a move: the bots' replies take a moment
+  const QUICK_POLL_FOR_MS = 4000;
   const SIZE = 10;
+  const MAX_SCALE = 4.5;
   const SQRT3 = Math.sqrt(3);
   const HEX = Array.from({ length: 6 }, (_, k) => {
     const angle = (Math.PI / 180) * (60 * k - 30);
@@ -35,6 +38,7 @@
   let chosen = [];      // the steps chosen so far
   let sending = false;
   let deadline = 0;     // when the turn times out, on this page's clock
+  let quickUntil = 0;   // poll quickly until then (a move was just sent)
 
   function el(tag, attrs, parent, text) {
     const node = tag.startsWith("svg:") ? document.createElementNS(SVG_NS, tag.slice(4)) : document.createElement(tag);
@@ -143,9 +147,11 @@
       viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`,
       class: "turn-svg", role: "group", "aria-label": "Your board: the highlighted cells are your choices",
     }, board);
+    // At most MAX_SCALE pixels a unit: a hex a thumb can hit, never a wall of colour.
+    picture.style.maxWidth = `${Math.round(width * MAX_SCALE)}px`;
     for (const [a, b, text, fill] of turn.cells) {
       const group = shape(picture, a, b, { fill, stroke: "#ffffff", "stroke-width": "0.8" });
-      if (text) el("svg:text", { "text-anchor": "middle", y: "2.2", "font-size": "5.5", class: "cell-text" }, group, text);
+      if (text) el("svg:text", { "text-anchor": "middle", y: "1.6", "font-size": "4.4", class: "cell-text" }, group, text);
     }
     for (const step of chosenCells) shape(picture, step[1], step[2], { fill: "none", stroke: "#1c1d21", "stroke-width": "2.4" });
     for (const step of targets) {
@@ -198,6 +204,7 @@
         turn = null;
         chosen = [];
         root.dataset.played = String(number);
+        quickUntil = Date.now() + QUICK_POLL_FOR_MS;
         say("Move sent: the bots are playing…");
         render();
       }
@@ -231,6 +238,7 @@
         chosen = [];
         deadline = Date.now() + data.turn.seconds_left * 1000;
         root.dataset.turn = String(turn.number);
+        quickUntil = 0;
         showError("");
         render();
       } else if (!data.turn && turn && !sending) {
@@ -247,7 +255,7 @@
       if (!turn && !sending) say(data.status === "queued" ? "Waiting for a worker to start the game…" : "The bots are playing…");
       tick();
     }
-    window.setTimeout(poll, POLL_MS);
+    window.setTimeout(poll, Date.now() < quickUntil ? QUICK_POLL_MS : POLL_MS);
   }
 
   window.setInterval(tick, 1000);

@@ -47,6 +47,8 @@ class HumanSeat(Player):
         before_waiting: Callable[[], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
+        poll_first: float = POLL_FIRST_SECONDS,
+        poll_max: float = POLL_MAX_SECONDS,
     ) -> None:
         self.match_id = match_id
         self.seat = seat
@@ -55,11 +57,13 @@ class HumanSeat(Player):
         self.sleep = sleep
         self.game_ends = clock() + game_seconds
         self.before_waiting = before_waiting
+        self.poll_first = poll_first
+        self.poll_max = poll_max
         self.number = 0
         self.waited_seconds = 0.0
         """Wall time spent waiting for the human: what the game holds of its worker."""
         self.waiting_cpu_seconds = 0.0
-        """The pool process's CPU time while it waited (polling the row)."""
+        """The CPU time of the thread that waited (polling the row): the pool process's."""
         self.polls = 0
 
     def act(self, observation: JSON, legal_actions: Sequence[JSON]) -> JSON:
@@ -88,8 +92,8 @@ class HumanSeat(Player):
     def _wait(self, turn_id: int, deadline: float) -> JSON | None:
         """The move once the web wrote it; None at the deadline (the turn then expires,
         unless the move came in the meantime: one conditional update decides)."""
-        started, cpu = self.clock(), time.process_time()
-        interval = POLL_FIRST_SECONDS
+        started, cpu = self.clock(), time.thread_time()
+        interval = self.poll_first
         try:
             while True:
                 self.polls += 1
@@ -101,11 +105,11 @@ class HumanSeat(Player):
                 if remaining <= 0:
                     break
                 self.sleep(min(interval, remaining))
-                interval = min(POLL_MAX_SECONDS, interval * POLL_GROWTH)
+                interval = min(self.poll_max, interval * POLL_GROWTH)
             expired = HumanTurn.objects.filter(id=turn_id, moved__isnull=True)
             if expired.update(expired=True) == 1:
                 return None
             return HumanTurn.objects.values_list("move", flat=True).get(id=turn_id)
         finally:
             self.waited_seconds += self.clock() - started
-            self.waiting_cpu_seconds += time.process_time() - cpu
+            self.waiting_cpu_seconds += time.thread_time() - cpu

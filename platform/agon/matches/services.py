@@ -63,17 +63,19 @@ def _enqueue(match_id: int) -> None:
     queue = (
         settings.AGON_BACKGROUND_QUEUE if background else settings.AGON_MATCH_QUEUE_BY_KIND[kind]
     )
-    celery_app.send_task(MATCH_TASK, args=(match_id,), queue=queue, **_time_limits(kind))
-
-
-def _time_limits(kind: str) -> dict[str, float]:
-    """A human game's task outlives the task time limits of the settings (its human has
-    AGON_HUMAN_GAME_SECONDS, then the stand-in finishes the game): its own limits, a
-    margin past that; every other match keeps the settings'."""
     if kind != Match.Kind.HUMAN:
-        return {}
-    game = float(settings.AGON_HUMAN_GAME_SECONDS)
-    return {"soft_time_limit": game + 120.0, "time_limit": game + 180.0}
+        celery_app.send_task(MATCH_TASK, args=(match_id,), queue=queue)
+        return
+    # A human game's task outlives the settings' task time limits (its human has
+    # AGON_HUMAN_GAME_SECONDS, then the stand-in finishes the game): its own, a margin past.
+    game = int(settings.AGON_HUMAN_GAME_SECONDS)
+    celery_app.send_task(
+        MATCH_TASK,
+        args=(match_id,),
+        queue=queue,
+        soft_time_limit=game + 120,
+        time_limit=game + 180,
+    )
 
 
 @transaction.atomic

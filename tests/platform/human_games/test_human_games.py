@@ -140,9 +140,17 @@ def running_game(user: User) -> Match:
     return match
 
 
-def seat_for(match: Match, clock: Clock, **kwargs: float) -> HumanSeat:
-    limits = {"turn_seconds": 60.0, "game_seconds": 600.0, **kwargs}
-    return HumanSeat(match_id=match.id, seat=0, clock=clock, sleep=clock.sleep, **limits)
+def seat_for(
+    match: Match, clock: Clock, *, turn_seconds: float = 60.0, game_seconds: float = 600.0
+) -> HumanSeat:
+    return HumanSeat(
+        match_id=match.id,
+        seat=0,
+        turn_seconds=turn_seconds,
+        game_seconds=game_seconds,
+        clock=clock,
+        sleep=clock.sleep,
+    )
 
 
 def test_the_seat_waits_for_the_move_its_player_sends(alice: User) -> None:
@@ -199,7 +207,7 @@ def test_a_move_that_lands_as_the_clock_runs_out_still_counts(alice: User) -> No
             human_move_submit(user=alice, match_id=match.id, number=0, choice=2)
         return real_filter(*args, **kwargs)
 
-    HumanTurn.objects.filter = filter_then_move  # type: ignore[method-assign]
+    HumanTurn.objects.filter = filter_then_move  # type: ignore[method-assign,assignment]
     try:
         assert seat.act({}, LEGAL) == {"pass": True}
     finally:

@@ -4,6 +4,7 @@ the moves it sends (hostile ones refused in words), and the owner's switch."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -48,7 +49,7 @@ def waiting_turn(match: Match) -> HumanTurn:
         observation=observation,
         legal=[{"tile": 0, "q": 1, "r": 0, "rotation": 0}],
         asked=timezone.now(),
-        deadline=timezone.now() + timezone.timedelta(seconds=60),
+        deadline=timezone.now() + timedelta(seconds=60),
     )
 
 

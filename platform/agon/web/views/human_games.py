@@ -84,7 +84,7 @@ def human_game_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _human_match(request, match_id)
     shown = match_seats([match.id])[match.id]
     user = request.user
-    seat = human_seat_of(match, user) if user.is_authenticated else None  # type: ignore[arg-type]
+    seat = human_seat_of(match, signed_in(request)) if user.is_authenticated else None
     return render(
         request,
         "web/human_game.html",

@@ -15,6 +15,7 @@
   const QUICK_POLL_FOR_MS = 4000;
   const SIZE = 10;
   const MAX_SCALE = 4.5;
+  const MIN_SCALE = 2.6;  // a hex or a square some 45 px across: a thumb hits it on a phone
   const SQRT3 = Math.sqrt(3);
   const HEX = Array.from({ length: 6 }, (_, k) => {
     const angle = (Math.PI / 180) * (60 * k - 30);
@@ -113,6 +114,7 @@
       button.addEventListener("click", () => choose(step));
     }
     if (cellOptions.length || turn.cells.length) drawBoard(cellOptions);
+    board.scrollLeft = (board.scrollWidth - board.clientWidth) / 2;
   }
 
   function describe(steps) {
@@ -149,6 +151,8 @@
     }, board);
     // At most MAX_SCALE pixels a unit: a hex a thumb can hit, never a wall of colour.
     picture.style.maxWidth = `${Math.round(width * MAX_SCALE)}px`;
+    // Never smaller than a thumb's target: a wide board scrolls sideways in its box.
+    picture.style.minWidth = `${Math.round(width * MIN_SCALE)}px`;
     for (const [a, b, text, fill] of turn.cells) {
       const group = shape(picture, a, b, { fill, stroke: "#ffffff", "stroke-width": "0.8" });
       if (text) el("svg:text", { "text-anchor": "middle", y: "1.6", "font-size": "4.4", class: "cell-text" }, group, text);

@@ -13,9 +13,10 @@ at any point of a poll's interval). For each way of polling, taking turns
 - fixed 1 s: a look a second.
 
 Each turn gives the pickup (the move written -> the seat has it: what the poll adds to
-a move's round trip), the waiting thread's CPU time and the database server's (the
-backend process of the seat's connection, from /proc: PostgreSQL only), both per minute
-of waiting, and the looks at the row per minute. The wall time a waiting human holds is
+a move's round trip; median and max over the turns); over all the turns, the waiting
+thread's CPU time and the database server's (the backend process of the seat's
+connection, from /proc: PostgreSQL only), both per minute of waiting, and the looks at
+the row per minute. The wall time a waiting human holds is
 their thinking plus the pickup: the pool process does nothing else meanwhile.
 
     .venv/bin/python bench/human_games.py [--think 3] [--rounds 5]
@@ -54,9 +55,11 @@ WAYS = {
 @dataclass
 class Turn:
     pickup_ms: float
-    cpu_ms_a_minute: float
-    database_cpu_ms_a_minute: float | None
-    looks_a_minute: float
+    waited_minutes: float
+    cpu_seconds: float
+    database_cpu_seconds: float | None
+    """The backend's CPU, from /proc in clock ticks (10 ms): summed over the turns."""
+    looks: int
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,17 +97,19 @@ def main(argv: list[str] | None = None) -> int:
         )
         for name, figures in found.items():
             pickups = [turn.pickup_ms for turn in figures]
-            database = [t.database_cpu_ms_a_minute for t in figures]
+            minutes = sum(turn.waited_minutes for turn in figures)
+            database = [turn.database_cpu_seconds for turn in figures]
             measured = [figure for figure in database if figure is not None]
             db_shown = (
-                f"{statistics.median(measured):>13.0f}"
+                f"{sum(measured) * 1000 / minutes:>13.0f}"
                 if len(measured) == len(database)
                 else f"{'-':>13}"
             )
+            cpu = sum(turn.cpu_seconds for turn in figures) * 1000 / minutes
+            looks = sum(turn.looks for turn in figures) / minutes
             print(
                 f"{name:<18} {statistics.median(pickups):>9.0f} {max(pickups):>7.0f} "
-                f"{statistics.median(t.cpu_ms_a_minute for t in figures):>10.1f} {db_shown} "
-                f"{statistics.median(t.looks_a_minute for t in figures):>9.0f} "
+                f"{cpu:>10.1f} {db_shown} {looks:>9.0f} "
                 f"{args.think + statistics.median(pickups) / 1000:>7.2f}"
             )
     return 0
@@ -172,17 +177,17 @@ def _turn_of(
         got = time.monotonic()
         database_after = _backend_cpu()
         thread.join()
-        minutes = seat.waited_seconds / 60
         database = (
             None
             if database_before is None or database_after is None
-            else (database_after - database_before) * 1000 / minutes
+            else database_after - database_before
         )
         return Turn(
             pickup_ms=(got - written[0]) * 1000,
-            cpu_ms_a_minute=seat.waiting_cpu_seconds * 1000 / minutes,
-            database_cpu_ms_a_minute=database,
-            looks_a_minute=seat.polls / minutes,
+            waited_minutes=seat.waited_seconds / 60,
+            cpu_seconds=seat.waiting_cpu_seconds,
+            database_cpu_seconds=database,
+            looks=seat.polls,
         )
 
     return turn

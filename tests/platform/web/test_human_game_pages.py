@@ -14,7 +14,9 @@ from django.utils import timezone
 from agon.bots.models import Bot
 from agon.matches.models import HumanTurn, Match
 from agon.matches.services import match_claim
+from agon.web.selectors import bot_record
 from tests.platform.conftest import PASSWORD, MakeBot
+from tests.platform.support import finish_match
 
 pytestmark = pytest.mark.django_db
 
@@ -195,3 +197,13 @@ def test_only_human_games_have_a_play_page(alice: User) -> None:
     assert client.get("/play/999/").status_code == 404
     assert client.get("/play/999/turn.json").status_code == 404
     assert Client().get("/play/").status_code == 302  # sign in first
+
+
+def test_games_against_humans_count_in_no_bots_record(
+    alice: User, bob: User, make_bot: MakeBot
+) -> None:
+    bee = make_bot(bob, "bee")
+    before = bot_record(bot=bee)
+    match = start(browser_of(alice), opponent_1=f"bot:{bee.id}")
+    finish_match(match, scores=[10, 50])  # bee won
+    assert bot_record(bot=bee) == before

@@ -155,7 +155,9 @@
     picture.style.minWidth = `${Math.round(width * MIN_SCALE)}px`;
     for (const [a, b, text, fill] of turn.cells) {
       const group = shape(picture, a, b, { fill, stroke: "#ffffff", "stroke-width": "0.8" });
-      if (text) el("svg:text", { "text-anchor": "middle", y: "1.6", "font-size": "4.4", class: "cell-text" }, group, text);
+      // The text fits its cell: smaller as it is longer ("BNK••" on a square).
+      const size = Math.min(4.4, 11 / Math.max(1, [...text].length));
+      if (text) el("svg:text", { "text-anchor": "middle", y: (size * 0.36).toFixed(2), "font-size": size.toFixed(2), class: "cell-text" }, group, text);
     }
     for (const step of chosenCells) shape(picture, step[1], step[2], { fill: "none", stroke: "#1c1d21", "stroke-width": "2.4" });
     for (const step of targets) {

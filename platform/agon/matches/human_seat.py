@@ -86,7 +86,7 @@ class HumanSeat(Player):
             self.before_waiting()  # those watching see the bots' moves before the human's
         move = self._wait(turn.id, self.clock() + allowed)
         if move is None:
-            raise BotFault("timeout", f"the human did not move within {allowed:.0f} s")
+            raise BotFault("timeout", f"the human did not move within {allowed:.3g} s")
         return move
 
     def _wait(self, turn_id: int, deadline: float) -> JSON | None:

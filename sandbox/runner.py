@@ -91,11 +91,14 @@ def run_match(
     limits: Mapping[str, Any] | None = None,
     workdir: Path | None = None,
     on_turn: Callable[[Any, int, JSON], None] | None = None,
+    seat_players: Mapping[int, Player] | None = None,
 ) -> MatchRecord:
     """Play a whole match. Raises SandboxError if the sandbox itself cannot work, and
     ValueError for a bad game, options or package; a bot's failure is a recorded fault.
     `on_turn(state, seat, action)` is told of every action as it is applied (the
-    platform shows a running match with it)."""
+    platform shows a running match with it). `seat_players` play their seats in this
+    process in place of the seats' programs (the platform's human seats: its program
+    only names the seat's player, `human:NAME`)."""
     game = get_game(game_id)
     match_limits = limits_for(game_id, limits)
     started = time.monotonic()
@@ -104,6 +107,9 @@ def run_match(
         bots: list[Player] = []
         boxed: dict[int, BoxBot] = {}
         for seat, program in enumerate(programs):
+            if seat_players and seat in seat_players:
+                bots.append(seat_players[seat])
+                continue
             if program.package is None:
                 bots.append(
                     builtin_bot(program.bot_id.removeprefix("builtin:"), game_id, seed, seat)

@@ -24,6 +24,7 @@ RUN_BY = {
     "fair_share.py": "tests/bench/test_fair_share_bench.py",
     "fork_server_memory.py": "tests/bench/test_sandbox_benches.py",
     "game_stats.py": "tests/bench/test_game_stats_bench.py",
+    "human_games.py": "tests/bench/test_human_games_bench.py",
     "pairing.py": "tests/competition/formats/test_pairing_bench.py",
     "peer.py": "tests/engine/akropolis/test_peer_bench.py",
     "pipeline.py": EVERY,

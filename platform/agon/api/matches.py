@@ -62,11 +62,14 @@ class MatchFilterSerializer(serializers.Serializer[Any]):
 # A seat, from `match_seats` (plain rows: a few hundred on a page of matches).
 class SeatSerializer(serializers.Serializer[SeatShown]):
     seat = serializers.IntegerField(read_only=True)
-    bot = serializers.IntegerField(read_only=True, allow_null=True, help_text="Null for a builtin.")
+    bot = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text="Null for a builtin or a human."
+    )
     version = serializers.IntegerField(read_only=True, allow_null=True)
     bot_label = serializers.CharField(
         read_only=True,
-        help_text="`owner/name@vN` for an uploaded bot, `builtin:name` for a builtin one.",
+        help_text="`owner/name@vN` for an uploaded bot, `builtin:name` for a builtin one, "
+        "`human:username` for a human game's player.",
     )
     rank = serializers.IntegerField(read_only=True, allow_null=True)
     score = serializers.IntegerField(read_only=True, allow_null=True)

@@ -22,6 +22,9 @@ class Bot(models.Model):
     measure their versions against it; off, only its owner enters it anywhere or tests
     against it (`agon.tournaments.services.entry_create`,
     `agon.version_testing.services.baseline_offered`)."""
+    human_games = models.BooleanField(default=True)
+    """Public: signed-in users may play it from the browser in unranked human games
+    (`agon.human_games`); its owner may turn that off (and still plays it themselves)."""
     retired = models.DateTimeField(null=True, blank=True)
     """When its owner retired it from the ladders (`agon.bots.retirement`); None while it
     plays."""

@@ -49,6 +49,11 @@ def challenge_outcome(match: Match) -> None:
     chose the opponent and the seed, and could steer a bot with a rare bug into a pause)."""
 
 
+def human_outcome(match: Match) -> None:
+    """A human game is played for its own sake, like a challenge: humans never touch a
+    ladder, and a bot's faults against a human judge nothing (the human chose the game)."""
+
+
 def _judge_faults(match: Match) -> None:
     versions_judge_faults([seat.version for seat in seats_with_versions(match) if seat.version])
 
@@ -91,5 +96,6 @@ def outcomes_install_all() -> None:
             Match.Kind.CHALLENGE: challenge_outcome,
             Match.Kind.TOURNAMENT: tournament_outcome,
             Match.Kind.VERSION_TEST: version_test_outcome,
+            Match.Kind.HUMAN: human_outcome,
         }
     )

@@ -23,6 +23,8 @@ class Match(models.Model):
         CHALLENGE = "challenge"
         TOURNAMENT = "tournament"
         VERSION_TEST = "version_test"
+        HUMAN = "human"
+        """A signed-in user in one seat, bots in the others: never rated (agon.human_games)."""
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
     ladder = models.ForeignKey(
@@ -91,6 +93,11 @@ class MatchSeat(models.Model):
     )
     builtin = models.CharField(max_length=32, blank=True)
     """For a builtin opponent (validation matches): its name; then `version` is empty."""
+    human = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    """For a human game's seat played in the browser: who plays it (then `version` and
+    `builtin` are empty)."""
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     score = models.IntegerField(null=True, blank=True)
     fault = models.CharField(max_length=32, blank=True)
@@ -128,4 +135,42 @@ class MatchSeat(models.Model):
 
     @property
     def bot_id_label(self) -> str:
-        return self.version.label if self.version_id and self.version else f"builtin:{self.builtin}"
+        if self.version_id and self.version:
+            return self.version.label
+        if self.human_id and self.human:
+            return f"human:{self.human.username}"
+        return f"builtin:{self.builtin}"
+
+
+class HumanTurn(models.Model):
+    """One turn of a human seat: what the match asked (the seat's observation and legal
+    actions, the deadline) and the move the player sent from the browser.
+
+    This row is the channel between the web and the worker playing the match: the worker
+    writes the turn and polls the row for its move (agon.matches.human_seat) while the
+    bots' boxes stay frozen; the web writes the move once, if it is one of `legal`."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="human_turns")
+    seat = models.PositiveSmallIntegerField()
+    number = models.PositiveIntegerField()
+    """The seat's own move, counted from 0: the page sends it with the move, so a move
+    meant for an earlier turn is refused."""
+    observation = models.JSONField()
+    legal = models.JSONField()
+    """The legal actions, expanded (a game's compact form made plain)."""
+    asked = models.DateTimeField()
+    deadline = models.DateTimeField()
+    move = models.JSONField(null=True, blank=True)
+    moved = models.DateTimeField(null=True, blank=True)
+    expired = models.BooleanField(default=False)
+    """The deadline passed with no move: the seat faulted (a timeout) and a stand-in
+    played the rest of its moves."""
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="one_human_turn_a_number")
+        ]
+        ordering = ["match_id", "number"]
+
+    def __str__(self) -> str:
+        return f"human turn {self.number} of match {self.match_id}"

@@ -37,6 +37,8 @@ class SeatShown:
     """The owner's username and the bot's name (None for a builtin): for the pages."""
     builtin: str = ""
     """A builtin opponent's name."""
+    human: str = ""
+    """The username of who played the seat in the browser (a human game's)."""
 
 
 _MATCH = Match._meta.db_table
@@ -47,11 +49,12 @@ _OWNER = Bot._meta.get_field("owner").related_model._meta.db_table  # type: igno
 
 _SEATS_SQL = f"""
 SELECT s.match_id, s.seat, v.bot_id, v.number, s.builtin, s.rank, s.score, s.fault,
-       b.name, u.username
+       b.name, u.username, h.username
 FROM {_SEAT} s
 LEFT JOIN {_VERSION} v ON v.id = s.version_id
 LEFT JOIN {_BOT} b ON b.id = v.bot_id
 LEFT JOIN {_OWNER} u ON u.id = b.owner_id
+LEFT JOIN {_OWNER} h ON h.id = s.human_id
 WHERE s.match_id IN ({{keys}})
 ORDER BY s.match_id, s.seat
 """  # noqa: S608 - table names from the models
@@ -74,10 +77,15 @@ def match_seats(match_ids: Collection[int]) -> dict[int, list[SeatShown]]:
     with connection.cursor() as cursor:
         cursor.execute(_SEATS_SQL.format(keys=keys), list(shown))
         rows = cursor.fetchall()
-    for match_id, seat, bot_id, number, builtin, rank, score, fault, name, owner in rows:
-        label = f"builtin:{builtin}" if bot_id is None else f"{owner}/{name}@v{number}"
+    for match_id, seat, bot_id, number, builtin, rank, score, fault, name, owner, human in rows:
+        if bot_id is not None:
+            label = f"{owner}/{name}@v{number}"
+        else:
+            label = f"human:{human}" if human else f"builtin:{builtin}"
         shown[match_id].append(
-            SeatShown(seat, bot_id, number, label, rank, score, fault, owner, name, builtin)
+            SeatShown(
+                seat, bot_id, number, label, rank, score, fault, owner, name, builtin, human or ""
+            )
         )
     return shown
 

@@ -34,13 +34,15 @@ from agon.celery import app as celery_app
 from agon.ladders.models import Ladder
 from agon.matches.fields import SeedField
 from agon.matches.heartbeat import Heartbeat
+from agon.matches.human_seat import HumanSeat
 from agon.matches.live import LiveRecorder, live_clear
-from agon.matches.models import Match, MatchSeat
+from agon.matches.models import HumanTurn, Match, MatchSeat
 from agon.matches.outcome_registry import outcome_conclude
 from agon.matches.selectors import seats_with_versions, silent_matches
 from agon.matches.timeline import store_finished_timeline
 from agon.sandboxing import MatchRecord, Program, SandboxError, run_match
 from engine.match import bounded_detail
+from engine.players import Player
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +63,19 @@ def _enqueue(match_id: int) -> None:
     queue = (
         settings.AGON_BACKGROUND_QUEUE if background else settings.AGON_MATCH_QUEUE_BY_KIND[kind]
     )
-    celery_app.send_task(MATCH_TASK, args=(match_id,), queue=queue)
+    if kind != Match.Kind.HUMAN:
+        celery_app.send_task(MATCH_TASK, args=(match_id,), queue=queue)
+        return
+    # A human game's task outlives the settings' task time limits (its human has
+    # AGON_HUMAN_GAME_SECONDS, then the stand-in finishes the game): its own, a margin past.
+    game = int(settings.AGON_HUMAN_GAME_SECONDS)
+    celery_app.send_task(
+        MATCH_TASK,
+        args=(match_id,),
+        queue=queue,
+        soft_time_limit=game + 120,
+        time_limit=game + 180,
+    )
 
 
 @transaction.atomic
@@ -71,7 +85,7 @@ def match_create(
     game: str,
     players: int,
     options: dict[str, object],
-    seats: Sequence[BotVersion | str],
+    seats: Sequence[BotVersion | str | User],
     ladder: Ladder | None = None,
     created_by: User | None = None,
     seed: int | None = None,
@@ -81,7 +95,8 @@ def match_create(
     """A queued match; its task is sent once the transaction commits. A seat is a bot
     version or the name of a builtin bot. A `background` match counts in the background
     share of its creator (agon.matches.background); a `private` one is seen only by its
-    event's audience (agon.matches.visibility)."""
+    event's audience (agon.matches.visibility). A user's seat (a human game's) is played
+    in the browser (agon.matches.human_seat)."""
     match = Match.objects.create(
         kind=kind,
         background=background,
@@ -98,7 +113,8 @@ def match_create(
             match=match,
             seat=i,
             version=s if isinstance(s, BotVersion) else None,
-            builtin="" if isinstance(s, BotVersion) else s,
+            builtin=s if isinstance(s, str) else "",
+            human=s if isinstance(s, User) else None,
         )
         for i, s in enumerate(seats)
     )
@@ -190,7 +206,11 @@ def _seed_afresh_on_retry() -> Case:
 
 def programs_for(match: Match) -> list[Program]:
     programs = []
-    for seat in match.seats.select_related("version__bot__owner").order_by("seat"):
+    for seat in match.seats.select_related("version__bot__owner", "human").order_by("seat"):
+        if seat.human_id is not None:
+            # Played in the browser: `human_seats` gives the seat its player.
+            programs.append(Program(bot_id=seat.bot_id_label))
+            continue
         if seat.version is None:
             programs.append(Program.builtin(seat.builtin))
             continue
@@ -203,6 +223,25 @@ def programs_for(match: Match) -> list[Program]:
             Program(bot_id=seat.version.label, package=data, filename=seat.version.filename)
         )
     return programs
+
+
+def human_seats(match: Match, live: LiveRecorder) -> dict[int, Player]:
+    """The players of a human game's browser seats; none for any other match. Before a
+    human thinks, the moves so far are written out, so that the page shows the bots'."""
+    if match.kind != Match.Kind.HUMAN:
+        return {}
+    # A run that takes the game over plays it from the start: the lost run's turns go.
+    HumanTurn.objects.filter(match=match).delete()
+    return {
+        seat: HumanSeat(
+            match_id=match.id,
+            seat=seat,
+            turn_seconds=settings.AGON_HUMAN_TURN_SECONDS,
+            game_seconds=settings.AGON_HUMAN_GAME_SECONDS,
+            before_waiting=live.flush,
+        )
+        for seat in match.seats.filter(human__isnull=False).values_list("seat", flat=True)
+    }
 
 
 def match_execute(*, match_id: int) -> bool:
@@ -219,6 +258,7 @@ def match_execute(*, match_id: int) -> bool:
         return False
     settings.AGON_WORK_DIR.mkdir(parents=True, exist_ok=True)
     heartbeat = Heartbeat(match_id=match_id, token=token).start()
+    live = LiveRecorder(match_id)  # the moves so far, for those watching
     try:
         try:
             record = run_match(
@@ -228,7 +268,8 @@ def match_execute(*, match_id: int) -> bool:
                 programs=programs_for(match),
                 sandbox=sandbox,
                 workdir=settings.AGON_WORK_DIR,
-                on_turn=LiveRecorder(match_id),  # the moves so far, for those watching
+                on_turn=live,
+                seat_players=human_seats(match, live),
             )
         except SandboxError as error:
             # Not the bots' fault: try again later, up to the attempt limit.

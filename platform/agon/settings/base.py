@@ -203,6 +203,18 @@ AGON_RATE_LIMITS = {
 AGON_CHALLENGES_WAITING = env_int("AGON_CHALLENGES_WAITING", 3)
 """How many of a user's challenges may be queued or playing at once (API and site):
 challenges go before ranked matches, so a user may not fill the workers with them."""
+AGON_HUMAN_TURN_SECONDS = env_float("AGON_HUMAN_TURN_SECONDS", 300.0)
+"""A human's clock for one move (a bot's is a second or two): a player idle this long
+times out, a stand-in plays the rest of the seat's moves at once, and the game ends."""
+AGON_HUMAN_GAME_SECONDS = env_float("AGON_HUMAN_GAME_SECONDS", 1800.0)
+"""The longest a human game holds its worker's pool process: past it the human's next
+turn times out the same way."""
+AGON_HUMAN_GAMES_IN_FLIGHT = env_int("AGON_HUMAN_GAMES_IN_FLIGHT", 2)
+"""How many human games may be queued or playing at once on the whole site: each holds
+a match worker's pool process for as long as its human thinks. Size it to the workers:
+with W workers of concurrency C, at most W x C pool processes; keep most for the bots."""
+AGON_HUMAN_GAMES_PER_DAY = env_int("AGON_HUMAN_GAMES_PER_DAY", 10)
+"""How many human games a user may start in 24 hours."""
 AGON_PROXY_COUNT = env_int("AGON_PROXY_COUNT", 0)
 """How many proxies in front add to X-Forwarded-For: the client address of the limits is
 the one the outermost of them added (0: the address of the connection itself)."""
@@ -331,6 +343,7 @@ AGON_MATCH_QUEUE_BY_KIND = {
     "tournament": AGON_TOURNAMENT_QUEUE,
     "ranked": AGON_MATCH_QUEUE,
     "version_test": AGON_BACKGROUND_QUEUE,
+    "human": AGON_PRIORITY_QUEUE,
 }
 """Each kind's queue; a match of the background share goes to AGON_BACKGROUND_QUEUE."""
 AGON_MATCH_WORKER_QUEUES = list(

@@ -316,3 +316,61 @@ class ChallengeForm(forms.Form):
 def ordinal_turn(seat: int) -> str:
     names = ["first", "second", "third", "fourth", "fifth", "sixth"]
     return names[seat] if seat < len(names) else f"in seat {seat + 1}"
+
+
+class HumanGameForm(forms.Form):
+    """A human game: how many players, the user's seat, and a bot for every other seat
+    (builtin ones, or uploaded bots that play humans). `human_game_create` checks again."""
+
+    def __init__(self, *args: Any, game: str, bots: list[Bot], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        counts = get_game(game).player_counts or (2,)
+        self.most = max(counts)
+        self.fields["game"] = forms.CharField(widget=forms.HiddenInput, initial=game)
+        self.fields["players"] = forms.TypedChoiceField(
+            label="Players", coerce=int, choices=[(n, str(n)) for n in counts], initial=counts[0]
+        )
+        self.fields["seat"] = forms.TypedChoiceField(
+            label="Your seat",
+            coerce=int,
+            choices=[(seat, ordinal_turn(seat)) for seat in range(self.most)],
+            initial=0,
+            help_text="Seats move in turn, the first seat first.",
+        )
+        choices = [(f"builtin:{name}", f"builtin {name}") for name in BUILTIN_BOTS]
+        choices += [(f"bot:{bot.id}", f"{bot.owner.username}/{bot.name}") for bot in bots]
+        self.bots = {f"bot:{bot.id}": bot for bot in bots}
+        for number in range(1, self.most):
+            self.fields[f"opponent_{number}"] = forms.ChoiceField(
+                label="Opponent" if self.most == 2 else f"Opponent {number}",
+                choices=choices,
+                initial="builtin:greedy",
+                required=number == 1,
+                help_text=""
+                if number == 1 or number < 2
+                else "Used when the game has more players.",
+            )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        players, seat = data.get("players"), data.get("seat")
+        if players is not None and seat is not None and seat >= players:
+            self.add_error(
+                "seat",
+                f"A game of {players} players has seats up to the {ordinal_turn(players - 1)}.",
+            )
+        if players is not None:
+            for number in range(1, players):
+                if not data.get(f"opponent_{number}"):
+                    self.add_error(f"opponent_{number}", "Choose a bot for this seat.")
+        return data
+
+    def opponents(self) -> list[Bot | str]:
+        """The bots of the other seats in order (once the form is valid)."""
+        chosen = [
+            self.cleaned_data[f"opponent_{n}"] for n in range(1, self.cleaned_data["players"])
+        ]
+        return [
+            self.bots[value] if value in self.bots else value.removeprefix("builtin:")
+            for value in chosen
+        ]

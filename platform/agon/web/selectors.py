@@ -111,12 +111,17 @@ def rating_histories(*, bot: Bot) -> list[RatingHistory]:
 
 def bot_record(*, bot: Bot) -> BotRecord:
     """The bot's public record: its finished public matches (a private event's games
-    are nobody else's business, and count in no public record)."""
-    seats = MatchSeat.objects.filter(
-        version__bot=bot, match__status=Match.Status.FINISHED, match__private=False
-    ).annotate(
-        shared=Exists(
-            MatchSeat.objects.filter(match=OuterRef("match"), rank=1).exclude(pk=OuterRef("pk"))
+    are nobody else's business, and count in no public record; a human game is a
+    person's practice, not a bot's result)."""
+    seats = (
+        MatchSeat.objects.filter(
+            version__bot=bot, match__status=Match.Status.FINISHED, match__private=False
+        )
+        .exclude(match__kind=Match.Kind.HUMAN)
+        .annotate(
+            shared=Exists(
+                MatchSeat.objects.filter(match=OuterRef("match"), rank=1).exclude(pk=OuterRef("pk"))
+            )
         )
     )
     counts = seats.aggregate(

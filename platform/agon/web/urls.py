@@ -11,6 +11,7 @@ from agon.web.views import (
     game_stats,
     games,
     home,
+    human_games,
     ladders,
     matches,
     notifications,
@@ -75,6 +76,15 @@ urlpatterns = [
     path("ladders/", ladders.ladder_list, name="ladders"),
     path("ladders/<int:ladder_id>/", ladders.ladder_page, name="ladder"),
     path("ladders/<int:ladder_id>/challenge/", ladders.ladder_challenge, name="challenge"),
+    path("play/", human_games.human_game_new, name="human-game-new"),
+    path("play/<int:match_id>/", human_games.human_game_page, name="human-game"),
+    path("play/<int:match_id>/turn.json", human_games.human_game_turn, name="human-game-turn"),
+    path("play/<int:match_id>/move/", human_games.human_game_move, name="human-game-move"),
+    path(
+        "my/bots/<int:bot_id>/human-games/",
+        human_games.my_bot_human_games,
+        name="my-bot-human-games",
+    ),
     path("matches/", matches.match_list, name="matches"),
     path("matches/<int:match_id>/", matches.match_page, name="match"),
     path(

@@ -41,6 +41,8 @@ def seat_label(seat: SeatShown) -> str:
     """`owner/name v3` for an uploaded bot, `builtin random` for a builtin one."""
     if seat.bot is not None:
         return f"{seat.owner}/{seat.name} v{seat.version}"
+    if seat.human:
+        return f"{seat.human} (human)"
     return f"builtin {seat.builtin}"
 
 

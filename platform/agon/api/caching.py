@@ -4,14 +4,16 @@ The match lists, the leaderboards, the ladders, the bots and the tournaments are
 for everybody (the match and tournament lists for everybody not signed in), and are read
 far more often than they change: each page is
 kept in the cache (Redis in production) for AGON_LIST_CACHE_SECONDS, 2 s by default,
-under its URL and the `Accept` header (JSON and the browsable page apart), and sent with
+under its host, URL and `Accept` header (JSON and the browsable page apart), and sent with
 `Cache-Control: max-age` so that a proxy in front may keep it as long. A finished match
 then shows in the lists up to that long after it finished; single matches, replays,
-timelines and errors are never kept here. 0 turns it off (the test settings do). The match
-and tournament lists are kept only for requests that cannot be signed in (no token, no
-session cookie): a signed-in user's also holds the private matches and tournaments they
-may see, answered afresh and never kept. (A tournament's own pages are kept per state
-of the tournament: `kept_json`, agon.tournaments.kept.)
+timelines and errors are never kept here. 0 turns it off (the test settings do). The
+match and tournament lists, and a tournament's detail and games, are kept only for
+requests that cannot be signed in (no token, no session cookie): a signed-in user's also
+hold the private matches and tournaments they may see, answered afresh and never kept;
+an anonymous one is shown public tournaments only, the same for all. (A tournament's own
+pages are also kept per state of the tournament, for everybody: `kept_json`,
+agon.tournaments.kept.)
 
 A page is kept as its bytes and a few headers, one value under one key: Django's
 `cache_page` keeps the pickled response and its header list under two keys, which cost
@@ -60,7 +62,9 @@ def _cached(view: View, *, anonymous_only: bool) -> View:
             or (anonymous_only and _credentialed(request))
         ):
             return view(request, *args, **kwargs)
-        page = f"{request.get_full_path()}\n{request.headers.get('Accept', '')}"
+        # The host too: pages hold absolute links (`next`, a tournament's `games`).
+        accept = request.headers.get("Accept", "")
+        page = f"{request.get_host()}\n{request.get_full_path()}\n{accept}"
         key = KEY_PREFIX + hashlib.sha256(page.encode()).hexdigest()
         kept = cache.get(key)
         if kept is not None:

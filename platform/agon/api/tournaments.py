@@ -321,7 +321,9 @@ def games_json(games: list[GameRow], entrants: list[EntryRow], request: Request)
 
 
 def _tournament_or_404(request: Request, tournament_id: int) -> Tournament:
-    tournament = tournament_get(tournament_id=tournament_id, user=_user_or_none(request))
+    tournament = tournament_get(
+        tournament_id=tournament_id, user=_user_or_none(request), standings=False
+    )
     if tournament is None:
         raise exceptions.NotFound(f"there is no tournament {tournament_id}")
     return tournament
@@ -363,6 +365,10 @@ class TournamentListView(APIView):
         return Response(data, status=status.HTTP_201_CREATED)
 
 
+# Anonymous requests see public tournaments only, all the same: their pages are kept for
+# AGON_LIST_CACHE_SECONDS before DRF is reached (a running one's show a change that much
+# later). Signed-in users' are made per state of the tournament (`kept_json`).
+@method_decorator(cached_when_anonymous, name="dispatch")
 class TournamentDetailView(APIView):
     @extend_schema(
         responses={200: TournamentDetailSerializer, **error_responses(404)},
@@ -401,6 +407,7 @@ class EntryListView(APIView):
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
+@method_decorator(cached_when_anonymous, name="dispatch")  # as the detail
 class TournamentGamesView(APIView):
     pagination_class = PageNumberPagination
 

@@ -4,8 +4,8 @@ every call), and works as Django's does, from several threads at once."""
 from __future__ import annotations
 
 import secrets
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.conf import settings

@@ -373,7 +373,9 @@ class TournamentDetailView(APIView):
     @extend_schema(
         responses={200: TournamentDetailSerializer, **error_responses(404)},
         summary="A tournament: entrants, standings, progress and its games' URL",
-        description="Bounded whatever the tournament's size: its games are paged apart (`games`).",
+        description="Bounded whatever the tournament's size: its games are paged apart "
+        "(`games`). Asked for anonymously, it is kept in the shared cache for "
+        "AGON_LIST_CACHE_SECONDS.",
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponseBase:
         tournament = _tournament_or_404(request, tournament_id)
@@ -416,7 +418,8 @@ class TournamentGamesView(APIView):
         responses={200: TournamentGameSerializer(many=True), **error_responses(400, 404)},
         summary="A tournament's games, round by round",
         description="In order of round, tie and index; a replayed game lists its earlier "
-        "failed matches as `attempts`.",
+        "failed matches as `attempts`. Pages asked for anonymously are kept in the shared "
+        "cache for AGON_LIST_CACHE_SECONDS.",
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponseBase:
         tournament = _tournament_or_404(request, tournament_id)

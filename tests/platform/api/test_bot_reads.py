@@ -5,12 +5,15 @@ run on SQLite too: tests/platform/test_private_events_on_sqlite.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from agon.api import pagination
 from agon.api.bots import bot_detail_json
 from agon.bots.models import Bot
 from agon.bots.selectors import bot_detail
@@ -143,3 +146,27 @@ def test_the_page_and_count_statement_follows_the_indexes(busy: list[Bot]) -> No
             assert "SEARCH s USING COVERING INDEX seat_version_match" in plan
             scans = [line for line in plan.splitlines() if line.startswith("SCAN")]
             assert scans == ["SCAN page"]  # the page's 50 keys, nothing of the tables
+
+
+@pytest.fixture
+def no_counts_kept() -> Iterator[None]:
+    pagination.COUNTS.clear()
+    yield
+    pagination.COUNTS.clear()
+
+
+@pytest.mark.usefixtures("no_counts_kept")
+def test_a_long_list_of_a_bot_s_matches_keeps_its_count_and_reads_pages_apart(
+    anonymous: APIClient, busy: list[Bot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pagination, "LONG_LIST", 8)  # the first bot's matches are long
+    url = f"/api/matches/?bot={busy[0].id}&page_size=3"
+
+    _, first = statements(anonymous, url)
+    _, then = statements(anonymous, f"{url}&page=2")
+    _, short = statements(anonymous, f"/api/matches/?bot={busy[1].id}")
+
+    assert len(first) == 2 and "count(*)" in first[0]  # counted with its page, then kept
+    assert len(then) == 2 and not any("count(*)" in sql for sql in then)
+    assert anonymous.get(f"{url}&page=2").json()["count"] == 8
+    assert len(short) == 2 and "count(*)" in short[0]  # two matches: counted each time

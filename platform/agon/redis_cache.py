@@ -21,10 +21,11 @@ class SharedClientRedisCacheClient(RedisCacheClient):
         self._clients: dict[object, Any] = {}  # by pool
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        pool = self._get_connection_pool(write)
+        # Django's own attributes, which its stubs leave out.
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
         client = self._clients.get(pool)
         if client is None:
-            client = self._clients[pool] = self._client(connection_pool=pool)
+            client = self._clients[pool] = self._client(connection_pool=pool)  # type: ignore[attr-defined]
         return client
 
 

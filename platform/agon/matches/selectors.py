@@ -172,8 +172,9 @@ class MatchListing(Listing[ListedMatch]):
 
     def page_and_count(self, start: int, stop: int) -> tuple[list[ListedMatch], int | None]:
         """The page and the count in one statement (the count a scalar subquery, run
-        once): a bot's matches are a different list for each bot, rarely found in the
-        list cache, and their three statements cost more to plan and send than to run."""
+        once): a bot's matches are a different list for each bot, rarely found in the list
+        cache. One round trip fewer; PostgreSQL's planning is most of their cost either
+        way (bench/README.md, "Fourth round")."""
         outer_order = ", ".join(f"m.{key}" for key in self.order.split(", "))
         count = f", (SELECT count(*) FROM {self.table}{self.where})"  # noqa: S608
         sql = _PAGE_SQL.format(

@@ -1,8 +1,12 @@
 """A tournament's detail and games asked for anonymously are kept for a moment before
 DRF is reached, as the public lists are: anonymous requests see public tournaments only,
-all the same. Nothing a signed-in user is shown is ever served from there."""
+all the same. Nothing a signed-in user is shown is ever served from there. Long pages are
+kept gzipped, and sent so to clients that accept it."""
 
 from __future__ import annotations
+
+import gzip
+import json
 
 import pytest
 from django.contrib.auth.models import User
@@ -10,6 +14,7 @@ from django.core.cache import cache
 from pytest_django import Settings
 from rest_framework.test import APIClient
 
+from agon.api import caching
 from agon.api.caching import KEY_PREFIX
 from agon.tournaments.models import Tournament
 from agon.tournaments.scheduling import tournament_close_entry
@@ -84,3 +89,29 @@ def test_each_host_is_kept_apart_as_the_links_name_it(
     two = anonymous.get(url, HTTP_HOST="two.example").json()["games"]
 
     assert one.startswith("http://one.example/") and two.startswith("http://two.example/")
+
+
+def test_a_long_kept_page_goes_gzipped_to_who_accepts_it_and_plain_to_others(
+    anonymous: APIClient, alice: User, make_bot: MakeBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(caching, "GZIP_MIN_BYTES", 1024)  # a detail of four entrants is long
+    tournament = running(make_bot, alice, public=True)
+    url = f"/api/tournaments/{tournament.id}/"
+
+    made = anonymous.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")  # computed
+    kept = anonymous.get(url, HTTP_ACCEPT_ENCODING="gzip")  # from the cache
+    plain = anonymous.get(url)
+    short = anonymous.get("/api/tournaments/", HTTP_ACCEPT_ENCODING="gzip")
+
+    assert len(plain.content) >= caching.GZIP_MIN_BYTES > len(short.content)
+    for response in (made, kept):
+        assert response["Content-Encoding"] == "gzip"
+        assert json.loads(gzip.decompress(response.content)) == plain.json()
+        assert len(response.content) < len(plain.content) / 2
+    assert "Content-Encoding" not in plain and "Content-Encoding" not in short
+    for response in (made, kept, plain, short):
+        assert "Accept-Encoding" in response["Vary"]
+    cache.clear()
+    fresh = anonymous.get(url)  # computed for a client that takes it plain
+    assert "Content-Encoding" not in fresh and fresh.json() == plain.json()
+    assert anonymous.get(url, HTTP_ACCEPT_ENCODING="gzip")["Content-Encoding"] == "gzip"

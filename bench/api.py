@@ -1257,7 +1257,12 @@ def main() -> None:
         default=DEFAULT_PREFIX,
         help=f"the start of the server's every key in the broker's Redis ({DEFAULT_PREFIX})",
     )
-    parser.add_argument("--port", type=int, default=0, help="the server's port (default: free)")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=0,
+        help="the server's port, the compared one's the next (default: free ones)",
+    )
     parser.add_argument(
         "--reuse", action="store_true", help="keep the database if it holds the same sizes"
     )
@@ -1323,7 +1328,8 @@ def main() -> None:
         if args.no_load:
             return
         chosen = [e for e in endpoints(args) if not args.only or args.only in e.name]
-        ports = [args.port or free_port(), free_port()]
+        # With --port, the compared app listens on the next one (a machine's allotted range).
+        ports = [args.port, args.port + 1] if args.port else [free_port(), free_port()]
         contenders = [Contender("this", ROOT, ports[0], args.redis_prefix)]
         if args.compare is not None:
             contenders.append(Contender("compared", args.compare.resolve(), ports[1], ""))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Generic, TypeVar
 
 from django.db import connection
@@ -54,6 +55,15 @@ class Listing(ABC, Generic[Row]):
             rows = cursor.fetchall()
         return self.rows(rows, start)
 
+    counted_with_page = False
+    """Whether `page_and_count` reads a page and the list's length in one statement (a
+    short list's: it is counted in full for every page)."""
+
+    def page_and_count(self, start: int, stop: int) -> tuple[list[Row], int | None]:
+        """The rows from `start` to `stop` and the list's length, None when the page is
+        empty (past the end, or the list is): `count` then."""
+        raise NotImplementedError(f"{type(self).__name__} counts apart from its pages")
+
     @abstractmethod
     def page_sql(self, start: int, stop: int) -> tuple[str, list[Value]]:
         """The statement that reads the rows from `start` to `stop` (not included)."""
@@ -61,3 +71,11 @@ class Listing(ABC, Generic[Row]):
     @abstractmethod
     def rows(self, fetched: list[tuple[object, ...]], start: int) -> list[Row]:
         """The page's rows, from what its statement fetched."""
+
+
+def aware(moment: datetime | str) -> datetime:
+    """A timestamp of a raw row as the ORM gives it: PostgreSQL's are aware already;
+    SQLite's come naive in UTC (or as text, where no converter applied)."""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

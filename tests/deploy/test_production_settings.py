@@ -114,12 +114,12 @@ def test_it_caches_in_its_own_redis_and_counts_rate_limits_in_the_brokers() -> N
 
     assert shown["caches"] == {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "agon.redis_cache.SharedClientRedisCache",
             "LOCATION": "redis://cache:6379/0",
             "KEY_PREFIX": "agon",
         },
         "timelines": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "agon.redis_cache.SharedClientRedisCache",
             "LOCATION": "redis://cache:6379/0",
             "KEY_PREFIX": "agon-timelines",
         },

@@ -24,6 +24,7 @@ FILES = (
     "tests/platform/bots/test_broken_bots.py",
     "tests/platform/matches/test_head_to_head.py",
     "tests/platform/api/test_bot_lifecycle.py",
+    "tests/platform/api/test_bot_reads.py",
     "tests/platform/api/test_version_test_baselines.py",
     "tests/platform/bots/test_retired_bots.py",
     "tests/platform/datasets/test_building.py",

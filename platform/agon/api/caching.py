@@ -4,14 +4,19 @@ The match lists, the leaderboards, the ladders, the bots and the tournaments are
 for everybody (the match and tournament lists for everybody not signed in), and are read
 far more often than they change: each page is
 kept in the cache (Redis in production) for AGON_LIST_CACHE_SECONDS, 2 s by default,
-under its URL and the `Accept` header (JSON and the browsable page apart), and sent with
+under its host, URL and `Accept` header (JSON and the browsable page apart), and sent with
 `Cache-Control: max-age` so that a proxy in front may keep it as long. A finished match
 then shows in the lists up to that long after it finished; single matches, replays,
-timelines and errors are never kept here. 0 turns it off (the test settings do). The match
-and tournament lists are kept only for requests that cannot be signed in (no token, no
-session cookie): a signed-in user's also holds the private matches and tournaments they
-may see, answered afresh and never kept. (A tournament's own pages are kept per state
-of the tournament: `kept_json`, agon.tournaments.kept.)
+timelines and errors are never kept here. 0 turns it off (the test settings do). The
+match and tournament lists, and a tournament's detail and games, are kept only for
+requests that cannot be signed in (no token, no session cookie): a signed-in user's also
+hold the private matches and tournaments they may see, answered afresh and never kept;
+an anonymous one is shown public tournaments only, the same for all. (A tournament's own
+pages are also kept per state of the tournament, for everybody: `kept_json`,
+agon.tournaments.kept.)
+
+A page of 4 KB or more is kept gzipped, and sent gzipped (`Content-Encoding: gzip`,
+`Vary: Accept-Encoding`) to a client that accepts it: compressed once for every reader.
 
 A page is kept as its bytes and a few headers, one value under one key: Django's
 `cache_page` keeps the pickled response and its header list under two keys, which cost
@@ -21,20 +26,28 @@ every page it did not find (a bot's matches, mostly) 1.7 ms more on the bench ma
 from __future__ import annotations
 
 import functools
+import gzip
 import hashlib
+import re
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
-from django.utils.cache import patch_cache_control
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 KEY_PREFIX = "agon:api:list:"
 KEPT_HEADERS = ("Content-Type", "Vary", "Allow")
+GZIP_MIN_BYTES = 4096
+"""Pages at least this long are kept gzipped (a 256-bot tournament's detail: 84 KB, 14 KB
+gzipped; a page of 50 matches 23 KB, 4 KB), and sent so to a client
+that accepts it; others get them unpacked (0.02 ms for 26 KB). Level 1: 0.1 ms for 26 KB
+where level 6 takes 0.2 ms for 12% less, paid by every page the cache misses."""
+_GZIP = re.compile(r"\bgzip\b")
 
 View = Callable[..., HttpResponseBase]
 
@@ -60,12 +73,15 @@ def _cached(view: View, *, anonymous_only: bool) -> View:
             or (anonymous_only and _credentialed(request))
         ):
             return view(request, *args, **kwargs)
-        page = f"{request.get_full_path()}\n{request.headers.get('Accept', '')}"
+        # The host too: pages hold absolute links (`next`, a tournament's `games`).
+        accept = request.headers.get("Accept", "")
+        page = f"{request.get_host()}\n{request.get_full_path()}\n{accept}"
         key = KEY_PREFIX + hashlib.sha256(page.encode()).hexdigest()
         kept = cache.get(key)
+        plain: bytes | None = None
         if kept is not None:
-            content, headers = kept
-            response: HttpResponseBase = HttpResponse(content, headers=headers)
+            content, headers, *packed = kept  # (bytes, headers[, gzipped])
+            gzipped = bool(packed and packed[0])
         else:
             response = view(request, *args, **kwargs)
             if response.status_code != 200 or not isinstance(response, HttpResponse):
@@ -73,11 +89,26 @@ def _cached(view: View, *, anonymous_only: bool) -> View:
             if callable(render := getattr(response, "render", None)):
                 render()  # DRF's responses render late; the bytes are what is kept
             headers = {name: response[name] for name in KEPT_HEADERS if name in response}
-            cache.set(key, (response.content, headers), seconds)
-        patch_cache_control(response, max_age=seconds)
-        return response
+            plain = content = response.content
+            gzipped = len(plain) >= GZIP_MIN_BYTES
+            if gzipped:
+                content = gzip.compress(plain, compresslevel=1, mtime=0)
+            cache.set(key, (content, headers, gzipped), seconds)
+        sent_gzipped = gzipped and _accepts_gzip(request)
+        if gzipped and not sent_gzipped:
+            content = plain if plain is not None else gzip.decompress(content)
+        shown = HttpResponse(content, headers=headers)
+        if sent_gzipped:
+            shown["Content-Encoding"] = "gzip"
+        patch_vary_headers(shown, ("Accept-Encoding",))
+        patch_cache_control(shown, max_age=seconds)
+        return shown
 
     return answer
+
+
+def _accepts_gzip(request: HttpRequest) -> bool:
+    return bool(_GZIP.search(request.headers.get("Accept-Encoding", "")))
 
 
 def _credentialed(request: HttpRequest) -> bool:

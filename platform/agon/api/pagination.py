@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.exceptions import EmptyResultSet
-from django.core.paginator import Page, Paginator
+from django.core.paginator import EmptyPage, Page, PageNotAnInteger, Paginator
 from django.db.models import QuerySet
 from rest_framework import exceptions, pagination
 from rest_framework.request import Request
@@ -57,6 +57,13 @@ class CachedCountPaginator(_Paginator):
 
     def page(self, number: int | str) -> Page[Any]:
         items = self.object_list
+        if (
+            isinstance(items, Listing)
+            and items.counted_with_page
+            and not self.orphans
+            and COUNTS.get(_count_key(items.count_key)) is None
+        ):
+            return self._page_and_count(items, number)
         if not isinstance(items, QuerySet):
             return super().page(number)
         number = self.validate_number(number)
@@ -69,6 +76,24 @@ class CachedCountPaginator(_Paginator):
         # The same query, ordered as before, for the keys of the page only.
         keys = items.values("pk")[bottom:top]
         return Page(items.filter(pk__in=keys), number, self)
+
+    def _page_and_count(self, items: Listing[Any], asked: int | str) -> Page[Any]:
+        """The page, and the count from the same statement; an empty page is counted
+        apart, to tell an empty list's first page from a page past the end (404). A long
+        list's count is kept as `count` keeps it, and its next pages read apart from it."""
+        try:
+            number = int(asked)
+        except (TypeError, ValueError) as error:
+            raise PageNotAnInteger("That page number is not an integer") from error
+        if number < 1:
+            raise EmptyPage("That page number is less than 1")
+        bottom = (number - 1) * self.per_page
+        rows, count = items.page_and_count(bottom, bottom + self.per_page)
+        if count is not None:
+            self.__dict__["count"] = count  # the cached property's value
+            if count >= LONG_LIST:
+                COUNTS.set(_count_key(items.count_key), count)
+        return Page(rows, self.validate_number(number), self)
 
     @cached_property
     def count(self) -> int:
@@ -83,7 +108,7 @@ class CachedCountPaginator(_Paginator):
             key = items.count_key
         else:
             return len(items)
-        key = "agon:api:count:" + hashlib.sha256(key.encode()).hexdigest()
+        key = _count_key(key)
         cached = COUNTS.get(key)
         if isinstance(cached, int):
             return cached
@@ -91,6 +116,10 @@ class CachedCountPaginator(_Paginator):
         if count >= LONG_LIST:
             COUNTS.set(key, count)
         return count
+
+
+def _count_key(list_key: str) -> str:
+    return "agon:api:count:" + hashlib.sha256(list_key.encode()).hexdigest()
 
 
 def _whole_number(request: Request, name: str, *, maximum: int | None = None) -> int | None:

@@ -321,7 +321,9 @@ def games_json(games: list[GameRow], entrants: list[EntryRow], request: Request)
 
 
 def _tournament_or_404(request: Request, tournament_id: int) -> Tournament:
-    tournament = tournament_get(tournament_id=tournament_id, user=_user_or_none(request))
+    tournament = tournament_get(
+        tournament_id=tournament_id, user=_user_or_none(request), standings=False
+    )
     if tournament is None:
         raise exceptions.NotFound(f"there is no tournament {tournament_id}")
     return tournament
@@ -363,11 +365,17 @@ class TournamentListView(APIView):
         return Response(data, status=status.HTTP_201_CREATED)
 
 
+# Anonymous requests see public tournaments only, all the same: their pages are kept for
+# AGON_LIST_CACHE_SECONDS before DRF is reached (a running one's show a change that much
+# later). Signed-in users' are made per state of the tournament (`kept_json`).
+@method_decorator(cached_when_anonymous, name="dispatch")
 class TournamentDetailView(APIView):
     @extend_schema(
         responses={200: TournamentDetailSerializer, **error_responses(404)},
         summary="A tournament: entrants, standings, progress and its games' URL",
-        description="Bounded whatever the tournament's size: its games are paged apart (`games`).",
+        description="Bounded whatever the tournament's size: its games are paged apart "
+        "(`games`). Asked for anonymously, it is kept in the shared cache for "
+        "AGON_LIST_CACHE_SECONDS.",
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponseBase:
         tournament = _tournament_or_404(request, tournament_id)
@@ -401,6 +409,7 @@ class EntryListView(APIView):
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
+@method_decorator(cached_when_anonymous, name="dispatch")  # as the detail
 class TournamentGamesView(APIView):
     pagination_class = PageNumberPagination
 
@@ -409,7 +418,8 @@ class TournamentGamesView(APIView):
         responses={200: TournamentGameSerializer(many=True), **error_responses(400, 404)},
         summary="A tournament's games, round by round",
         description="In order of round, tie and index; a replayed game lists its earlier "
-        "failed matches as `attempts`.",
+        "failed matches as `attempts`. Pages asked for anonymously are kept in the shared "
+        "cache for AGON_LIST_CACHE_SECONDS.",
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponseBase:
         tournament = _tournament_or_404(request, tournament_id)

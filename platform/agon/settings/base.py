@@ -153,7 +153,7 @@ def cache_setting(url: str, prefix: str, local_entries: int) -> dict[str, Any]:
     most `local_entries` entries (it drops the least recently used quarter when full)."""
     if url:
         return {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "agon.redis_cache.SharedClientRedisCache",
             "LOCATION": url,
             "KEY_PREFIX": prefix,
         }

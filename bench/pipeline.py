@@ -134,21 +134,22 @@ def start_worker(
     `beat_schedule` (beat's state file), running Celery beat too."""
     from django.conf import settings
 
+    beat = ["--beat", "--schedule", str(beat_schedule)] if beat_schedule is not None else []
+    command = worker_command(
+        queues=settings.AGON_WORKER_QUEUES, concurrency=concurrency, hostname="bench@%h", alone=True
+    )
     if root != ROOT:
         env = {**env, "PYTHONPATH": os.pathsep.join([str(root), str(root / "platform")])}
+    return start_command([*command, *beat], env, log_path, root)
 
-    beat = ["--beat", "--schedule", str(beat_schedule)] if beat_schedule is not None else []
+
+def start_command(
+    command: list[str], env: dict[str, str], log_path: Path, root: Path
+) -> subprocess.Popen[bytes]:
+    """A worker's `command` run in `root` with `env`, once it says it is ready."""
     with log_path.open("wb") as log:
         worker = subprocess.Popen(  # noqa: S603 - a fixed argv
-            [
-                *worker_command(
-                    queues=settings.AGON_WORKER_QUEUES,
-                    concurrency=concurrency,
-                    hostname="bench@%h",
-                    alone=True,
-                ),
-                *beat,
-            ],
+            command,
             cwd=root,
             env={**os.environ, **env},
             stdin=subprocess.DEVNULL,
@@ -159,7 +160,8 @@ def start_worker(
     deadline = time.monotonic() + 60
     while " ready." not in log_path.read_text(errors="replace"):
         if worker.poll() is not None or time.monotonic() > deadline:
-            os.killpg(worker.pid, 9)  # else it would go on taking the bench's tasks
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(worker.pid, 9)  # else it would go on taking the bench's tasks
             worker.wait()
             raise SystemExit(f"the worker did not start:\n{log_path.read_text()[-3000:]}")
         time.sleep(0.1)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,8 @@ import pytest
 from agon_bot import Bot, run
 from engine.registry import get_game
 from sandbox import protocol
-from sandbox.referee import exception_type, how_it_ended
+from sandbox.limits import limits_for
+from sandbox.referee import BoxBot, exception_type, how_it_ended
 from sandbox.runner import MatchRecord, Program
 from tests.sandbox.conftest import make_arena
 from tests.sandbox.support import (
@@ -304,3 +306,82 @@ def test_a_crash_names_the_exception_only_from_a_final_traceback_line(
 )
 def test_an_exit_status_is_said_in_words(code: int, words: str) -> None:
     assert how_it_ended(code) == words
+
+
+# --- the end: every seat told before any box is waited for ---------------------------
+
+
+class LingeringBox:
+    """A box on real pipes whose program the test plays: it exits when told to."""
+
+    def __init__(self) -> None:
+        self._stdin_read, stdin_write = os.pipe()
+        self.stdin = os.fdopen(stdin_write, "wb")
+        self.stdout_fd, self._stdout_write = os.pipe()
+        self.stderr_fd, self._stderr_write = os.pipe()
+        self.code: int | None = None
+        self.closed = False
+
+    def told(self) -> bytes:
+        os.set_blocking(self._stdin_read, False)
+        try:
+            return os.read(self._stdin_read, 65536)
+        except BlockingIOError:
+            return b""
+
+    def leave(self) -> None:
+        os.write(self._stderr_write, b"bye\n")
+        os.close(self._stdout_write)
+        os.close(self._stderr_write)
+        self.code = 0
+
+    def freeze(self) -> None:
+        pass
+
+    def thaw(self) -> None:
+        pass
+
+    def exit_code(self) -> int | None:
+        return self.code
+
+    def oom_killed(self) -> bool:
+        return False
+
+    def memory_peak(self) -> int | None:
+        return None
+
+    def close(self) -> None:
+        self.closed = True
+        os.close(self._stdin_read)
+        self.stdin.close()
+        if self.code is None:
+            os.close(self._stdout_write)
+            os.close(self._stderr_write)
+
+
+def test_end_tells_the_bot_and_close_waits_for_it_so_all_seats_leave_together() -> None:
+    limits = limits_for(GAME)
+    boxes = [LingeringBox(), LingeringBox()]
+    bots = [BoxBot(box, limits) for box in boxes]  # type: ignore[arg-type]
+    result: dict[str, Any] = {"scores": [1, 2], "ranks": [2, 1]}
+    for bot in bots:
+        bot.end(result)
+    # Both told, neither waited for nor ended: seat 1 heard the result while seat 0
+    # was still leaving (one after the other, every exit was on the match's clock).
+    assert [json.loads(box.told())["type"] for box in boxes] == ["end", "end"]
+    assert not any(box.closed for box in boxes)
+    boxes[0].leave()
+    bots[0].close()
+    assert boxes[0].closed and bots[0].log() == "bye\n"  # what it wrote as it left is kept
+    bots[1].close()  # never leaves: ended once its time to leave is up
+    assert boxes[1].closed and boxes[1].code is None
+
+
+def test_a_bot_that_cannot_be_told_the_end_is_ended_at_once() -> None:
+    box = LingeringBox()
+    bot = BoxBot(box, limits_for(GAME))  # type: ignore[arg-type]
+    box.leave()
+    os.close(box._stdin_read)  # noqa: SLF001 - the bot has closed its stdin: no one reads
+    box._stdin_read = os.open(os.devnull, os.O_RDONLY)  # noqa: SLF001 - for close()
+    bot.end({"scores": [1, 2], "ranks": [2, 1]})
+    assert box.closed

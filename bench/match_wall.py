@@ -64,8 +64,13 @@ STEPS = (
     ("finish_committed", "timeline_stored", "committed -> timeline stored"),
     ("timeline_stored", "postrun", "timeline stored -> task ends"),
     ("postrun", "next_prerun", "task ends -> next task starts (idle)"),
+    ("finish_committed", "next_queued", "  of which: committed -> next queued"),
+    ("next_queued", "next_prerun", "  of which: next queued -> it starts"),
 )
-TIMED_STEPS = ("turn", "freeze", "thaw", "box_open", "cgroup_made", "end", "close", "unpack")
+TIMED_STEPS = (
+    "turn", "freeze", "thaw", "box_open", "box_close", "cgroup_made", "cgroup_kill_all",
+    "cgroup_removed", "end", "close", "unpack",
+)
 
 
 @dataclass
@@ -75,6 +80,8 @@ class MatchSteps:
     times: dict[str, float] = field(default_factory=dict)
     values: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     pid: int = 0
+    next: MatchSteps | None = None
+    """The match its pool process played next."""
 
 
 def read_probes(folder: Path) -> dict[int, MatchSteps]:
@@ -107,6 +114,7 @@ def _link_next_tasks(matches: dict[int, MatchSteps]) -> None:
         runs.sort(key=lambda steps: steps.times["prerun"])
         for run, following in zip(runs, runs[1:], strict=False):
             run.times["next_prerun"] = following.times["prerun"]
+            run.next = following
 
 
 def step_medians(matches: Sequence[MatchSteps]) -> dict[str, float | None]:
@@ -171,11 +179,14 @@ def run_contender(
     steps = read_probes(probe_dir)
     timed = []
     for match_id, at in queued.items():
-        one = steps.get(match_id, MatchSteps())
+        one = steps.setdefault(match_id, MatchSteps())
         one.times["queued"] = at
         if match_id in sent:
             one.times["sent"] = sent[match_id]
         timed.append(one)
+    for one in timed:
+        if one.next is not None and "queued" in one.next.times:
+            one.times["next_queued"] = one.next.times["queued"]
     return timed, rate
 
 
@@ -193,6 +204,8 @@ def measure(args: argparse.Namespace, env: dict[str, str], var_dir: Path, worker
         contenders["old"] = (args.old.resolve(), without)
     contenders["new"] = (ROOT, without)
     if args.fork_server:
+        if args.old is not None:
+            contenders["old-fork"] = (args.old.resolve(), {FORK_SERVER_ENV: "1"})
         contenders["fork"] = (ROOT, {FORK_SERVER_ENV: "1"})
     module_dir = var_dir / "probe-module"
     module_dir.mkdir()

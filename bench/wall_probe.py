@@ -133,9 +133,13 @@ def install_worker_probes() -> None:
 
     referee.BoxBot.act = act  # type: ignore[method-assign]
     time.sleep = _sleeps(time.sleep)
-    from sandbox.backends import bwrap
+    from sandbox import fork_server
+    from sandbox.backends import base, bwrap
 
     _timed(bwrap.BwrapBackend, "open", "box_open")
+    _timed(base.ProcessBox, "close", "box_close")
+    _timed(fork_server.ForkedBox, "close", "box_close")
+    _timed(BoxCgroup, "kill_all", "cgroup_kill_all")
 
 
 def _on_worker_init(**kwargs: Any) -> None:

@@ -23,6 +23,7 @@ from sandbox.referee import BoxBot, exception_type, how_it_ended
 from sandbox.runner import MatchRecord, Program
 from tests.sandbox.conftest import make_arena
 from tests.sandbox.support import (
+    LingeringBox,
     BOXED_BACKENDS,
     FAST_LIMITS,
     GAME,
@@ -309,54 +310,6 @@ def test_an_exit_status_is_said_in_words(code: int, words: str) -> None:
 
 
 # --- the end: every seat told before any box is waited for ---------------------------
-
-
-class LingeringBox:
-    """A box on real pipes whose program the test plays: it exits when told to."""
-
-    def __init__(self) -> None:
-        self._stdin_read, stdin_write = os.pipe()
-        self.stdin = os.fdopen(stdin_write, "wb")
-        self.stdout_fd, self._stdout_write = os.pipe()
-        self.stderr_fd, self._stderr_write = os.pipe()
-        self.code: int | None = None
-        self.closed = False
-
-    def told(self) -> bytes:
-        os.set_blocking(self._stdin_read, False)
-        try:
-            return os.read(self._stdin_read, 65536)
-        except BlockingIOError:
-            return b""
-
-    def leave(self) -> None:
-        os.write(self._stderr_write, b"bye\n")
-        os.close(self._stdout_write)
-        os.close(self._stderr_write)
-        self.code = 0
-
-    def freeze(self) -> None:
-        pass
-
-    def thaw(self) -> None:
-        pass
-
-    def exit_code(self) -> int | None:
-        return self.code
-
-    def oom_killed(self) -> bool:
-        return False
-
-    def memory_peak(self) -> int | None:
-        return None
-
-    def close(self) -> None:
-        self.closed = True
-        os.close(self._stdin_read)
-        self.stdin.close()
-        if self.code is None:
-            os.close(self._stdout_write)
-            os.close(self._stderr_write)
 
 
 def test_end_tells_the_bot_and_close_waits_for_it_so_all_seats_leave_together() -> None:

@@ -27,6 +27,7 @@ Root, PostgreSQL and Redis as pipeline.py (whose options it takes).
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import shutil
 import statistics
@@ -68,8 +69,17 @@ STEPS = (
     ("next_queued", "next_prerun", "  of which: next queued -> it starts"),
 )
 TIMED_STEPS = (
-    "turn", "freeze", "thaw", "box_open", "box_close", "cgroup_made", "cgroup_kill_all",
-    "cgroup_removed", "end", "close", "unpack",
+    "turn",
+    "freeze",
+    "thaw",
+    "box_open",
+    "box_close",
+    "cgroup_made",
+    "cgroup_kill_all",
+    "cgroup_removed",
+    "end",
+    "close",
+    "unpack",
 )
 
 
@@ -81,6 +91,7 @@ class MatchSteps:
     values: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     pid: int = 0
     next: MatchSteps | None = None
+    faulted: bool = False
     """The match its pool process played next."""
 
 
@@ -112,7 +123,7 @@ def _link_next_tasks(matches: dict[int, MatchSteps]) -> None:
             by_pid[steps.pid].append(steps)
     for runs in by_pid.values():
         runs.sort(key=lambda steps: steps.times["prerun"])
-        for run, following in zip(runs, runs[1:], strict=False):
+        for run, following in itertools.pairwise(runs):
             run.times["next_prerun"] = following.times["prerun"]
             run.next = following
 
@@ -121,7 +132,9 @@ def step_medians(matches: Sequence[MatchSteps]) -> dict[str, float | None]:
     """The median of each step over the matches that have both ends of it (seconds)."""
     medians: dict[str, float | None] = {}
     for start, end, _ in STEPS:
-        spans = [m.times[end] - m.times[start] for m in matches if start in m.times and end in m.times]
+        spans = [
+            m.times[end] - m.times[start] for m in matches if start in m.times and end in m.times
+        ]
         medians[f"{start}>{end}"] = statistics.median(spans) if spans else None
     walls = [m.times["postrun"] - m.times["prerun"] for m in matches if "postrun" in m.times]
     medians["task"] = statistics.median(walls) if walls else None
@@ -154,13 +167,13 @@ def run_contender(
     from agon.matches import services
 
     sent: dict[int, float] = {}
-    enqueue = services._enqueue  # noqa: SLF001 - the moment the task goes
+    enqueue = services._enqueue
 
     def enqueue_and_note(match_id: int) -> None:
         enqueue(match_id)
         sent[match_id] = time.monotonic()
 
-    services._enqueue = enqueue_and_note  # noqa: SLF001
+    services._enqueue = enqueue_and_note
     queued: dict[int, float] = {}
     pending: set[int] = set()
     began = time.monotonic()
@@ -174,8 +187,11 @@ def run_contender(
             pending -= pipeline.finished(list(pending))
             time.sleep(pipeline.THROUGHPUT_POLL_SECONDS)
     finally:
-        services._enqueue = enqueue  # noqa: SLF001
+        services._enqueue = enqueue
     rate = count / (time.monotonic() - began) * 60
+    from agon.matches.models import Match
+
+    faulted = Match.objects.filter(id__in=list(queued)).exclude(faults=[]).count()
     steps = read_probes(probe_dir)
     timed = []
     for match_id, at in queued.items():
@@ -184,6 +200,8 @@ def run_contender(
         if match_id in sent:
             one.times["sent"] = sent[match_id]
         timed.append(one)
+    for one in timed[:faulted]:
+        one.faulted = True  # counted, whichever they were
     for one in timed:
         if one.next is not None and "queued" in one.next.times:
             one.times["next_queued"] = one.next.times["queued"]
@@ -275,11 +293,15 @@ def print_split(
     for start, end, label in STEPS:
         print(f"  {label:<46}" + "".join(_ms(medians[name][f"{start}>{end}"]) for name in names))
     print(f"  {'the task (starts -> ends)':<46}" + "".join(_ms(medians[n]["task"]) for n in names))
-    cycle = {}
+    cycle: dict[str, float | None] = {}
     for name in names:
-        parts = [medians[name]["task"], medians[name]["postrun>next_prerun"]]
-        cycle[name] = sum(parts) if all(p is not None for p in parts) else None  # type: ignore[misc]
+        task, idle = medians[name]["task"], medians[name]["postrun>next_prerun"]
+        cycle[name] = task + idle if task is not None and idle is not None else None
     print(f"  {'a slot cycle (task + idle)':<46}" + "".join(_ms(cycle[n]) for n in names))
+    print(
+        f"  {'matches with a fault (a bot replaced)':<46}"
+        + "".join(f"{sum(m.faulted for m in results[name]):9d}" for name in names)
+    )
     print(
         f"  {'matches/min (median of turns)':<46}"
         + "".join(f"{statistics.median(rates[name]):9.0f}" for name in names)

@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, SupportsIndex
 
 PROBE_DIR_ENV = "AGON_WALL_PROBE_DIR"
 
@@ -73,14 +73,16 @@ def _timed(owner: Any, name: str, step: str) -> None:
     setattr(owner, name, wrapper)
 
 
-def _sleeps(original: Callable[[float], None]) -> Callable[[float], None]:
+def _sleeps(
+    original: Callable[[float], None],
+) -> Callable[[float | SupportsIndex], None]:
     """time.sleep, recording each sleep of a match's referee with the module asleep."""
 
-    def sleep(seconds: float) -> None:
+    def sleep(seconds: float | SupportsIndex) -> None:
         began = time.monotonic()
-        original(seconds)
+        original(float(seconds))
         if _current["match"]:
-            caller = sys._getframe(1).f_globals.get("__name__", "?")  # noqa: SLF001
+            caller = sys._getframe(1).f_globals.get("__name__", "?")
             record(f"sleep:{caller}", value=time.monotonic() - began)
 
     return sleep

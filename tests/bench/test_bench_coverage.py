@@ -24,6 +24,7 @@ RUN_BY = {
     "game_stats.py": "tests/bench/test_game_stats_bench.py",
     "pairing.py": "tests/competition/formats/test_pairing_bench.py",
     "peer.py": "tests/engine/akropolis/test_peer_bench.py",
+    "match_wall.py": EVERY,
     "pipeline.py": EVERY,
     "prototype/step_bench.py": EVERY,
     "ratings.py": EVERY,

@@ -23,11 +23,11 @@ from sandbox.referee import BoxBot, exception_type, how_it_ended
 from sandbox.runner import MatchRecord, Program
 from tests.sandbox.conftest import make_arena
 from tests.sandbox.support import (
-    LingeringBox,
     BOXED_BACKENDS,
     FAST_LIMITS,
     GAME,
     Arena,
+    LingeringBox,
     assert_fault,
     assert_no_fault,
     reports,
@@ -334,7 +334,7 @@ def test_a_bot_that_cannot_be_told_the_end_is_ended_at_once() -> None:
     box = LingeringBox()
     bot = BoxBot(box, limits_for(GAME))  # type: ignore[arg-type]
     box.leave()
-    os.close(box._stdin_read)  # noqa: SLF001 - the bot has closed its stdin: no one reads
-    box._stdin_read = os.open(os.devnull, os.O_RDONLY)  # noqa: SLF001 - for close()
+    os.close(box._stdin_read)
+    box._stdin_read = os.open(os.devnull, os.O_RDONLY)
     bot.end({"scores": [1, 2], "ranks": [2, 1]})
     assert box.closed

@@ -199,7 +199,7 @@ def test_the_pipeline_bench_sets_a_worker_of_other_concurrency_with_a_queue_kept
     assert "3 matches a turn 2 more kept waiting" in output, output
     (row,) = [line for line in output.splitlines() if line.startswith("  new@3 (")]
     assert "AGON_SANDBOX_FORK_SERVER=0, concurrency 3): matches/min" in row, output
-    memory = [line for line in output.splitlines() if line.startswith("    PSS: ")]
+    memory = [line for line in output.splitlines() if line.startswith("    memory (PSS): ")]
     assert len(memory) == 2, output  # new and new@3
     for line in memory:
         main, slot = figures(line)

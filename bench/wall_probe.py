@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +24,8 @@ PROBE_DIR_ENV = "AGON_WALL_PROBE_DIR"
 
 _current = {"match": 0}
 _files: dict[int, Any] = {}
+_writing = threading.Lock()
+"""A match opens its boxes in threads: their lines must not mix."""
 
 
 def record(step: str, match_id: int | None = None, value: float = 0.0) -> None:
@@ -34,7 +37,8 @@ def record(step: str, match_id: int | None = None, value: float = 0.0) -> None:
         folder = Path(os.environ[PROBE_DIR_ENV])
         out = _files[pid] = (folder / f"probe-{pid}.log").open("a", buffering=1)
     match = _current["match"] if match_id is None else match_id
-    out.write(f"{match} {step} {now:.6f} {pid} {value:.6f}\n")
+    with _writing:
+        out.write(f"{match} {step} {now:.6f} {pid} {value:.6f}\n")
 
 
 def _wrap(owner: Any, name: str, before: str | None, after: str | None) -> None:

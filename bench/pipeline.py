@@ -134,21 +134,22 @@ def start_worker(
     `beat_schedule` (beat's state file), running Celery beat too."""
     from django.conf import settings
 
+    beat = ["--beat", "--schedule", str(beat_schedule)] if beat_schedule is not None else []
+    command = worker_command(
+        queues=settings.AGON_WORKER_QUEUES, concurrency=concurrency, hostname="bench@%h", alone=True
+    )
     if root != ROOT:
         env = {**env, "PYTHONPATH": os.pathsep.join([str(root), str(root / "platform")])}
+    return start_command([*command, *beat], env, log_path, root)
 
-    beat = ["--beat", "--schedule", str(beat_schedule)] if beat_schedule is not None else []
+
+def start_command(
+    command: list[str], env: dict[str, str], log_path: Path, root: Path
+) -> subprocess.Popen[bytes]:
+    """A worker's `command` run in `root` with `env`, once it says it is ready."""
     with log_path.open("wb") as log:
         worker = subprocess.Popen(  # noqa: S603 - a fixed argv
-            [
-                *worker_command(
-                    queues=settings.AGON_WORKER_QUEUES,
-                    concurrency=concurrency,
-                    hostname="bench@%h",
-                    alone=True,
-                ),
-                *beat,
-            ],
+            command,
             cwd=root,
             env={**os.environ, **env},
             stdin=subprocess.DEVNULL,
@@ -159,7 +160,8 @@ def start_worker(
     deadline = time.monotonic() + 60
     while " ready." not in log_path.read_text(errors="replace"):
         if worker.poll() is not None or time.monotonic() > deadline:
-            os.killpg(worker.pid, 9)  # else it would go on taking the bench's tasks
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(worker.pid, 9)  # else it would go on taking the bench's tasks
             worker.wait()
             raise SystemExit(f"the worker did not start:\n{log_path.read_text()[-3000:]}")
         time.sleep(0.1)
@@ -339,6 +341,19 @@ def main() -> None:
     parser.add_argument("--old", type=Path, help="a checkout of the code to compare with")
     parser.add_argument("--rounds", type=int, default=3, help="turns each code takes (--old)")
     parser.add_argument(
+        "--waiting",
+        type=int,
+        default=0,
+        help="side by side: matches kept waiting in the queue besides those played, as "
+        "matchmaking keeps some (default 0: each queued as another finishes)",
+    )
+    parser.add_argument(
+        "--slots",
+        type=int,
+        default=0,
+        help="side by side: the last contender again, its worker at this concurrency",
+    )
+    parser.add_argument(
         "--fork-server",
         action="store_true",
         help="side by side: this checkout with bwrap's fork server and without (and --old)",
@@ -378,25 +393,25 @@ def side_by_side(
     seats = [versions["random-0"], versions["random-1"]]
     os.killpg(worker.pid, 9)  # the contenders' workers take the matches from here on
     worker.wait()
-    without = {FORK_SERVER_ENV: "0"}
-    contenders = {"old": (args.old.resolve(), without)} if args.old is not None else {}
-    contenders["new"] = (ROOT, without)
-    if args.fork_server:
-        contenders["fork"] = (ROOT, {FORK_SERVER_ENV: "1"})
+    contenders = pipeline_contenders(args)
     rates: dict[str, list[float]] = {name: [] for name in contenders}
     cpu: dict[str, list[tuple[float, float]]] = {name: [] for name in contenders}
+    memory: dict[str, list[tuple[float, float]]] = {name: [] for name in contenders}
     loads = [os.getloadavg()[0]]
     for _ in range(args.rounds):
-        for name, (root, extra) in contenders.items():
+        for name, contender_spec in contenders.items():
+            root, extra, slots = contender_spec
             log = var_dir / f"worker-{name}.log"
-            contender = start_worker({**env, **extra}, log, args.concurrency, root=root)
+            contender = start_worker({**env, **extra}, log, slots, root=root)
+            in_flight = slots + args.waiting
             try:
                 # Untimed: each pool process's first box compiles the bot libraries
                 # (the new code), once in the life of a worker.
-                throughput(two, seats, 2 * args.concurrency, args.concurrency)
+                throughput(two, seats, 2 * slots, in_flight)
                 before = _tree_cpu(contender.pid)
-                rates[name].append(throughput(two, seats, args.matches, args.concurrency))
+                rates[name].append(throughput(two, seats, args.matches, in_flight))
                 after = _tree_cpu(contender.pid)
+                memory[name].append(_memory_a_slot(contender.pid, slots))
                 cpu[name].append(
                     (
                         (after[0] - before[0]) / args.matches,
@@ -407,23 +422,84 @@ def side_by_side(
                 os.killpg(contender.pid, 9)
                 contender.wait()
             loads.append(os.getloadavg()[0])
+    how = f"{args.waiting} more kept waiting" if args.waiting else "queued as others finish"
     print(
-        f"Random v random (2p) Akropolis, {args.matches} matches a turn queued as others "
-        f"finish, worker concurrency {args.concurrency}, bwrap boxes; {os.cpu_count()} CPUs, "
+        f"Random v random (2p) Akropolis, {args.matches} matches a turn {how}, worker "
+        f"concurrency {args.concurrency}, bwrap boxes; {os.cpu_count()} CPUs, "
         f"load average {min(loads):.1f}-{max(loads):.1f}"
     )
-    for name, (root, extra) in contenders.items():
+    for name, (root, extra, slots) in contenders.items():
+        at = f", concurrency {slots}" if slots != args.concurrency else ""
         print(
-            f"  {name} ({root}, {FORK_SERVER_ENV}={extra[FORK_SERVER_ENV]}): matches/min "
+            f"  {name} ({root}, {FORK_SERVER_ENV}={extra[FORK_SERVER_ENV]}{at}): matches/min "
             + " ".join(f"{rate:.0f}" for rate in rates[name])
             + f", median {statistics.median(rates[name]):.0f}; CPU s a match: "
             + f"worker {statistics.median(own for own, _ in cpu[name]):.3f}, "
             + f"boxes {statistics.median(boxes for _, boxes in cpu[name]):.3f}"
         )
+        main_mb = statistics.median(main for main, _ in memory[name])
+        slot_mb = statistics.median(slot for _, slot in memory[name])
+        print(
+            f"    memory (PSS): the worker's main process {main_mb:.0f} MB, a slot {slot_mb:.0f} MB"
+        )
     first, *others = contenders
     for name in others:
         ratio = statistics.median(rates[name]) / statistics.median(rates[first])
         print(f"  {name} / {first}: {ratio:.2f}x")
+
+
+def pipeline_contenders(args: argparse.Namespace) -> dict[str, tuple[Path, dict[str, str], int]]:
+    """Each contender's code, settings and concurrency: `old` (--old), `new`, `fork`
+    (--fork-server), and with --slots the last of them again at that concurrency."""
+    without = {FORK_SERVER_ENV: "0"}
+    contenders = {}
+    if args.old is not None:
+        contenders["old"] = (args.old.resolve(), without, args.concurrency)
+    contenders["new"] = (ROOT, without, args.concurrency)
+    if args.fork_server:
+        contenders["fork"] = (ROOT, {FORK_SERVER_ENV: "1"}, args.concurrency)
+    if args.slots:
+        name, (root, extra, _) = list(contenders.items())[-1]
+        contenders[f"{name}@{args.slots}"] = (root, extra, args.slots)
+    return contenders
+
+
+def _memory_a_slot(pid: int, slots: int) -> tuple[float, float]:
+    """MB of proportional set size (shared pages split among their users): the worker's
+    main process, and a slot's (a pool process with everything below it, its fork
+    server, a box left: the pool's total over the slots)."""
+    main = _pss_mb(pid)
+    pool = _processes_below(pid)
+    return main, sum(_pss_mb(process) for process in pool) / slots
+
+
+def _pss_mb(pid: int) -> float:
+    try:
+        text = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except OSError:
+        return 0.0
+    for line in text.splitlines():
+        if line.startswith("Pss:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _processes_below(pid: int) -> set[int]:
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int(
+                    (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
+                )
+            except OSError:
+                continue
+    below: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - below
+        below |= frontier
+    return below
 
 
 def _tree_cpu(pid: int) -> tuple[float, float]:
@@ -458,7 +534,7 @@ def _tree_cpu(pid: int) -> tuple[float, float]:
 
 def bench(args: argparse.Namespace, env: dict[str, str], var_dir: Path) -> None:
     with running_pipeline(args, env, var_dir) as worker:
-        if args.old is not None or args.fork_server:
+        if args.old is not None or args.fork_server or args.slots:
             side_by_side(args, env, var_dir, worker)
             return
         from agon.ladders.models import Ladder

@@ -50,6 +50,8 @@ class BoxBot(Player):
         self._turn_milliseconds: list[int] = []
         self._frozen = False
         self._closed = False
+        self._leave_by: float | None = None
+        """Until when `close` waits for the bot to exit: set by `end`."""
         self.memory_peak_bytes: int | None = None
         self._selector = selectors.DefaultSelector()
         self._open_fds = {box.stdout_fd, box.stderr_fd}
@@ -107,17 +109,18 @@ class BoxBot(Player):
         return protocol.parse_reply(line)
 
     def end(self, result: dict[str, JSONValue]) -> None:
-        """Tell the bot the result, give it a moment to leave, then end the box."""
+        """Tell the bot the result and let it run to leave: `close` waits for its exit
+        until END_GRACE_SECONDS after this, then ends the box. A match tells every seat
+        before it closes any, so the bots leave at the same time, not one after another
+        (each exit was a wait of tens of milliseconds on every match's critical path)."""
         self._thaw()
+        deadline = time.monotonic() + END_GRACE_SECONDS
         try:
-            deadline = time.monotonic() + END_GRACE_SECONDS
             self._send(protocol.end_message(result), deadline)
-            while self.box.exit_code() is None and time.monotonic() < deadline:
-                self._pump(deadline, want_line=False)
         except BotFault:
-            pass
-        finally:
-            self.close()
+            self.close()  # it cannot even be told: nothing to wait for
+        else:
+            self._leave_by = deadline
 
     def sandbox_failure(self) -> str | None:
         """Why the box failed for a reason of the sandbox's, not the bot's (a forked
@@ -127,13 +130,23 @@ class BoxBot(Player):
         return failure() if failure is not None else None
 
     def close(self) -> None:
+        """End the box, once the bot has left or its time to leave (`end`) is up."""
         if self._closed:
             return
         self._closed = True
-        self._drain_log()
-        self._selector.close()
-        self.memory_peak_bytes = self.box.memory_peak()
-        self.box.close()
+        deadline, self._leave_by = self._leave_by, None
+        try:
+            while deadline is not None and self.box.exit_code() is None:
+                if time.monotonic() >= deadline:
+                    break
+                self._pump(deadline, want_line=False)
+        except BotFault:
+            pass
+        finally:
+            self._drain_log()
+            self._selector.close()
+            self.memory_peak_bytes = self.box.memory_peak()
+            self.box.close()
 
     # --- pipes -----------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ made is gone when `run_match` returns or raises.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import tempfile
 import time
@@ -81,6 +82,39 @@ class MatchRecord:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def open_boxes(
+    backend: Backend, specs: Mapping[int, BoxSpec], limits: Limits, cleanup: contextlib.ExitStack
+) -> dict[int, BoxBot]:
+    """Every seat's box, opened at the same time, each held still (`BoxBot`) as soon as it
+    is open; each closed by `cleanup`. Opening a box is mostly waiting (for the fork and
+    exec of bubblewrap, a fork server's answer, a container engine), and seats' boxes
+    opened one after another put every wait on the match's clock. If one cannot be
+    opened, the error is raised once every other has opened (and is closed by
+    `cleanup`)."""
+
+    def open_one(spec: BoxSpec) -> BoxBot:
+        return BoxBot(backend.open(spec), limits)
+
+    if len(specs) < 2:
+        opened = {seat: open_one(spec) for seat, spec in specs.items()}
+        for bot in opened.values():
+            cleanup.callback(bot.close)
+        return opened
+    with concurrent.futures.ThreadPoolExecutor(len(specs), "agon-box-open") as pool:
+        futures = {seat: pool.submit(open_one, spec) for seat, spec in specs.items()}
+    opened, errors = {}, []
+    for seat, future in futures.items():
+        error = future.exception()
+        if error is None:
+            opened[seat] = future.result()
+            cleanup.callback(opened[seat].close)
+        else:
+            errors.append(error)
+    if errors:
+        raise errors[0]
+    return opened
+
+
 def run_match(
     *,
     game_id: str,
@@ -104,25 +138,23 @@ def run_match(
     started = time.monotonic()
     backend = get_backend(sandbox) if isinstance(sandbox, str) else sandbox
     with contextlib.ExitStack() as cleanup:
-        bots: list[Player] = []
-        boxed: dict[int, BoxBot] = {}
+        specs: dict[int, BoxSpec] = {}
         for seat, program in enumerate(programs):
-            if seat_players and seat in seat_players:
-                bots.append(seat_players[seat])
-                continue
-            if program.package is None:
-                bots.append(
-                    builtin_bot(program.bot_id.removeprefix("builtin:"), game_id, seed, seat)
-                )
+            if (seat_players and seat in seat_players) or program.package is None:
                 continue
             folder = Path(cleanup.enter_context(tempfile.TemporaryDirectory(dir=workdir)))
             folder.chmod(0o755)
             unpack_bot(program.package, program.filename or "main.py", folder)
-            box = backend.open(BoxSpec(folder, match_limits, label=f"seat{seat}"))
-            bot = BoxBot(box, match_limits)
-            cleanup.callback(bot.close)
-            boxed[seat] = bot
-            bots.append(bot)
+            specs[seat] = BoxSpec(folder, match_limits, label=f"seat{seat}")
+        boxed = open_boxes(backend, specs, match_limits, cleanup)
+        bots: list[Player] = [
+            seat_players[seat]
+            if seat_players and seat in seat_players
+            else boxed[seat]
+            if seat in boxed
+            else builtin_bot(program.bot_id.removeprefix("builtin:"), game_id, seed, seat)
+            for seat, program in enumerate(programs)
+        ]
         start_seconds = time.monotonic() - started
         replay = play_match(
             game,

@@ -27,6 +27,7 @@ RUN_BY = {
     "human_games.py": "tests/bench/test_human_games_bench.py",
     "pairing.py": "tests/competition/formats/test_pairing_bench.py",
     "peer.py": "tests/engine/akropolis/test_peer_bench.py",
+    "match_wall.py": EVERY,
     "pipeline.py": EVERY,
     "prototype/step_bench.py": EVERY,
     "ratings.py": EVERY,

@@ -188,6 +188,73 @@ def test_the_pipeline_bench_sets_the_fork_server_beside_bubblewrap() -> None:
     assert_cleaned_up(database, keys)
 
 
+def test_the_pipeline_bench_sets_a_worker_of_other_concurrency_with_a_queue_kept() -> None:
+    require_backend("bwrap")
+    database, keys = bench_database("pipeline"), bench_redis("pipeline")
+    output = run_bench(
+        "pipeline.py",
+        *("--slots", "3", "--waiting", "2", "--matches", "3", "--rounds", "1"),
+        *("--database-url", database.url, "--broker-url", keys.url, "--redis-prefix", keys.prefix),
+    )
+    assert "3 matches a turn 2 more kept waiting" in output, output
+    (row,) = [line for line in output.splitlines() if line.startswith("  new@3 (")]
+    assert "AGON_SANDBOX_FORK_SERVER=0, concurrency 3): matches/min" in row, output
+    memory = [line for line in output.splitlines() if line.startswith("    memory (PSS): ")]
+    assert len(memory) == 2, output  # new and new@3
+    for line in memory:
+        main, slot = figures(line)
+        assert main > 10 and slot > 10, line  # a Python process with Django: tens of MB
+    assert re.search(r"  new@3 / new: [\d.]+x", output), output
+    assert_cleaned_up(database, keys)
+
+
+def test_the_match_wall_bench_splits_a_match_and_its_turns() -> None:
+    require_backend("bwrap")
+    database, keys = bench_database("wall"), bench_redis("wall")
+    output = run_bench(
+        "match_wall.py",
+        *("--matches", "3", "--rounds", "1"),
+        *("--database-url", database.url, "--broker-url", keys.url, "--redis-prefix", keys.prefix),
+    )
+    rows = {
+        line[2:48].strip(): line[48:].split()
+        for line in output.splitlines()
+        if line.startswith("  ") and len(line) > 48
+    }
+    for step in (
+        "sent -> received (broker, consumer)",
+        "boxes opening -> boxes up",
+        "first move -> last move",
+        "boxes closed -> finish committed",
+        "the task (starts -> ends)",
+    ):
+        (value,) = rows[step]
+        assert float(value) > 0, output
+    # Every step of the task is there, and their medians add up to about the median task.
+    inside = [s for s in rows if s and s.split(" -> ")[0] in TASK_STEPS_START]
+    assert len(inside) == len(TASK_STEPS_START), rows
+    total = sum(float(rows[s][0]) for s in inside)
+    assert abs(total - float(rows["the task (starts -> ends)"][0])) < 0.3 * total, output
+    turn = [line.split() for line in output.splitlines() if line.strip().startswith("turn ")]
+    (cells,) = turn
+    assert float(cells[1]) >= 10 and float(cells[2]) > 0, output  # 10+ turns a match, each timed
+    assert_cleaned_up(database, keys)
+
+
+TASK_STEPS_START = (
+    "task starts",
+    "claimed",
+    "boxes opening",
+    "boxes up",
+    "first move",
+    "last move",
+    "played",
+    "boxes closed",
+    "committed",
+    "timeline stored",
+)
+
+
 def test_the_tournament_pipeline_bench_plays_a_swiss_through_the_worker() -> None:
     require_backend("bwrap")
     database, keys = bench_database("tournament"), bench_redis("tournament")

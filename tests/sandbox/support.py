@@ -13,6 +13,7 @@ import contextlib
 import functools
 import io
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -306,3 +307,52 @@ def record_cgroups(monkeypatch: pytest.MonkeyPatch, into: list[BoxCgroup]) -> No
         into.append(self)
 
     monkeypatch.setattr(BoxCgroup, "__init__", recording_init)
+
+
+class LingeringBox:
+    """A box on real pipes whose program the test plays: it exits when told to."""
+
+    def __init__(self) -> None:
+        self._stdin_read, stdin_write = os.pipe()
+        self.stdin = os.fdopen(stdin_write, "wb")
+        self.stdout_fd, self._stdout_write = os.pipe()
+        self.stderr_fd, self._stderr_write = os.pipe()
+        self.code: int | None = None
+        self.closed = False
+        self.frozen = False
+
+    def told(self) -> bytes:
+        os.set_blocking(self._stdin_read, False)
+        try:
+            return os.read(self._stdin_read, 65536)
+        except BlockingIOError:
+            return b""
+
+    def leave(self) -> None:
+        os.write(self._stderr_write, b"bye\n")
+        os.close(self._stdout_write)
+        os.close(self._stderr_write)
+        self.code = 0
+
+    def freeze(self) -> None:
+        self.frozen = True
+
+    def thaw(self) -> None:
+        self.frozen = False
+
+    def exit_code(self) -> int | None:
+        return self.code
+
+    def oom_killed(self) -> bool:
+        return False
+
+    def memory_peak(self) -> int | None:
+        return None
+
+    def close(self) -> None:
+        self.closed = True
+        os.close(self._stdin_read)
+        self.stdin.close()
+        if self.code is None:
+            os.close(self._stdout_write)
+            os.close(self._stderr_write)

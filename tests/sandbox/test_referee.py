@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,8 @@ import pytest
 from agon_bot import Bot, run
 from engine.registry import get_game
 from sandbox import protocol
-from sandbox.referee import exception_type, how_it_ended
+from sandbox.limits import limits_for
+from sandbox.referee import BoxBot, exception_type, how_it_ended
 from sandbox.runner import MatchRecord, Program
 from tests.sandbox.conftest import make_arena
 from tests.sandbox.support import (
@@ -25,6 +27,7 @@ from tests.sandbox.support import (
     FAST_LIMITS,
     GAME,
     Arena,
+    LingeringBox,
     assert_fault,
     assert_no_fault,
     reports,
@@ -304,3 +307,34 @@ def test_a_crash_names_the_exception_only_from_a_final_traceback_line(
 )
 def test_an_exit_status_is_said_in_words(code: int, words: str) -> None:
     assert how_it_ended(code) == words
+
+
+# --- the end: every seat told before any box is waited for ---------------------------
+
+
+def test_end_tells_the_bot_and_close_waits_for_it_so_all_seats_leave_together() -> None:
+    limits = limits_for(GAME)
+    boxes = [LingeringBox(), LingeringBox()]
+    bots = [BoxBot(box, limits) for box in boxes]  # type: ignore[arg-type]
+    result: dict[str, Any] = {"scores": [1, 2], "ranks": [2, 1]}
+    for bot in bots:
+        bot.end(result)
+    # Both told, neither waited for nor ended: seat 1 heard the result while seat 0
+    # was still leaving (one after the other, every exit was on the match's clock).
+    assert [json.loads(box.told())["type"] for box in boxes] == ["end", "end"]
+    assert not any(box.closed for box in boxes)
+    boxes[0].leave()
+    bots[0].close()
+    assert boxes[0].closed and bots[0].log() == "bye\n"  # what it wrote as it left is kept
+    bots[1].close()  # never leaves: ended once its time to leave is up
+    assert boxes[1].closed and boxes[1].code is None
+
+
+def test_a_bot_that_cannot_be_told_the_end_is_ended_at_once() -> None:
+    box = LingeringBox()
+    bot = BoxBot(box, limits_for(GAME))  # type: ignore[arg-type]
+    box.leave()
+    os.close(box._stdin_read)
+    box._stdin_read = os.open(os.devnull, os.O_RDONLY)
+    bot.end({"scores": [1, 2], "ranks": [2, 1]})
+    assert box.closed

@@ -10,21 +10,25 @@ keeps it so: a new use of the sandbox is a line here, in plain sight.
   `check_package` (a `PackageError` says what is wrong) and `MAX_PACKED_BYTES`, the
   largest package the API reads.
 - The backends that AGON_SANDBOX may name: `BACKENDS`.
+- A game's limits (`limits_for`, a `Limits`), which a competition's page states.
 """
 
 from __future__ import annotations
 
 from sandbox.backends import BACKENDS, SandboxError
+from sandbox.limits import Limits, limits_for
 from sandbox.packages import MAX_PACKED_BYTES, PackageError, check_package
 from sandbox.runner import MatchRecord, Program, run_match
 
 __all__ = [
     "BACKENDS",
     "MAX_PACKED_BYTES",
+    "Limits",
     "MatchRecord",
     "PackageError",
     "Program",
     "SandboxError",
     "check_package",
+    "limits_for",
     "run_match",
 ]

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "agon.datasets",
     "agon.notifications",
     "agon.game_stats",
+    "agon.competitions",
     "agon.ops",
     "agon.web",
 ]
@@ -381,6 +382,9 @@ AGON_DATASET_SECONDS = env_float("AGON_DATASET_SECONDS", 3600.0)
 """How often beat brings every game's dataset up to date (agon.datasets)."""
 AGON_GAME_STATS_SECONDS = env_float("AGON_GAME_STATS_SECONDS", 60.0)
 """How often beat digests the ranked matches finished since (agon.game_stats)."""
+AGON_COMPETITION_SECONDS = env_float("AGON_COMPETITION_SECONDS", 5.0)
+"""How often beat moves the competitions on (agon.competitions.phases): a phase changes
+at most this long after its date."""
 CELERY_BEAT_SCHEDULE = {
     "matchmaking": {
         "task": "agon.ladders.tasks.matchmaking",
@@ -399,6 +403,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "agon.matches.tasks.background_dispatch",
         "schedule": env_float("AGON_TOURNAMENT_SECONDS", 5.0),
         "options": {"expires": env_float("AGON_TOURNAMENT_SECONDS", 5.0)},
+    },
+    # Competitions' phases changed when due (open, freeze, final, archive), each once.
+    "competition-phases": {
+        "task": "agon.competitions.tasks.competitions_advance",
+        "schedule": AGON_COMPETITION_SECONDS,
+        "options": {"expires": AGON_COMPETITION_SECONDS},
     },
     # Every game's dataset brought up to date (agon.datasets), a bounded step a run.
     "datasets": {

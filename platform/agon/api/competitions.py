@@ -70,7 +70,7 @@ class CompetitionLadderSerializer(serializers.Serializer[Any]):
 
 
 class NextPhaseSerializer(serializers.Serializer[Any]):
-    label = serializers.CharField(help_text='What happens next ("submissions freeze").')
+    what = serializers.CharField(help_text='What happens next ("submissions freeze").')
     at = serializers.DateTimeField()
 
 
@@ -128,7 +128,7 @@ class StandingRowSerializer(serializers.Serializer[Any]):
 
 class StandingsSerializer(serializers.Serializer[Any]):
     phase = serializers.ChoiceField(choices=Competition.Phase.choices)
-    source = serializers.ChoiceField(
+    stage = serializers.ChoiceField(
         choices=["ladder", "final", "archive"],
         help_text="The live leaderboard, the final's live standings, or the archive "
         "(copied when the final ended: later changes never alter it).",
@@ -155,7 +155,7 @@ class ArchivedGameSerializer(serializers.ModelSerializer[ArchivedGame]):
         read_only_fields = fields
 
 
-class EntryCreateSerializer(serializers.Serializer[Any]):
+class CompetitionEntryCreateSerializer(serializers.Serializer[Any]):
     bot = serializers.IntegerField(min_value=1, help_text="Your bot's id.")
 
 
@@ -252,7 +252,7 @@ class CompetitionStandingsView(APIView):
         return Response(
             {
                 "phase": competition.phase,
-                "source": standings.source,
+                "stage": standings.stage,
                 "rows": [asdict(row) for row in standings.rows],
             }
         )
@@ -276,14 +276,14 @@ class CompetitionEntryView(APIView):
     permission_classes = (IsAuthenticatedOrReadOnly,)
 
     @extend_schema(
-        request=EntryCreateSerializer,
+        request=CompetitionEntryCreateSerializer,
         responses={201: CompetitionEntrySerializer, **error_responses(400, 401, 403, 404)},
         summary="Enter your bot into a competition while it is upcoming or open",
         description="It is rated on the competition's ladders with its active version, "
         "and each version it validates until the freeze; the one active then is locked.",
     )
     def post(self, request: Request, competition_id: int) -> Response:
-        given = EntryCreateSerializer(data=request.data)
+        given = CompetitionEntryCreateSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         entry = competition_enter(
             user=signed_in_user(request),

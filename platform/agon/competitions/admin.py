@@ -44,7 +44,7 @@ class StandingInline(StandingInlineBase):
     def has_add_permission(self, request: HttpRequest, obj: Competition | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Competition | None = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -57,7 +57,7 @@ class CompetitionForm(CompetitionFormBase):
         fields = "__all__"
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if self.instance.pk is None and not self.errors:
             try:
                 competition_check(

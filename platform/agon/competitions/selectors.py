@@ -64,7 +64,8 @@ def competition_groups() -> list[Group]:
 
 @dataclass(frozen=True)
 class NextPhase:
-    label: str
+    what: str
+    """What happens then ("submissions freeze")."""
     at: datetime
 
 
@@ -99,7 +100,7 @@ class StandingRow:
 
 @dataclass(frozen=True)
 class Standings:
-    source: str
+    stage: str
     """"ladder" (the live leaderboard), "final" (the final's live standings) or
     "archive" (copied when the final ended)."""
     rows: list[StandingRow] = field(default_factory=list)

@@ -121,7 +121,7 @@ def competition_check(
     final_rounds: int | None,
     options: dict[str, object] | None,
     rules: str,
-) -> tuple[list[int], int, dict[str, object]]:
+) -> tuple[list[int], int, dict[str, bool]]:
     """A new competition's settings checked (ValidationError says what is wrong): its
     player counts sorted, the final's player count and the game's options."""
     if not name or len(name) > NAME_MAX:
@@ -140,7 +140,7 @@ def competition_check(
     final_players = counts[0] if final_players is None else final_players
     if final_players not in counts:
         raise ValidationError("the final is played at one of the competition's player counts")
-    checked: dict[str, object] = {}
+    checked: dict[str, bool] = {}
     for count in counts:
         try:
             checked = checked_options(spec, 0, count, dict(options or {}))

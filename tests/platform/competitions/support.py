@@ -14,7 +14,9 @@ from agon.competitions.models import Competition
 from agon.competitions.phases import competitions_advance
 from agon.competitions.services import competition_create, competition_enter
 from agon.ladders.models import Ladder
+from agon.matches.models import Match
 from tests.platform.support import play_ranked
+from tests.platform.tournaments.support import play_out
 
 
 def staff_user(username: str = "organiser") -> User:
@@ -61,3 +63,26 @@ def climb(ladder: Ladder, order: Sequence[Bot], games: int = 3) -> None:
         for high, better in enumerate(order):
             for worse in order[high + 1 :]:
                 play_ranked(ladder, [better, worse], [50, 10])
+
+
+def first_wins(match: Match, bot: Bot) -> list[int]:
+    """Scores for a made-up game: `bot` wins it."""
+    seats = match.seats.order_by("seat").select_related("version")
+    return [50 if seat.version and seat.version.bot_id == bot.id else 10 for seat in seats]
+
+
+def finished_season(creator: User, bots: Sequence[Bot], **settings: object) -> Competition:
+    """A season played to its archive: `bots` entered, the ladder climbed in their
+    order, the final (the top 2) won by the first."""
+    competition = season(creator, **settings)
+    enter(competition, bots)
+    at(competition.opens)
+    climb(its_ladder(competition), bots, games=1)
+    at(competition.final_starts)
+    competition.refresh_from_db()
+    assert competition.final is not None
+    play_out(competition.final, decide=lambda match: first_wins(match, bots[0]))
+    at(competition.final_starts)
+    competition.refresh_from_db()
+    assert competition.phase == Competition.Phase.FINISHED, competition.note
+    return competition

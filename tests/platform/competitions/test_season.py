@@ -19,7 +19,15 @@ from agon.ladders.services import matchmaking_round
 from agon.matches.models import Match
 from agon.notifications.models import Notification
 from agon.tournaments.models import Tournament
-from tests.platform.competitions.support import at, climb, enter, its_ladder, season, staff_user
+from tests.platform.competitions.support import (
+    at,
+    climb,
+    enter,
+    first_wins,
+    its_ladder,
+    season,
+    staff_user,
+)
 from tests.platform.conftest import MakeBot
 from tests.platform.support import BOT_SOURCE, latest_version, pass_validation, py_upload
 from tests.platform.tournaments.support import play_out
@@ -30,12 +38,6 @@ Phase = Competition.Phase
 @pytest.fixture
 def bots(make_bot: MakeBot, alice: User, bob: User, carol: User) -> list[Bot]:
     return [make_bot(alice, "ant"), make_bot(bob, "bee"), make_bot(carol, "cat")]
-
-
-def _first_wins(match: Match, bot: Bot) -> list[int]:
-    """Scores for a made-up game: `bot` wins it."""
-    seats = match.seats.order_by("seat").select_related("version")
-    return [50 if seat.version and seat.version.bot_id == bot.id else 10 for seat in seats]
 
 
 def test_a_season_runs_open_freeze_final_and_archive(bots: list[Bot], alice: User) -> None:
@@ -86,7 +88,7 @@ def test_a_season_runs_open_freeze_final_and_archive(bots: list[Bot], alice: Use
     ant_entry = competition.entries.get(bot=ant)
     assert not ant_entry.finalist and ant_entry.ladder_place == 3
 
-    play_out(final, decide=lambda match: _first_wins(match, cat))
+    play_out(final, decide=lambda match: first_wins(match, cat))
     assert at(competition.final_starts) == [(competition.id, Phase.FINISHED)]
     competition.refresh_from_db()
     assert competition.phase == Phase.FINISHED

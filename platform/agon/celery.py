@@ -36,6 +36,7 @@ app.autodiscover_tasks(
         "agon.datasets",
         "agon.notifications",
         "agon.game_stats",
+        "agon.competitions",
     ]
 )
 

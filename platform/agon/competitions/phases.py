@@ -61,6 +61,8 @@ def competition_step(*, competition_id: int, now: datetime | None = None) -> str
     """Move the competition on by one phase if that is due: the new phase, or None."""
     now = timezone.now() if now is None else now
     phase = _step(competition_id, now)
+    if phase is not None:
+        log.info("competition %s: %s", competition_id, phase)  # committed: logged once
     if phase == Phase.FINAL:
         final_id = Competition.objects.values_list("final_id", flat=True).get(id=competition_id)
         if final_id is not None:
@@ -89,7 +91,6 @@ def _step(competition_id: int, now: datetime) -> str | None:
         competition_result_notify(competition)
     else:
         competition_phase_notify(competition)
-    log.info("competition %s: %s", competition.id, competition.phase)
     return str(competition.phase)
 
 

@@ -94,7 +94,8 @@ class CompetitionEntry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["competition", "bot"], name="one_competition_entry")
         ]
-        ordering = ["competition_id", "ladder_place", "id"]
+        # Unplaced last on every database (SQLite puts NULL first, PostgreSQL last).
+        ordering = ["competition_id", models.F("ladder_place").asc(nulls_last=True), "id"]
         verbose_name_plural = "competition entries"
 
     def __str__(self) -> str:
@@ -122,7 +123,14 @@ class ArchivedStanding(models.Model):
     tiebreaks = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        ordering = ["competition_id", "rank", "ladder_place", "id"]
+        # The finalists by place, then the others by their place on the ladder; NULL
+        # last on every database (SQLite puts it first, PostgreSQL last).
+        ordering = [
+            "competition_id",
+            models.F("rank").asc(nulls_last=True),
+            models.F("ladder_place").asc(nulls_last=True),
+            "id",
+        ]
 
     def __str__(self) -> str:
         return f"{self.bot_name} in competition {self.competition_id}: {self.rank}"

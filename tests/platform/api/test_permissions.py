@@ -80,9 +80,7 @@ def world(make_bot: MakeBot, alice: User, bob: User, ladder_2p: Ladder) -> World
     tournament = open_tournament(alice)
     entry = entry_create(user=alice, tournament_id=tournament.id, bot_id=ant.id)
     competition = season(staff_user())
-    return World(
-        alice, bob, ant, ant2, bee, ladder_2p, match, test, tournament, entry, competition
-    )
+    return World(alice, bob, ant, ant2, bee, ladder_2p, match, test, tournament, entry, competition)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db.models import Count, QuerySet
-from django.utils import timezone
 
 from agon.competitions.models import (
     ArchivedGame,
@@ -260,7 +259,3 @@ def bot_competitions(*, bot_id: int) -> list[HistoryRow]:
         )
         for entry in entries
     ]
-
-
-def seconds_to(moment: datetime) -> int:
-    return max(0, int((moment - timezone.now()).total_seconds()))

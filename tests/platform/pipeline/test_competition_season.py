@@ -58,11 +58,15 @@ def phase_of(competition: Competition) -> str:
     return str(competition.phase)
 
 
+ORDER = [Phase.UPCOMING, Phase.OPEN, Phase.FROZEN, Phase.FINAL, Phase.FINISHED]
+
+
 def wait_phase(competition: Competition, phase: str, pipeline: Pipeline, timeout: float) -> float:
-    """Until the competition is in `phase`; the time it took."""
+    """Until the competition is in `phase` or a later one (a step may pass a phase at
+    once when the next one is due too); the time it took."""
     started = time.monotonic()
     wait_for(
-        lambda: phase_of(competition) == phase,
+        lambda: phase_of(competition) in ORDER[ORDER.index(Phase(phase)) :],
         timeout=timeout,
         what=f"competition {competition.id} to be {phase} (it is {competition.phase})",
         explain=pipeline.explain(),

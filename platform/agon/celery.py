@@ -37,6 +37,7 @@ app.autodiscover_tasks(
         "agon.notifications",
         "agon.game_stats",
         "agon.analysis",
+        "agon.competitions",
     ]
 )
 

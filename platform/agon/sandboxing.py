@@ -13,18 +13,21 @@ keeps it so: a new use of the sandbox is a line here, in plain sight.
 - The bwrap backend's fork server, which a process keeps between its matches:
   `fork_server_running` and `stop_fork_server` (the self-test stops the one it started),
   `bwrap_box_path` (forked or started by bubblewrap, and why; the health check says it).
+- A game's limits (`limits_for`, a `Limits`), which a competition's page states.
 """
 
 from __future__ import annotations
 
 from sandbox.backends import BACKENDS, SandboxError
 from sandbox.backends.bwrap import BwrapBackend, fork_server_running, stop_fork_server
+from sandbox.limits import Limits, limits_for
 from sandbox.packages import MAX_PACKED_BYTES, PackageError, check_package
 from sandbox.runner import MatchRecord, Program, run_match
 
 __all__ = [
     "BACKENDS",
     "MAX_PACKED_BYTES",
+    "Limits",
     "MatchRecord",
     "PackageError",
     "Program",
@@ -32,6 +35,7 @@ __all__ = [
     "bwrap_box_path",
     "check_package",
     "fork_server_running",
+    "limits_for",
     "run_match",
     "stop_fork_server",
 ]

@@ -1,8 +1,9 @@
 """The private events' rules hold on SQLite too, the embedded default `agon up` runs on:
 who sees a private match (its lists are read in plain SQL with a subquery of the ORM's),
 consent and withdrawal, what pauses a bot or counts head to head, and a bot renamed,
-retired, deleted or measured against as a public baseline, and what the public datasets
-hold (a match made private is taken out). The same test
+retired, deleted or measured against as a public baseline, what the public datasets
+hold (a match made private is taken out), and a competition's season from entry to
+archive (its phase steps under SQLite's write lock rather than a row lock). The same test
 files run in a pytest of their own, with the test settings pointed at a SQLite file (this
 process's are PostgreSQL's)."""
 
@@ -29,6 +30,8 @@ FILES = (
     "tests/platform/bots/test_retired_bots.py",
     "tests/platform/datasets/test_building.py",
     "tests/platform/datasets/test_api_and_pull.py",
+    "tests/platform/competitions/test_season.py",
+    "tests/platform/competitions/test_api_and_pages.py",
 )
 
 

@@ -27,6 +27,7 @@ class ApiRootView(APIView):
                 "matches": link("matches"),
                 "challenges": link("challenges"),
                 "tournaments": link("tournaments"),
+                "competitions": link("competitions"),
                 "register": link("register"),
                 "token": link("token"),
                 "schema": link("schema"),

@@ -7,6 +7,7 @@ from agon.api import (
     auth,
     bots,
     challenges,
+    competitions,
     datasets,
     game_stats,
     games,
@@ -38,6 +39,11 @@ urlpatterns = [
     path("bots/<int:bot_id>/retire/", bots.RetireView.as_view(), name="bot-retire"),
     path("bots/<int:bot_id>/reactivate/", bots.ReactivateView.as_view(), name="bot-reactivate"),
     path("bots/<int:bot_id>/entries/", tournaments.BotEntriesView.as_view(), name="bot-entries"),
+    path(
+        "bots/<int:bot_id>/competitions/",
+        competitions.BotCompetitionsView.as_view(),
+        name="bot-competitions",
+    ),
     path(
         "bots/<int:bot_id>/versions/<int:number>/download/",
         bots.VersionDownloadView.as_view(),
@@ -74,6 +80,27 @@ urlpatterns = [
         name="match-seat-log",
     ),
     path("challenges/", challenges.ChallengeView.as_view(), name="challenges"),
+    path("competitions/", competitions.CompetitionListView.as_view(), name="competitions"),
+    path(
+        "competitions/<int:competition_id>/",
+        competitions.CompetitionDetailView.as_view(),
+        name="competition",
+    ),
+    path(
+        "competitions/<int:competition_id>/standings/",
+        competitions.CompetitionStandingsView.as_view(),
+        name="competition-standings",
+    ),
+    path(
+        "competitions/<int:competition_id>/games/",
+        competitions.CompetitionGamesView.as_view(),
+        name="competition-games",
+    ),
+    path(
+        "competitions/<int:competition_id>/entries/",
+        competitions.CompetitionEntryView.as_view(),
+        name="competition-entries",
+    ),
     path("tournaments/", tournaments.TournamentListView.as_view(), name="tournaments"),
     path(
         "tournaments/<int:tournament_id>/",

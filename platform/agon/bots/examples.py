@@ -76,7 +76,7 @@ def examples_register(*, folder: Path, games: Collection[str] | None = None) -> 
     owner = examples_owner_ensure()
     seats: dict[str, int] = {}
     wanted = [game for game in game_ids() if games is None or game in games]
-    ladders = Ladder.objects.filter(active=True, game__in=wanted)
+    ladders = Ladder.objects.filter(active=True, open=True, game__in=wanted)
     for game, players in ladders.values_list("game", "players"):
         seats[game] = max(seats.get(game, 0), players)
     entries = []

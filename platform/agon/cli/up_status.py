@@ -98,7 +98,7 @@ def snapshot() -> Snapshot:
 
 def _leaders() -> dict[str, Leader]:
     leaders = {}
-    rated = Ladder.objects.filter(active=True, ratings__active=True).distinct()
+    rated = Ladder.objects.filter(active=True, open=True, ratings__active=True).distinct()
     for ladder in rated.order_by("game", "players"):
         top = (
             Rating.objects.filter(ladder=ladder, active=True, games__gt=0)

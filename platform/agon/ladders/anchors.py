@@ -1,6 +1,7 @@
 """Anchors: the reference bots (`builtin:mcts-1`, `mcts-2`, `mcts-3`, or whichever
-AGON_LADDER_ANCHORS names) entered on every active ladder, so that a ladder always has a
-yardstick whose strength does not change from one season to the next.
+AGON_LADDER_ANCHORS names) entered on every active open ladder (a competition's are its
+entrants' alone), so that a ladder always has a yardstick whose strength does not change
+from one season to the next.
 
 Each anchor is a bot of the reserved account `builtin` (nobody can sign up as it or log in
 as it), one per game and builtin (`builtin/akropolis-mcts-2`: a bot plays one game and its
@@ -75,7 +76,9 @@ def anchors_ensure() -> list[BotVersion]:
             f"(they are {', '.join(BUILTIN_BOTS)})"
         )
     owner = anchors_owner()
-    games = sorted(set(Ladder.objects.filter(active=True).values_list("game", flat=True)))
+    games = sorted(
+        set(Ladder.objects.filter(active=True, open=True).values_list("game", flat=True))
+    )
     playing = []
     for game in games:
         for name in names:
@@ -114,6 +117,8 @@ def _anchor_version(bot: Bot, name: str) -> BotVersion:
 def _enter_missing(version: BotVersion) -> None:
     """An anchor already playing is entered on a ladder of its game made since."""
     rated = set(version.bot.ratings.values_list("ladder_id", flat=True))
-    missing = Ladder.objects.filter(game=version.bot.game, active=True).exclude(id__in=rated)
+    missing = Ladder.objects.filter(game=version.bot.game, active=True, open=True).exclude(
+        id__in=rated
+    )
     if missing.exists():
         ratings_enter(version=version)

@@ -14,6 +14,13 @@ class Ladder(models.Model):
     players = models.PositiveSmallIntegerField()
     options = models.JSONField(default=dict)
     active = models.BooleanField(default=True)
+    open = models.BooleanField(default=True)
+    """Open to every bot of its game: each newly active version enters it. A
+    competition's ladder is not: only the bots entered into the competition are rated
+    on it (agon.competitions)."""
+    pinned = models.BooleanField(default=False)
+    """The versions its ratings name play, whatever their bots upload since: a
+    competition's ladder from its freeze on. A new version enters no pinned ladder."""
 
     class Meta:
         ordering = ["game", "players", "id"]

@@ -19,8 +19,9 @@ from competition import ratings
 
 
 def ladder_list() -> QuerySet[Ladder]:
-    """Every ladder, with the number of bots rated on it (`bots`), counted per ladder in
-    the `leaderboard` index rather than by joining every rating."""
+    """Every open ladder (a competition's are on its page), with the number of bots
+    rated on it (`bots`), counted per ladder in the `leaderboard` index rather than by
+    joining every rating."""
     rated = (
         Rating.objects.filter(ladder=OuterRef("pk"), active=True)
         .order_by()
@@ -28,8 +29,10 @@ def ladder_list() -> QuerySet[Ladder]:
         .annotate(bots=Count("id"))
         .values("bots")
     )
-    return Ladder.objects.annotate(bots=Coalesce(Subquery(rated), 0)).order_by(
-        "game", "players", "id"
+    return (
+        Ladder.objects.filter(open=True)
+        .annotate(bots=Coalesce(Subquery(rated), 0))
+        .order_by("game", "players", "id")
     )
 
 

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Max, QuerySet
+from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 
 from agon.bots.models import Bot, BotVersion
@@ -53,15 +53,26 @@ def ladder_ensure_defaults() -> list[Ladder]:
 
 @transaction.atomic
 def ratings_enter(*, version: BotVersion) -> list[Rating]:
-    """A newly active version plays for its bot on every active ladder of its game.
-    A bot that was rated keeps its rating; the new version is provisional again. A
-    retired bot's ratings stay off the boards (`agon.bots.retirement`)."""
+    """A newly active version plays for its bot on every active open ladder of its
+    game, and on the competitions' ladders the bot was entered on that are not pinned
+    yet (frozen). A bot that was rated keeps its rating; the new version is provisional
+    again. A retired bot's ratings stay off the boards (`agon.bots.retirement`)."""
     entered = []
     now = timezone.now()
     # Locked, as retiring locks it: a bot retired as its version passes stays retired.
     retired = Bot.objects.select_for_update().values_list("retired", flat=True)
     playing = retired.get(pk=version.bot_id) is None
-    for ladder in Ladder.objects.filter(game=version.bot.game, active=True):
+    entered_on = Rating.objects.filter(bot_id=version.bot_id, ladder__open=False).values_list(
+        "ladder_id", flat=True
+    )
+    # A competition's ladders locked, as its freeze locks them to pin them: a version
+    # passing as the competition freezes either goes in before, or stays out.
+    closed = Ladder.objects.select_for_update().filter(id__in=list(entered_on), pinned=False)
+    ladders = [
+        *Ladder.objects.filter(game=version.bot.game, active=True, open=True),
+        *closed.filter(active=True),
+    ]
+    for ladder in ladders:
         rating, created = Rating.objects.select_for_update().get_or_create(
             ladder=ladder,
             bot=version.bot,
@@ -185,12 +196,7 @@ def matchmaking_round(*, rng: Random | None = None) -> list[Match]:
         ladder = ladders[ladder_id]
         met = _recent_meetings(ladder, len(rated[ladder_id]))
         for table in pick_tables(free[ladder_id], ladder.players, tables, rng, met):
-            versions = {
-                v.bot_id: v
-                for v in BotVersion.objects.filter(
-                    bot_id__in=table, status=BotVersion.Status.ACTIVE
-                )
-            }
+            versions = _playing_versions(ladder, table)
             if len(versions) != len(table):
                 continue  # a version changed meanwhile; the next round picks again
             created.append(
@@ -201,6 +207,22 @@ def matchmaking_round(*, rng: Random | None = None) -> list[Match]:
                 )
             )
     return created
+
+
+def _playing_versions(ladder: Ladder, bot_ids: Sequence[int]) -> dict[int, BotVersion]:
+    """Who plays for each bot on the ladder: its active version, or on a pinned ladder
+    the version its rating names (frozen there, whatever the bot uploaded since)."""
+    if ladder.pinned:
+        return {
+            rating.bot_id: rating.version
+            for rating in Rating.objects.filter(ladder=ladder, bot_id__in=bot_ids).select_related(
+                "version"
+            )
+        }
+    return {
+        v.bot_id: v
+        for v in BotVersion.objects.filter(bot_id__in=bot_ids, status=BotVersion.Status.ACTIVE)
+    }
 
 
 def _candidates(
@@ -234,9 +256,9 @@ def _candidates(
     rated: dict[int, list[Candidate]] = {ladder_id: [] for ladder_id in ladder_ids}
     for r in (
         Rating.objects.filter(
+            Q(version__status="active") | Q(ladder__pinned=True),
             ladder_id__in=ladder_ids,
             active=True,
-            version__status="active",
             version__paused_reason="",
         )
         .select_related("bot")

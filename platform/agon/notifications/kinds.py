@@ -37,6 +37,12 @@ KINDS: dict[str, Kind] = {
         Kind("version_test_verdict", "A version test ended (its verdict)", DEFAULT),
         Kind("tournament_phase", "A tournament you entered started or was cancelled", DEFAULT),
         Kind("tournament_result", "A tournament you entered finished (your places)", DEFAULT),
+        Kind(
+            "competition_phase",
+            "A competition you entered opened, froze, started its final or was cancelled",
+            DEFAULT,
+        ),
+        Kind("competition_result", "A competition you entered finished (your places)", DEFAULT),
         Kind("rating_milestone", "A bot's rating reached a new hundred on a ladder", DEFAULT),
     )
 }

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "agon.notifications",
     "agon.game_stats",
     "agon.analysis",
+    "agon.competitions",
     "agon.ops",
     "agon.web",
 ]
@@ -403,6 +404,9 @@ AGON_GAME_STATS_SECONDS = env_float("AGON_GAME_STATS_SECONDS", 60.0)
 """How often beat digests the ranked matches finished since (agon.game_stats)."""
 AGON_ANALYSIS_SECONDS = env_float("AGON_ANALYSIS_SECONDS", 60.0)
 """How often beat sends the finished ranked and tournament matches to be analysed."""
+AGON_COMPETITION_SECONDS = env_float("AGON_COMPETITION_SECONDS", 5.0)
+"""How often beat moves the competitions on (agon.competitions.phases): a phase changes
+at most this long after its date."""
 CELERY_BEAT_SCHEDULE = {
     "matchmaking": {
         "task": "agon.ladders.tasks.matchmaking",
@@ -421,6 +425,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "agon.matches.tasks.background_dispatch",
         "schedule": env_float("AGON_TOURNAMENT_SECONDS", 5.0),
         "options": {"expires": env_float("AGON_TOURNAMENT_SECONDS", 5.0)},
+    },
+    # Competitions' phases changed when due (open, freeze, final, archive), each once.
+    "competition-phases": {
+        "task": "agon.competitions.tasks.competitions_advance",
+        "schedule": AGON_COMPETITION_SECONDS,
+        "options": {"expires": AGON_COMPETITION_SECONDS},
     },
     # Every game's dataset brought up to date (agon.datasets), a bounded step a run.
     "datasets": {

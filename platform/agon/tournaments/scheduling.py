@@ -149,6 +149,7 @@ def _seeded(entries: Sequence[Entry], tournament: Tournament) -> list[Entry]:
             ladder__game=tournament.game,
             ladder__players=tournament.players,
             ladder__options=tournament.options,
+            ladder__open=True,
             bot_id__in=[entry.bot_id for entry in entries],
         )
         .order_by(*LEADERBOARD_ORDER)

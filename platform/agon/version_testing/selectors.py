@@ -116,7 +116,11 @@ def baseline_bots(*, bot: Bot, limit: int = MOST_BASELINES_OFFERED) -> BaselineB
     public = playing.exclude(owner_id=bot.owner_id).filter(
         open_to_events=True, retired__isnull=True
     )
-    ladder = Ladder.objects.filter(game=bot.game, active=True).order_by("players", "id").first()
+    ladder = (
+        Ladder.objects.filter(game=bot.game, active=True, open=True)
+        .order_by("players", "id")
+        .first()
+    )
     rated: list[BaselineBot] = []
     if ladder is not None:
         rated = [

@@ -38,6 +38,7 @@ DOCS = {
     "environments": "environments.md",
     "datasets": "datasets.md",
     "notifications": "notifications.md",
+    "competitions": "competitions.md",
     "attika-reconstruction": "attika-reconstruction.md",
 }
 """The documents served, by slug: file names under docs/."""

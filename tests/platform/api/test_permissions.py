@@ -23,6 +23,7 @@ from rest_framework.test import APIClient
 
 from agon.bots.models import Bot
 from agon.bots.services import bot_open_to_events
+from agon.competitions.models import Competition
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
 from agon.matches.services import match_create
@@ -30,6 +31,7 @@ from agon.tournaments.models import Entry, Tournament
 from agon.tournaments.services import entry_create
 from agon.version_testing.models import VersionTest
 from agon.version_testing.services import Baseline, version_test_create
+from tests.platform.competitions.support import season, staff_user
 from tests.platform.conftest import PASSWORD, MakeBot, client_for
 from tests.platform.support import finish_match, latest_version, py_upload
 from tests.platform.tournaments.support import open_tournament
@@ -55,6 +57,8 @@ class World:
     tournament: Tournament
     entry: Entry
     """ant's entry in `tournament`."""
+    competition: Competition
+    """Staff's, upcoming (it takes entries), nobody entered."""
 
 
 @pytest.fixture
@@ -75,7 +79,8 @@ def world(make_bot: MakeBot, alice: User, bob: User, ladder_2p: Ladder) -> World
     )
     tournament = open_tournament(alice)
     entry = entry_create(user=alice, tournament_id=tournament.id, bot_id=ant.id)
-    return World(alice, bob, ant, ant2, bee, ladder_2p, match, test, tournament, entry)
+    competition = season(staff_user())
+    return World(alice, bob, ant, ant2, bee, ladder_2p, match, test, tournament, entry, competition)
 
 
 @dataclass(frozen=True)
@@ -300,6 +305,39 @@ ENDPOINTS: dict[str, tuple[Endpoint, dict[str, int]]] = {
     "cancel a private tournament": (
         Endpoint("post", lambda w: f"/api/tournaments/{w.tournament.id}/cancel/"),
         {"anonymous": 401, "other": 404, "owner": 200},
+    ),
+    "list competitions": (
+        Endpoint("get", lambda w: "/api/competitions/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
+    "see a competition": (
+        Endpoint("get", lambda w: f"/api/competitions/{w.competition.id}/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
+    "see a competition that is not there": (
+        Endpoint("get", lambda w: f"/api/competitions/{w.competition.id + 100}/"),
+        {"anonymous": 404, "other": 404, "owner": 404},
+    ),
+    "see a competition's standings": (
+        Endpoint("get", lambda w: f"/api/competitions/{w.competition.id}/standings/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
+    "see a competition's archived games": (
+        Endpoint("get", lambda w: f"/api/competitions/{w.competition.id}/games/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
+    ),
+    "enter a bot into a competition": (
+        Endpoint(
+            "post",
+            lambda w: f"/api/competitions/{w.competition.id}/entries/",
+            lambda w: {"bot": w.ant.id},
+            "json",
+        ),
+        {"anonymous": 401, "other": 403, "owner": 201},
+    ),
+    "list the competitions a bot was entered in": (
+        Endpoint("get", lambda w: f"/api/bots/{w.ant.id}/competitions/"),
+        {"anonymous": 200, "other": 200, "owner": 200},
     ),
 }
 

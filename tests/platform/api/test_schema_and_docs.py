@@ -49,6 +49,7 @@ def test_the_schema_describes_every_endpoint(anonymous: APIClient) -> None:
         "/api/bots/{bot_id}/retire/",
         "/api/bots/{bot_id}/reactivate/",
         "/api/bots/{bot_id}/entries/",
+        "/api/bots/{bot_id}/competitions/",
         "/api/ladders/",
         "/api/ladders/{ladder_id}/leaderboard/",
         "/api/matches/",
@@ -64,6 +65,11 @@ def test_the_schema_describes_every_endpoint(anonymous: APIClient) -> None:
         "/api/tournaments/{tournament_id}/entries/{entry_id}/",
         "/api/tournaments/{tournament_id}/games/",
         "/api/tournaments/{tournament_id}/cancel/",
+        "/api/competitions/",
+        "/api/competitions/{competition_id}/",
+        "/api/competitions/{competition_id}/standings/",
+        "/api/competitions/{competition_id}/games/",
+        "/api/competitions/{competition_id}/entries/",
     }
     one_bot = paths["/api/bots/{bot_id}/"]
     assert {"get", "patch", "delete"} <= set(one_bot)

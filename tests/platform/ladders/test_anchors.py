@@ -74,10 +74,14 @@ def test_a_ladder_made_later_gets_the_anchors_on_the_next_call(
     settings.AGON_LADDER_ANCHORS = ["mcts-1"]
     anchors_ensure()
     late = Ladder.objects.create(name="Akropolis 2p, no plazas", game="akropolis", players=2)
+    competition = Ladder.objects.create(
+        name="Akropolis cup 2p", game="akropolis", players=2, open=False
+    )
 
     anchors_ensure()
 
     assert Rating.objects.filter(ladder=late, bot__owner__username=ANCHORS_OWNER).count() == 1
+    assert not Rating.objects.filter(ladder=competition).exists()  # its entrants' alone
     assert BotVersion.objects.filter(bot__owner__username=ANCHORS_OWNER).count() == len(game_ids())
 
 

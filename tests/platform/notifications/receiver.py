@@ -28,8 +28,9 @@ class Receiver:
 
 
 @contextmanager
-def receiver(*answers: tuple[int, dict[str, str], bytes]) -> Iterator[Receiver]:
-    """A receiver on 127.0.0.1 at a free port, answering `answers` (200 by default)."""
+def receiver(*answers: tuple[int, dict[str, str], bytes], port: int = 0) -> Iterator[Receiver]:
+    """A receiver on 127.0.0.1 at `port` (0: a free one), answering `answers` (200 by
+    default)."""
     state = Receiver(url="", answers=list(answers) or [(200, {}, b"ok")])
 
     class Handler(BaseHTTPRequestHandler):
@@ -54,7 +55,7 @@ def receiver(*answers: tuple[int, dict[str, str], bytes]) -> Iterator[Receiver]:
         def log_message(self, format: str, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
     server.daemon_threads = True
     state.url = f"http://127.0.0.1:{server.server_address[1]}/hook"
     thread = threading.Thread(target=server.serve_forever, daemon=True)

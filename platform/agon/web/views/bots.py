@@ -14,6 +14,7 @@ from agon.bots.models import Bot
 from agon.bots.pausing import version_resume
 from agon.bots.selectors import bot_get
 from agon.bots.services import bot_open_to_events, bot_submit, version_submit
+from agon.competitions.selectors import bot_competitions
 from agon.ladders.selectors import standings_of_bots
 from agon.matches.selectors import head_to_head, match_seat, seat_owned_by
 from agon.rate_limits.services import RateLimited, limit_take
@@ -211,6 +212,7 @@ def bot_page(request: HttpRequest, bot_id: int) -> HttpResponse:
             "versions": list(bot.versions.all()),
             "charts": charts,
             "record": selectors.bot_record(bot=bot),
+            "competitions": bot_competitions(bot_id=bot.id),
             "head_to_head": head_to_head(bot=bot),
             "ranked_games": paginate_as(
                 request,

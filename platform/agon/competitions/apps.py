@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class CompetitionsConfig(AppConfig):
+    name = "agon.competitions"
+    label = "competitions"
+    verbose_name = "Competitions"

@@ -69,8 +69,15 @@ UPLOAD_HELP = (
 )
 
 
+NO_NUL = r"^[^\x00]*$"
+"""Text a query may filter by: no database stores a NUL in text, so none can match it
+(the schema says so, and such a query is answered 400, not looked up)."""
+
+
 class BotFilterSerializer(serializers.Serializer[Any]):
-    owner = serializers.CharField(required=False, help_text="The owner's username.")
+    owner = serializers.RegexField(
+        NO_NUL, required=False, help_text="The owner's username (any text but NUL)."
+    )
     game = serializers.ChoiceField(choices=game_ids(), required=False)
 
 

@@ -70,6 +70,20 @@ def same_owner(one: Candidate, other: Candidate) -> bool:
     return one.owner is not None and one.owner == other.owner
 
 
+def seatable(candidates: Sequence[Candidate], players: int) -> int:
+    """How many of `candidates` can sit at once at tables of `players`, no two bots of
+    one owner at a table: a full table's seats times the most tables they fill. A ladder
+    of one owner's bots alone (its anchors, say, before anybody uploads) seats none."""
+    per_owner = Counter(c.owner for c in candidates if c.owner is not None)
+    anyone = sum(c.owner is None for c in candidates)
+    tables = len(candidates) // players
+    while tables > 0:
+        if anyone + sum(min(count, tables) for count in per_owner.values()) >= tables * players:
+            return tables * players
+        tables -= 1
+    return 0
+
+
 Pair = tuple[int, int]
 """Two bot ids, lower first."""
 
@@ -104,7 +118,8 @@ class LadderLoad:
     bots: int
     """Bots rated on the ladder with an active version."""
     free: int
-    """Of those, the ones in none of its queued or running matches."""
+    """Of those, the ones in none of its queued or running matches that can sit at
+    tables together (`seatable`)."""
     recent: int
     """Its ranked matches made lately (the last AGON_FAIR_SHARE_SECONDS)."""
 

@@ -24,6 +24,7 @@ from agon.ladders.matchmaking import (
     meetings,
     pair_memory,
     pick_tables,
+    seatable,
     share_out,
 )
 from agon.ladders.models import Ladder, Rating, RatingChange
@@ -186,7 +187,7 @@ def matchmaking_round(*, rng: Random | None = None) -> list[Match]:
             ladder_id=ladder.id,
             players=ladder.players,
             bots=len(rated[ladder.id]),
-            free=len(free[ladder.id]),
+            free=seatable(free[ladder.id], ladder.players),
             recent=recent.get(ladder.id, 0),
         )
         for ladder in ladders.values()

@@ -180,3 +180,21 @@ def test_the_leaderboard_marks_the_anchors(
 
     assert page.count('class="badge badge-anchor"') == 1
     assert "akropolis-mcts-2</a>" in page and "ant</a>" in page
+
+
+def test_ladders_of_anchors_alone_starve_no_other_ladder(
+    ladders: list[Ladder], make_bot: MakeBot, alice: User, bob: User, settings: Settings
+) -> None:
+    """Every game's ladders have the anchors, one owner's bots that never meet; only
+    Architekton has uploads. Its ladder still gets every match a round makes (the
+    anchors' ladders, whose bots played least, used to take them all and seat none)."""
+    settings.AGON_LADDER_ANCHORS = ["mcts-1", "mcts-2", "mcts-3"]
+    settings.AGON_QUEUE_TARGET = 2
+    anchors_ensure()
+    make_bot(alice, "ant", game="architekton")
+    make_bot(bob, "bee", game="architekton")
+
+    made = matchmaking_round(rng=Random(5))
+
+    assert len(made) == 2
+    assert {match.game for match in made} == {"architekton"}

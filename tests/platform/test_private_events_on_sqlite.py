@@ -2,8 +2,10 @@
 who sees a private match (its lists are read in plain SQL with a subquery of the ORM's),
 consent and withdrawal, what pauses a bot or counts head to head, and a bot renamed,
 retired, deleted or measured against as a public baseline, what the public datasets
-hold (a match made private is taken out), and a competition's season from entry to
-archive (its phase steps under SQLite's write lock rather than a row lock). The same test
+hold (a match made private is taken out), a competition's season from entry to
+archive (its phase steps under SQLite's write lock rather than a row lock), and a match's
+analysis (beat's choice under the day's budget, the claim of a run, owners' requests, who
+reads a bot's own evaluations). The same test
 files run in a pytest of their own, with the test settings pointed at a SQLite file (this
 process's are PostgreSQL's)."""
 
@@ -32,6 +34,8 @@ FILES = (
     "tests/platform/datasets/test_api_and_pull.py",
     "tests/platform/competitions/test_season.py",
     "tests/platform/competitions/test_api_and_pages.py",
+    "tests/platform/analysis/test_services.py",
+    "tests/platform/analysis/test_api.py",
 )
 
 

@@ -17,30 +17,12 @@ from agon.analysis.services import analyses_schedule
 from agon.bots.models import BotVersion
 from agon.ladders.models import Ladder
 from agon.matches.models import Match, MatchSeat
-from tests.platform.conftest import PASSWORD, MakeBot, client_for
+from tests.platform.conftest import PASSWORD, client_for
 from tests.platform.datasets.support import play_for_real
 
 pytestmark = pytest.mark.django_db
 
 GAME = "architekton"
-
-
-@pytest.fixture
-def versions(make_bot: MakeBot, alice: User, bob: User) -> list[BotVersion]:
-    bots = [make_bot(alice, "a", GAME), make_bot(bob, "b", GAME)]
-    return [BotVersion.objects.get(bot=bot, status=BotVersion.Status.ACTIVE) for bot in bots]
-
-
-@pytest.fixture
-def ladder(ladders: list[Ladder]) -> Ladder:
-    return Ladder.objects.get(game=GAME, players=2)
-
-
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    found: list[int] = []
-    monkeypatch.setattr(services, "_send", found.extend)
-    return found
 
 
 @pytest.fixture

@@ -23,31 +23,11 @@ from agon.ladders.models import Ladder
 from agon.matches.models import Match
 from engine.replay import Replay
 from engine.search.analysis import analyse_replay
-from tests.platform.conftest import MakeBot
 from tests.platform.datasets.support import play_for_real, played_replay
 
 pytestmark = pytest.mark.django_db
 
 GAME = "architekton"
-
-
-@pytest.fixture
-def versions(make_bot: MakeBot, alice: User, bob: User) -> list[BotVersion]:
-    bots = [make_bot(alice, "a", GAME), make_bot(bob, "b", GAME)]
-    return [BotVersion.objects.get(bot=bot, status=BotVersion.Status.ACTIVE) for bot in bots]
-
-
-@pytest.fixture
-def ladder(ladders: list[Ladder]) -> Ladder:
-    return Ladder.objects.get(game=GAME, players=2)
-
-
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The match ids sent to the analysis queue (the messages, not a worker)."""
-    found: list[int] = []
-    monkeypatch.setattr(services, "_send", found.extend)
-    return found
 
 
 def test_beat_chooses_finished_ranked_and_tournament_matches_newest_first(

@@ -101,6 +101,9 @@ def environment(args: argparse.Namespace, broker: str, var_dir: Path) -> dict[st
         "AGON_VAR_DIR": str(var_dir),
         "AGON_SANDBOX": "bwrap",
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
+        # The ladder's matches are the example bots': the anchors' search, seconds of the
+        # worker's CPU a match, would time the search instead of the validation.
+        "AGON_LADDER_ANCHORS": "none",
     }
     if args.matchmaking_seconds is not None:
         env["AGON_MATCHMAKING_SECONDS"] = str(args.matchmaking_seconds)

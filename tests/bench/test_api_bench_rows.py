@@ -15,14 +15,19 @@ NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 
 def test_a_column_the_bench_leaves_out_gets_the_models_default() -> None:
     filled = dict(api.model_filled_columns("bots_bot", ["id", "owner_id", "name", "game"], NOW))
-    assert filled == {"created": NOW.isoformat(), "open_to_events": "f", "retired": api.NULL}
+    assert filled == {
+        "created": NOW.isoformat(),
+        "open_to_events": "f",
+        "retired": api.NULL,
+        "human_games": "t",
+    }
 
 
 def test_a_blank_text_a_nullable_and_a_json_column_get_theirs() -> None:
     written = ["id", "bot_id", "number", "archive", "filename", "sha256", "size", "created"]
     filled = dict(api.model_filled_columns("bots_botversion", written, NOW))
     assert filled["status"] == "validating"
-    assert filled["reason"] == filled["paused_reason"] == ""
+    assert filled["reason"] == filled["paused_reason"] == filled["builtin"] == ""
     assert filled["faults_counted_from"] == api.NULL
     seat = ["id", "match_id", "seat", "version_id", "builtin", "rank", "score", "fault", "log"]
     seat_filled = dict(api.model_filled_columns("matches_matchseat", seat, NOW))

@@ -610,10 +610,14 @@ AGON_HOUSE_ACCOUNTS = env_list("AGON_HOUSE_ACCOUNTS", ["agon-examples"])
 """Accounts whose bots matchmaking may seat together in a ranked match (the example bots'
 owner, `agon up`'s: a ladder of its bots alone still plays); any other owner's bots never
 meet each other there. Sign-up refuses these names and look-alikes of them."""
-AGON_LADDER_ANCHORS = env_list("AGON_LADDER_ANCHORS", ["mcts-1", "mcts-2", "mcts-3"])
+AGON_LADDER_ANCHORS = (
+    []
+    if env_str("AGON_LADDER_ANCHORS", "").strip().lower() == "none"
+    else env_list("AGON_LADDER_ANCHORS", ["mcts-1", "mcts-2", "mcts-3"])
+)
 """The builtin bots entered on every active ladder as its fixed yardsticks
-(agon.ladders.anchors), by `agon up` and `django-admin ensure_default_ladders`; empty for
-none."""
+(agon.ladders.anchors), by `agon up` and `django-admin ensure_default_ladders`; `none`
+for none."""
 AGON_MATCHMAKING_MAX_WAIT_SECONDS = env_int("AGON_MATCHMAKING_MAX_WAIT_SECONDS", 900)
 """A bot free for a game whose last ranked match on a ladder was made longer ago than
 this is seated first when that ladder next plays, however sure its rating."""

@@ -370,6 +370,7 @@ def test_the_owner_of_a_seat_s_bot_reads_its_log(
         "log_base64": "YW50IHRoaW5raW5nCg==",
         "log_dropped_bytes": 0,
         "turn_logs": [],
+        "evaluations": [],
     }
     assert bee_log.json()["log"] == "bee thinking\n"
 

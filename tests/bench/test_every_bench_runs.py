@@ -318,7 +318,8 @@ def test_the_validation_bench_times_an_upload_on_a_busy_agon_up() -> None:
     (row,) = [line for line in output.splitlines() if line.startswith("architekton (")]
     validated, wait, match, running, queued = figures(row[len("architekton (active)") :])
     assert row.startswith("architekton (active)") and validated > 0 and wait >= 0, row
-    assert match > 0 and running >= 1 and queued >= 1, row
+    # A validation match on the fork server can take under the 0.05 s the row rounds away.
+    assert validated >= match >= 0 and running >= 1 and queued >= 1, row
     summary = json.loads(output.strip().splitlines()[-1])
     assert summary["broker"] == "redis" and len(summary["validated_seconds"]) == 1
     assert "ranked matches made meanwhile" in output

@@ -90,7 +90,12 @@ def open_boxes(
     exec of bubblewrap, a fork server's answer, a container engine), and seats' boxes
     opened one after another put every wait on the match's clock. If one cannot be
     opened, the error is raised once every other has opened (and is closed by
-    `cleanup`)."""
+    `cleanup`).
+
+    The opening threads live until every box is closed: a process started with
+    PR_SET_PDEATHSIG (bubblewrap's --die-with-parent) is killed when the *thread* that
+    started it ends, and a box whose bubblewrap died that way looked ended to its
+    referee, which then never froze it between turns."""
 
     def open_one(spec: BoxSpec) -> BoxBot:
         return BoxBot(backend.open(spec), limits)
@@ -100,8 +105,10 @@ def open_boxes(
         for bot in opened.values():
             cleanup.callback(bot.close)
         return opened
-    with concurrent.futures.ThreadPoolExecutor(len(specs), "agon-box-open") as pool:
-        futures = {seat: pool.submit(open_one, spec) for seat, spec in specs.items()}
+    pool = concurrent.futures.ThreadPoolExecutor(len(specs), "agon-box-open")
+    cleanup.callback(pool.shutdown)  # after the boxes' closes: an exit stack unwinds last first
+    futures = {seat: pool.submit(open_one, spec) for seat, spec in specs.items()}
+    concurrent.futures.wait(futures.values())
     opened, errors = {}, []
     for seat, future in futures.items():
         error = future.exception()

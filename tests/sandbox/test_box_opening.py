@@ -4,7 +4,11 @@ left open when one of them cannot be opened (`sandbox.runner.open_boxes`)."""
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import signal
+import subprocess
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -42,6 +46,28 @@ class MeetingBackend:
         return box
 
 
+PR_SET_PDEATHSIG = 1
+
+
+class ThreadBoundBackend(MeetingBackend):
+    """Each box holds a process that dies with the thread that started it, as
+    bubblewrap's does (--die-with-parent sets PR_SET_PDEATHSIG, which follows the
+    starting thread, not the process)."""
+
+    def __init__(self, seats: int) -> None:
+        super().__init__(seats)
+        self.processes: list[subprocess.Popen[bytes]] = []
+
+    def open(self, spec: BoxSpec) -> LingeringBox:
+        libc = ctypes.CDLL(None, use_errno=True)
+        process = subprocess.Popen(
+            ["sleep", "60"],  # noqa: S607
+            preexec_fn=lambda: libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0),
+        )
+        self.processes.append(process)
+        return super().open(spec)
+
+
 def specs(tmp_path: Path, seats: int) -> dict[int, BoxSpec]:
     return {seat: BoxSpec(tmp_path, LIMITS, label=f"seat{seat}") for seat in range(seats)}
 
@@ -69,3 +95,16 @@ def test_one_box_opens_without_a_thread(tmp_path: Path) -> None:
         bots = open_boxes(backend, specs(tmp_path, 1), LIMITS, cleanup)  # type: ignore[arg-type]
         assert list(bots) == [0]
     assert backend.boxes[0].closed
+
+
+def test_a_box_outlives_the_thread_that_opened_it_until_it_is_closed(tmp_path: Path) -> None:
+    backend = ThreadBoundBackend(2)
+    try:
+        with contextlib.ExitStack() as cleanup:
+            open_boxes(backend, specs(tmp_path, 2), LIMITS, cleanup)  # type: ignore[arg-type]
+            time.sleep(0.2)  # a signal on the thread's end has come by now
+            assert [process.poll() for process in backend.processes] == [None, None]
+    finally:
+        for process in backend.processes:
+            process.kill()
+            process.wait()

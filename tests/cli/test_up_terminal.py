@@ -5,7 +5,9 @@ test_agon_up.py.)"""
 
 from __future__ import annotations
 
+import contextlib
 import io
+import os
 import sys
 import threading
 import time
@@ -79,3 +81,26 @@ def test_the_address_line_names_the_site_the_api_and_the_log() -> None:
     line = address_line("http://127.0.0.1:8000", "var/agon-up.log")
     assert line.startswith("open http://127.0.0.1:8000/ ")
     assert "http://127.0.0.1:8000/api/" in line and "log: var/agon-up.log" in line
+
+
+def test_a_terminal_that_is_gone_still_lets_agon_up_stop_its_children(tmp_path: Path) -> None:
+    """The pipe a harness read `agon up` through closed (the harness killed): each line
+    is still logged, and stopping still reaches every child. Raised from a line, the
+    error skipped the stop, and the children ran on for good."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    log_path, log = open_log(tmp_path)
+    gone = os.fdopen(write_end, "w")
+    console = Console(gone, log)
+    sleeper = Child("worker", [sys.executable, "-c", "import time; time.sleep(60)"])
+    supervisor = Supervisor([sleeper], console, {}, tmp_path)
+    supervisor.start()
+    console.say("stopping")
+    console.say("still here")
+    supervisor.stop(10, threading.Event())
+    assert not sleeper.running
+    log.close()
+    with contextlib.suppress(BrokenPipeError):
+        gone.close()  # what is left in its buffer cannot go anywhere either
+    lines = log_path.read_text()
+    assert "agon | stopping" in lines and "agon | still here" in lines

@@ -342,14 +342,16 @@ def _serve(args: argparse.Namespace, console: Console, settings: Any, log: str) 
                 last_prune = moment
                 _prune_processed(settings)
     finally:
-        if stop.is_set() and code == 0:
-            console.say(
-                f"stopping: running matches get {args.stop_timeout:g} s to finish "
-                "(Ctrl-C again to stop at once)"
-            )
-        supervisor.stop(args.stop_timeout, now)
-        for sig, old in previous.items():
-            signal.signal(sig, old)
+        try:
+            if stop.is_set() and code == 0:
+                console.say(
+                    f"stopping: running matches get {args.stop_timeout:g} s to finish "
+                    "(Ctrl-C again to stop at once)"
+                )
+        finally:
+            supervisor.stop(args.stop_timeout, now)
+            for sig, old in previous.items():
+                signal.signal(sig, old)
     console.say("stopped")
     return code
 

@@ -42,6 +42,7 @@ class Console:
         self.log_stream = log
         self.lock = threading.Lock()
         self.colour = stream.isatty() and os.environ.get("NO_COLOR", "") == ""
+        self.stream_gone = False
 
     def line(self, name: str, text: str) -> None:
         """On the terminal and in the log."""
@@ -54,8 +55,16 @@ class Console:
         if self.colour:
             prefix = f"\033[{self.COLOURS.get(name, '0')}m{prefix}\033[0m"
         with self.lock:
-            self.stream.write(f"{prefix} {text}\n")
-            self.stream.flush()
+            if self.stream_gone:
+                return
+            try:
+                self.stream.write(f"{prefix} {text}\n")
+                self.stream.flush()
+            except OSError:
+                # The terminal or the pipe read by a harness is gone: `agon up` goes on
+                # (the log keeps every line) and can still stop its children; raised
+                # here, it left them running for good.
+                self.stream_gone = True
 
     def log(self, name: str, text: str) -> None:
         """In the log only (nowhere without one)."""

@@ -236,9 +236,8 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
     def action_json(self, index: int) -> JSON:
         """The legal action an index stands for now; ValueError if it is not legal."""
         index = int(index)
-        indices = self._indices
-        found = int((indices == index).argmax()) if len(indices) else 0
-        if not len(indices) or indices[found] != index:
+        found = self.encoding.legal_position(self._legal, self._indices, index)
+        if found < 0:
             raise ValueError(
                 f"action {index} is not legal for {self.agent_selection} now "
                 "(the action_mask marks the legal ones)"

@@ -183,9 +183,10 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         infos = self.infos
         infos[self.agent_selection] = {}  # the agent that moved last: no turn now
         agent = self.agent_selection = self.possible_agents[seat]
-        info = LazyInfo({"legal_actions": LegalActions(legal), "legal_indices": indices})
-        info.defer("observation_json", self.observation_json_now(agent))
-        infos[agent] = info
+        infos[agent] = LazyInfo.made(
+            {"legal_actions": LegalActions(legal), "legal_indices": indices},
+            {"observation_json": self.observation_json_now(agent)},
+        )
 
     def observation_json_now(self, agent: str) -> Any:
         """A function that returns `agent`'s observation JSON of the position now, and

@@ -160,7 +160,9 @@ class KeptVector:
         self.site = -1
         """The bytes of site rows written last (the rest of the segment is zeros)."""
         self.stacks: Any = None
-        """The stack marks written (`AkropolisStateReader.stack_marks`), and the options."""
+        """The first stack and the count of the stacks whose marks are written (-1: none
+        yet), and the options written."""
+        self.stack_count = -1
         self.options: Any = None
 
 
@@ -293,10 +295,12 @@ class AkropolisStateReader:
         kept.site = size
         stones, turn, stacks = state.stones, state.turn, state.stacks
         self.stones_format.pack_into(written, self.stones_at, *stones[seat:], *stones[:seat])
-        marks = self.stack_marks(stacks)
-        if kept.stacks is not marks:
-            self.marks_format.pack_into(written, self.marks_at, *marks)
-            kept.stacks = marks
+        first = stacks[0] if stacks else None
+        if kept.stacks is not first or kept.stack_count != len(stacks):
+            # A stack is drawn whole and never changed: the same first stack and count
+            # are the same stacks (and `kept` holds that stack: no other is it).
+            self.marks_format.pack_into(written, self.marks_at, *self.stack_marks(stacks))
+            kept.stacks, kept.stack_count = first, len(stacks)
         self.scalars_format.pack_into(
             written, self.scalars_at, len(stacks), turn, (turn % players - seat) % players
         )

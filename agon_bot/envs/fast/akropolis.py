@@ -211,6 +211,8 @@ class AkropolisStateReader:
         self.placements = PlacementCells(self.width, self.radius)
         self.block = self.plane * 6
         """Indices per site position."""
+        self.tile_starts = np.arange(self.site_size, dtype=np.int64) * self.block
+        """The first index of each site position."""
         self.variants = encoding.variants
         if (self.site, self.stones, self.stack_tiles, self.scalars, self.options) != (
             0,
@@ -328,7 +330,13 @@ class AkropolisStateReader:
         if len(tiles) == 1:
             one: np.ndarray = cells + tiles[0] * block
             return one
-        indices: np.ndarray = np.add.outer(np.array(tiles, np.int64) * block, cells).ravel()
+        if tiles[-1] == len(tiles) - 1:
+            # The affordable positions are the first ones (those costing the stones a
+            # seat has, or fewer): their offsets are a slice, without an array made.
+            starts = self.tile_starts[: len(tiles)]
+        else:
+            starts = np.array(tiles, np.int64) * block
+        indices: np.ndarray = np.add.outer(starts, cells).ravel()
         return indices
 
     def legal_position(self, legal: LegalActions, index: int) -> int:

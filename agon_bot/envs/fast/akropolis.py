@@ -157,8 +157,6 @@ class KeptVector:
         # after the cities as bytes: numpy's calls cost more than so little data.
         self.items = memoryview(self.vector.data)
         self.bytes = self.items.cast("B")
-        self.site = -1
-        """The bytes of site rows written last (the rest of the segment is zeros)."""
         self.stacks: Any = None
         """The first stack and the count of the stacks whose marks are written (-1: none
         yet), and the options written."""
@@ -223,8 +221,11 @@ class AkropolisStateReader:
         ):
             raise AssertionError("the Akropolis segments are not in the order written")
         self.site_bytes = 16 * self.site_size
+        self.site_padding = tuple(
+            bytes(16 * (self.site_size - n)) for n in range(self.site_size + 1)
+        )
+        """The zeros after a site of n tiles, by n."""
         self.site_at = 4 * self.tail
-        self.stones_at = self.site_at + 4 * self.stones
         self.marks_at = self.site_at + 4 * self.stack_tiles
         self.scalars_at = self.site_at + 4 * self.scalars
         self.options_at = self.site_at + 4 * self.options
@@ -289,14 +290,15 @@ class AkropolisStateReader:
             seen[who] = (planes.generation, len(log))
         # The segments after the cities, each written in place: the site's rows, the
         # stones and scalars packed; the stack marks and options only when they change.
-        site = b"".join(map(SITE_BYTES.__getitem__, state.site))
-        at, size, written = self.site_at, len(site), kept.bytes
-        written[at : at + size] = site
-        if kept.site > size:
-            written[at + size : at + kept.site] = bytes(kept.site - size)
-        kept.site = size
-        stones, turn, stacks = state.stones, state.turn, state.stacks
-        self.stones_format.pack_into(written, self.stones_at, *stones[seat:], *stones[:seat])
+        site, stones, turn, stacks = state.site, state.stones, state.turn, state.stacks
+        written = kept.bytes
+        written[self.site_at : self.marks_at] = b"".join(
+            (
+                *map(SITE_BYTES.__getitem__, site),
+                self.site_padding[len(site)],
+                self.stones_format.pack(*stones[seat:], *stones[:seat]),
+            )
+        )
         first = stacks[0] if stacks else None
         if kept.stacks is not first or kept.stack_count != len(stacks):
             # A stack is drawn whole and never changed: the same first stack and count

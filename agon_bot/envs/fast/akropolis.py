@@ -155,8 +155,9 @@ class KeptVector:
         self.seen = [(-1, 0)] * players
         # The few values a move changes are written an item at a time, and the segments
         # after the cities as bytes: numpy's calls cost more than so little data.
-        self.items = memoryview(self.vector.data)
-        self.bytes = self.items.cast("B")
+        self.items: Any = memoryview(self.vector.data)
+        """The vector's float32 items (typed Any: its stubs take ints only)."""
+        self.bytes = memoryview(self.vector.data).cast("B")
         self.stacks: Any = None
         """The first stack and the count of the stacks whose marks are written (-1: none
         yet), and the options written."""

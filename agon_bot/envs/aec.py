@@ -183,9 +183,10 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
         infos = self.infos
         infos[self.agent_selection] = {}  # the agent that moved last: no turn now
         agent = self.agent_selection = self.possible_agents[seat]
-        info = LazyInfo({"legal_actions": LegalActions(legal), "legal_indices": indices})
-        info.defer("observation_json", self.observation_json_now(agent))
-        infos[agent] = info
+        infos[agent] = LazyInfo.made(
+            {"legal_actions": LegalActions(legal), "legal_indices": indices},
+            {"observation_json": self.observation_json_now(agent)},
+        )
 
     def observation_json_now(self, agent: str) -> Any:
         """A function that returns `agent`'s observation JSON of the position now, and
@@ -236,9 +237,8 @@ class AgonEnv(AECEnv):  # type: ignore[misc]
     def action_json(self, index: int) -> JSON:
         """The legal action an index stands for now; ValueError if it is not legal."""
         index = int(index)
-        indices = self._indices
-        found = int((indices == index).argmax()) if len(indices) else 0
-        if not len(indices) or indices[found] != index:
+        found = self.encoding.legal_position(self._legal, self._indices, index)
+        if found < 0:
             raise ValueError(
                 f"action {index} is not legal for {self.agent_selection} now "
                 "(the action_mask marks the legal ones)"

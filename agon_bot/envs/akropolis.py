@@ -107,6 +107,11 @@ class AkropolisEncoding(Encoding):
             return self.reader.legal_indices(legal)
         return super().state_legal_indices(state, legal)
 
+    def legal_position(self, legal: Sequence[Any], indices: np.ndarray, index: int) -> int:
+        if isinstance(legal, LegalActions):
+            return self.reader.legal_position(legal, index)
+        return super().legal_position(legal, indices, index)
+
     def fill(self, observation: Mapping[str, Any], vector: np.ndarray) -> None:
         w, radius = self.width, self.radius
         plane = w * w

@@ -158,6 +158,14 @@ class Encoding(ABC):
         observation = self.game.observation(state, self.game.current_player(state))
         return self.legal_indices(legal, observation)
 
+    def legal_position(self, legal: Sequence[Any], indices: np.ndarray, index: int) -> int:
+        """Where index `index` is among `indices` (`legal`'s, in its order), -1 if not
+        there: a search, unless a game finds it from what the index stands for."""
+        if not len(indices):
+            return -1
+        found = int((indices == index).argmax())
+        return found if indices[found] == index else -1
+
     def compact_text_indices(self, text: str, observation: Mapping[str, Any]) -> np.ndarray | None:
         """`legal_indices` from the compact form's JSON text, where a game can read it
         faster than the JSON itself."""

@@ -26,6 +26,15 @@ class LazyInfo(dict[str, Any]):
         super().__init__(values or {})
         self._lazy: dict[str, Callable[[], Any]] = dict(lazy or {})
 
+    @classmethod
+    def made(cls, values: dict[str, Any], lazy: dict[str, Callable[[], Any]]) -> LazyInfo:
+        """`LazyInfo(values, lazy)` that takes `lazy` as it is (not copied) and `values`'
+        keys distinct from its: the env makes one a turn."""
+        info = cls.__new__(cls)
+        dict.update(info, values)
+        info._lazy = lazy
+        return info
+
     def defer(self, key: str, build: Callable[[], Any]) -> None:
         """`key`'s value is `build()`, called when the key is first read."""
         dict.pop(self, key, None)

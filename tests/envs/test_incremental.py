@@ -134,3 +134,36 @@ def test_every_megalopolis_table_change_is_reported_to_the_caches(players: int) 
             reported_moves += bool(changed)
             reported.clear()
     assert reported_moves > 50
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_an_akropolis_action_is_found_where_a_search_of_the_indices_finds_it(
+    players: int,
+) -> None:
+    """`step` finds an index's action from what the index stands for
+    (`AkropolisEncoding.legal_position`): over random games, every legal index is found
+    at its place among the legal indices, and an index that is not legal (another
+    rotation or site position of a legal one, or any index) is not found."""
+    from agon_bot.envs.encoding import Encoding  # the plain search, for comparison
+
+    env = aec_env("akropolis", players)
+    encoding = env.encoding
+    rng = random.Random(players)
+    checked = 0
+    for seed in range(2):
+        env.reset(seed=seed)
+        while not env.terminations[env.agent_selection]:
+            legal, indices = env._legal, env._indices
+            for position, index in enumerate(indices.tolist()):
+                assert encoding.legal_position(legal, indices, index) == position
+                assert legal[position] == env.action_json(index)
+            taken = set(indices.tolist())
+            near = [index + step for index in indices[:20].tolist() for step in (1, -1, 6 * 75)]
+            others = [rng.randrange(-5, encoding.n_actions + 5) for _ in range(20)]
+            for index in near + others:
+                found = encoding.legal_position(legal, indices, index)
+                assert found == Encoding.legal_position(encoding, legal, indices, index)
+                assert (found >= 0) == (index in taken)
+                checked += 1
+            env.step(int(indices[rng.randrange(len(indices))]))
+    assert checked > 1000

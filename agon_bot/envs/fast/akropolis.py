@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import struct
+from bisect import bisect_left
 from operator import itemgetter
 from typing import Any
 
@@ -30,37 +31,42 @@ CODE[QUARRY] = 1
 for _n, _color in enumerate(COLORS):
     CODE[PLAZA[_color]] = 2 + _n
     CODE[DISTRICT[_color]] = 7 + _n
-KIND_CODE = tuple(int(code) for code in CODE)
 SITE_ROWS = np.zeros((max(TILES) + 1, 4), np.float32)
 """The site segment's row of each tile id: id + 1, then its hexes' codes."""
 for _tile, _data in TILES.items():
     SITE_ROWS[_tile] = (_tile + 1, *(CODE[code] for code in _data.hexes))
 SITE_BYTES = tuple(row.tobytes() for row in SITE_ROWS)
+KIND_FLOAT = tuple(float(code) for code in CODE)
+LEVELS = tuple(float(level) for level in range(64))
+TILE_FLOAT = tuple(float(tile + 1) for tile in range(max(TILES) + 1))
+"""The values a city's planes hold, as floats (a float32 memoryview takes floats only)."""
 """Each row as float32 bytes: the segments after the cities are written as one run of
 bytes, a single numpy call (each call costs more than the few numbers it writes)."""
 
 
+class CellPlaces(dict[int, int]):
+    """A cell's place in a city plane, `(q + R) * W + r + R`, computed once per cell."""
+
+    def __init__(self, width: int, radius: int) -> None:
+        super().__init__()
+        self.width, self.radius = width, radius
+
+    def __missing__(self, cell: int) -> int:
+        q, r = decode(cell)
+        place = self[cell] = (q + self.radius) * self.width + r + self.radius
+        return place
+
+
 class CityPlanes:
     """One seat's three planes (level, kind, tile id + 1), as the last city written,
-    kept sparse: the planes' index and value of each occupied cell, so that the vector
-    is written as zeros and a few hundred values (its planes are mostly empty)."""
+    kept as a log: each cell written, in order, with its three values, so that a kept
+    vector copies only the entries it has not yet (the planes are mostly empty)."""
 
-    def __init__(self, width: int, radius: int, capacity: int) -> None:
-        self.width, self.radius = width, radius
-        self.plane = width * width
-        self.positions = np.zeros(3 * capacity, np.int64)
-        self.values = np.zeros(3 * capacity, np.float32)
-        # Written an item at a time through memoryviews (a numpy item assignment costs
-        # ten times more).
-        self.item_positions = memoryview(self.positions.data)
-        self.item_values = memoryview(self.values.data)
-        self.count = 0
-        """Entries of `positions` and `values` in use: three per occupied cell."""
-        self.slots: dict[int, int] = {}
-        """Cell -> its first entry."""
-        self.written_slots: list[int] = []
-        """The first entry of each cell written, in the order written (a cell again each
-        time it changes): a seat's kept vector copies those it has not yet."""
+    def __init__(self, places: CellPlaces) -> None:
+        self.places = places
+        self.log: list[tuple[int, float, float, float]] = []
+        """(place, level, kind, tile id + 1) of each cell written, in the order written
+        (a cell again each time it changes), since the city was first written whole."""
         self.generation = 0
         """Counts the cities written whole: a kept vector of another generation is
         rewritten whole."""
@@ -83,75 +89,102 @@ class CityPlanes:
 
     def update(self, city: City) -> None:
         """Make the planes those of `city`."""
-        if city is self.city and city.tiles == self.tiles:
-            return
-        same = city is self.city
-        if not same:
-            self.count = 0
-            self.slots = {}
+        if city is self.city:
+            if city.tiles == self.tiles:
+                return
+            placed = self.placed
+            if placed and placed[0] == city.tiles:
+                # The three cells of the tile placed, each a fresh tuple (written out: a
+                # loop costs more than the three cells): else a full scan.
+                _, first, second, third = placed
+                top, written = city.top, self.written
+                one, two, three = top.get(first), top.get(second), top.get(third)
+                if (
+                    one is not None
+                    and two is not None
+                    and three is not None
+                    and written.get(first) is not one
+                    and written.get(second) is not two
+                    and written.get(third) is not three
+                ):
+                    written[first], written[second], written[third] = one, two, three
+                    places, tile_at = self.places, city.tile_at
+                    self.log += (
+                        (
+                            places[first],
+                            LEVELS[one[0]],
+                            KIND_FLOAT[one[1]],
+                            TILE_FLOAT[tile_at[first]],
+                        ),
+                        (
+                            places[second],
+                            LEVELS[two[0]],
+                            KIND_FLOAT[two[1]],
+                            TILE_FLOAT[tile_at[second]],
+                        ),
+                        (
+                            places[third],
+                            LEVELS[three[0]],
+                            KIND_FLOAT[three[1]],
+                            TILE_FLOAT[tile_at[third]],
+                        ),
+                    )
+                    self.placed = ()
+                    self.tiles = city.tiles
+                    return
+        else:
+            self.log = []
             self.written = {}
-            self.written_slots = []
             self.generation += 1
             self.city = city
-        written, tile_at, top, slots = self.written, city.tile_at, city.top, self.slots
-        positions, values = self.item_positions, self.item_values
-        width, radius, plane = self.width, self.radius, self.plane
-        placed, written_slots = self.placed, self.written_slots
-        cells: Any = top.items()
-        if same and placed and placed[0] == city.tiles:
-            # The three cells of the tile placed, each a fresh tuple, else a full scan.
-            changed = [(cell, top.get(cell)) for cell in placed[1:]]
-            if all(hex_ is not None and written.get(cell) is not hex_ for cell, hex_ in changed):
-                cells = changed
         self.placed = ()
-        for cell, hex_ in cells:
+        written, tile_at, places, add = self.written, city.tile_at, self.places, self.log.append
+        for cell, hex_ in city.top.items():
             if written.get(cell) is not hex_:
                 written[cell] = hex_
-                slot = slots.get(cell)
-                if slot is None:
-                    slot = slots[cell] = self.count
-                    self.count += 3
-                    q, r = decode(cell)
-                    at = (q + radius) * width + r + radius
-                    positions[slot] = at
-                    positions[slot + 1] = at + plane
-                    positions[slot + 2] = at + 2 * plane
-                written_slots.append(slot)
-                values[slot] = hex_[0]
-                values[slot + 1] = KIND_CODE[hex_[1]]
-                values[slot + 2] = tile_at[cell] + 1
+                add((places[cell], LEVELS[hex_[0]], KIND_FLOAT[hex_[1]], TILE_FLOAT[tile_at[cell]]))
         self.tiles = city.tiles
 
 
 class KeptVector:
     """One seat's observation vector, kept between its observations, and what of each
-    city it holds: (the city's generation, the `written_slots` copied)."""
+    city it holds: (the city's generation, the log entries copied)."""
 
     def __init__(self, size: int, players: int) -> None:
         self.vector = np.zeros(size, np.float32)
         self.seen = [(-1, 0)] * players
         # The few values a move changes are written an item at a time, and the segments
         # after the cities as bytes: numpy's calls cost more than so little data.
-        self.items = memoryview(self.vector.data)
-        self.bytes = self.items.cast("B")
+        self.items: Any = memoryview(self.vector.data)
+        """The vector's float32 items (typed Any: its stubs take ints only)."""
+        self.bytes = memoryview(self.vector.data).cast("B")
+        self.stacks: Any = None
+        """The first stack and the count of the stacks whose marks are written (-1: none
+        yet), and the options written."""
+        self.stack_count = -1
+        self.options: Any = None
 
 
 class PlacementCells(dict[int, bytes]):
     """The cell part, `((q + R) * W + r + R) * 6 + rotation`, of each triangle's three
     placements, computed once, as the bytes of three int64: the legal triangles' bytes
-    joined are the array of their cells, made without a Python int per placement."""
+    joined are the array of their cells, made without a Python int per placement.
+    `anchors` maps each cell part met back to (triangle, which of its three)."""
 
     def __init__(self, width: int, radius: int) -> None:
         super().__init__()
         self.width, self.radius = width, radius
+        self.anchors: dict[int, tuple[int, int]] = {}
 
     def __missing__(self, triangle: int) -> bytes:
         radius, width = self.radius, self.width
         cells = []
-        for q, r, rotation in placements_of(triangle):
+        for which, (q, r, rotation) in enumerate(placements_of(triangle)):
             if not (-radius <= q <= radius and -radius <= r <= radius):
                 raise ValueError("a legal placement outside the encoding's grid")
-            cells.append(((q + radius) * width + r + radius) * 6 + rotation)
+            cell = ((q + radius) * width + r + radius) * 6 + rotation
+            self.anchors[cell] = (triangle, which)
+            cells.append(cell)
         found = self[triangle] = np.array(cells, np.int64).tobytes()
         return found
 
@@ -165,9 +198,9 @@ class AkropolisStateReader:
         self.size = encoding.observation_size
         self.site_size = encoding.site_size
         self.city_size = 3 * self.width * self.width
-        capacity = 3 * (encoding.max_tiles + 2)
-        """Cells a city may cover: three a tile, the starting tile's four."""
-        self.cities = [CityPlanes(self.width, self.radius, capacity) for _ in range(self.players)]
+        self.plane = self.width * self.width
+        places = CellPlaces(self.width, self.radius)
+        self.cities = [CityPlanes(places) for _ in range(self.players)]
         self.tail = self.players * self.city_size
         """Where the segments after the cities start (the cities come first)."""
         starts = {name: start - self.tail for name, (start, _) in encoding.offsets.items()}
@@ -175,6 +208,10 @@ class AkropolisStateReader:
         self.stack_tiles, self.scalars = starts["stack_tiles"], starts["scalars"]
         self.options = starts["options"]
         self.placements = PlacementCells(self.width, self.radius)
+        self.block = self.plane * 6
+        """Indices per site position."""
+        self.tile_starts = np.arange(self.site_size, dtype=np.int64) * self.block
+        """The first index of each site position."""
         self.variants = encoding.variants
         if (self.site, self.stones, self.stack_tiles, self.scalars, self.options) != (
             0,
@@ -185,19 +222,20 @@ class AkropolisStateReader:
         ):
             raise AssertionError("the Akropolis segments are not in the order written")
         self.site_bytes = 16 * self.site_size
+        self.site_padding = tuple(
+            bytes(16 * (self.site_size - n)) for n in range(self.site_size + 1)
+        )
+        """The zeros after a site of n tiles, by n."""
+        self.site_at = 4 * self.tail
+        self.marks_at = self.site_at + 4 * self.stack_tiles
+        self.scalars_at = self.site_at + 4 * self.scalars
+        self.options_at = self.site_at + 4 * self.options
+        self.marks_format = struct.Struct(f"<{len(SITE_ROWS)}f")
         self.stones_format = struct.Struct(f"<{self.players}f")
         self.scalars_format = struct.Struct("<3f")
         self._stacks: tuple[Any, ...] = ()
         self._stack_tiles = [0.0] * len(SITE_ROWS)
-        self._stack_bytes = bytes(4 * len(SITE_ROWS))
         self._options: tuple[Any, bytes] = (None, b"")
-
-    def stack_bytes(self, stacks: list[list[int]]) -> bytes:
-        """`stack_marks` as float32 bytes, packed again only when they change."""
-        marks = self._stack_tiles
-        if self.stack_marks(stacks) is not marks:
-            self._stack_bytes = struct.pack(f"<{len(SITE_ROWS)}f", *self._stack_tiles)
-        return self._stack_bytes
 
     def option_bytes(self, options: Any) -> bytes:
         """The options segment as float32 bytes, kept while the options are the same."""
@@ -230,39 +268,51 @@ class AkropolisStateReader:
     def encode_into(self, state: AkropolisState, seat: int, kept: KeptVector) -> np.ndarray:
         """`seat`'s vector, written into `kept`'s: of each city, only the cells written
         since `kept` last saw it (the whole city if it is another one)."""
-        players, size = self.players, self.city_size
+        players, size, plane = self.players, self.city_size, self.plane
         cities = state.cities
-        for who, planes in enumerate(self.cities):
-            planes.update(cities[who])
         vector, seen, items = kept.vector, kept.seen, kept.items
-        for rank in range(players):
-            who = (seat + rank) % players
-            planes = self.cities[who]
+        for who, planes in enumerate(self.cities):
+            city = cities[who]
+            if city is not planes.city or city.tiles != planes.tiles:
+                planes.update(city)
+            log = planes.log
             generation, done = seen[who]
+            if generation == planes.generation and done == len(log):
+                continue
+            base = (who - seat) % players * size
             if generation != planes.generation:
-                block = vector[rank * size : (rank + 1) * size]
-                block.fill(0.0)
-                count = planes.count
-                block[planes.positions[:count]] = planes.values[:count]
-            elif len(planes.written_slots) > done:
-                base, positions, values = rank * size, planes.item_positions, planes.item_values
-                for slot in planes.written_slots[done:]:
-                    for entry in (slot, slot + 1, slot + 2):
-                        items[base + positions[entry]] = values[entry]
-            seen[who] = (planes.generation, len(planes.written_slots))
-        stones, turn, stacks = state.stones, state.turn, state.stacks
-        site = b"".join(map(SITE_BYTES.__getitem__, state.site))
-        tail = b"".join(
+                vector[base : base + size] = 0.0
+                done = 0
+            for place, level, kind, tile in log[done:] if done else log:
+                place += base
+                items[place] = level
+                items[place + plane] = kind
+                items[place + 2 * plane] = tile
+            seen[who] = (planes.generation, len(log))
+        # The segments after the cities, each written in place: the site's rows, the
+        # stones and scalars packed; the stack marks and options only when they change.
+        site, stones, turn, stacks = state.site, state.stones, state.turn, state.stacks
+        written = kept.bytes
+        written[self.site_at : self.marks_at] = b"".join(
             (
-                site,
-                bytes(self.site_bytes - len(site)),
+                *map(SITE_BYTES.__getitem__, site),
+                self.site_padding[len(site)],
                 self.stones_format.pack(*stones[seat:], *stones[:seat]),
-                self.stack_bytes(stacks),
-                self.scalars_format.pack(len(stacks), turn, (turn % players - seat) % players),
-                self.option_bytes(state.options),
             )
         )
-        kept.bytes[4 * self.tail :] = tail
+        first = stacks[0] if stacks else None
+        if kept.stacks is not first or kept.stack_count != len(stacks):
+            # A stack is drawn whole and never changed: the same first stack and count
+            # are the same stacks (and `kept` holds that stack: no other is it).
+            self.marks_format.pack_into(written, self.marks_at, *self.stack_marks(stacks))
+            kept.stacks, kept.stack_count = first, len(stacks)
+        self.scalars_format.pack_into(
+            written, self.scalars_at, len(stacks), turn, (turn % players - seat) % players
+        )
+        options = state.options
+        if kept.options is not options:
+            written[self.options_at :] = self.option_bytes(options)
+            kept.options = options
         return vector
 
     def moved(self, seat: int, move: Any) -> None:
@@ -279,9 +329,29 @@ class AkropolisStateReader:
         else:
             joined = b"".join(map(self.placements.__getitem__, triangles))
         cells = np.frombuffer(joined, np.int64)
-        block = self.width * self.width * 6
+        block = self.block
         if len(tiles) == 1:
             one: np.ndarray = cells + tiles[0] * block
             return one
-        indices: np.ndarray = np.add.outer(np.array(tiles, np.int64) * block, cells).ravel()
+        if tiles[-1] == len(tiles) - 1:
+            # The affordable positions are the first ones (those costing the stones a
+            # seat has, or fewer): their offsets are a slice, without an array made.
+            starts = self.tile_starts[: len(tiles)]
+        else:
+            starts = np.array(tiles, np.int64) * block
+        indices: np.ndarray = np.add.outer(starts, cells).ravel()
         return indices
+
+    def legal_position(self, legal: LegalActions, index: int) -> int:
+        """Where the action of index `index` is in `legal` (-1: not there), found from
+        what the index stands for, without a search through the indices."""
+        tile, cell = divmod(index, self.block)
+        anchor = self.placements.anchors.get(cell)
+        if anchor is None or tile not in legal.tiles:
+            return -1
+        triangle, which = anchor
+        triangles = legal.triangles
+        at = bisect_left(triangles, triangle)
+        if at == len(triangles) or triangles[at] != triangle:
+            return -1
+        return (legal.tiles.index(tile) * len(triangles) + at) * 3 + which

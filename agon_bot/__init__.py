@@ -21,11 +21,12 @@ it (`score_after`, `scores_after`, `lead_after`; a move is an action or an index
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from agon_bot.runner import Bot, evaluation, log, run
 
+TYPE_CHECKING = False  # not typing's: no `typing` at a bot's start (agon_bot.runner)
 if TYPE_CHECKING:
+    from typing import Any
+
     from agon_bot.lookahead import Lookahead
 
 __all__ = ["Bot", "Lookahead", "evaluation", "log", "run"]

@@ -2,20 +2,27 @@
 
 It imports the engine only when a turn's legal actions come in a game's compact form
 (whose expansion is the engine's), so that a bot's start pays for the engine only when
-its game or the bot itself needs it."""
+its game or the bot itself needs it. For the same reason it imports neither `typing`
+nor `json` (each costs a bot's start more than the rest of it: see `agon_bot.wire`)."""
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Callable, Sequence
-from typing import IO, TYPE_CHECKING, Any
 
+from agon_bot.wire import dumps, loads
+
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import IO, Any, TypeAlias
+
     from engine.core import JSONValue
 
-Action = Any
-ActFunction = Callable[[Any, Sequence[Action]], Action]
+    Action: TypeAlias = Any
+    ActFunction: TypeAlias = Callable[[Any, Sequence[Action]], Action]
+    _JSONObject = dict[str, Any]
+else:
+    _JSONObject = dict
 
 
 class Bot:
@@ -47,7 +54,7 @@ class _FunctionBot(Bot):
         return self._act(observation, legal_actions)
 
 
-class Observation(dict[str, Any]):
+class Observation(_JSONObject):
     """An observation as the game sent it, whose missing keys say what was meant: the
     clock, the legal actions and the turn count come beside the observation, not in it."""
 
@@ -113,7 +120,7 @@ def run(
     for line in source:
         if not line.strip():
             continue
-        message = json.loads(line)
+        message = loads(line)
         kind = message.get("type")
         if kind == "start":
             game_id = message.get("game")
@@ -124,7 +131,7 @@ def run(
             # A referee from before `move` sent only `turn`, this bot's moves from 0.
             player.move = message.get("move", message.get("turn", -1) + 1)
             action = player.act(_observation(message["observation"]), legal)
-            sink.write(json.dumps({"action": action}, separators=(",", ":")) + "\n")
+            sink.write(dumps({"action": action}) + "\n")
             sink.flush()
         elif kind == "end":
             player.end(message.get("result", {}))

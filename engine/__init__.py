@@ -6,10 +6,9 @@ determined by its game, seed, player count, options and the actions taken.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.lazy import lazy_names
 
+TYPE_CHECKING = False  # not typing's: a bot's start imports no `typing` (agon_bot.wire)
 if TYPE_CHECKING:
     from engine.core import Game, IllegalAction, MatchResult
     from engine.registry import game_ids, get_game

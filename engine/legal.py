@@ -10,13 +10,20 @@ parsed one is legal; and, where the bot protocol sends a compact form, `compact(
 
 from __future__ import annotations
 
+# collections.abc's own home: `collections` (with `operator`, `keyword`, `reprlib`, ...)
+# would cost a bot's first turn, which expands its legal actions here, ~1.5 ms.
+from _collections_abc import Iterator, Sequence
 from abc import abstractmethod
-from collections.abc import Iterator, Sequence
-from typing import Any, overload
 
 from engine.errors import IllegalAction
 
-Action = dict[str, Any]
+TYPE_CHECKING = False  # not typing's: a bot's start imports no `typing` (agon_bot.wire)
+if TYPE_CHECKING:
+    from typing import Any, TypeAlias, overload
+
+    Action: TypeAlias = dict[str, Any]
+else:
+    Action = dict
 
 
 class LegalActions(Sequence[Action]):
@@ -39,11 +46,13 @@ class LegalActions(Sequence[Action]):
     def contains(self, parsed: Any) -> bool:
         """Whether the action `parse` gave is among these."""
 
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
+    if TYPE_CHECKING:  # no `typing.overload` at run time
 
-    @overload
-    def __getitem__(self, index: slice) -> list[Action]: ...
+        @overload
+        def __getitem__(self, index: int) -> Action: ...
+
+        @overload
+        def __getitem__(self, index: slice) -> list[Action]: ...
 
     def __getitem__(self, index: int | slice) -> Action | list[Action]:
         if isinstance(index, slice):

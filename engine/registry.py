@@ -18,13 +18,15 @@ that plays one game does not pay for loading the others.
 
 from __future__ import annotations
 
-import importlib
 import os
-from collections.abc import Callable, Sequence
-from functools import cache
-from typing import TYPE_CHECKING, Any
 
+from engine.lazy import import_module
+
+TYPE_CHECKING = False  # not typing's: a bot's start imports no `typing` (agon_bot.wire)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any
+
     from engine.core import JSON, Game, JSONValue
     from engine.spec import GameSpec
 
@@ -50,14 +52,22 @@ class UnknownGame(KeyError):
         return f"unknown game {self.args[0]!r}; known games: {', '.join(game_ids())}"
 
 
-@cache
+_extra_seen: dict[str, dict[str, str]] = {}
+_loaded: dict[str, GameSpec[Any]] = {}
+"""What `_extra_games` and `_load` gave, by argument (functools' cache is not imported:
+`functools` costs a bot's start)."""
+
+
 def _extra_games(setting: str) -> dict[str, str]:
+    if setting in _extra_seen:
+        return _extra_seen[setting]
     extra: dict[str, str] = {}
     for entry in filter(None, (part.strip() for part in setting.split(","))):
         game_id, equals, target = entry.partition("=")
         if not equals or ":" not in target:
             raise ValueError(f"{EXTRA_GAMES_VARIABLE}: {entry!r} is not id=module:SPEC")
         extra[game_id.strip()] = target.strip()
+    _extra_seen[setting] = extra
     return extra
 
 
@@ -65,15 +75,17 @@ def _entries() -> dict[str, str]:
     return {**_GAMES, **_extra_games(os.environ.get(EXTRA_GAMES_VARIABLE, ""))}
 
 
-@cache
 def _load(target: str) -> GameSpec[Any]:
+    if target in _loaded:
+        return _loaded[target]
     # Only when a game is loaded: a bot that expands compact actions never needs it.
     from engine.spec import GameSpec
 
     module_name, _, attribute = target.partition(":")
-    spec = getattr(importlib.import_module(module_name), attribute)
+    spec = getattr(import_module(module_name), attribute)
     if not isinstance(spec, GameSpec):
         raise TypeError(f"{target} is not a GameSpec")
+    _loaded[target] = spec
     return spec
 
 
@@ -103,7 +115,7 @@ def legal_actions_expander(game_id: str) -> Callable[[JSONValue], Sequence[JSON]
     if target is None or game_id in _extra_games(os.environ.get(EXTRA_GAMES_VARIABLE, "")):
         return get_spec(game_id).legal_actions_from_json
     module_name, _, path = target.partition(":")
-    found: Any = importlib.import_module(module_name)
+    found: Any = import_module(module_name)
     for attribute in path.split("."):
         found = getattr(found, attribute)
     expander: Callable[[JSONValue], Sequence[JSON]] = found

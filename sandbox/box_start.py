@@ -35,21 +35,34 @@ START_FUNCTION = """\
 def start(filter_path, stdout_fd):
     import os, sys
     if filter_path:
-        import ctypes
+        # ctypes's own C module, not the ctypes package (a third of a bare interpreter's
+        # start to import): the three C types and the one function the filter needs.
+        import _ctypes
         with open(filter_path, "rb") as file:
             program = file.read()
-        class Program(ctypes.Structure):
-            _fields_ = [("length", ctypes.c_ushort), ("instructions", ctypes.c_char_p)]
-        libc = ctypes.CDLL(None, use_errno=True)
+        class Int(_ctypes._SimpleCData):
+            _type_ = "i"
+        class UShort(_ctypes._SimpleCData):
+            _type_ = "H"
+        class CharP(_ctypes._SimpleCData):
+            _type_ = "z"
+        class Program(_ctypes.Structure):
+            _fields_ = [("length", UShort), ("instructions", CharP)]
+        class Function(_ctypes.CFuncPtr):
+            _flags_ = _ctypes.FUNCFLAG_CDECL | _ctypes.FUNCFLAG_USE_ERRNO
+            _restype_ = Int
+        class Libc:
+            _handle = _ctypes.dlopen(None, 0)
+        prctl = Function(("prctl", Libc()))
         # PR_SET_NO_NEW_PRIVS (38), then PR_SET_SECCOMP (22) with SECCOMP_MODE_FILTER (2)
         installed = Program(len(program) // 8, program)
-        if libc.prctl(38, 1, 0, 0, 0) or libc.prctl(22, 2, ctypes.byref(installed), 0, 0):
-            error = os.strerror(ctypes.get_errno())
+        if prctl(38, 1, 0, 0, 0) or prctl(22, 2, _ctypes.byref(installed), 0, 0):
+            error = os.strerror(_ctypes.get_errno())
             sys.exit("agon: the box's seccomp filter could not be installed: " + error)
     if stdout_fd:
         os.dup2(int(stdout_fd), 1)
         os.close(int(stdout_fd))
-    import builtins, importlib.machinery, site
+    import builtins, site
     folder = os.getcwd()
     path = os.path.join(folder, "main.py")
     # PYTHONPATH and the standard library are there already, as with `python3 main.py`.
@@ -69,7 +82,8 @@ def start(filter_path, stdout_fd):
         __doc__=None,
         __package__=None,
         __spec__=None,
-        __loader__=importlib.machinery.SourceFileLoader("__main__", path),
+        # importlib.machinery's, without importing importlib (and warnings) for it.
+        __loader__=sys.modules["_frozen_importlib_external"].SourceFileLoader("__main__", path),
         __file__=path,
         __cached__=None,
         __builtins__=builtins,

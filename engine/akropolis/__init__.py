@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.lazy import lazy_names
 
+TYPE_CHECKING = False  # not typing's: a bot's start imports no `typing` (agon_bot.wire)
 if TYPE_CHECKING:
     from engine.akropolis.spec import AKROPOLIS, Akropolis
     from engine.akropolis.state import AkropolisState

@@ -6,11 +6,13 @@ legal actions without loading the whole game (`engine.registry.legal_actions_exp
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
 from engine import legal
 from engine.errors import IllegalAction
+
+TYPE_CHECKING = False  # not typing's: a bot's start imports no `typing` (agon_bot.wire)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 ACTION_KEYS = frozenset(("tile", "q", "r", "rotation"))
 

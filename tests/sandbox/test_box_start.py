@@ -36,8 +36,8 @@ SITE_FOLDERS_ON_PATH = (
 )
 SHADOW = """\
 import sys
-sys.modules["shadowed_marker"] = {"the bot's ctypes.py ran": 1}
-raise SystemExit("the bot's own ctypes.py ran before its main.py")
+sys.modules["shadowed_marker"] = {"the bot's _ctypes.py ran": 1}
+raise SystemExit("the bot's own _ctypes.py ran before its main.py")
 """
 
 
@@ -67,12 +67,59 @@ def test_the_filter_is_in_force_before_the_bots_own_modules_can_run(tmp_path: Pa
     assert program is not None
     (tmp_path / "filter.bpf").write_bytes(program)
     (tmp_path / "main.py").write_text(REPORTER)
-    (tmp_path / "ctypes.py").write_text(SHADOW)  # a bot's module named as the installer's
+    (tmp_path / "_ctypes.py").write_text(SHADOW)  # a bot's module named as the installer's
     done = start(tmp_path, filter_path=str(tmp_path / "filter.bpf"))
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["shadow"] == []
     assert report["sysinfo_errno"] == errno.ENOSYS
+
+
+FIRST_TURN_IMPORTS = """\
+import sys
+from agon_bot import run
+
+HEAVY = {"typing", "json", "re", "enum", "functools", "collections", "ctypes", "importlib"}
+
+
+def act(observation, legal):
+    print(" ".join(sorted(HEAVY & set(sys.modules))), file=sys.stderr)
+    return legal[1]
+
+
+run(act)
+"""
+
+
+@pytest.mark.skipif(seccomp.box_filter() is None, reason="no filter for this machine")
+def test_a_bots_first_turn_imports_nothing_heavy(tmp_path: Path) -> None:
+    """What a Docker box's bot runs to its first answer: the filter installed, agon_bot,
+    an Akropolis turn's compact legal actions expanded, the reply. No `typing`, `json`
+    (with `re`), `collections`, `ctypes` or `importlib`: each costs a bot's start a few
+    ms, and all together more than a bare interpreter's start (bench/README.md)."""
+    program = seccomp.box_filter()
+    assert program is not None
+    (tmp_path / "filter.bpf").write_bytes(program)
+    (tmp_path / "main.py").write_text(FIRST_TURN_IMPORTS)
+    legal = {"tiles": [3, 4], "placements": [[0, 1, 2], [1, 0, 5]]}
+    messages = [
+        {"type": "start", "game": "akropolis", "player": 0, "players": 2, "options": {}},
+        {"type": "turn", "move": 1, "observation": {}, "legal_actions": legal},
+        {"type": "end", "result": {}},
+    ]
+    done = subprocess.run(  # noqa: S603 - a fixed argv
+        start_argv(PYTHON, filter_path=str(tmp_path / "filter.bpf")),
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+        input="".join(json.dumps(message) + "\n" for message in messages),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == '{"action":{"tile":3,"q":1,"r":0,"rotation":5}}\n'
+    assert done.stderr == "\n"  # none of HEAVY
 
 
 def test_the_bot_sees_what_python3_main_py_shows_it(tmp_path: Path) -> None:

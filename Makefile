@@ -67,7 +67,7 @@ lint: venv
 # Every real part the suite needs (backends, Chromium, compose...) is required: missing,
 # it fails its tests instead of skipping them (tests/required.py).
 test: prepare-test lint
-	AGON_TEST_REQUIRE=all $(BIN)/pytest -n auto --durations=30
+	AGON_TEST_REQUIRE=all $(BIN)/pytest -n auto --dist worksteal --durations=30
 
 # The locks must stay free of registry addresses and machine paths. The platform's lock is
 # resolved within the whole one, so both pin the same versions.

@@ -86,6 +86,13 @@ class Standing:
     def shown(self) -> str:
         return ratings.display(self.rating)
 
+    @property
+    def shown_parts(self) -> tuple[str, str]:
+        """The rating and its interval apart ("1523", "± 98"; the interval "" where the
+        rating system shows none): a phone's leaderboard puts them on two lines."""
+        value, sign, interval = self.shown.partition(" ± ")
+        return value, f"{sign.strip()} {interval}" if sign else ""
+
 
 def order_sql(*, alias: str = "") -> str:
     """LEADERBOARD_ORDER as an SQL ORDER BY list, its columns qualified by `alias`."""

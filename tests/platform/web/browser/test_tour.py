@@ -11,6 +11,7 @@ from django.db.models import F
 from playwright.sync_api import Page, expect
 
 from agon.accounts.names import BOT_NAME_MAX
+from agon.ladders.anchors import anchors_ensure
 from agon.ladders.models import Ladder, Rating
 from agon.matches.models import Match
 from agon.web.docs import DOCS
@@ -85,6 +86,7 @@ def test_the_main_pages_on_a_desktop_and_on_a_phone(
         "more than 10%."
     )
     first.save(update_fields=["paused_reason"])
+    anchors_ensure()  # the reference bots on every ladder, each with its badge
     urls = pages_of(match)
     phone = site.new_page(PHONE)
     for name, path in urls.items():
@@ -102,9 +104,9 @@ def test_the_main_pages_on_a_desktop_and_on_a_phone(
             assert not problems, f"{name}{suffix}: " + "; ".join(problems)
             if suffix:
                 assert horizontal_overflow(page) <= 0, f"{name} is wider than a phone"
+            site.screenshot(f"{name}{suffix}", page)
             if name == "leaderboard":
                 assert_every_column_and_name_fits(page)
-            site.screenshot(f"{name}{suffix}", page)
     phone.goto(site.url + urls["match"])
     expect(phone.locator("#viewer-status")).to_contain_text("Finished")
     phone.get_by_role("button", name="Step forward").click()

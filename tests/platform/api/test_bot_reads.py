@@ -6,22 +6,25 @@ run on SQLite too: tests/platform/test_private_events_on_sqlite.py)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
 from agon.api import pagination
 from agon.api.bots import bot_detail_json
+from agon.api.matches import MatchSerializer
 from agon.bots.models import Bot
 from agon.bots.selectors import bot_detail
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
 from agon.matches.selectors import MatchListing
-from tests.platform.conftest import MakeBot
-from tests.platform.support import fail_validation, latest_version, play_ranked
+from tests.platform.conftest import MakeBot, client_for
+from tests.platform.support import fail_validation, latest_version, play_ranked, ranked_match
 
 pytestmark = pytest.mark.django_db
 
@@ -170,3 +173,87 @@ def test_a_long_list_of_a_bot_s_matches_keeps_its_count_and_reads_pages_apart(
     assert len(then) == 2 and not any("count(*)" in sql for sql in then)
     assert anonymous.get(f"{url}&page=2").json()["count"] == 8
     assert len(short) == 2 and "count(*)" in short[0]  # two matches: counted each time
+
+
+# --- a page of matches joined from kept entries ------------------------------------------
+
+
+def test_a_page_of_a_bot_s_matches_is_joined_from_kept_entries_as_drf_writes_it(
+    anonymous: APIClient, busy: list[Bot], ladder_2p: Ladder
+) -> None:
+    url = f"/api/matches/?bot={busy[0].id}&page_size=3&page=2"
+    ranked_match(ladder_2p, [latest_version(bot) for bot in busy[:2]])  # queued
+
+    _, made = statements(anonymous, url)
+    _, kept = statements(anonymous, url)
+    first, again = anonymous.get(url), anonymous.get(url)
+
+    assert len(made) == 2  # the page and its count, the seats
+    assert len(kept) == 1 and "count(*)" in kept[0]  # the finished matches' entries kept
+    ids = Match.objects.filter(seats__version__bot=busy[0]).order_by("-id").values_list("id")
+    page = [Match.objects.get(id=match_id) for (match_id,) in ids[3:6]]
+    expected = {
+        "count": 9,
+        "next": f"http://testserver/api/matches/?bot={busy[0].id}&page=3&page_size=3",
+        "previous": f"http://testserver/api/matches/?bot={busy[0].id}&page_size=3",
+        "results": MatchSerializer(page, many=True).data,
+    }
+    assert first["Content-Type"] == "application/json"
+    assert first.content == again.content == JSONRenderer().render(expected)
+    _, with_queued = statements(anonymous, f"/api/matches/?bot={busy[0].id}&page_size=3")
+    assert len(with_queued) == 2  # a queued match's entry is made each time (its seats)
+
+
+def test_a_renamed_bot_shows_its_new_name_in_the_kept_entries_at_once(
+    anonymous: APIClient,
+    busy: list[Bot],
+    bob_client: APIClient,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    url = f"/api/matches/?bot={busy[0].id}"
+    before = anonymous.get(url).json()["results"]
+    assert any(seat["bot_label"] == "bob/b0@v1" for seat in before[0]["seats"])
+
+    with django_capture_on_commit_callbacks(execute=True):
+        renamed = bob_client.patch(f"/api/bots/{busy[0].id}/", {"name": "b9"}, format="json")
+    after = anonymous.get(url).json()["results"]
+
+    assert renamed.status_code == 200
+    labels = {seat["bot_label"] for match in after for seat in match["seats"]}
+    assert "bob/b9@v1" in labels and "bob/b0@v1" not in labels
+    assert len(after) == len(before)
+
+
+def test_a_private_match_s_kept_entry_reaches_only_who_may_see_it(
+    anonymous: APIClient, busy: list[Bot], bob: User
+) -> None:
+    hidden = Match.objects.filter(seats__version__bot=busy[0]).order_by("-id").first()
+    assert hidden is not None
+    Match.objects.filter(id=hidden.id).update(private=True, created_by=bob)
+    url = f"/api/matches/?bot={busy[0].id}"
+
+    owners = client_for(bob).get(url).json()  # every entry kept, the private one too
+    strangers = anonymous.get(url).json()
+
+    assert hidden.id in [match["id"] for match in owners["results"]]
+    assert hidden.id not in [match["id"] for match in strangers["results"]]
+    assert strangers["count"] == owners["count"] - 1 == 7
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="SQLite has no prepared statements to keep"
+)
+def test_a_bot_s_matches_and_detail_are_prepared_on_the_server_once(
+    anonymous: APIClient, busy: list[Bot]
+) -> None:
+    for bot in busy[:3]:
+        assert anonymous.get(f"/api/matches/?bot={bot.id}").status_code == 200
+        assert anonymous.get(f"/api/bots/{bot.id}/").status_code == 200
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    page = [sql for sql in prepared if "count(*)" in sql and "v.bot_id = $" in sql]
+    seats = [sql for sql in prepared if "s.match_id = ANY($1)" in sql]
+    detail = [sql for sql in prepared if "WHERE b.id = $1" in sql]
+    assert len(page) == len(seats) == len(detail) == 1  # one each for the three bots

@@ -36,14 +36,9 @@ from agon.api.common import (
     query_values,
     signed_in_user,
 )
-from agon.api.listed_matches import (
-    json_bytes,
-    listed_match_json,
-    listed_match_parts,
-    seat_json,
-)
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.api.throttles import TimelineThrottle
+from agon.matches.listed import json_text, listed_match_json, listed_texts, seat_json
 from agon.matches.models import Match
 from agon.matches.selectors import (
     ListedMatch,
@@ -203,10 +198,10 @@ class SeatLogSerializer(serializers.Serializer[Any]):
 
 
 def listed_page_response(
-    request: Request, paginator: PageNumberPagination, parts: list[bytes]
+    request: Request, paginator: PageNumberPagination, parts: list[str]
 ) -> HttpResponseBase:
     """The paginated page of these matches' JSON, as DRF's renderer would write it, joined
-    as bytes (a browsable page, or JSON asked for indented, as a Response)."""
+    as it is (a browsable page, or JSON asked for indented, as a Response)."""
     head = {
         "count": paginator.page.paginator.count,
         "next": paginator.get_next_link(),
@@ -215,8 +210,8 @@ def listed_page_response(
     renderer = request.accepted_renderer
     if not isinstance(renderer, JSONRenderer) or "indent" in request.accepted_media_type:
         return Response({**head, "results": [json.loads(part) for part in parts]})
-    content = json_bytes(head)[:-1] + b',"results":[' + b",".join(parts) + b"]}"
-    return HttpResponse(content, content_type=renderer.media_type)
+    content = json_text(head)[:-1] + ',"results":[' + ",".join(parts) + "]}"
+    return HttpResponse(content.encode(), content_type=renderer.media_type)
 
 
 def _match_or_404(request: Request, match_id: int) -> Match:
@@ -254,7 +249,7 @@ class MatchListView(APIView):
             seats=False,
         )
         paginator, page = paginate(self, matches)
-        return listed_page_response(request, paginator, listed_match_parts(page))
+        return listed_page_response(request, paginator, listed_texts(page))
 
 
 class MatchDetailView(APIView):

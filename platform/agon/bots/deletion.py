@@ -23,7 +23,6 @@ from django.db.models import Q
 
 from agon.bots.models import Bot
 from agon.ladders.models import Rating
-from agon.matches.listed_names import listed_matches_forget
 from agon.matches.models import Match, MatchSeat
 from agon.matches.stored_timelines import timeline_names
 from agon.tournaments.kept import tournaments_forget
@@ -131,7 +130,6 @@ def bot_delete(*, bot: Bot) -> None:
     ):
         files += timeline_names(replay, game, players)  # stored or not
     tournaments_forget(bot_id=bot.id)  # its entries go with it
-    listed_matches_forget()  # the lists show its name in their labels
     VersionTest.objects.filter(Q(bot=bot) | Q(baseline__bot=bot)).delete()
     Match.objects.filter(id__in=ids).delete()
     Rating.objects.filter(bot=bot).delete()

@@ -108,12 +108,14 @@ class ListedMatch:
     seats: list[SeatShown]
     match_seconds: float | None = None
     """Time in the sandbox, once played."""
+    listed: str = ""
+    """Its JSON in the API's lists, once finished (`agon.matches.listed`); else empty."""
 
 
 _PAGE_SQL = f"""
 WITH page AS (SELECT id FROM {_MATCH}{{where}} ORDER BY {{order}} LIMIT %s OFFSET %s)
 SELECT m.id, m.kind, m.ladder_id, m.game, m.players, m.status, m.created, m.finished,
-    m.match_seconds{{count}}
+    m.match_seconds, m.listed{{count}}
 FROM page JOIN {_MATCH} m ON m.id = page.id
 ORDER BY {{outer_order}}
 """  # noqa: S608 - table names from the models
@@ -147,7 +149,8 @@ class MatchListing(Listing[ListedMatch]):
         the matches `matches_visible_to` gives them. `statuses`: any of these (with
         `status`, both must hold). `kinds`: matches of any of these kinds (or, with
         `other_kinds`, of none of them). `seats`: read each page's seats (else its
-        matches come without, for `agon.api.listed_matches`, which keeps them)."""
+        matches come without: `agon.matches.listed` writes finished ones from their
+        entries, and reads the others' seats)."""
         self.with_seats = seats
         self.order = "finished DESC, id DESC" if by_finish else "id DESC"
         where: list[str] = []
@@ -215,6 +218,7 @@ class MatchListing(Listing[ListedMatch]):
                 aware(finished) if finished else None,
                 seats.get(match_id, []),
                 match_seconds,
+                listed,
             )
             for (
                 match_id,
@@ -226,6 +230,7 @@ class MatchListing(Listing[ListedMatch]):
                 created,
                 finished,
                 match_seconds,
+                listed,
             ) in fetched
         ]
 

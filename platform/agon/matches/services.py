@@ -35,6 +35,7 @@ from agon.ladders.models import Ladder
 from agon.matches.fields import SeedField
 from agon.matches.heartbeat import Heartbeat
 from agon.matches.human_seat import HumanSeat
+from agon.matches.listed import listed_entry_write_finished
 from agon.matches.live import LiveRecorder, live_clear
 from agon.matches.models import HumanTurn, Match, MatchSeat
 from agon.matches.outcome_registry import outcome_conclude
@@ -366,6 +367,7 @@ def _finish(*, match_id: int, token: str, record: MatchRecord, started: float) -
             "pipeline_seconds",
         ]
     )
+    listed_entry_write_finished(match.id)
     outcome_conclude(match)
     transaction.on_commit(
         functools.partial(

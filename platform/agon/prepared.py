@@ -27,7 +27,7 @@ from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 class _PreparingCursor(psycopg.Cursor[Any]):
     """psycopg's server-binding cursor, preparing every statement it runs."""
 
-    def execute(  # type: ignore[override]
+    def execute(
         self, query: Any, params: Any = None, *, prepare: bool | None = None, binary: Any = None
     ) -> _PreparingCursor:
         return super().execute(query, params, prepare=True, binary=binary)
@@ -63,4 +63,4 @@ def prepared_cursor() -> CursorWrapper:
         raw = _PreparingCursor(connection.connection)
     if connection.queries_logged:
         return _PreparedDebugWrapper(raw, connection)
-    return connection.make_cursor(raw)
+    return CursorWrapper(raw, connection)

@@ -13,8 +13,9 @@ import base64
 import contextlib
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
+from django.core.paginator import Page
 from django.http import FileResponse, HttpResponse, HttpResponseBase
 from django.utils import timezone
 from django.utils.decorators import method_decorator
@@ -202,8 +203,9 @@ def listed_page_response(
 ) -> HttpResponseBase:
     """The paginated page of these matches' JSON, as DRF's renderer would write it, joined
     as it is (a browsable page, or JSON asked for indented, as a Response)."""
+    page = cast("Page[Any]", paginator.page)  # paginated: a page past the end was a 404
     head = {
-        "count": paginator.page.paginator.count,
+        "count": page.paginator.count,
         "next": paginator.get_next_link(),
         "previous": paginator.get_previous_link(),
     }
@@ -236,7 +238,7 @@ class MatchListView(APIView):
         "version tests' games. Lists asked for anonymously are kept in the shared cache "
         "for AGON_LIST_CACHE_SECONDS.",
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> HttpResponseBase:
         given = MatchFilterSerializer(data=query_values(request))
         given.is_valid(raise_exception=True)
         filters = given.validated_data

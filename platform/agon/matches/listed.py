@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import replace
 from datetime import tzinfo
 from typing import Any
 
@@ -84,22 +85,9 @@ def listed_texts(matches: list[ListedMatch]) -> list[str]:
         zone = timezone.get_current_timezone()
         seats = match_seats([match.id for match in missing])
         for match in missing:
-            with_seats = ListedMatch(*_fields(match), seats=seats[match.id])
+            with_seats = replace(match, seats=seats[match.id])
             made[match.id] = json_text(listed_match_json(with_seats, zone))
     return [match.listed or made[match.id] for match in matches]
-
-
-def _fields(match: ListedMatch) -> tuple[Any, ...]:
-    return (
-        match.id,
-        match.kind,
-        match.ladder,
-        match.game,
-        match.players,
-        match.status,
-        match.created,
-        match.finished,
-    )
 
 
 def listed_entries_write(match_ids: Iterable[int]) -> int:
@@ -168,7 +156,5 @@ def listed_entries_rewrite(*, bot_id: int) -> int:
 def listed_entries_fill() -> int:
     """Write the entries of the finished matches that have none (finished before entries
     were kept: they are made as they are read until then); how many."""
-    ids = Match.objects.filter(status=Match.Status.FINISHED, listed="").values_list(
-        "id", flat=True
-    )
+    ids = Match.objects.filter(status=Match.Status.FINISHED, listed="").values_list("id", flat=True)
     return listed_entries_write(list(ids))

@@ -28,10 +28,11 @@ from dataclasses import replace
 from datetime import tzinfo
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import connection
 from django.utils import timezone
 
-from agon.bots.models import Bot, BotVersion
+from agon.bots.models import Bot
 from agon.listings import api_datetime, aware
 from agon.matches.models import Match, MatchSeat
 from agon.matches.selectors import ListedMatch, SeatShown, match_seats
@@ -128,19 +129,65 @@ def listed_entries_write(match_ids: Iterable[int]) -> int:
     return written
 
 
-def listed_entry_write_finished(match_id: int) -> None:
-    """A match has just finished (in this transaction): write its entry, its bots' names
-    read under a share lock (see above)."""
-    if connection.vendor == "postgresql":
+def listed_entry_of_finishing(match: Match, seats: list[MatchSeat]) -> str:
+    """The entry of a match finishing in this transaction, from its row and its seats as
+    `match_finish` holds them (with their versions): one statement more, its bots' names
+    and owners, read under a share lock on their rows (PostgreSQL; see above)."""
+    bot_ids = sorted({seat.version.bot_id for seat in seats if seat.version is not None})
+    names: dict[int, tuple[str, str]] = {}
+    if bot_ids:
+        lock = " FOR SHARE OF b" if connection.vendor == "postgresql" else ""
+        keys = ", ".join(["%s"] * len(bot_ids))
         with connection.cursor() as cursor:
             cursor.execute(
-                f"SELECT b.id FROM {Bot._meta.db_table} b"  # noqa: S608 - the models' tables
-                f" JOIN {BotVersion._meta.db_table} v ON v.bot_id = b.id"
-                f" JOIN {MatchSeat._meta.db_table} s ON s.version_id = v.id"
-                " WHERE s.match_id = %s ORDER BY b.id FOR SHARE OF b",
-                [match_id],
+                f"SELECT b.id, b.name, u.username FROM {Bot._meta.db_table} b"  # noqa: S608 - the models' tables
+                f" JOIN {User._meta.db_table} u ON u.id = b.owner_id"
+                f" WHERE b.id IN ({keys}) ORDER BY b.id{lock}",
+                bot_ids,
             )
-    listed_entries_write([match_id])
+            names = {bot_id: (name, owner) for bot_id, name, owner in cursor.fetchall()}
+    humans = (
+        dict(
+            User.objects.filter(
+                id__in=[seat.human_id for seat in seats if seat.human_id]
+            ).values_list("id", "username")
+        )
+        if any(seat.human_id for seat in seats)
+        else {}
+    )
+    shown = []
+    for seat in seats:
+        version = seat.version
+        if version is not None:
+            name, owner = names[version.bot_id]
+            label = f"{owner}/{name}@v{version.number}"
+        elif seat.human_id:
+            label = f"human:{humans[seat.human_id]}"
+        else:
+            label = f"builtin:{seat.builtin}"
+        shown.append(
+            SeatShown(
+                seat.seat,
+                version.bot_id if version is not None else None,
+                version.number if version is not None else None,
+                label,
+                seat.rank,
+                seat.score,
+                seat.fault,
+            )
+        )
+    listed = ListedMatch(
+        match.id,
+        match.kind,
+        match.ladder_id,
+        match.game,
+        match.players,
+        match.status,
+        match.created,
+        match.finished,
+        shown,
+    )
+    return json_text(listed_match_json(listed, timezone.get_current_timezone()))
 
 
 def listed_entries_rewrite(*, bot_id: int) -> int:

@@ -791,6 +791,17 @@ def load(args: argparse.Namespace, media_root: Path) -> float | None:
     return seconds
 
 
+def write_listed_entries() -> None:
+    """Each finished match's entry in the API's lists, as the workers write it when a match
+    finishes (agon.matches.listed): COPY does not. Only those missing (none when reused)."""
+    from agon.matches.listed import listed_entries_fill
+
+    started = time.perf_counter()
+    written = listed_entries_fill()
+    if written:
+        print(f"wrote {written:,} matches' listed entries in {time.perf_counter() - started:.1f} s")
+
+
 # --- The server --------------------------------------------------------------------------
 
 
@@ -1322,6 +1333,7 @@ def main() -> None:
         configure_django(args.database_url, var_dir)
         migrate()
         load(args, var_dir / "media")
+        write_listed_entries()
         if args.explain:
             explain(args)
             return

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Generic, TypeVar
 
 from django.db import connection
@@ -79,3 +79,10 @@ def aware(moment: datetime | str) -> datetime:
     if isinstance(moment, str):
         moment = datetime.fromisoformat(moment)
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def api_datetime(moment: datetime, zone: tzinfo) -> str:
+    """A timestamp as DRF's DateTimeField writes it in the time zone `zone` (the current
+    one): ISO 8601, `Z` for UTC."""
+    text = moment.astimezone(zone).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text

@@ -4,7 +4,6 @@ responses and the early size check of uploads."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime, tzinfo
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -16,6 +15,7 @@ from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from agon.listings import api_datetime as api_datetime  # where the API writes a time
 from agon.sandboxing import MAX_PACKED_BYTES
 
 MULTIPART_OVERHEAD = 64 * 1024
@@ -97,10 +97,3 @@ def refuse_oversized_upload(request: Request) -> None:
         raise exceptions.ValidationError(
             f"the package is larger than {MAX_PACKED_BYTES // (1024 * 1024)} MiB"
         )
-
-
-def api_datetime(moment: datetime, zone: tzinfo) -> str:
-    """A timestamp as DRF's DateTimeField writes it in the time zone `zone` (the current
-    one): ISO 8601, `Z` for UTC."""
-    text = moment.astimezone(zone).isoformat()
-    return text[:-6] + "Z" if text.endswith("+00:00") else text

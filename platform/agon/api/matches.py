@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import json
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
+from django.core.paginator import Page
 from django.http import FileResponse, HttpResponse, HttpResponseBase
 from django.utils import timezone
 from django.utils.decorators import method_decorator
@@ -37,6 +39,7 @@ from agon.api.common import (
 )
 from agon.api.pagination import PageNumberPagination, paginate
 from agon.api.throttles import TimelineThrottle
+from agon.matches.listed import json_text, listed_match_json, listed_texts, seat_json
 from agon.matches.models import Match
 from agon.matches.selectors import (
     ListedMatch,
@@ -79,19 +82,6 @@ class SeatSerializer(serializers.Serializer[SeatShown]):
         return seat_json(seat)
 
 
-def seat_json(seat: SeatShown) -> dict[str, Any]:
-    """What SeatSerializer gives, field by field (plain values: nothing to convert)."""
-    return {
-        "seat": seat.seat,
-        "bot": seat.bot,
-        "version": seat.version,
-        "bot_label": seat.bot_label,
-        "rank": seat.rank,
-        "score": seat.score,
-        "fault": seat.fault,
-    }
-
-
 # A match with its seats. Lists write the same JSON with `listed_matches_json`.
 class MatchSerializer(serializers.ModelSerializer[Match]):
     seats = serializers.SerializerMethodField()
@@ -119,20 +109,7 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
 def listed_matches_json(matches: Iterable[ListedMatch]) -> list[dict[str, Any]]:
     """What MatchSerializer gives for each match, from rows of `MatchListing`."""
     zone = timezone.get_current_timezone()
-    return [
-        {
-            "id": match.id,
-            "kind": match.kind,
-            "ladder": match.ladder,
-            "game": match.game,
-            "players": match.players,
-            "status": match.status,
-            "created": api_datetime(match.created, zone),
-            "finished": api_datetime(match.finished, zone) if match.finished else None,
-            "seats": [seat_json(seat) for seat in match.seats],
-        }
-        for match in matches
-    ]
+    return [listed_match_json(match, zone) for match in matches]
 
 
 class MatchDetailSerializer(MatchSerializer):
@@ -221,6 +198,24 @@ class SeatLogSerializer(serializers.Serializer[Any]):
     )
 
 
+def listed_page_response(
+    request: Request, paginator: PageNumberPagination, parts: list[str]
+) -> HttpResponseBase:
+    """The paginated page of these matches' JSON, as DRF's renderer would write it, joined
+    as it is (a browsable page, or JSON asked for indented, as a Response)."""
+    page = cast("Page[Any]", paginator.page)  # paginated: a page past the end was a 404
+    head = {
+        "count": page.paginator.count,
+        "next": paginator.get_next_link(),
+        "previous": paginator.get_previous_link(),
+    }
+    renderer = request.accepted_renderer
+    if not isinstance(renderer, JSONRenderer) or "indent" in request.accepted_media_type:
+        return Response({**head, "results": [json.loads(part) for part in parts]})
+    content = json_text(head)[:-1] + ',"results":[' + ",".join(parts) + "]}"
+    return HttpResponse(content.encode(), content_type=renderer.media_type)
+
+
 def _match_or_404(request: Request, match_id: int) -> Match:
     """The match if the requester may see it (a private event's only its audience:
     agon.matches.visibility); to anybody else it does not exist."""
@@ -243,7 +238,7 @@ class MatchListView(APIView):
         "version tests' games. Lists asked for anonymously are kept in the shared cache "
         "for AGON_LIST_CACHE_SECONDS.",
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> HttpResponseBase:
         given = MatchFilterSerializer(data=query_values(request))
         given.is_valid(raise_exception=True)
         filters = given.validated_data
@@ -253,9 +248,10 @@ class MatchListView(APIView):
             ladder_id=filters.get("ladder"),
             status=filters.get("status"),
             game=filters.get("game"),
+            seats=False,
         )
         paginator, page = paginate(self, matches)
-        return paginator.get_paginated_response(listed_matches_json(page))
+        return listed_page_response(request, paginator, listed_texts(page))
 
 
 class MatchDetailView(APIView):

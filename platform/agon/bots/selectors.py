@@ -9,12 +9,12 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import connection
 from django.db.models import Prefetch, QuerySet
 
 from agon.bots.models import Bot, BotVersion
 from agon.ladders.models import Ladder, Rating
 from agon.listings import aware
+from agon.prepared import prepared_cursor
 from agon.ratings.stored import RATING_COLUMNS, rating_of
 from competition import ratings
 from competition.ratings.system import RatingEstimate
@@ -172,7 +172,7 @@ def bot_detail(*, bot_id: int) -> BotDetail | None:
     and versions; its ratings with their ladders and versions). `bot_get`'s three ORM
     queries and their models cost 3-4 ms of Python a request on the bench machine
     (bench/README.md, "Every read endpoint under 100 ms p99")."""
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(_DETAIL_SQL, [bot_id])
         rows = cursor.fetchall()
         if not rows:

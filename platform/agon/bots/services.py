@@ -17,6 +17,7 @@ from django.db.models import Max
 from agon.accounts.names import bot_name_check
 from agon.bots.models import Bot, BotVersion
 from agon.bots.notices import version_rejected_notify
+from agon.matches.listed import listed_entries_rewrite
 from agon.matches.models import Match
 from agon.matches.services import match_create
 from agon.sandboxing import MAX_PACKED_BYTES, PackageError, check_package
@@ -161,6 +162,7 @@ def bot_rename(*, bot: Bot, name: str) -> Bot:
         raise ValidationError(f"you already have a bot called {name!r}") from None
     bot.name = name
     tournaments_forget(bot_id=bot.id)  # their pages show its name
+    listed_entries_rewrite(bot_id=bot.id)  # the lists show its name in their labels
     return bot
 
 

@@ -62,6 +62,10 @@ class Match(models.Model):
     faults = models.JSONField(default=list, blank=True)
     replay = models.FileField(upload_to="replays/", blank=True)
     match_seconds = models.FloatField(null=True, blank=True)
+    listed = models.TextField(blank=True, default="", editable=False)
+    """A finished match as the API lists it, in JSON (agon.matches.listed): written when it
+    finishes, again when one of its bots is renamed; empty before, and for a match finished
+    before it was kept (then made as it is read)."""
     """Wall time inside the sandbox (boxes started to boxes gone)."""
     pipeline_seconds = models.FloatField(null=True, blank=True)
     """Wall time of the whole task: claim, sandbox, storing the result."""

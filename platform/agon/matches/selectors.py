@@ -9,7 +9,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import connection
 from django.db.models import Count, F, Max, Min, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
@@ -17,6 +16,7 @@ from agon.bots.models import Bot, BotVersion
 from agon.listings import Listing, Value, aware
 from agon.matches.models import Match, MatchSeat
 from agon.matches.visibility import match_visible, visible_matches_sql
+from agon.prepared import prepared_cursor, preparing
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ LEFT JOIN {_VERSION} v ON v.id = s.version_id
 LEFT JOIN {_BOT} b ON b.id = v.bot_id
 LEFT JOIN {_OWNER} u ON u.id = b.owner_id
 LEFT JOIN {_OWNER} h ON h.id = s.human_id
-WHERE s.match_id IN ({{keys}})
+WHERE s.match_id {{keys}}
 ORDER BY s.match_id, s.seat
 """  # noqa: S608 - table names from the models
 
@@ -73,9 +73,12 @@ def match_seats(match_ids: Collection[int]) -> dict[int, list[SeatShown]]:
     shown: dict[int, list[SeatShown]] = {match_id: [] for match_id in match_ids}
     if not shown:
         return shown
-    keys = ", ".join(["%s"] * len(shown))
-    with connection.cursor() as cursor:
-        cursor.execute(_SEATS_SQL.format(keys=keys), list(shown))
+    with prepared_cursor() as cursor:
+        if preparing():  # one text for every page, prepared once
+            cursor.execute(_SEATS_SQL.format(keys="= ANY(%s)"), [list(shown)])
+        else:
+            keys = ", ".join(["%s"] * len(shown))
+            cursor.execute(_SEATS_SQL.format(keys=f"IN ({keys})"), list(shown))
         rows = cursor.fetchall()
     for match_id, seat, bot_id, number, builtin, rank, score, fault, name, owner, human in rows:
         if bot_id is not None:
@@ -105,12 +108,14 @@ class ListedMatch:
     seats: list[SeatShown]
     match_seconds: float | None = None
     """Time in the sandbox, once played."""
+    listed: str = ""
+    """Its JSON in the API's lists, once finished (`agon.matches.listed`); else empty."""
 
 
 _PAGE_SQL = f"""
 WITH page AS (SELECT id FROM {_MATCH}{{where}} ORDER BY {{order}} LIMIT %s OFFSET %s)
 SELECT m.id, m.kind, m.ladder_id, m.game, m.players, m.status, m.created, m.finished,
-    m.match_seconds{{count}}
+    m.match_seconds, m.listed{{count}}
 FROM page JOIN {_MATCH} m ON m.id = page.id
 ORDER BY {{outer_order}}
 """  # noqa: S608 - table names from the models
@@ -138,11 +143,15 @@ class MatchListing(Listing[ListedMatch]):
         by_finish: bool = False,
         kinds: Collection[str] = (),
         other_kinds: bool = False,
+        seats: bool = True,
     ) -> None:
         """`viewer`: the user asking (None or anonymous for nobody signed in), who sees
         the matches `matches_visible_to` gives them. `statuses`: any of these (with
         `status`, both must hold). `kinds`: matches of any of these kinds (or, with
-        `other_kinds`, of none of them)."""
+        `other_kinds`, of none of them). `seats`: read each page's seats (else its
+        matches come without: `agon.matches.listed` writes finished ones from their
+        entries, and reads the others' seats)."""
+        self.with_seats = seats
         self.order = "finished DESC, id DESC" if by_finish else "id DESC"
         where: list[str] = []
         params: list[Value] = []
@@ -188,7 +197,7 @@ class MatchListing(Listing[ListedMatch]):
         sql = _PAGE_SQL.format(
             where=self.where, order=self.order, outer_order=outer_order, count=count
         )
-        with connection.cursor() as cursor:
+        with prepared_cursor() as cursor:
             cursor.execute(sql, [*self.params, stop - start, start, *self.params])
             fetched = cursor.fetchall()
         if not fetched:
@@ -196,7 +205,7 @@ class MatchListing(Listing[ListedMatch]):
         return self.rows([row[:-1] for row in fetched], start), int(fetched[0][-1])
 
     def rows(self, fetched: list[tuple[Any, ...]], start: int) -> list[ListedMatch]:
-        seats = match_seats([row[0] for row in fetched])
+        seats = match_seats([row[0] for row in fetched]) if self.with_seats else {}
         return [
             ListedMatch(
                 match_id,
@@ -207,8 +216,9 @@ class MatchListing(Listing[ListedMatch]):
                 status,
                 aware(created),
                 aware(finished) if finished else None,
-                seats[match_id],
+                seats.get(match_id, []),
                 match_seconds,
+                listed,
             )
             for (
                 match_id,
@@ -220,6 +230,7 @@ class MatchListing(Listing[ListedMatch]):
                 created,
                 finished,
                 match_seconds,
+                listed,
             ) in fetched
         ]
 

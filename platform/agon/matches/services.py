@@ -35,6 +35,7 @@ from agon.ladders.models import Ladder
 from agon.matches.fields import SeedField
 from agon.matches.heartbeat import Heartbeat
 from agon.matches.human_seat import HumanSeat
+from agon.matches.listed import listed_entry_of_finishing
 from agon.matches.live import LiveRecorder, live_clear
 from agon.matches.models import HumanTurn, Match, MatchSeat
 from agon.matches.outcome_registry import outcome_conclude
@@ -354,6 +355,7 @@ def _finish(*, match_id: int, token: str, record: MatchRecord, started: float) -
     match.finished = timezone.now()
     match.match_seconds = record.match_seconds
     match.pipeline_seconds = time.monotonic() - started
+    match.listed = listed_entry_of_finishing(match, seats_with_versions(match))
     match.save(
         update_fields=[
             "scores",
@@ -364,6 +366,7 @@ def _finish(*, match_id: int, token: str, record: MatchRecord, started: float) -
             "finished",
             "match_seconds",
             "pipeline_seconds",
+            "listed",
         ]
     )
     outcome_conclude(match)

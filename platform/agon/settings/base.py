@@ -105,11 +105,25 @@ planner hash a whole table to look up a page's few hundred rows in it by key (a 
 matches: every bot version hashed, 6.5 ms, against 1.6 ms by key on the bench)."""
 
 
+DATABASE_PREPARED = env_bool("AGON_DATABASE_PREPARED", True)
+"""Whether the busiest reads' statements (a bot's matches, a bot's detail: `agon.prepared`)
+are prepared on the PostgreSQL server, once per connection, and then only bound and run:
+PostgreSQL's planning was most of their cost (bench/README.md, "Fifth round"). Django
+prepares nothing by default, for connection poolers in transaction mode (PgBouncer before
+1.21) that do not follow prepared statements: behind one, set it to false."""
+
+
 def database(url: str, **settings: Any) -> dict[str, Any]:
-    """The database at `url` (dj-database-url's form), with RANDOM_PAGE_COST if PostgreSQL."""
+    """The database at `url` (dj-database-url's form), with RANDOM_PAGE_COST if PostgreSQL,
+    and prepared statements allowed if DATABASE_PREPARED (Django's own statements are
+    never prepared: its cursors bind their parameters in the client)."""
     config: dict[str, Any] = dict(dj_database_url.parse(url, **settings))
     if config["ENGINE"] == "django.db.backends.postgresql":
-        config.setdefault("OPTIONS", {})["options"] = f"-c random_page_cost={RANDOM_PAGE_COST}"
+        options = config.setdefault("OPTIONS", {})
+        options["options"] = f"-c random_page_cost={RANDOM_PAGE_COST}"
+        if DATABASE_PREPARED:
+            # psycopg's default; only `agon.prepared`'s cursors prepare (all they run).
+            options["prepare_threshold"] = 5
     return config
 
 

@@ -8,7 +8,8 @@ Required: AGON_SECRET_KEY (50+ random characters), AGON_ALLOWED_HOSTS (host name
 separated), AGON_DATABASE_URL (postgres://...), AGON_BROKER_URL and AGON_CACHE_URL
 (redis://..., two servers: the cache's capped and evicting, the broker's not). Optional
 here: AGON_CSRF_TRUSTED_ORIGINS, AGON_SSL_REDIRECT (true), AGON_HSTS_SECONDS (a year),
-AGON_DATABASE_CONN_MAX_AGE (60), AGON_SANDBOX (docker), AGON_LOG_FORMAT (json) and
+AGON_DATABASE_CONN_MAX_AGE (60), AGON_DATABASE_PREPARED (true: false behind a pooler in
+transaction mode), AGON_SANDBOX (docker), AGON_LOG_FORMAT (json) and
 AGON_LOG_LEVEL (INFO), AGON_REQUEST_LOG_QUIET_PATHS (/healthz,/metrics); the stored
 files' AGON_S3_* (agon.storage), and those of base.py.
 """

@@ -11,17 +11,20 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
 from agon.api import pagination
 from agon.api.bots import bot_detail_json
+from agon.api.matches import MatchSerializer
 from agon.bots.models import Bot
 from agon.bots.selectors import bot_detail
 from agon.ladders.models import Ladder
+from agon.matches.listed import listed_entries_fill
 from agon.matches.models import Match
 from agon.matches.selectors import MatchListing
-from tests.platform.conftest import MakeBot
-from tests.platform.support import fail_validation, latest_version, play_ranked
+from tests.platform.conftest import MakeBot, client_for
+from tests.platform.support import fail_validation, latest_version, play_ranked, ranked_match
 
 pytestmark = pytest.mark.django_db
 
@@ -91,7 +94,7 @@ def busy(ladder_2p: Ladder, make_bot: MakeBot, alice: User, bob: User) -> list[B
     return bots
 
 
-def test_a_bot_s_matches_come_with_their_count_in_one_statement_and_their_seats_in_another(
+def test_a_bot_s_finished_matches_come_with_their_count_in_one_statement(
     anonymous: APIClient, busy: list[Bot]
 ) -> None:
     first = busy[0]
@@ -103,7 +106,7 @@ def test_a_bot_s_matches_come_with_their_count_in_one_statement_and_their_seats_
     page = anonymous.get(f"/api/matches/?bot={first.id}&page_size=3").json()
     last = anonymous.get(f"/api/matches/?bot={first.id}&page_size=3&page=3").json()
 
-    assert status == 200 and len(sql) == 2 and "count(*)" in sql[0]
+    assert status == 200 and len(sql) == 1 and "count(*)" in sql[0]  # entries as written
     assert page["count"] == last["count"] == 8
     assert [match["id"] for match in page["results"]] == ids[:3]
     assert [match["id"] for match in last["results"]] == ids[6:]
@@ -166,7 +169,101 @@ def test_a_long_list_of_a_bot_s_matches_keeps_its_count_and_reads_pages_apart(
     _, then = statements(anonymous, f"{url}&page=2")
     _, short = statements(anonymous, f"/api/matches/?bot={busy[1].id}")
 
-    assert len(first) == 2 and "count(*)" in first[0]  # counted with its page, then kept
-    assert len(then) == 2 and not any("count(*)" in sql for sql in then)
+    assert len(first) == 1 and "count(*)" in first[0]  # counted with its page, then kept
+    assert len(then) == 1 and "count(*)" not in then[0]
     assert anonymous.get(f"{url}&page=2").json()["count"] == 8
-    assert len(short) == 2 and "count(*)" in short[0]  # two matches: counted each time
+    assert len(short) == 1 and "count(*)" in short[0]  # two matches: counted each time
+
+
+# --- a page of matches joined from the entries written as they finished ----------------
+
+
+def test_a_page_of_finished_matches_is_their_entries_joined_in_one_statement(
+    anonymous: APIClient, busy: list[Bot], ladder_2p: Ladder
+) -> None:
+    url = f"/api/matches/?bot={busy[0].id}&page_size=3&page=2"
+    ranked_match(ladder_2p, [latest_version(bot) for bot in busy[:2]])  # queued
+
+    _, sql = statements(anonymous, url)
+    response = anonymous.get(url)
+    _, with_queued = statements(anonymous, f"/api/matches/?bot={busy[0].id}&page_size=3")
+
+    assert len(sql) == 1 and "count(*)" in sql[0]  # three finished matches: no seats read
+    ids = Match.objects.filter(seats__version__bot=busy[0]).order_by("-id").values_list("id")
+    page = [Match.objects.get(id=match_id) for (match_id,) in ids[3:6]]
+    assert all(match.listed for match in page)  # written as each finished
+    expected = {
+        "count": 9,
+        "next": f"http://testserver/api/matches/?bot={busy[0].id}&page=3&page_size=3",
+        "previous": f"http://testserver/api/matches/?bot={busy[0].id}&page_size=3",
+        "results": MatchSerializer(page, many=True).data,
+    }
+    assert response["Content-Type"] == "application/json"
+    assert response.content == JSONRenderer().render(expected)
+    assert len(with_queued) == 2  # a queued match's entry is made as it is read
+
+
+def test_a_renamed_bot_shows_its_new_name_in_the_entries_at_once(
+    anonymous: APIClient, busy: list[Bot], bob_client: APIClient
+) -> None:
+    url = f"/api/matches/?bot={busy[0].id}"
+    before = anonymous.get(url).json()["results"]
+    assert any(seat["bot_label"] == "bob/b0@v1" for seat in before[0]["seats"])
+
+    renamed = bob_client.patch(f"/api/bots/{busy[0].id}/", {"name": "b9"}, format="json")
+    after = anonymous.get(url).json()["results"]
+
+    assert renamed.status_code == 200
+    labels = {seat["bot_label"] for match in after for seat in match["seats"]}
+    assert "bob/b9@v1" in labels and "bob/b0@v1" not in labels
+    assert len(after) == len(before)
+    theirs = anonymous.get(f"/api/matches/?bot={busy[1].id}").json()["results"]
+    assert "bob/b9@v1" in {seat["bot_label"] for match in theirs for seat in match["seats"]}
+
+
+def test_a_private_match_s_entry_reaches_only_who_may_see_it(
+    anonymous: APIClient, busy: list[Bot], bob: User
+) -> None:
+    hidden = Match.objects.filter(seats__version__bot=busy[0]).order_by("-id").first()
+    assert hidden is not None and hidden.listed
+    Match.objects.filter(id=hidden.id).update(private=True, created_by=bob)
+    url = f"/api/matches/?bot={busy[0].id}"
+
+    owners = client_for(bob).get(url).json()
+    strangers = anonymous.get(url).json()
+
+    assert hidden.id in [match["id"] for match in owners["results"]]
+    assert hidden.id not in [match["id"] for match in strangers["results"]]
+    assert strangers["count"] == owners["count"] - 1 == 7
+
+
+def test_entries_missing_are_made_as_read_and_filled_once(
+    anonymous: APIClient, busy: list[Bot]
+) -> None:
+    url = f"/api/matches/?bot={busy[0].id}"
+    written = anonymous.get(url).content
+    Match.objects.update(listed="")  # finished before entries were kept
+
+    _, made = statements(anonymous, url)
+    assert anonymous.get(url).content == written and len(made) == 2
+    assert listed_entries_fill() == Match.objects.filter(status=Match.Status.FINISHED).count()
+    _, joined = statements(anonymous, url)
+    assert anonymous.get(url).content == written and len(joined) == 1
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="SQLite has no prepared statements to keep"
+)
+def test_a_bot_s_matches_and_detail_are_prepared_on_the_server_once(
+    anonymous: APIClient, busy: list[Bot]
+) -> None:
+    for bot in busy[:3]:
+        assert anonymous.get(f"/api/matches/?bot={bot.id}").status_code == 200
+        assert anonymous.get(f"/api/bots/{bot.id}/").status_code == 200
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    page = [sql for sql in prepared if "count(*)" in sql and "v.bot_id = $" in sql]
+    detail = [sql for sql in prepared if "WHERE b.id = $1" in sql]
+    assert len(page) == len(detail) == 1  # one each for the three bots

@@ -173,4 +173,4 @@ def test_the_planner_prices_a_random_read_as_for_a_database_in_memory() -> None:
 def test_only_postgresql_is_told_the_price_of_a_random_read() -> None:
     assert "OPTIONS" not in database("sqlite:///agon.sqlite3")
     postgres = database("postgres://agon@db:5432/agon")
-    assert postgres["OPTIONS"] == {"options": "-c random_page_cost=1.1"}
+    assert postgres["OPTIONS"] == {"options": "-c random_page_cost=1.1", "prepare_threshold": 5}

@@ -18,11 +18,12 @@ from agon.matches.services import match_execute
 from tests.platform.conftest import MakeBot
 from tests.platform.support import latest_version, ranked_match
 
-RANKED_MATCH_STATEMENTS = 13
+RANKED_MATCH_STATEMENTS = 14
 """Of a two-seat ranked match: claim it 1 (the seed dealt afresh on a retry is part of
-that statement); read the match and its seats' bots 2; finish it 10: lock the match,
+that statement); read the match and its seats' bots 2; finish it 11: lock the match,
 read its seats with their versions (once: the ratings and the faults read them too),
-a row a seat (2), the match's row, lock the ratings, a rating a seat (2), the rating
+a row a seat (2), its bots' names for its entry in the lists (agon.matches.listed), the
+match's row, lock the ratings, a rating a seat (2), the rating
 changes, and the seats' versions' records of faults (1, at most a window's rows a
 version). BEGIN, COMMIT and savepoints are not counted, nor the heartbeat's thread
 (its own connection, and a short match never wakes it)."""

@@ -46,6 +46,11 @@ FAST_BEATS = {
     "AGON_BACKGROUND_MAX_WAIT_SECONDS": "5",
     # Finished ranked matches sent to be analysed every two seconds.
     "AGON_ANALYSIS_SECONDS": "2",
+    # A competition's phases moved on each second; its notices to the suite's local
+    # webhook receiver, tried again after a second (tests/acceptance/test_competition.py).
+    "AGON_COMPETITION_SECONDS": "1",
+    "AGON_WEBHOOKS_ALLOW_PRIVATE": "true",
+    "AGON_NOTIFICATION_BACKOFF_SECONDS": "1",
 }
 
 
@@ -143,6 +148,10 @@ class ProductionParts:
         environment that gives `agon up` these parts."""
         self.remove()
         self._execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(self.database)))
+        return self.environment()
+
+    def environment(self) -> dict[str, str]:
+        """The environment that gives `agon up` (or a command beside it) these parts."""
         database_url = urlunsplit(urlsplit(self.admin_url)._replace(path=f"/{self.database}"))
         return {
             "AGON_DATABASE_URL": database_url,
@@ -192,6 +201,15 @@ def platform_for(stack: str, folder: Path) -> AgonUp:
             raise
         record_path.write_text(json.dumps(up.record))
         return up
+
+
+def platform_env(up: AgonUp) -> dict[str, str]:
+    """The environment `agon up` runs with on its stack: a `manage.py` command given it
+    works on that platform's database, as its staff would."""
+    env = _base_env(up.var_dir)
+    if "database" in up.record:
+        env.update(ProductionParts(up.record).environment())
+    return env
 
 
 def stop_platform(record: dict[str, Any]) -> None:

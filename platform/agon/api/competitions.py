@@ -6,6 +6,7 @@ GET  /api/competitions/{id}/             its settings, dates, ladders, final and
 GET  /api/competitions/{id}/standings/   the live ladder, the final's standings, or the archive
 GET  /api/competitions/{id}/games/       the final's archived games, once it is over
 POST /api/competitions/{id}/entries/     enter your bot while it is upcoming or open
+DELETE /api/competitions/{id}/entries/{bot}/  take it out again, until the freeze
 GET  /api/bots/{id}/competitions/        a bot's history of competitions
 """
 
@@ -16,7 +17,7 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
-from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -33,7 +34,7 @@ from agon.competitions.selectors import (
     competition_standings,
     next_phase,
 )
-from agon.competitions.services import competition_enter
+from agon.competitions.services import competition_enter, competition_leave
 from competition.formats.registry import UnknownFormat, get_format
 
 
@@ -291,6 +292,22 @@ class CompetitionEntryView(APIView):
             bot_id=given.validated_data["bot"],
         )
         return Response(CompetitionEntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+class CompetitionEntryLeaveView(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(
+        responses={204: None, **error_responses(400, 401, 403, 404)},
+        summary="Take your bot out of a competition while it is upcoming or open",
+        description="Its entry and its ratings on the competition's ladders go; the "
+        "matches it played stay. Refused from the freeze on.",
+    )
+    def delete(self, request: Request, competition_id: int, bot_id: int) -> Response:
+        competition_leave(
+            user=signed_in_user(request), competition_id=competition_id, bot_id=bot_id
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class BotCompetitionsView(APIView):

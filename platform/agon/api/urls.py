@@ -101,6 +101,11 @@ urlpatterns = [
         competitions.CompetitionEntryView.as_view(),
         name="competition-entries",
     ),
+    path(
+        "competitions/<int:competition_id>/entries/<int:bot_id>/",
+        competitions.CompetitionEntryLeaveView.as_view(),
+        name="competition-entry",
+    ),
     path("tournaments/", tournaments.TournamentListView.as_view(), name="tournaments"),
     path(
         "tournaments/<int:tournament_id>/",

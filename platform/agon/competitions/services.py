@@ -1,9 +1,11 @@
-"""Competition writes from staff and users: making a competition, entering a bot.
+"""Competition writes from staff and users: making a competition, entering a bot and
+taking it out again.
 
 Staff make competitions (the admin, `manage.py competition_create`, `competition_create`
 here). Any user enters their own bots while it is upcoming or open: an entered bot is
 rated on the competition's ladders, and only there beyond the open ladders (a
-competition's ladders are not open: `Ladder.open`).
+competition's ladders are not open: `Ladder.open`). Its owner may take it out again
+until the freeze (`competition_leave`).
 """
 
 from __future__ import annotations
@@ -217,3 +219,23 @@ def competition_enter(*, user: User, competition_id: int, bot_id: int) -> Compet
             ladder=ladder, bot=bot, defaults={"version": version, "deviation_at": now}
         )
     return entry
+
+
+@transaction.atomic
+def competition_leave(*, user: User, competition_id: int, bot_id: int) -> None:
+    """Take one's own bot out of a competition while it is upcoming or open: its entry
+    and its ratings on the competition's ladders go (it is off the leaderboard and
+    matchmaking; the matches it played stay). Under the competition's row lock, as the
+    freeze takes it: a bot leaves before the freeze or not at all."""
+    competition = Competition.objects.select_for_update().filter(id=competition_id).first()
+    if competition is None:
+        raise Http404(f"there is no competition {competition_id}")
+    entry = competition.entries.select_related("bot").filter(bot_id=bot_id).first()
+    if entry is None:
+        raise Http404(f"bot {bot_id} is not entered in competition {competition_id}")
+    if entry.bot.owner_id != user.id:
+        raise PermissionDenied("you take out your own bots")
+    if competition.phase not in OPEN_TO_ENTRIES or timezone.now() >= competition.freezes:
+        raise ValidationError("this competition's entries are frozen")
+    Rating.objects.filter(ladder__in=competition.ladders.all(), bot_id=bot_id).delete()
+    entry.delete()

@@ -127,6 +127,19 @@ def database(url: str, **settings: Any) -> dict[str, Any]:
     return config
 
 
+def shared_sqlite_options() -> dict[str, Any]:
+    """The options of a SQLite file that several processes share (`agon up`'s web server,
+    worker and beat; the pipeline tests' workers): WAL lets readers and one writer work
+    at once; IMMEDIATE transactions take the write lock when they begin, so a
+    transaction that reads and then writes waits for the lock (up to the timeout)
+    instead of failing with "database is locked" when another process wrote meanwhile."""
+    return {
+        "timeout": env_float("AGON_SQLITE_TIMEOUT", 30.0),
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+
+
 DATABASES = {
     "default": database(
         env_str("AGON_DATABASE_URL", f"sqlite:///{VAR_DIR / 'agon.sqlite3'}"),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from agon.env import env_float
 from agon.settings.base import *  # noqa: F403
 from agon.settings.base import (
     CELERY_BROKER_URL,
@@ -11,6 +10,7 @@ from agon.settings.base import (
     broker_transport,
     filesystem_broker_options,
     sandbox_setting,
+    shared_sqlite_options,
 )
 
 # DEBUG stays off (base.py: AGON_DEBUG, default false): `agon up` serves other people
@@ -21,18 +21,9 @@ VAR_DIR.mkdir(parents=True, exist_ok=True)
 # the copies baked into a Docker bot image, which go stale as soon as the code changes.
 AGON_SANDBOX = sandbox_setting("bwrap")
 
-# The web server, the worker's processes and beat share one SQLite file. WAL lets readers
-# and one writer work at once; IMMEDIATE transactions take the write lock when they begin,
-# so a transaction that reads and then writes waits for the lock (up to the timeout)
-# instead of failing with "database is locked" when another process wrote meanwhile.
+# The web server, the worker's processes and beat share one SQLite file.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {
-            "timeout": env_float("AGON_SQLITE_TIMEOUT", 30.0),
-            "transaction_mode": "IMMEDIATE",
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-        }
-    )
+    DATABASES["default"].setdefault("OPTIONS", {}).update(shared_sqlite_options())
 
 # A broker that needs no server: messages are files under var/broker. Every folder is
 # absolute: the transport's default for its exchange tables is `control` in the working

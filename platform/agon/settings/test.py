@@ -13,6 +13,7 @@ from agon.settings.base import (
     database,
     filesystem_broker_options,
     sandbox_setting,
+    shared_sqlite_options,
 )
 
 AGON_TEST_DATABASE_URL = env_str(
@@ -21,6 +22,13 @@ AGON_TEST_DATABASE_URL = env_str(
 """The database the tests' own are named after (pytest-django makes `test_<name>`; the
 acceptance suite a database of its own beside them)."""
 DATABASES = {"default": database(AGON_TEST_DATABASE_URL)}
+AGON_TEST_SQLITE_FILE = env_str("AGON_TEST_SQLITE_FILE", "")
+"""On SQLite: the file pytest-django makes the test database in, which the workers a
+pipeline test starts share, with `agon up`'s options (empty: in memory, this process's
+alone)."""
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" and AGON_TEST_SQLITE_FILE:
+    DATABASES["default"]["TEST"] = {"NAME": AGON_TEST_SQLITE_FILE}
+    DATABASES["default"].setdefault("OPTIONS", {}).update(shared_sqlite_options())
 CELERY_BROKER_URL = env_str("AGON_TEST_BROKER_URL", "redis://127.0.0.1:6379/15")
 CELERY_BROKER_TRANSPORT = broker_transport(CELERY_BROKER_URL)
 # Broker keys of their own for each pytest-xdist process: a worker the tests start

@@ -105,6 +105,11 @@ urlpatterns = [
         competitions.competition_enter_view,
         name="competition-enter",
     ),
+    path(
+        "competitions/<int:competition_id>/leave/<int:bot_id>/",
+        competitions.competition_leave_view,
+        name="competition-leave",
+    ),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("tournaments/new/", tournaments.tournament_new, name="tournament-new"),
     path("tournaments/<int:tournament_id>/", tournaments.tournament_detail, name="tournament"),

@@ -24,6 +24,7 @@ from rest_framework.test import APIClient
 from agon.bots.models import Bot
 from agon.bots.services import bot_open_to_events
 from agon.competitions.models import Competition
+from agon.competitions.services import competition_enter
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
 from agon.matches.services import match_create
@@ -58,7 +59,7 @@ class World:
     entry: Entry
     """ant's entry in `tournament`."""
     competition: Competition
-    """Staff's, upcoming (it takes entries), nobody entered."""
+    """Staff's, upcoming (it takes entries), with ant2 entered."""
 
 
 @pytest.fixture
@@ -80,6 +81,7 @@ def world(make_bot: MakeBot, alice: User, bob: User, ladder_2p: Ladder) -> World
     tournament = open_tournament(alice)
     entry = entry_create(user=alice, tournament_id=tournament.id, bot_id=ant.id)
     competition = season(staff_user())
+    competition_enter(user=alice, competition_id=competition.id, bot_id=ant2.id)
     return World(alice, bob, ant, ant2, bee, ladder_2p, match, test, tournament, entry, competition)
 
 
@@ -334,6 +336,10 @@ ENDPOINTS: dict[str, tuple[Endpoint, dict[str, int]]] = {
             "json",
         ),
         {"anonymous": 401, "other": 403, "owner": 201},
+    ),
+    "take a bot out of a competition": (
+        Endpoint("delete", lambda w: f"/api/competitions/{w.competition.id}/entries/{w.ant2.id}/"),
+        {"anonymous": 401, "other": 403, "owner": 204},
     ),
     "list the competitions a bot was entered in": (
         Endpoint("get", lambda w: f"/api/bots/{w.ant.id}/competitions/"),

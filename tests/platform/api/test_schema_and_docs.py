@@ -70,6 +70,7 @@ def test_the_schema_describes_every_endpoint(anonymous: APIClient) -> None:
         "/api/competitions/{competition_id}/standings/",
         "/api/competitions/{competition_id}/games/",
         "/api/competitions/{competition_id}/entries/",
+        "/api/competitions/{competition_id}/entries/{bot_id}/",
     }
     one_bot = paths["/api/bots/{bot_id}/"]
     assert {"get", "patch", "delete"} <= set(one_bot)

@@ -1,6 +1,7 @@
 """What the API and the pages show of a competition in each phase: the list by phase,
 the countdown, the rules written from its fields, the live leaderboard, the archive, a
-bot's history; entering a bot from the page; what an author controls is escaped."""
+bot's history; entering a bot from the page, and taking it out until the freeze; what
+an author controls is escaped."""
 
 from __future__ import annotations
 
@@ -175,3 +176,46 @@ def test_a_hostile_bot_name_is_escaped_on_the_competition_page(
     page = Client().get(f"/competitions/{competition.id}/").content.decode()
     assert "<img src=x" not in page
     assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in page
+
+
+def test_an_owner_takes_a_bot_out_while_it_is_open_and_nobody_else_nor_after_the_freeze(
+    bots: list[Bot], alice: User, bob: User, carol: User
+) -> None:
+    ant, bee, cat = bots
+    competition = season(staff_user())
+    enter(competition, bots)
+    at(competition.opens)
+    ladder = its_ladder(competition)
+    climb(ladder, [cat, ant, bee], games=1)
+    leave = f"/api/competitions/{competition.id}/entries/{ant.id}/"
+
+    assert client_for(bob).delete(leave).status_code == 403  # not his bot
+    assert APIClient().delete(leave).status_code == 401
+    assert client_for(alice).delete(leave).status_code == 204
+    assert not competition.entries.filter(bot=ant).exists()
+    assert not ladder.ratings.filter(bot=ant).exists()  # off the board and matchmaking
+    standings = client_for(alice).get(f"/api/competitions/{competition.id}/standings/").json()
+    assert [row["bot_name"] for row in standings["rows"]] == ["cat", "bee"]
+    assert client_for(alice).delete(leave).status_code == 404  # out already
+
+    # The page's button: for the viewer's own entered bots; a POST of another's refused.
+    page = _signed_in(carol).get(f"/competitions/{competition.id}/").content.decode()
+    assert "Leave the competition" in page and f"/leave/{cat.id}/" in page
+    assert f"/leave/{bee.id}/" not in page
+    assert (
+        _signed_in(carol).post(f"/competitions/{competition.id}/leave/{bee.id}/").status_code == 403
+    )
+    left = _signed_in(carol).post(f"/competitions/{competition.id}/leave/{cat.id}/")
+    assert left.status_code == 302
+    assert list(competition.entries.values_list("bot_id", flat=True)) == [bee.id]
+
+    # From the freeze on, nobody leaves: bee stays, with its locked version.
+    at(competition.freezes)
+    late = client_for(bob).delete(f"/api/competitions/{competition.id}/entries/{bee.id}/")
+    assert late.status_code == 400 and "frozen" in str(late.json()["detail"])
+    bobs = _signed_in(bob)
+    assert (
+        "Leave the competition" not in bobs.get(f"/competitions/{competition.id}/").content.decode()
+    )
+    assert bobs.post(f"/competitions/{competition.id}/leave/{bee.id}/").status_code == 302
+    assert competition.entries.exclude(version=None).filter(bot=bee).exists()

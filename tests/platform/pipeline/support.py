@@ -102,9 +102,13 @@ def wait_validated(client: Any, bot_ids: Sequence[int], explain: Callable[[], st
 
 
 def test_database_url() -> str:
-    """The URL of the database this test process uses (pytest-django's test database)."""
+    """The URL of the database this test process uses (pytest-django's test database):
+    PostgreSQL's, or the SQLite file of AGON_TEST_SQLITE_FILE."""
     db = connection.settings_dict
-    assert db["ENGINE"].endswith("postgresql"), "the pipeline tests need PostgreSQL"
+    if db["ENGINE"].endswith("sqlite3"):
+        assert getattr(settings, "AGON_TEST_SQLITE_FILE", ""), "workers share a file, not memory"
+        return f"sqlite:///{db['NAME']}"
+    assert db["ENGINE"].endswith("postgresql"), "the pipeline tests need PostgreSQL or SQLite"
     user = quote(db["USER"] or "", safe="")
     password = f":{quote(str(db['PASSWORD']), safe='')}" if db["PASSWORD"] else ""
     credentials = f"{user}{password}@" if user else ""

@@ -1,7 +1,8 @@
 """The competitions list (upcoming, running, past) and one competition: its countdown,
 rules, the live leaderboard, the final (its standings and bracket or table, live), the
-archive once it is over, and the viewer's entry form while it takes entries. The entry
-form goes through `agon.competitions.services`, as the API does."""
+archive once it is over, and the viewer's entry form (and a button to take each of their
+entered bots out) while it takes entries. Both go through `agon.competitions.services`,
+as the API does."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
-from agon.competitions.models import Competition
+from agon.competitions.models import Competition, CompetitionEntry
 from agon.competitions.rules_text import rule_lines
 from agon.competitions.selectors import (
     archived_games,
@@ -23,7 +24,7 @@ from agon.competitions.selectors import (
     ladder_rows,
     next_phase,
 )
-from agon.competitions.services import OPEN_TO_ENTRIES, competition_enter
+from agon.competitions.services import OPEN_TO_ENTRIES, competition_enter, competition_leave
 from agon.web.competition_forms import CompetitionEntryForm
 from agon.web.tournament_pages import live_part
 from agon.web.views.common import post_form, signed_in
@@ -89,9 +90,20 @@ def _detail_page(
         "rules": rule_lines(competition),
         "entrants": competition.entries.count(),
         "entry_form": form,
+        "own_entries": _own_entries(request, competition),
         "taking_entries": _taking_entries(competition),
     }
     return render(request, "web/competition.html", context)
+
+
+def _own_entries(request: HttpRequest, competition: Competition) -> list[CompetitionEntry]:
+    """The viewer's entered bots, which they may take out while it takes entries."""
+    viewer = request.user if isinstance(request.user, User) else None
+    if viewer is None or not _taking_entries(competition):
+        return []
+    return list(
+        competition.entries.filter(bot__owner=viewer).select_related("bot").order_by("bot__name")
+    )
 
 
 def competition_detail(request: HttpRequest, competition_id: int) -> HttpResponse:
@@ -119,3 +131,16 @@ def competition_enter_view(request: HttpRequest, competition_id: int) -> HttpRes
             messages.success(request, f"{entry.bot.name} is entered.")
             return redirect("web:competition", competition_id=competition.id)
     return _detail_page(request, competition, form)
+
+
+@login_required
+@post_form("web:competition", "competition_id")
+def competition_leave_view(request: HttpRequest, competition_id: int, bot_id: int) -> HttpResponse:
+    competition = _competition_or_404(competition_id)
+    try:
+        competition_leave(user=signed_in(request), competition_id=competition.id, bot_id=bot_id)
+    except ValidationError as refusal:
+        messages.error(request, f"The bot was not taken out: {'; '.join(refusal.messages)}.")
+    else:
+        messages.success(request, "The bot is out of the competition.")
+    return redirect("web:competition", competition_id=competition.id)

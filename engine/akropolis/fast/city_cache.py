@@ -46,6 +46,7 @@ from engine.akropolis.fast.legal_tables import (
 )
 from engine.akropolis.fast.running_score import RunningScore
 from engine.akropolis.geometry import TRIANGLE_ACTIONS, is_legal, scan_legal_triangles
+from engine.akropolis.native import CORE
 from engine.akropolis.scoring import ColorValues
 from engine.hexgrid import decode
 
@@ -153,6 +154,29 @@ class CityCache:
     def update_legal(self, top: Mapping[int, Hex], triangle: int, level: int, direct: bool) -> None:
         """Follow a tile placed on `triangle` at `level` in the legal list: `direct`
         when the list is exact for the city as it was just before (not a replay)."""
+        legal = self.legal
+        if legal is None:
+            return
+        if CORE is not None and type(top) is dict:
+            # The compiled core (`engine.akropolis.native`): `update_legal_in_python`, in C.
+            CORE.update_legal(
+                top,
+                legal,
+                self.legal_set,
+                self.legal_texts,
+                PLACEMENT_TEXTS,
+                triangle,
+                level,
+                direct,
+            )
+            return
+        self.update_legal_in_python(top, triangle, level, direct)
+
+    def update_legal_in_python(
+        self, top: Mapping[int, Hex], triangle: int, level: int, direct: bool
+    ) -> None:
+        """`update_legal` in pure Python: the reference the compiled core is held to, and
+        the fallback where it is not built."""
         legal, legal_set = self.legal, self.legal_set
         if legal is None:
             return

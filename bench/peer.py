@@ -61,7 +61,7 @@ from bench.cpu_table import (  # noqa: E402
 from bench.prototype import c_cities  # noqa: E402
 from bench.prototype.build import NoCompiler, build_core  # noqa: E402
 from engine import get_game  # noqa: E402
-from engine.akropolis.fast import city_cache  # noqa: E402
+from engine.akropolis import native  # noqa: E402
 from engine.akropolis.spec import AKROPOLIS  # noqa: E402
 from engine.core import MatchResult  # noqa: E402
 
@@ -254,12 +254,12 @@ def pure_python(work: Callable[[], object]) -> Callable[[], object]:
     pure-Python paths taken, for the spells of a contender beside the same work on."""
 
     def run() -> object:
-        kept = city_cache.CORE
-        city_cache.CORE = None
+        kept = native.CORE
+        native.CORE = None
         try:
             return work()
         finally:
-            city_cache.CORE = kept
+            native.CORE = kept
 
     return run
 
@@ -356,7 +356,7 @@ def measure(
         "agon": (agon_work, agon_tries),
         "agon mover": (mover_work, mover_tries),
     }
-    compiled_core = city_cache.CORE is not None
+    compiled_core = native.CORE is not None
     if compiled_core:
         for name in ("agon", "agon, by index"):
             playouts[name + PURE] = pure_python(playouts[name])
@@ -463,7 +463,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(
             "Akropolis' compiled core (issue 32): "
-            + ("on, and off in the rows marked" + PURE if city_cache.CORE else "not in use")
+            + ("on, and off in the rows marked" + PURE if native.CORE else "not in use")
         )
         table = {n: measure(n, args.seconds, logics[n], core) for n in args.players}
     print_table(table)

@@ -95,9 +95,13 @@ def _folder(package: str) -> Path:
 
 def _package_files(folder: Path) -> Iterator[Path]:
     for path in sorted(folder.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-            if not is_compiled_module(path):
-                yield path
+        if (
+            path.is_file()
+            and "__pycache__" not in path.parts
+            and path.suffix != ".pyc"
+            and not is_compiled_module(path)
+        ):
+            yield path
 
 
 def is_compiled_module(path: Path) -> bool:

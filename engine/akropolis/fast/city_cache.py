@@ -35,6 +35,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Mapping
 
+from engine.akropolis import native
 from engine.akropolis.fast.board_score import colour_values as board_colour_values
 from engine.akropolis.fast.legal_tables import (
     MAYBE_LEGAL_BEFORE,
@@ -46,7 +47,6 @@ from engine.akropolis.fast.legal_tables import (
 )
 from engine.akropolis.fast.running_score import RunningScore
 from engine.akropolis.geometry import TRIANGLE_ACTIONS, is_legal, scan_legal_triangles
-from engine.akropolis.native import CORE
 from engine.akropolis.scoring import ColorValues
 from engine.hexgrid import decode
 
@@ -157,9 +157,10 @@ class CityCache:
         legal = self.legal
         if legal is None:
             return
-        if CORE is not None and type(top) is dict:
+        core = native.CORE
+        if core is not None and type(top) is dict:
             # The compiled core (`engine.akropolis.native`): `update_legal_in_python`, in C.
-            CORE.update_legal(
+            core.update_legal(
                 top,
                 legal,
                 self.legal_set,

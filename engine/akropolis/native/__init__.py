@@ -65,3 +65,5 @@ def load_core() -> ModuleType | None:
 
 
 CORE = load_core()
+"""The compiled core in use, or None: the engine reads it at each call, so setting it to
+None turns the core off (the benchmarks' rows with the core off do)."""

@@ -19,7 +19,6 @@ from hypothesis import HealthCheck, given, settings
 
 from engine.akropolis import native
 from engine.akropolis.city import City
-from engine.akropolis.fast import city_cache
 from engine.akropolis.fast.city_cache import CityCache, Hex
 from engine.akropolis.geometry import scan_legal_triangles
 from engine.rng import SplitMix64
@@ -43,7 +42,7 @@ def core(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
 def checked_updates(core: ModuleType, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """Every legal-triangle update runs in C on the city and in Python on a copy of what
     it keeps; both must agree. Yields the count of updates compared."""
-    monkeypatch.setattr(city_cache, "CORE", core)
+    monkeypatch.setattr(native, "CORE", core)
     compiled = CityCache.update_legal
     compared = [0]
 
@@ -129,9 +128,9 @@ def test_random_games_show_the_same_with_the_core_and_without(
     core: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     setups_ = [(11, 2, {}), (12, 4, {"houses": True, "gardens": True})]
-    monkeypatch.setattr(city_cache, "CORE", core)
+    monkeypatch.setattr(native, "CORE", core)
     compiled = [transcript(setup, copies_every=2) for setup in setups_]
-    monkeypatch.setattr(city_cache, "CORE", None)
+    monkeypatch.setattr(native, "CORE", None)
     assert compiled == [transcript(setup, copies_every=2) for setup in setups_]
 
 
@@ -143,7 +142,7 @@ AKROPOLIS_GOLDENS = [golden for golden in GOLDENS if golden.game == "akropolis"]
 def test_the_goldens_play_byte_for_byte_with_the_core_and_without(
     golden: Golden, compiled: bool, core: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(city_cache, "CORE", core if compiled else None)
+    monkeypatch.setattr(native, "CORE", core if compiled else None)
     assert golden_text(build_golden(golden)) == golden.path.read_text()
 
 

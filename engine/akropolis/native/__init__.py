@@ -16,6 +16,7 @@ random games.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 from types import ModuleType
@@ -36,7 +37,7 @@ def load_core() -> ModuleType | None:
     if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
         return None
     try:
-        from engine.akropolis.native import _core
+        _core = importlib.import_module(f"{__name__}._core")
     except ImportError as error:
         logger.warning("Akropolis: compiled core not available (%s); using pure Python", error)
         return None

@@ -34,15 +34,19 @@ $(UV): requirements-uv.lock
 		-r requirements-uv.lock
 	touch $(UV)
 
+# The compiled core's sources (issue 32): the editable install builds it in place, so a
+# changed source means installing again.
+NATIVE_SOURCES := $(wildcard engine/*/native/*.c)
+
 # Each stamp is rebuilt only when its lock or the project metadata changed since the last
 # install; the whole lock holds the platform's, so installing it satisfies `make run` too.
-$(RUN_STAMP): requirements-run.lock pyproject.toml | $(UV)
+$(RUN_STAMP): requirements-run.lock pyproject.toml $(NATIVE_SOURCES) | $(UV)
 	@echo "Installing the platform's $$(grep -c '==' requirements-run.lock) pinned packages into $(VENV)"
 	set -o pipefail; $(UV_PIP) --require-hashes -r requirements-run.lock $(QUIET_LIST)
 	$(UV_PIP) --quiet --no-deps --no-build-isolation -e .
 	touch $(RUN_STAMP)
 
-$(STAMP): requirements.lock pyproject.toml | $(UV)
+$(STAMP): requirements.lock pyproject.toml $(NATIVE_SOURCES) | $(UV)
 	@echo "Installing all $$(grep -c '==' requirements.lock) pinned packages into $(VENV)"
 	set -o pipefail; $(UV_PIP) --require-hashes -r requirements.lock $(QUIET_LIST)
 	$(UV_PIP) --quiet --no-deps --no-build-isolation -e .

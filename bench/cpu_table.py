@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 from bench import interleave
@@ -276,7 +276,8 @@ def row_rates(game_id: str, players: int, seconds: float) -> dict[str, float]:
     return {name: rate * counts[name] for name, rate in rates.items()}
 
 
-def print_table(seconds: float) -> None:
+def print_table(seconds: float, games: Collection[str] | None = None) -> None:
+    """The table's rows, of every game or of `games`."""
     print(
         'CPU-time table ("/kcal" = per thousand runs of the calibration workload, timed in '
         "turns with the row's figures: its runs/CPU-s are the last column)"
@@ -286,6 +287,8 @@ def print_table(seconds: float) -> None:
         "referee turn: engine  message (us) | calibration/s"
     )
     for game_id, counts in PLAYER_COUNTS.items():
+        if games is not None and game_id not in games:
+            continue
         for players in counts:
             rates = row_rates(game_id, players, seconds)
             calibration = rates["calibration"]

@@ -320,6 +320,9 @@ def main() -> None:
     parser.add_argument(
         "--table-only", action="store_true", help="print only the CPU-time table per game"
     )
+    parser.add_argument(
+        "--game", action="append", help="the table's rows of this game only (repeatable)"
+    )
     args = parser.parse_args()
     if args.replays < 1 or args.positions < 1 or args.cold_runs < 1:
         parser.error("need --replays, --positions and --cold-runs of 1 or more")
@@ -329,7 +332,7 @@ def main() -> None:
     if args.cold_start_only:
         bench_cold_start(args.cold_runs)
         return
-    print_table(args.seconds)
+    print_table(args.seconds, args.game)
     if args.table_only:
         return
     bench_random(args.seconds)

@@ -20,7 +20,8 @@ Python, as its `AkropolisGame` makes them) and "compiled loop" (the playout and
 evaluation loops themselves compiled in numba over the same jitted `Board`, so the peer
 runs at its real speed: `CompiledPeer`); of Agon (driven by the same generator as the
 peer: each picked action applied as the referee applies a bot's, checked, and "by
-index" as the peer's `make_move` takes a move), and of Agon's turns on the C
+index" as the peer's `make_move` takes a move; both again with Akropolis' compiled core
+off, ", pure Python", where it is built: issue 32), and of Agon's turns on the C
 prototype's cities (`bench/prototype`, built here when a C compiler is found); the
 evaluation rate of a lookahead (the peer: copy + `make_move` + `get_score`; Agon:
 copy + apply + `Akropolis.scores`, as `agon_bot.Lookahead`; the prototype: the same on C
@@ -60,6 +61,7 @@ from bench.cpu_table import (  # noqa: E402
 from bench.prototype import c_cities  # noqa: E402
 from bench.prototype.build import NoCompiler, build_core  # noqa: E402
 from engine import get_game  # noqa: E402
+from engine.akropolis import native  # noqa: E402
 from engine.akropolis.spec import AKROPOLIS  # noqa: E402
 from engine.core import MatchResult  # noqa: E402
 
@@ -244,6 +246,28 @@ def c_evaluation_work(core: ModuleType, players: int) -> tuple[Callable[[], None
     return work, len(pairs)
 
 
+# --- the compiled core off (issue 32) --------------------------------------------------
+
+
+def pure_python(work: Callable[[], object]) -> Callable[[], object]:
+    """`work` with Akropolis' compiled core off (`engine.akropolis.native`), its
+    pure-Python paths taken, for the spells of a contender beside the same work on."""
+
+    def run() -> object:
+        kept = native.CORE
+        native.CORE = None
+        try:
+            return work()
+        finally:
+            native.CORE = kept
+
+    return run
+
+
+PURE = ", pure Python"
+"""The suffix of the rows with the compiled core off (only where it is on)."""
+
+
 # --- the table --------------------------------------------------------------------------
 
 
@@ -332,6 +356,13 @@ def measure(
         "agon": (agon_work, agon_tries),
         "agon mover": (mover_work, mover_tries),
     }
+    compiled_core = native.CORE is not None
+    if compiled_core:
+        for name in ("agon", "agon, by index"):
+            playouts[name + PURE] = pure_python(playouts[name])
+        for name in ("agon", "agon mover"):
+            work, count = evaluations[name]
+            evaluations[name + PURE] = (pure_python(work), count)
     if core is not None:
         playouts["agon, C cities"] = lambda: c_cities.random_playout(core, players, next(seeds))
         evaluations["agon, C cities"] = c_evaluation_work(core, players)
@@ -346,6 +377,17 @@ def measure(
         Row("agon", games["agon"], agon, per_second["agon"], per_second["agon mover"]),
         Row("agon, by index", games["agon, by index"], agon),
     ]
+    if compiled_core:
+        rows += [
+            Row(
+                "agon" + PURE,
+                games["agon" + PURE],
+                agon,
+                per_second["agon" + PURE],
+                per_second["agon mover" + PURE],
+            ),
+            Row("agon, by index" + PURE, games["agon, by index" + PURE], agon),
+        ]
     for row in rows[:2]:
         row.mover = row.evaluations
     if core is not None:
@@ -418,6 +460,10 @@ def main(argv: list[str] | None = None) -> int:
             f"Issue 17 side by side, CPU time, one process (Python {sys.version.split()[0]}, "
             f"numba {numba.__version__}, numpy {numpy.__version__}); "
             f"calibration {calibration_rate():.0f} runs/CPU-s"
+        )
+        print(
+            "Akropolis' compiled core (issue 32): "
+            + ("on, and off in the rows marked" + PURE if native.CORE else "not in use")
         )
         table = {n: measure(n, args.seconds, logics[n], core) for n in args.players}
     print_table(table)

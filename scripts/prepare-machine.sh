@@ -103,6 +103,9 @@ trust_local_postgres() {
 }
 
 need_deb make bubblewrap python3 python3-numpy
+# gcc and Python's headers: `make venv` builds Akropolis' compiled core (issue 32); without
+# them it still installs, and the engine runs in pure Python.
+need_deb gcc libc6-dev python3-dev
 if [ "$purpose" = test ]; then
     # chromium: the browser tests (tests/platform/web/browser/) drive Debian's Chromium.
     # docker-compose and python3-pip: the compose test (tests/deploy/test_compose.py) and

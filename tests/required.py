@@ -1,7 +1,8 @@
 """Parts of the machine a test needs, skipped where missing, except where required.
 
 Some tests need real parts of the machine: a sandbox backend (bwrap, docker), cgroups
-for boxes, root, Chromium, a compose command. On a developer's machine a test whose part
+for boxes, root, Chromium, a compose command, Akropolis' compiled core (built by `make venv`
+where the machine has a C compiler and Python's headers). On a developer's machine a test whose part
 is missing is skipped, saying why. Where AGON_TEST_REQUIRE names the part (a comma
 separated list, or `all`), its absence fails the test instead: `make test`, which CI
 runs, requires them all, so a CI machine that lost Docker cannot pass with the Docker
@@ -18,7 +19,7 @@ import pytest
 from sandbox.backends import ISOLATING_BACKENDS
 
 REQUIRE_VARIABLE = "AGON_TEST_REQUIRE"
-PARTS = (*ISOLATING_BACKENDS, "cgroups", "root", "chromium", "compose")
+PARTS = (*ISOLATING_BACKENDS, "cgroups", "root", "chromium", "compose", "compiled-core")
 """Each sandbox that isolates (its tests need it to work here), then the other parts."""
 
 

@@ -25,6 +25,7 @@ import base64
 import functools
 import hashlib
 import importlib
+import importlib.machinery
 import io
 import sys
 import zipfile
@@ -94,8 +95,19 @@ def _folder(package: str) -> Path:
 
 def _package_files(folder: Path) -> Iterator[Path]:
     for path in sorted(folder.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+        if (
+            path.is_file()
+            and "__pycache__" not in path.parts
+            and path.suffix != ".pyc"
+            and not is_compiled_module(path)
+        ):
             yield path
+
+
+def is_compiled_module(path: Path) -> bool:
+    """An extension module built here (Akropolis' compiled core, issue 32): not shipped in
+    the kit, a wheel for any platform; the kit's engine runs in pure Python and says so."""
+    return path.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 
 def kit_wheel() -> Wheel:

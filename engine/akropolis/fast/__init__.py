@@ -16,4 +16,7 @@ tests/engine/akropolis/fast/ (random games and hand-made adversarial cities).
   `placement_gains` (equal to `greedy.naive_gains`).
 - `observation_text`: the observation's JSON text from texts kept between turns (equal
   to `compact_json(observation.observation(state, player))`).
+
+`city_cache`'s legal-triangle upkeep runs in C where Akropolis' compiled core is built
+(`engine.akropolis.native`), its Python method the reference.
 """

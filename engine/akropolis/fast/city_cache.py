@@ -35,6 +35,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Mapping
 
+from engine.akropolis import native
 from engine.akropolis.fast.board_score import colour_values as board_colour_values
 from engine.akropolis.fast.legal_tables import (
     MAYBE_LEGAL_BEFORE,
@@ -153,6 +154,30 @@ class CityCache:
     def update_legal(self, top: Mapping[int, Hex], triangle: int, level: int, direct: bool) -> None:
         """Follow a tile placed on `triangle` at `level` in the legal list: `direct`
         when the list is exact for the city as it was just before (not a replay)."""
+        legal = self.legal
+        if legal is None:
+            return
+        core = native.CORE
+        if core is not None and type(top) is dict:
+            # The compiled core (`engine.akropolis.native`): `update_legal_in_python`, in C.
+            core.update_legal(
+                top,
+                legal,
+                self.legal_set,
+                self.legal_texts,
+                PLACEMENT_TEXTS,
+                triangle,
+                level,
+                direct,
+            )
+            return
+        self.update_legal_in_python(top, triangle, level, direct)
+
+    def update_legal_in_python(
+        self, top: Mapping[int, Hex], triangle: int, level: int, direct: bool
+    ) -> None:
+        """`update_legal` in pure Python: the reference the compiled core is held to, and
+        the fallback where it is not built."""
         legal, legal_set = self.legal, self.legal_set
         if legal is None:
             return

@@ -1,0 +1,202 @@
+"""Akropolis' compiled core (`engine.akropolis.native`) against the pure-Python engine.
+
+Each update of the legal triangles a random game makes runs both ways, on equal copies,
+and must leave the same list, set and texts; whole games and the goldens must play the
+same byte for byte with the core and without. Its loader falls back to pure Python,
+saying so in one line, wherever the core cannot be used. Where the core is not built
+these tests skip, or fail where AGON_TEST_REQUIRE asks for it (`make test`).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Iterator, Mapping
+from types import ModuleType, SimpleNamespace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from engine.akropolis import native
+from engine.akropolis.city import City
+from engine.akropolis.fast.city_cache import CityCache, Hex
+from engine.akropolis.geometry import scan_legal_triangles
+from engine.rng import SplitMix64
+from tests.engine.akropolis.test_properties import Setup, setups
+from tests.engine.goldens.playthroughs import GOLDENS, Golden, build_golden, golden_text
+from tests.engine.support import GAME, property_settings
+from tests.required import missing
+
+
+@pytest.fixture
+def core(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """The compiled core, set up, whatever AGON_PURE_PYTHON says."""
+    monkeypatch.delenv(native.PURE_PYTHON_VARIABLE, raising=False)
+    module = native.load_core()
+    if module is None:
+        missing("compiled-core", "Akropolis' compiled core is not built here (`make venv`)")
+    return module
+
+
+@pytest.fixture
+def checked_updates(core: ModuleType, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Every legal-triangle update runs in C on the city and in Python on a copy of what
+    it keeps; both must agree. Yields the count of updates compared."""
+    monkeypatch.setattr(native, "CORE", core)
+    compiled = CityCache.update_legal
+    compared = [0]
+
+    def both(
+        self: CityCache, top: Mapping[int, Hex], triangle: int, level: int, direct: bool
+    ) -> None:
+        twin = CityCache.__new__(CityCache)
+        twin.legal = None if self.legal is None else list(self.legal)
+        twin.legal_set = set(self.legal_set)
+        twin.legal_texts = None if self.legal_texts is None else list(self.legal_texts)
+        compiled(self, top, triangle, level, direct)
+        twin.update_legal_in_python(top, triangle, level, direct)
+        assert self.legal == twin.legal, f"triangle {triangle}, level {level}, direct {direct}"
+        assert self.legal_set == twin.legal_set
+        assert self.legal_texts == twin.legal_texts
+        compared[0] += 1
+
+    monkeypatch.setattr(CityCache, "update_legal", both)
+    yield compared
+
+
+def transcript(setup: Setup, copies_every: int) -> list[str]:
+    """What a random game shows, turn by turn: the legal actions' text, the mover's
+    observation text, a copy's legal actions a move ahead every few turns, the result."""
+    seed, players, options = setup
+    state = GAME.new_state(seed, players, dict(options))
+    rng = SplitMix64(seed)
+    shown = []
+    while not GAME.is_over(state):
+        legal = GAME.legal_actions(state)
+        mover = GAME.current_player(state)
+        shown += [legal.compact_text(), GAME.observation_text(state, mover)]
+        if state.turn % copies_every == 0:
+            twin = GAME.copy_state(state)
+            GAME.apply_legal(twin, legal, len(legal) - 1)
+            if not GAME.is_over(twin):
+                shown.append(GAME.legal_actions(twin).compact_text())
+            shown += [str(city.legal_triangles()) for city in twin.cities]
+        GAME.apply_legal(state, legal, rng.below(len(legal)))
+    shown.append(str(GAME.result(state).to_json()))
+    return shown
+
+
+# The fixture's patch holds for every example, as meant: it only counts and compares.
+@settings(
+    property_settings(12),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(setups())
+def test_every_update_of_random_games_is_the_same_in_c_and_in_python(
+    checked_updates: list[int], setup: Setup
+) -> None:
+    before = checked_updates[0]
+    transcript(setup, copies_every=3)
+    assert checked_updates[0] > before
+
+
+def test_the_core_keeps_the_legal_triangles_of_a_full_scan_with_replayed_updates(
+    checked_updates: list[int],
+) -> None:
+    """Copies put their updates off and replay them later (`direct` false), on raised
+    tiles too: both ways agree (the fixture), and with the full scan."""
+    for seed in range(3):
+        state = GAME.new_state(seed, 3, {})
+        rng = SplitMix64(seed)
+        while not GAME.is_over(state):
+            twin = GAME.copy_state(state)
+            for _ in range(rng.below(4) + 1):
+                if GAME.is_over(state):
+                    break
+                legal = GAME.legal_actions(state)
+                city = state.cities[GAME.current_player(state)]
+                raised = [i for i, t in enumerate(legal.triangles) if t >> 1 in city.top]
+                at = raised[rng.below(len(raised))] if raised else rng.below(len(legal.triangles))
+                index = rng.below(len(legal.tiles)) * len(legal.triangles) * 3 + at * 3
+                GAME.apply_legal(twin, legal, index)
+                GAME.apply_legal(state, legal, index)
+            for city in state.cities + twin.cities:
+                assert city.legal_triangles() == scan_legal_triangles(city.top, city.tile_at)
+
+
+def test_random_games_show_the_same_with_the_core_and_without(
+    core: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    setups_ = [(11, 2, {}), (12, 4, {"houses": True, "gardens": True})]
+    monkeypatch.setattr(native, "CORE", core)
+    compiled = [transcript(setup, copies_every=2) for setup in setups_]
+    monkeypatch.setattr(native, "CORE", None)
+    assert compiled == [transcript(setup, copies_every=2) for setup in setups_]
+
+
+AKROPOLIS_GOLDENS = [golden for golden in GOLDENS if golden.game == "akropolis"]
+
+
+@pytest.mark.parametrize("golden", AKROPOLIS_GOLDENS[:2], ids=lambda g: g.id)
+@pytest.mark.parametrize("compiled", [True, False], ids=["core", "pure-python"])
+def test_the_goldens_play_byte_for_byte_with_the_core_and_without(
+    golden: Golden, compiled: bool, core: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(native, "CORE", core if compiled else None)
+    assert golden_text(build_golden(golden)) == golden.path.read_text()
+
+
+def test_the_core_refuses_what_is_not_a_city(core: ModuleType) -> None:
+    city = City.starting()
+    not_hexes = dict.fromkeys(city.top, "not a hex")
+    with pytest.raises(TypeError, match="a city's hex"):
+        core.update_legal(not_hexes, [], set(), None, {}, city.legal_triangles()[0], 1, True)
+    with pytest.raises(TypeError):
+        core.update_legal([], [], set(), None, {}, 0, 1, True)
+    with pytest.raises(ValueError, match="non-negative"):
+        core.update_legal({}, [], set(), None, {}, -1, 1, True)
+    with pytest.raises(ValueError, match="one entry per triangle type"):
+        core.setup((), (), (), (), 0, ())
+
+
+# --- the loader ------------------------------------------------------------------------
+
+
+def test_pure_python_can_be_forced_silently(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv(native.PURE_PYTHON_VARIABLE, "1")
+    with caplog.at_level(logging.WARNING):
+        assert native.load_core() is None
+    assert caplog.records == []
+
+
+def test_a_core_that_does_not_import_means_pure_python_and_one_warning(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.delenv(native.PURE_PYTHON_VARIABLE, raising=False)
+    monkeypatch.setitem(sys.modules, "engine.akropolis.native._core", None)
+    with caplog.at_level(logging.WARNING):
+        assert native.load_core() is None
+    [record] = caplog.records
+    assert "compiled core not available" in record.getMessage()
+    assert "engine.akropolis.native._core" in record.getMessage()
+    assert "\n" not in record.getMessage()
+
+
+@pytest.mark.parametrize("broken", ["stale", "bad tables"])
+def test_a_stale_or_broken_core_is_not_used(
+    broken: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def refuse(*tables: object) -> None:
+        raise ValueError("core tables: out of shape")
+
+    fake = SimpleNamespace(VERSION=native.CORE_VERSION, setup=refuse)
+    if broken == "stale":
+        fake.VERSION = native.CORE_VERSION - 1
+    monkeypatch.delenv(native.PURE_PYTHON_VARIABLE, raising=False)
+    monkeypatch.setitem(sys.modules, "engine.akropolis.native._core", fake)
+    with caplog.at_level(logging.WARNING):
+        assert native.load_core() is None
+    [record] = caplog.records
+    assert "using pure Python" in record.getMessage()

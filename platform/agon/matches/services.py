@@ -35,6 +35,7 @@ from agon.ladders.models import Ladder
 from agon.matches.fields import SeedField
 from agon.matches.heartbeat import Heartbeat
 from agon.matches.human_seat import HumanSeat
+from agon.matches.human_slots import human_game_slot
 from agon.matches.listed import listed_entry_of_finishing
 from agon.matches.live import LiveRecorder, live_clear
 from agon.matches.models import HumanTurn, Match, MatchSeat
@@ -69,10 +70,12 @@ def _enqueue(match_id: int) -> None:
         return
     # A human game's task outlives the settings' task time limits (its human has
     # AGON_HUMAN_GAME_SECONDS, then the stand-in finishes the game): its own, a margin past.
+    # `human` tells the worker to take one of its human-game slots first (WorkerFull).
     game = int(settings.AGON_HUMAN_GAME_SECONDS)
     celery_app.send_task(
         MATCH_TASK,
         args=(match_id,),
+        kwargs={"human": True},
         queue=queue,
         soft_time_limit=game + 120,
         time_limit=game + 180,
@@ -245,8 +248,21 @@ def human_seats(match: Match, live: LiveRecorder) -> dict[int, Player]:
     }
 
 
-def match_execute(*, match_id: int) -> bool:
-    """Claim, play and finish one match; False if another run has it or had it."""
+def match_execute(*, match_id: int, human: bool = False) -> bool:
+    """Claim, play and finish one match; False if another run has it or had it. A
+    `human` game (its task says so) first takes one of the worker's human-game slots, or
+    raises WorkerFull, the match left queued (agon.matches.human_slots)."""
+    if not human:
+        return _match_execute(match_id=match_id)
+    with human_game_slot(
+        workdir=settings.AGON_WORK_DIR,
+        slots=settings.AGON_HUMAN_GAMES_PER_WORKER,
+        match_id=match_id,
+    ):
+        return _match_execute(match_id=match_id)
+
+
+def _match_execute(*, match_id: int) -> bool:
     started = time.monotonic()
     token = match_claim(match_id=match_id)  # or MatchHeld: another run may be playing it
     if token is None:

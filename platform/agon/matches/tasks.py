@@ -19,6 +19,7 @@ from django.conf import settings
 
 from agon.logs import log_context
 from agon.matches import background, services
+from agon.matches.human_slots import WorkerFull
 from agon.sandboxing import SandboxError
 
 log = logging.getLogger(__name__)
@@ -38,10 +39,16 @@ MATCH_TASK_OPTIONS: dict[str, Any] = {
 }
 
 
-def _execute(task: Task[[int], bool], match_id: int) -> bool:
+def _execute(task: Task[..., bool], match_id: int, human: bool) -> bool:
     with log_context(match_id=match_id):
         try:
-            return services.match_execute(match_id=match_id)
+            return services.match_execute(match_id=match_id, human=human)
+        except WorkerFull as full:
+            # Not an attempt at the match (it was not claimed): a retry more is allowed.
+            log.info("%s; looking again in %.0f s", full, full.retry_in)
+            raise task.retry(
+                countdown=full.retry_in, max_retries=task.request.retries + 1
+            ) from None
         except services.MatchHeld as held:
             if task.request.retries >= (task.max_retries or 0):
                 log.info("%s; this task gives up, the sweep watches that run", held)
@@ -54,17 +61,20 @@ def _execute(task: Task[[int], bool], match_id: int) -> bool:
 
 
 @shared_task(name=services.MATCH_TASK, **MATCH_TASK_OPTIONS)
-def execute_queued_match(self: Task[[int], bool], match_id: int) -> bool:
+def execute_queued_match(self: Task[..., bool], match_id: int, human: bool = False) -> bool:
     """Play one queued match. A bot's failure is a recorded result; only the sandbox
-    itself failing is an error, retried after a few seconds."""
-    return _execute(self, match_id)
+    itself failing is an error, retried after a few seconds. A `human` game waits for a
+    slot of the worker's (agon.matches.human_slots)."""
+    return _execute(self, match_id, human)
 
 
 @shared_task(name=services.MATCH_TASK_OLD_NAME, **MATCH_TASK_OPTIONS)
-def execute_queued_match_by_old_name(self: Task[[int], bool], match_id: int) -> bool:
+def execute_queued_match_by_old_name(
+    self: Task[..., bool], match_id: int, human: bool = False
+) -> bool:
     """`execute_queued_match` for a message sent under the task's old name (its retries
     keep that name: they are sent from this task)."""
-    return _execute(self, match_id)
+    return _execute(self, match_id, human)
 
 
 @shared_task

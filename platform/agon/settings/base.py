@@ -241,6 +241,11 @@ AGON_HUMAN_GAMES_IN_FLIGHT = env_int("AGON_HUMAN_GAMES_IN_FLIGHT", 2)
 """How many human games may be queued or playing at once on the whole site: each holds
 a match worker's pool process for as long as its human thinks. Size it to the workers:
 with W workers of concurrency C, at most W x C pool processes; keep most for the bots."""
+AGON_HUMAN_GAMES_PER_WORKER = env_int("AGON_HUMAN_GAMES_PER_WORKER", 1)
+"""How many human games one match worker plays at once (agon.matches.human_slots):
+a human game sent to a worker already playing this many waits in the queue, so the
+worker keeps the rest of its pool processes for the bots. Keep it under the worker's
+concurrency; workers sharing an AGON_WORK_DIR share this cap."""
 AGON_HUMAN_GAMES_PER_DAY = env_int("AGON_HUMAN_GAMES_PER_DAY", 10)
 """How many human games a user may start in 24 hours."""
 AGON_PROXY_COUNT = env_int("AGON_PROXY_COUNT", 0)

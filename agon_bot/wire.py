@@ -38,6 +38,7 @@ def _refuse(value: object) -> object:
 
 
 def _accelerated() -> tuple[Callable[[str], Any], Callable[[Any], str]]:
+    # Here, not at the top: an interpreter without the accelerator falls back to json.
     from _json import encode_basestring_ascii, make_encoder, make_scanner
 
     decoding: Any = _Decoding()  # typeshed asks for a scanner, as json's own code passes
@@ -66,7 +67,7 @@ def _accelerated() -> tuple[Callable[[str], Any], Callable[[Any], str]]:
 
 
 def _plain() -> tuple[Callable[[str], Any], Callable[[Any], str]]:
-    import json
+    import json  # only without the accelerator: json's import costs a bot's start
 
     def dumps(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"))

@@ -345,10 +345,12 @@ def test_a_frozen_box_does_not_run_between_its_turns(
 def test_the_freezing_check_notices_a_box_that_keeps_running(
     tmp_path: Path, backend: DockerBackend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The control for the test above: with freezing switched off, it sees the ticks."""
+    """The control for the test above: with freezing switched off, it sees the ticks,
+    over the line that test draws (a tick a millisecond on a quiet core; 322 in 648 ms
+    on a busy machine, so not half)."""
     monkeypatch.setattr(DockerBox, "freeze", lambda self: None)
     gap_ms, gap_ticks, _, _ = _gaps_and_turns(_ticker_match(tmp_path, backend))
-    assert gap_ticks > 0.5 * gap_ms
+    assert gap_ticks > 0.2 * gap_ms, f"{gap_ticks} ticks in {gap_ms:.0f} ms between turns"
 
 
 @needs_engine

@@ -15,7 +15,7 @@ An entry holds nothing any viewer of the match may not see, and is the same for 
 viewer: who sees which matches is decided by the list's statement, as before.
 
 A finish and a rename of one of its bots at the same moment: the finish reads its bots'
-names holding a share lock on their rows (PostgreSQL; SQLite runs one writer at a time),
+names holding a lock on their rows (PostgreSQL; SQLite runs one writer at a time),
 so it reads the new name once the rename commits, or the rename waits for the finish to
 commit and then writes its entry again.
 """
@@ -132,11 +132,15 @@ def listed_entries_write(match_ids: Iterable[int]) -> int:
 def listed_entry_of_finishing(match: Match, seats: list[MatchSeat]) -> str:
     """The entry of a match finishing in this transaction, from its row and its seats as
     `match_finish` holds them (with their versions): one statement more, its bots' names
-    and owners, read under a share lock on their rows (PostgreSQL; see above)."""
+    and owners, read under a lock on their rows (PostgreSQL; see above)."""
     bot_ids = sorted({seat.version.bot_id for seat in seats if seat.version is not None})
     names: dict[int, tuple[str, str]] = {}
     if bot_ids:
-        lock = " FOR SHARE OF b" if connection.vendor == "postgresql" else ""
+        # FOR UPDATE, not FOR SHARE: the finish goes on to rate the match, whose
+        # `select_for_update` locks these rows too (joined), and two finishes sharing a
+        # bot that each held a share lock on it then waited for each other: "deadlock
+        # detected" (the pipeline bench, at once). Taken in id order, once.
+        lock = " FOR UPDATE OF b" if connection.vendor == "postgresql" else ""
         keys = ", ".join(["%s"] * len(bot_ids))
         with connection.cursor() as cursor:
             cursor.execute(

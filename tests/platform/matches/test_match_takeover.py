@@ -324,7 +324,7 @@ def test_the_task_gives_up_waiting_after_its_last_retry(
 def test_the_task_retries_after_a_sandbox_error(
     match: Match, retries: list[dict[str, object]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(*, match_id: int) -> bool:
+    def broken(*, match_id: int, human: bool = False) -> bool:
         raise SandboxError("no box today")
 
     monkeypatch.setattr(services, "match_execute", broken)

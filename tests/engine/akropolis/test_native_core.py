@@ -22,6 +22,7 @@ from engine.akropolis.city import City
 from engine.akropolis.fast.city_cache import CityCache, Hex
 from engine.akropolis.geometry import scan_legal_triangles
 from engine.rng import SplitMix64
+from tests.engine.akropolis.fast.test_city_cache import play_on_both
 from tests.engine.akropolis.test_properties import Setup, setups
 from tests.engine.goldens.playthroughs import GOLDENS, Golden, build_golden, golden_text
 from tests.engine.support import GAME, property_settings
@@ -113,13 +114,7 @@ def test_the_core_keeps_the_legal_triangles_of_a_full_scan_with_replayed_updates
             for _ in range(rng.below(4) + 1):
                 if GAME.is_over(state):
                     break
-                legal = GAME.legal_actions(state)
-                city = state.cities[GAME.current_player(state)]
-                raised = [i for i, t in enumerate(legal.triangles) if t >> 1 in city.top]
-                at = raised[rng.below(len(raised))] if raised else rng.below(len(legal.triangles))
-                index = rng.below(len(legal.tiles)) * len(legal.triangles) * 3 + at * 3
-                GAME.apply_legal(twin, legal, index)
-                GAME.apply_legal(state, legal, index)
+                play_on_both(state, twin, rng)
             for city in state.cities + twin.cities:
                 assert city.legal_triangles() == scan_legal_triangles(city.top, city.tile_at)
 

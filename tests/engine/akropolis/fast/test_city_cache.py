@@ -5,6 +5,7 @@ and across copies, and their placements' text against encoding them."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -47,13 +48,7 @@ def test_direct_and_replayed_updates_both_match_a_full_scan() -> None:
             for _ in range(rng.below(6) + 1):
                 if GAME.is_over(state):
                     break
-                legal = GAME.legal_actions(state)
-                city = state.cities[GAME.current_player(state)]
-                raised = [i for i, t in enumerate(legal.triangles) if t >> 1 in city.top]
-                at = raised[rng.below(len(raised))] if raised else rng.below(len(legal.triangles))
-                index = rng.below(len(legal.tiles)) * len(legal.triangles) * 3 + at * 3
-                GAME.apply_legal(twin, legal, index)  # equal states: the same actions
-                GAME.apply_legal(state, legal, index)
+                play_on_both(state, twin, rng)
             for city, copied in zip(state.cities, twin.cities, strict=True):
                 assert city.legal_triangles() == scan_legal_triangles(city.top, city.tile_at), (
                     f"seed {seed}"
@@ -111,3 +106,15 @@ def oracle_compact_text(legal: LegalActions) -> str:
 def oracle_placements_text(city: City) -> str:
     triangles = scan_legal_triangles(city.top, city.tile_at)
     return plain([list(placement) for t in triangles for placement in placements_of(t)])[1:-1]
+
+
+def play_on_both(state: Any, twin: Any, rng: SplitMix64) -> None:
+    """One move, on a raised triangle where the mover has one, played on `state` and on
+    its equal `twin` (the same action: equal states have the same legal actions)."""
+    legal = GAME.legal_actions(state)
+    city = state.cities[GAME.current_player(state)]
+    raised = [i for i, t in enumerate(legal.triangles) if t >> 1 in city.top]
+    at = raised[rng.below(len(raised))] if raised else rng.below(len(legal.triangles))
+    index = rng.below(len(legal.tiles)) * len(legal.triangles) * 3 + at * 3
+    GAME.apply_legal(twin, legal, index)
+    GAME.apply_legal(state, legal, index)

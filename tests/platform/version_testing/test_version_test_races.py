@@ -14,6 +14,7 @@ from django.db import connections
 from pytest_django import Settings
 
 from agon.bots.models import Bot
+from agon.matches import services as matches_services
 from agon.matches.models import Match
 from agon.version_testing import services
 from agon.version_testing.models import VersionTest
@@ -56,16 +57,18 @@ def together(*work: Callable[[], Any]) -> list[BaseException | Any]:
 
 @pytest.fixture
 def meeting_point(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Barrier]:
-    """Both games' ends wait here, each inside its own transaction with its match marked
-    finished but not committed, then go on together."""
+    """Both games' ends wait here, each inside its own transaction with its match row
+    locked and its seats written, then go on together. (Here, not later: from here a
+    finish holds its bots' rows, and the two games share the candidate's bot, so the
+    second waits for the first to commit.)"""
     barrier = threading.Barrier(2, timeout=20)
-    ended = services.version_test_game_ended
+    entry_of = matches_services.listed_entry_of_finishing
 
-    def meet_then_end(*, match: Match) -> None:
+    def meet_then_list(*args: Any) -> str:
         barrier.wait()
-        ended(match=match)
+        return entry_of(*args)
 
-    monkeypatch.setattr("agon.match_kinds.wiring.version_test_game_ended", meet_then_end)
+    monkeypatch.setattr(matches_services, "listed_entry_of_finishing", meet_then_list)
     yield barrier
 
 

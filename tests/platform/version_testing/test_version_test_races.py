@@ -14,7 +14,7 @@ from django.db import connections
 from pytest_django import Settings
 
 from agon.bots.models import Bot
-from agon.matches import services as matches_services
+from agon.matches.listed import listed_entry_of_finishing
 from agon.matches.models import Match
 from agon.version_testing import services
 from agon.version_testing.models import VersionTest
@@ -62,13 +62,12 @@ def meeting_point(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Barrier
     finish holds its bots' rows, and the two games share the candidate's bot, so the
     second waits for the first to commit.)"""
     barrier = threading.Barrier(2, timeout=20)
-    entry_of = matches_services.listed_entry_of_finishing
 
     def meet_then_list(*args: Any) -> str:
         barrier.wait()
-        return entry_of(*args)
+        return listed_entry_of_finishing(*args)
 
-    monkeypatch.setattr(matches_services, "listed_entry_of_finishing", meet_then_list)
+    monkeypatch.setattr("agon.matches.services.listed_entry_of_finishing", meet_then_list)
     yield barrier
 
 

@@ -12,8 +12,10 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -40,6 +42,16 @@ box = BwrapBackend(fork_server=True).open(BoxSpec(Path(sys.argv[1]), limits_for(
 server = fork_server("bwrap")
 print(json.dumps({"server": server.process.pid, "staging": str(server.staging)}), flush=True)
 sys.stdin.read()  # until the test kills this referee
+"""
+
+NEXT_REFEREE = """\
+import sys
+from pathlib import Path
+from sandbox.backends.base import BoxSpec
+from sandbox.backends.bwrap import BwrapBackend
+from sandbox.limits import limits_for
+
+BwrapBackend(fork_server=False).open(BoxSpec(Path(sys.argv[1]), limits_for("akropolis"))).close()
 """
 
 
@@ -103,14 +115,28 @@ def box_is_running(box: ForkedBox) -> bool:
     return bool(box.cgroup.pids_inside())
 
 
-def test_a_server_dies_with_its_referee_killed_by_sigkill(bot_folder: Path) -> None:
+@pytest.fixture
+def own_temporary_folder() -> Iterator[Path]:
+    """A temporary folder for this test's referees, which a box's user can reach: any
+    box opened elsewhere (another test worker) sweeps a dead referee's folders from the
+    shared one, and would take the staging folder this test watches."""
+    folder = Path(tempfile.mkdtemp(prefix="agon-lifecycle-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_server_dies_with_its_referee_killed_by_sigkill(
+    bot_folder: Path, own_temporary_folder: Path
+) -> None:
     write_bot(bot_folder, SLEEPER)
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(own_temporary_folder)}
     referee = subprocess.Popen(  # noqa: S603 - a fixed argv
         [sys.executable, "-c", REFEREE, str(bot_folder)],
         cwd=ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env=environment,
     )
     assert referee.stdout is not None
     said = json.loads(referee.stdout.readline())
@@ -123,10 +149,16 @@ def test_a_server_dies_with_its_referee_killed_by_sigkill(bot_folder: Path) -> N
     referee.wait()
     assert_processes_gone(below_the_referee, what="the server and its boxes", timeout=20)
     # Its staging folder goes with the next referee's first box.
+    assert Path(said["staging"]).parent == own_temporary_folder
     assert Path(said["staging"]).exists()
     write_bot(bot_folder, "")
-    box = BwrapBackend(fork_server=False).open(BoxSpec(bot_folder, limits_for("akropolis")))
-    box.close()
+    subprocess.run(  # noqa: S603 - a fixed argv
+        [sys.executable, "-c", NEXT_REFEREE, str(bot_folder)],
+        cwd=ROOT,
+        env={**environment, "AGON_SANDBOX_FORK_SERVER": "0"},
+        check=True,
+        timeout=60,
+    )
     assert not Path(said["staging"]).exists()
 
 

@@ -89,7 +89,9 @@ bench: venv
 
 # The bot kit: a wheel of whole packages, agon_bot, the engine, the sandbox and agon_kit
 # (`agon-kit`: play, view, replay, match, submit...), that installs with no other package
-# (`pip install dist/agon_kit-*.whl`); the site serves it too.
+# (`pip install dist/agon_kit-*.whl`), and its sdist, which builds Akropolis' compiled
+# core at install where a C compiler is (`pip install dist/agon_kit-*.tar.gz`); the site
+# serves both.
 kit: venv
 	$(BIN)/python -m agon.kit_wheel dist
 

@@ -1,36 +1,44 @@
 """The bot kit's wheel (`make kit`): built the same from the same files, installed with
 `pip install --no-index` into a fresh virtual environment (no Django, nothing else), it
-plays a file bot against a builtin one, writes the offline viewer and verifies replays."""
+plays a file bot against a builtin one, writes the offline viewer and verifies replays.
+Its sdist (issue 32) builds Akropolis' compiled core at install where a C compiler is,
+and installs in pure Python, saying so in one line, where none is."""
 
 from __future__ import annotations
 
 import importlib
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
+import sysconfig
+import tarfile
 import tomllib
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from agon import kit_wheel
+from agon import core_build, kit_wheel
 from engine.registry import game_ids
+from tests.required import missing
 
 REPO_DIR = Path(__file__).resolve().parents[1]
 MAKE = shutil.which("make") or "make"
 
 
-def run(*argv: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+def run(
+    *argv: str | Path, cwd: Path, extra_env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     # Nothing of this checkout on the path: the kit must stand alone.
     env = {
         key: value
         for key, value in os.environ.items()
-        if not key.startswith(("PYTHON", "MAKE", "VIRTUAL_ENV"))
+        if not key.startswith(("PYTHON", "MAKE", "VIRTUAL_ENV", "AGON_PURE_PYTHON", "CC"))
     }
+    env.update(extra_env or {})
     return subprocess.run(  # noqa: S603 - our own argv
         [str(arg) for arg in argv],
         cwd=cwd,
@@ -43,19 +51,37 @@ def run(*argv: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A fresh virtual environment with only the kit installed: its bin folder."""
-    folder = tmp_path_factory.mktemp("kit")
+def made(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """`make kit`: the sdist and the wheel it wrote."""
+    folder = tmp_path_factory.mktemp("make-kit")
     made = run(MAKE, "--no-print-directory", "-C", REPO_DIR, "-o", "venv", "kit", cwd=folder)
     assert made.returncode == 0, made.stderr
-    wheel = REPO_DIR / made.stdout.strip().splitlines()[-1]
+    sdist, wheel = (REPO_DIR / line for line in made.stdout.strip().splitlines()[-2:])
     assert wheel.name == kit_wheel.kit_wheel().filename
+    assert sdist.name == kit_wheel.kit_sdist().filename
+    return sdist, wheel
+
+
+def installed_kit(folder: Path, kit: Path, **extra_env: str) -> tuple[Path, str]:
+    """A fresh virtual environment in `folder` with only `kit` installed (pip without
+    its cache, so nothing built earlier is reused): its bin folder and pip's output."""
     venv = folder / "venv"
-    created = run(sys.executable, "-m", "venv", venv, cwd=folder)
+    # Without a pip of its own (ensurepip took 2-3 s a venv): this one's pip installs there.
+    created = run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=folder)
     assert created.returncode == 0, created.stderr
-    installed = run(venv / "bin" / "pip", "install", "--no-index", wheel, cwd=folder)
+    installed = run(
+        sys.executable, "-m", "pip", "--python", venv / "bin" / "python", "install",
+        "--verbose", "--no-index", "--no-cache-dir", "--disable-pip-version-check", kit,
+        cwd=folder, extra_env=extra_env,
+    )  # fmt: skip
     assert installed.returncode == 0, installed.stdout + installed.stderr
-    yield venv / "bin"
+    return venv / "bin", installed.stdout + installed.stderr
+
+
+@pytest.fixture(scope="module")
+def kit(made: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh virtual environment with only the kit's wheel installed: its bin folder."""
+    return installed_kit(tmp_path_factory.mktemp("kit"), made[1])[0]
 
 
 def test_the_kits_extras_pin_what_the_platform_pins() -> None:
@@ -113,6 +139,82 @@ def test_the_wheel_holds_whole_packages_the_library_the_engine_and_the_kit_only(
     # Akropolis' compiled core is built here for this platform only: not in the kit.
     assert "engine/akropolis/native/_core.c" in names
     assert not [n for n in names if n.endswith((".so", ".pyd"))]
+
+
+def test_the_sdist_holds_the_wheels_files_its_backend_and_builds_the_same_bytes() -> None:
+    kit_wheel._build_sdist.cache_clear()
+    sdist = kit_wheel.kit_sdist()
+    kit_wheel._build_sdist.cache_clear()
+    assert kit_wheel.kit_sdist().content == sdist.content
+    assert sdist.version == kit_wheel.kit_wheel().version
+    assert sdist.filename == f"agon_kit-{sdist.version}.tar.gz"
+    with tarfile.open(fileobj=io.BytesIO(sdist.content)) as archive:
+        members = archive.getmembers()
+        top = f"agon_kit-{sdist.version}/"
+        names = {member.name.removeprefix(top) for member in members}
+
+        def read(name: str) -> bytes:
+            file = archive.extractfile(top + name)
+            assert file is not None, name
+            return file.read()
+
+        pyproject = tomllib.loads(read("pyproject.toml").decode())
+        backend = read("agon_core_build.py")
+    assert all(member.name.startswith(top) and member.uid == 0 for member in members)
+    assert names == {name for name, _ in kit_wheel.kit_files()} | {
+        "PKG-INFO", "entry_points.txt", "pyproject.toml", "agon_core_build.py",
+    }  # fmt: skip
+    assert "engine/akropolis/native/_core.c" in names
+    assert pyproject["build-system"] == {
+        "requires": [], "build-backend": "agon_core_build", "backend-path": ["."],
+    }  # fmt: skip
+    assert backend == Path(core_build.__file__).read_bytes()
+
+
+def test_the_sdist_installs_with_the_compiled_core_and_plays_akropolis_with_it(
+    made: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Issue 32: `pip install` of the sdist, offline, builds the core with the machine's
+    C compiler; the installed engine uses it, with no warning line."""
+    if shutil.which(core_build.compiler()[0]) is None:
+        missing("compiled-core", f"no C compiler {core_build.compiler()[0]} here")
+    bin_folder, _ = installed_kit(tmp_path, made[0])
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    probed = run(
+        bin_folder / "python", "-c",
+        "import engine.akropolis.native as native; print(native.CORE and native.CORE.__file__)",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert probed.returncode == 0 and probed.stderr == "", probed.stderr
+    assert probed.stdout.strip().endswith(f"/site-packages/engine/akropolis/native/_core{suffix}")
+    played = run(
+        bin_folder / "agon-kit", "play", "--game", "akropolis", "--seed", "3",
+        "--sandbox", "none", "builtin:greedy", "builtin:random",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert played.returncode == 0, played.stdout + played.stderr
+    assert json.loads(played.stdout.strip().splitlines()[-1])["faults"] == []
+    assert "pure Python" not in played.stderr
+
+
+def test_without_a_compiler_the_sdist_installs_in_pure_python_and_says_so_in_one_line(
+    made: tuple[Path, Path], tmp_path: Path
+) -> None:
+    bin_folder, pip_output = installed_kit(tmp_path, made[0], CC="false")
+    [notice] = [line for line in pip_output.splitlines() if "compiled core" in line]
+    assert notice.strip() == (
+        "agon-kit: the compiled core was not built (false failed: 1); Akropolis runs in pure Python"
+    )
+    played = run(
+        bin_folder / "agon-kit", "play", "--game", "akropolis", "--seed", "3",
+        "--sandbox", "none", "builtin:greedy", "builtin:random",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert played.returncode == 0, played.stdout + played.stderr
+    assert json.loads(played.stdout.strip().splitlines()[-1])["faults"] == []
+    [warning] = [line for line in played.stderr.splitlines() if "compiled core" in line]
+    assert warning.startswith("Akropolis: compiled core not available (")
+    assert warning.endswith("; using pure Python")
 
 
 def test_the_kit_plays_views_and_verifies_without_the_platform(kit: Path, tmp_path: Path) -> None:

@@ -17,17 +17,26 @@ files always give the same bytes. Its version carries a digest of those files (a
 version, `0.1.0+kit.1a2b3c4d`), so pip never takes an old kit for the new one.
 `make kit` writes it to dist/ (`python -m agon.kit_wheel dist`); the site serves it
 (agon.web.views.docs). It is the platform's, not the kit's: the kit has no use for it.
+
+The wheel is one for any platform, so it holds no extension module: its Akropolis runs
+in pure Python (one warning line says so). The sdist beside it (`kit_sdist`, the same
+files and version, and the command the guide gives) builds Akropolis' compiled core at
+install (issue 32) with its own backend, `agon.core_build`: no setuptools, no network,
+one call of the machine's C compiler; without one, the install still succeeds, pure.
 """
 
 from __future__ import annotations
 
 import base64
+import calendar
 import functools
+import gzip
 import hashlib
 import importlib
 import importlib.machinery
 import io
 import sys
+import tarfile
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -67,8 +76,24 @@ lookahead.
 """
 
 
+BACKEND_MODULE = "agon_core_build"
+"""The sdist's build backend: `agon.core_build`, at the sdist's root under this name."""
+SDIST_PYPROJECT = f"""\
+# Akropolis' compiled core is built at install, where a C compiler is (issue 32); where
+# none is, the kit installs without it and runs Akropolis in pure Python.
+[build-system]
+requires = []
+build-backend = "{BACKEND_MODULE}"
+backend-path = ["."]
+"""
+ENTRY_POINTS = b"[console_scripts]\nagon-kit = agon_kit.cli:main\n"
+Signature = tuple[tuple[str, str, int, int], ...]
+
+
 @dataclass(frozen=True)
 class Wheel:
+    """A file of the kit to install: the wheel, or the sdist."""
+
     filename: str
     version: str
     content: bytes
@@ -112,27 +137,41 @@ def is_compiled_module(path: Path) -> bool:
 
 def kit_wheel() -> Wheel:
     """The wheel of the files as they are now (kept while none of them changes)."""
-    files = kit_files()
-    signature = tuple(
+    return _build(_signature())
+
+
+def kit_sdist() -> Wheel:
+    """The sdist of the files as they are now, the wheel's version (kept likewise)."""
+    return _build_sdist(_signature())
+
+
+def _signature() -> Signature:
+    """What the kit is made of, by name, file, time and size; the backend's file last."""
+    files = [*kit_files(), (f"{BACKEND_MODULE}.py", Path(__file__).with_name("core_build.py"))]
+    return tuple(
         (name, str(path), path.stat().st_mtime_ns, path.stat().st_size) for name, path in files
     )
-    return _build(signature)
 
 
-@functools.lru_cache(maxsize=2)
-def _build(signature: tuple[tuple[str, str, int, int], ...]) -> Wheel:
+def _contents(signature: Signature) -> tuple[list[tuple[str, bytes]], bytes, str]:
+    """The kit's files, the backend's source, and the version of both (the digest)."""
     contents = [(name, Path(path).read_bytes()) for name, path, _, _ in signature]
     digest = hashlib.sha256()
     for name, data in contents:
         digest.update(f"{name}\0{len(data)}\0".encode())
         digest.update(data)
     digest.update(_requirements().encode())
-    version = f"{BASE_VERSION}+kit.{digest.hexdigest()[:8]}"
+    return contents[:-1], contents[-1][1], f"{BASE_VERSION}+kit.{digest.hexdigest()[:8]}"
+
+
+@functools.lru_cache(maxsize=2)
+def _build(signature: Signature) -> Wheel:
+    contents, _, version = _contents(signature)
     dist_info = f"{DISTRIBUTION}-{version}.dist-info"
     contents += [
         (f"{dist_info}/METADATA", _metadata(version).encode()),
         (f"{dist_info}/WHEEL", _wheel_file().encode()),
-        (f"{dist_info}/entry_points.txt", b"[console_scripts]\nagon-kit = agon_kit.cli:main\n"),
+        (f"{dist_info}/entry_points.txt", ENTRY_POINTS),
     ]
     record = "".join(f"{name},sha256={_hash(data)},{len(data)}\n" for name, data in contents)
     contents.append((f"{dist_info}/RECORD", (record + f"{dist_info}/RECORD,,\n").encode()))
@@ -144,6 +183,32 @@ def _build(signature: tuple[tuple[str, str, int, int], ...]) -> Wheel:
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, data)
     return Wheel(f"{DISTRIBUTION}-{version}-py3-none-any.whl", version, buffer.getvalue())
+
+
+@functools.lru_cache(maxsize=2)
+def _build_sdist(signature: Signature) -> Wheel:
+    """A tar.gz of the kit's files, PKG-INFO, entry_points.txt, the backend and a
+    pyproject.toml naming it: fixed times and owners, so the same files, the same bytes."""
+    contents, backend, version = _contents(signature)
+    top = f"{DISTRIBUTION}-{version}"
+    contents += [
+        ("PKG-INFO", _metadata(version).encode()),
+        ("pyproject.toml", SDIST_PYPROJECT.encode()),
+        ("entry_points.txt", ENTRY_POINTS),
+        (f"{BACKEND_MODULE}.py", backend),
+    ]
+    buffer = io.BytesIO()
+    with (
+        gzip.GzipFile(fileobj=buffer, mode="wb", mtime=0) as zipped,
+        tarfile.open(fileobj=zipped, mode="w", format=tarfile.PAX_FORMAT) as archive,
+    ):
+        for name, data in sorted(contents):
+            info = tarfile.TarInfo(f"{top}/{name}")
+            info.size = len(data)
+            info.mtime = calendar.timegm((*ZIP_TIME, 0, 0, 0))
+            info.mode = 0o644
+            archive.addfile(info, io.BytesIO(data))
+    return Wheel(f"{top}.tar.gz", version, buffer.getvalue())
 
 
 def _hash(data: bytes) -> str:
@@ -178,17 +243,18 @@ def _wheel_file() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m agon.kit_wheel FOLDER`: write the wheel there, print its path."""
+    """`python -m agon.kit_wheel FOLDER`: write the wheel and the sdist there, print
+    their paths (the wheel's last)."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
         print("usage: python -m agon.kit_wheel FOLDER", file=sys.stderr)
         return 2
     folder = Path(args[0])
     folder.mkdir(parents=True, exist_ok=True)
-    wheel = kit_wheel()
-    path = folder / wheel.filename
-    path.write_bytes(wheel.content)
-    print(path)
+    for kit in (kit_sdist(), kit_wheel()):
+        path = folder / kit.filename
+        path.write_bytes(kit.content)
+        print(path)
     return 0
 
 

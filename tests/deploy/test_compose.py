@@ -451,6 +451,27 @@ def wait_ranked(
 # --- the tests ----------------------------------------------------------------------------
 
 
+def test_the_referees_image_and_the_bots_image_use_akropolis_compiled_core(
+    images: None,
+) -> None:
+    """Issue 32: each image builds the core against its own Python in a stage of its own;
+    the engine the referee (the `matches` worker) and a bot import uses it."""
+    probe = "import engine.akropolis.native as native; print(native.CORE and native.CORE.__file__)"
+    for variable, default, folder in (
+        ("AGON_APP_IMAGE", "agon-app:latest", "/opt/agon/app"),
+        ("AGON_BOT_IMAGE", "agon-bot:latest", "/opt/agon/lib"),
+    ):
+        image = os.environ.get(variable) or default
+        done = subprocess.run(  # noqa: S603 - fixed command
+            [DOCKER, "run", "--rm", "--network", "none", "--entrypoint", "python3", image,
+             "-c", probe],
+            capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0 and done.stderr == "", (image, done.stderr)
+        core = done.stdout.strip()
+        assert core.startswith(f"{folder}/engine/akropolis/native/_core.cpython-"), (image, core)
+
+
 def test_the_stack_plays_ladder_matches_between_uploaded_bots_in_docker_boxes(
     stack: Stack,
 ) -> None:

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from agon.kit_wheel import kit_wheel
+from agon.kit_wheel import kit_sdist, kit_wheel
 from agon.matches.models import Match
 from agon.matches.services import match_claim
 from agon.web import docs
@@ -265,14 +265,19 @@ def test_the_starter_kit_is_zipped_once_while_its_files_stay_the_same(
 def test_the_guide_gives_the_command_that_installs_the_bot_kit_and_serves_it(
     client: Client,
 ) -> None:
-    wheel = kit_wheel()
+    """The command names the sdist (it builds the compiled core where it can); the pure
+    wheel of the same version is served too."""
+    sdist, wheel = kit_sdist(), kit_wheel()
     page = get(client, reverse("web:guide"))
-    assert f"<code>pip install http://testserver/docs/kit/{wheel.filename}</code>" in page
-    response = client.get(f"/docs/kit/{wheel.filename}")
-    assert response.status_code == 200
-    assert response.content == wheel.content
-    assert "max-age" in response["Cache-Control"]
+    assert f"<code>pip install http://testserver/docs/kit/{sdist.filename}</code>" in page
+    for kit, content_type in ((sdist, "application/gzip"), (wheel, "application/zip")):
+        response = client.get(f"/docs/kit/{kit.filename}")
+        assert response.status_code == 200
+        assert response.content == kit.content
+        assert response["Content-Type"] == content_type
+        assert "max-age" in response["Cache-Control"]
     get(client, "/docs/kit/agon_kit-0.0.1-py3-none-any.whl", 404)
+    get(client, "/docs/kit/agon_kit-0.0.1.tar.gz", 404)
 
 
 def test_pages_of_a_running_match_and_its_timeline(client: Client, world: World) -> None:

@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.cache import cache_control
 
-from agon.kit_wheel import kit_wheel
+from agon.kit_wheel import kit_sdist, kit_wheel
 from agon.web.docs import doc_render, example_files, example_source, starter_kit_zip
 
 
@@ -28,8 +28,10 @@ def doc_page(request: HttpRequest, slug: str) -> HttpResponse:
             "slug": slug,
             "toc": [h for h in doc.headings if h.level == 2],
             "examples": [path.name for path in example_files()],
+            # The sdist: pip builds Akropolis' compiled core from it where the machine has
+            # a C compiler, and installs the kit in pure Python where it has none.
             "kit_url": request.build_absolute_uri(
-                reverse("web:kit-wheel", args=[kit_wheel().filename])
+                reverse("web:kit-wheel", args=[kit_sdist().filename])
             ),
         },
     )
@@ -51,10 +53,13 @@ def starter_kit(request: HttpRequest) -> HttpResponse:
 
 @cache_control(max_age=7 * 24 * 3600, public=True)
 def kit_wheel_file(request: HttpRequest, filename: str) -> HttpResponse:
-    """The bot kit's wheel; its name carries a digest of its files, so it may be kept."""
-    wheel = kit_wheel()
-    if filename != wheel.filename:
-        raise Http404(f"the bot kit is {wheel.filename} now")
-    response = HttpResponse(wheel.content, content_type="application/zip")
-    response["Content-Disposition"] = f'attachment; filename="{wheel.filename}"'
+    """The bot kit's sdist or wheel; their names carry a digest of their files, so they
+    may be kept."""
+    kits = {kit.filename: kit for kit in (kit_sdist(), kit_wheel())}
+    kit = kits.get(filename)
+    if kit is None:
+        raise Http404(f"the bot kit is {' or '.join(kits)} now")
+    content_type = "application/zip" if filename.endswith(".whl") else "application/gzip"
+    response = HttpResponse(kit.content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{kit.filename}"'
     return response

@@ -3,10 +3,10 @@ of a bot's Python in the bot image, with the core and without, interleaved.
 
 The host starts one container of the bot image the way the docker backend starts a box
 (no network, read-only root, uid 65534, no capabilities, one CPU, 512 MiB), with this
-script and `interleave.py` mounted read-only; inside, this same script (`--inside`) plays random 2- and
-4-player games in alternating spells (`interleave.rates`), the core on and then off
-(`engine.akropolis.native.CORE` set to None around each spell, the engine's own switch),
-and prints one JSON line per player count. Both rows are the image's own Python and its
+script and `interleave.py` mounted read-only; inside, this same script (`--inside`)
+plays random 2- and 4-player games in alternating spells (`interleave.rates`), the core
+on and then off (`engine.akropolis.native.CORE` set to None around each spell, the
+engine's own switch), and prints one JSON line per player count. Both rows are the image's own Python and its
 own build of the core: the ratio is what a bot in a box gains.
 
     .venv/bin/python bench/core_in_box.py [--image agon-bot:latest] [--seconds 3]
@@ -74,7 +74,7 @@ def outside(image: str, seconds: float) -> None:
     command = [
         "docker", "run", "--rm", "--network", "none", "--read-only", "--user", "65534:65534",
         "--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--cpus", "1",
-        "--memory", "512m", "--tmpfs", "/tmp",
+        "--memory", "512m", "--tmpfs", "/tmp",  # noqa: S108 - the box's scratch
         # Two files, not the folder: bench/engine.py would stand for the engine package.
         "-v", f"{HERE / 'interleave.py'}:/bench/interleave.py:ro",
         "-v", f"{Path(__file__).resolve()}:/bench/core_in_box.py:ro", image,

@@ -6,8 +6,8 @@ The host starts one container of the bot image the way the docker backend starts
 script and `interleave.py` mounted read-only; inside, this same script (`--inside`)
 plays random 2- and 4-player games in alternating spells (`interleave.rates`), the core
 on and then off (`engine.akropolis.native.CORE` set to None around each spell, the
-engine's own switch), and prints one JSON line per player count. Both rows are the image's own Python and its
-own build of the core: the ratio is what a bot in a box gains.
+engine's own switch), and prints one JSON line per player count. Both rows are the
+image's own Python and its own build of the core: the ratio is what a bot in a box gains.
 
     .venv/bin/python bench/core_in_box.py [--image agon-bot:latest] [--seconds 3]
 """

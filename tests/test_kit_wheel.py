@@ -171,6 +171,15 @@ def test_the_sdist_holds_the_wheels_files_its_backend_and_builds_the_same_bytes(
     assert backend == Path(core_build.__file__).read_bytes()
 
 
+def test_the_kits_backend_builds_the_extension_modules_pyproject_toml_declares() -> None:
+    """`make venv` builds them with setuptools, the kit and the bot image with
+    agon.core_build: one list of modules and sources for both."""
+    declared = tomllib.loads((REPO_DIR / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert {module["name"]: module["sources"] for module in declared["ext-modules"]} == {
+        name: [source] for name, source in core_build.COMPILED.items()
+    }
+
+
 def test_the_sdist_installs_with_the_compiled_core_and_plays_akropolis_with_it(
     made: tuple[Path, Path], tmp_path: Path
 ) -> None:

@@ -139,16 +139,6 @@ class Ticker(Bot):
 run(Ticker())
 """
 
-# What a bot gets when it imports the engine for lookahead: Akropolis' compiled core, built
-# into the bot image (deploy/bot-image's `core` stage), or None and a warning line.
-CORE_PROBE_BOT = """\
-import engine.akropolis.native as native
-from agon_bot import log, run
-
-log("CORE " + str(native.CORE and native.CORE.__file__))
-run(lambda observation, legal_actions: legal_actions[0])
-"""
-
 SLOW_BOT = """\
 import time
 from agon_bot import run
@@ -277,28 +267,6 @@ def test_the_box_has_no_network_no_privileges_and_only_its_own_environment(
     assert facts["cap_eff"] == "0000000000000000"
     assert facts["no_new_privs"] == "1"
     assert facts["pid"] == 1  # its own PID namespace
-
-
-@needs_engine
-def test_a_bot_in_the_box_imports_the_engine_with_akropolis_compiled_core_in_use(
-    tmp_path: Path, backend: DockerBackend
-) -> None:
-    """Issue 32: the image's own build of the core, the engine the bot imports uses it,
-    and no warning line says it fell back to pure Python."""
-    bot = bot_file(tmp_path, "core_probe.py", CORE_PROBE_BOT)
-    record = run_match(
-        game_id="akropolis",
-        seed=4,
-        options={},
-        programs=[Program.from_file(bot), Program.builtin("random")],
-        sandbox=backend,
-    )
-    assert record.replay.faults == []
-    log = record.seats[0].log
-    [line] = [line for line in log.splitlines() if line.startswith("CORE ")]
-    assert line.startswith("CORE /opt/agon/lib/engine/akropolis/native/_core.cpython-"), log
-    assert line.endswith(".so"), log
-    assert "pure Python" not in log
 
 
 @needs_engine

@@ -1,0 +1,13 @@
+"""A bot that imports the engine for lookahead, as search bots do, and logs which
+Akropolis it got: the compiled core's file (issue 32), or None where the engine fell back
+to pure Python."""
+
+from __future__ import annotations
+
+import engine.akropolis.native as native
+from agon_bot import log, run
+
+log(f"CORE {native.CORE.__file__ if native.CORE else None}")
+
+if __name__ == "__main__":
+    run(lambda observation, legal_actions: legal_actions[0])

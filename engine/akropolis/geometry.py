@@ -115,3 +115,14 @@ def explain_illegal(top: Top, anchor: int, rotation: int) -> str:
     if len({h[0] for h in below if h is not None}) > 1:
         return "the three hexes underneath must be on the same level"
     return "a tile cannot lie on top of a single tile"
+
+
+ACTION_CELLS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple(
+        (offset, offset + TILE_STEPS[rotation][0], offset + TILE_STEPS[rotation][1])
+        for offset, rotation in actions
+    )
+    for actions in TRIANGLE_ACTIONS
+)
+"""For each triangle type, the offsets from y of the three cells each of its three actions
+covers, in `TRIANGLE_ACTIONS` order (the anchor's first)."""

@@ -15,10 +15,11 @@ from operator import mul
 
 from engine.akropolis.actions import LegalActions, parse_action
 from engine.akropolis.city import City
-from engine.akropolis.components import COLORS, STARTING_STONES, TILES
+from engine.akropolis import native
+from engine.akropolis.components import COLORS, STARTING_STONES, TILE_HEXES, TILES
 from engine.akropolis.geometry import (
+    ACTION_CELLS,
     TILE_STEPS,
-    TRIANGLE_ACTIONS,
     TRIANGLE_FROM_ANCHOR,
     explain_illegal,
 )
@@ -144,6 +145,12 @@ def apply_legal(state: AkropolisState, legal: LegalActions, index: int) -> None:
     `legal_actions(state)` of this state as it is now, so the action is legal by
     construction (a lookahead trying its own position's moves). Nothing untrusted comes
     this way: the referee applies bots' actions with `apply_action`."""
+    core = native.CORE
+    if core is not None:
+        # The compiled core (`engine.akropolis.native`): this function and
+        # `take_and_place`, in C.
+        core.apply_legal(state, legal, index)
+        return
     if not 0 <= index < legal.size:
         raise IndexError("legal action index out of range")
     triangles = legal.triangles
@@ -162,6 +169,10 @@ def take_and_place(
     tile at `position` and pay its cost, place it on `cells` (covering `triangle`) and
     take a stone per quarry covered; when one tile is left in the site and stacks
     remain, the next stack is revealed behind it."""
+    core = native.CORE
+    if core is not None:
+        core.take_and_place(state, player, position, triangle, cells)  # the same, in C
+        return
     site, stones = state.site, state.stones
     tile_id = site.pop(position)
     # `city_to_change` called only when the city is shared (the check written out).
@@ -179,16 +190,6 @@ FAR = COORD_LIMIT - 2
 ORIGIN = encode(0, 0)
 Q_STEP = encode(1, 0) - ORIGIN
 R_STEP = encode(0, 1) - ORIGIN
-ACTION_CELLS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
-    tuple(
-        (offset, offset + TILE_STEPS[rotation][0], offset + TILE_STEPS[rotation][1])
-        for offset, rotation in actions
-    )
-    for actions in TRIANGLE_ACTIONS
-)
-"""For each triangle type, the offsets from y of the three cells each of its three actions
-covers, in `TRIANGLE_ACTIONS` order (the anchor's first)."""
-TILE_HEXES = {tile_id: tile.hexes for tile_id, tile in TILES.items()}
 
 
 # --- the end: scores and ranks -------------------------------------------------------------
@@ -213,6 +214,9 @@ def scores(state: AkropolisState) -> list[int]:
 
 def score(state: AkropolisState, seat: int) -> int:
     """One seat's score of `scores` (the others' are not worked out)."""
+    core = native.CORE
+    if core is not None:
+        return core.score(state, seat)  # the same, in C
     return state.cities[seat].points(state.variants) + state.stones[seat]
 
 

@@ -2,7 +2,9 @@
 Python objects as the pure-Python engine, which stays the reference and the fallback.
 
 First stage: the legal-placement upkeep of a city (`CityCache.update_legal`, a third of a
-random playout). `CORE` is the extension module when it was built and imports, else None,
+random playout). Second stage: the running score's upkeep and total (`RunningScore.placed`
+and `RunningScore.total`, most of a lookahead's evaluation), called by `City.place` and
+`City.points`. `CORE` is the extension module when it was built and imports, else None,
 and the engine takes the pure-Python path; the tests compare the two on every state of
 random games.
 
@@ -21,10 +23,12 @@ import logging
 import os
 from types import ModuleType
 
-from engine.akropolis.fast import legal_tables
+from engine.akropolis import components, scoring
+from engine.akropolis.fast import legal_tables, triangle_ring
+from engine.akropolis.geometry import ACTION_CELLS, RING, STEP
 
 PURE_PYTHON_VARIABLE = "AGON_PURE_PYTHON"
-CORE_VERSION = 1
+CORE_VERSION = 2
 """The version of `_core.c` this Python expects (its CORE_VERSION): a module built from an
 older source is not used."""
 
@@ -59,12 +63,46 @@ def load_core() -> ModuleType | None:
             legal_tables.OUTER_WHOLE,
             legal_tables.RING_SECTORS,
         )
+        _core.score_setup(
+            STEP,
+            triangle_ring.RING_CYCLE,
+            RING,
+            components.IS_PLAZA,
+            components.COLOR_INDEX_OF,
+            components.STARS_OF_CODE,
+            (
+                components.HOUSE,
+                components.MARKET,
+                components.BARRACKS,
+                components.TEMPLE,
+                components.GARDEN,
+                components.MARKET_PLAZA,
+            ),
+            scoring.BARRACKS_DOUBLED_EDGES,
+            scoring.HOUSES_DOUBLED_FROM,
+            scoring.TEMPLES_DOUBLED_FROM_LEVEL,
+        )
+        # The classes the core works on, imported here: they import this module.
+        from engine.akropolis.city import City
+        from engine.akropolis.fast.city_cache import PLACEMENT_TEXTS, CityCache
+        from engine.akropolis.fast.running_score import RunningScore
+
+        _core.objects_setup(
+            City,
+            CityCache,
+            RunningScore,
+            components.TILE_HEXES,
+            PLACEMENT_TEXTS,
+            ACTION_CELLS,
+            components.QUARRY,
+        )
     except (TypeError, ValueError, MemoryError) as error:
         logger.warning("Akropolis: compiled core refused the tables (%s); using pure Python", error)
         return None
     return _core
 
 
-CORE = load_core()
+CORE: ModuleType | None = None
 """The compiled core in use, or None: the engine reads it at each call, so setting it to
-None turns the core off (the benchmarks' rows with the core off do)."""
+None turns the core off (the benchmarks' rows with the core off do). Loaded by
+`engine.akropolis.city` once its classes exist (`load_core` hands them over)."""

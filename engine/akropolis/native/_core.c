@@ -15,6 +15,7 @@
 #include <structmember.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define CORE_VERSION 2 /* bump with every change of behaviour (checked by the loader) */
 #define RING_SIZE 9
@@ -690,6 +691,133 @@ static int cells_of(PyObject *tuple, long *cells, const char *what) {
     return 0;
 }
 
+/* `lakes.lakes_closed_by` with `bounds_of(top)`: the empty cells a level-1 tile on
+ * `filled` encloses, `starts` one empty ring cell of each run around it (at most nine);
+ * a new set, empty when none. The regions of the runs are flooded in turns, a layer
+ * each, in the same order as the Python function (which stays the reference): a region
+ * is outside once it passes the city's bounds, or when it is the last one growing. The
+ * cells are owned on a grid of the bounds with a margin of two (a start lies one cell
+ * beyond them at most, a cell it reaches two). */
+static PyObject *lakes_closed_by(PyObject *top, const long *filled, const long *starts, int count) {
+    long q_low = filled[0] >> 12, q_high = q_low, r_low = filled[0] & 4095, r_high = r_low;
+    Py_ssize_t at = 0;
+    PyObject *key, *value;
+    for (int j = 0; j < 3 + (int)PyDict_GET_SIZE(top); j++) {
+        long cell;
+        if (j < 3) {
+            cell = filled[j];
+        } else {
+            if (!PyDict_Next(top, &at, &key, &value)) break;
+            cell = PyLong_AsLong(key);
+            if (cell == -1 && PyErr_Occurred()) return NULL;
+        }
+        long q = cell >> 12, r = cell & 4095;
+        q_low = q < q_low ? q : q_low, q_high = q > q_high ? q : q_high;
+        r_low = r < r_low ? r : r_low, r_high = r > r_high ? r : r_high;
+    }
+    long width = r_high - r_low + 5, rows = q_high - q_low + 5;
+    if (width > 512 || rows > 512) {
+        PyErr_SetString(PyExc_ValueError, "a city too large for the core's lakes");
+        return NULL;
+    }
+    Py_ssize_t size = width * rows, capacity = size + RING_SIZE;
+    int *owner = malloc(sizeof(int) * size);
+    long *lists = malloc(sizeof(long) * capacity * (2 * count + 1));
+    if (owner == NULL || lists == NULL) {
+        free(owner);
+        free(lists);
+        return PyErr_NoMemory();
+    }
+#define GRID(cell) (((cell) >> 12) - q_low + 2) * width + ((cell) & 4095) - r_low + 2
+    for (Py_ssize_t i = 0; i < size; i++) owner[i] = -1;
+    long *frontier[RING_SIZE], *region[RING_SIZE], *grown = lists + 2 * count * capacity;
+    Py_ssize_t frontier_len[RING_SIZE], region_len[RING_SIZE];
+    int parent[RING_SIZE], outside[RING_SIZE];
+    for (int k = 0; k < count; k++) {
+        frontier[k] = lists + 2 * k * capacity, region[k] = frontier[k] + capacity;
+        frontier[k][0] = region[k][0] = starts[k];
+        frontier_len[k] = region_len[k] = 1;
+        parent[k] = k, outside[k] = 0;
+        owner[GRID(starts[k])] = k;
+    }
+    PyObject *enclosed = NULL;
+    for (;;) {
+        int growing[RING_SIZE], n_growing = 0, any_outside = 0;
+        for (int k = 0; k < count; k++) {
+            if (parent[k] != k) continue;
+            any_outside = any_outside || outside[k];
+            if (frontier_len[k] && !outside[k]) growing[n_growing++] = k;
+        }
+        if (n_growing == 0) break;
+        if (n_growing == 1 && !any_outside) {
+            outside[growing[0]] = 1;
+            break;
+        }
+        for (int g = 0; g < n_growing; g++) {
+            int k = growing[g];
+            if (parent[k] != k || outside[k]) continue;
+            Py_ssize_t n_grown = 0;
+            for (Py_ssize_t i = 0; i < frontier_len[k] && !outside[k]; i++) {
+                long cell = frontier[k][i];
+                for (int d = 0; d < 6; d++) {
+                    long near = cell + step[d];
+                    if (near == filled[0] || near == filled[1] || near == filled[2]) continue;
+                    if (top_get(top, near) != NULL) continue;
+                    if (PyErr_Occurred()) goto done;
+                    long q = near >> 12, r = near & 4095;
+                    int other = q < q_low - 2 || q > q_high + 2 || r < r_low - 2 || r > r_high + 2
+                                    ? -1
+                                    : owner[GRID(near)];
+                    if (other < 0) {
+                        if (q < q_low || q > q_high || r < r_low || r > r_high) {
+                            outside[k] = 1;
+                            break;
+                        }
+                        owner[GRID(near)] = k;
+                        grown[n_grown++] = near;
+                        region[k][region_len[k]++] = near;
+                        continue;
+                    }
+                    while (parent[other] != other) other = parent[other];
+                    if (other == k) continue;
+                    parent[other] = k;
+                    outside[k] = outside[k] || outside[other];
+                    memcpy(grown + n_grown, frontier[other], sizeof(long) * frontier_len[other]);
+                    n_grown += frontier_len[other];
+                    memcpy(region[k] + region_len[k], region[other],
+                           sizeof(long) * region_len[other]);
+                    region_len[k] += region_len[other];
+                    frontier_len[other] = 0;
+                }
+            }
+            if (outside[k]) {
+                frontier_len[k] = 0;
+            } else {
+                memcpy(frontier[k], grown, sizeof(long) * n_grown);
+                frontier_len[k] = n_grown;
+            }
+        }
+    }
+    enclosed = PySet_New(NULL);
+    for (int k = 0; enclosed != NULL && k < count; k++) {
+        if (parent[k] != k || outside[k]) continue;
+        for (Py_ssize_t i = 0; i < region_len[k]; i++) {
+            PyObject *cell = PyLong_FromLong(region[k][i]);
+            if (cell == NULL || PySet_Add(enclosed, cell) < 0) {
+                Py_XDECREF(cell);
+                Py_CLEAR(enclosed);
+                break;
+            }
+            Py_DECREF(cell);
+        }
+    }
+#undef GRID
+done:
+    free(owner);
+    free(lists);
+    return enclosed;
+}
+
 static int placed_in(Running *r, long triangle, long *cells, long *codes, PyObject *covered,
                      long level) {
     PyObject *score = r->score, *top = r->top;
@@ -798,21 +926,25 @@ static int placed_in(Running *r, long triangle, long *cells, long *codes, PyObje
             int whole = (1 << RING_SIZE) - 1;
             int starts = empty & ~((empty << 1 | empty >> 8) & whole);
             if (starts & (starts - 1)) {
-                PyObject *closed = PyObject_CallMethod(score, "close_lakes", "OlNi", top, triangle,
-                                                       Py_BuildValue("(lll)", cells[0],
-                                                                     cells[1], cells[2]),
-                                                       starts);
-                if (closed == NULL) return -1;
-                lakes_closed = PyObject_IsTrue(closed);
-                Py_DECREF(closed);
-                if (lakes_closed < 0) return -1;
-                PyObject *lakes = slot_get(score, score_slot[S_LAKES], "lakes");
-                if (lakes == NULL) return -1;
-                Py_SETREF(r->lakes, Py_NewRef(lakes));
-                if (!PyAnySet_Check(lakes)) {
-                    PyErr_SetString(PyExc_TypeError, "a running score's lakes: a set");
-                    return -1;
+                /* `RunningScore.close_lakes`. */
+                long run_starts[RING_SIZE];
+                int count = 0;
+                for (int j = 0; j < RING_SIZE; j++) {
+                    if (starts >> j & 1) run_starts[count++] = y + ring_cycle[kind][j];
                 }
+                PyObject *enclosed = lakes_closed_by(top, cells, run_starts, count);
+                if (enclosed == NULL) return -1;
+                lakes_closed = PySet_GET_SIZE(enclosed) > 0;
+                if (lakes_closed) {
+                    PyObject *lakes = PyNumber_Or(r->lakes, enclosed);
+                    if (lakes == NULL) {
+                        Py_DECREF(enclosed);
+                        return -1;
+                    }
+                    slot_set(score, score_slot[S_LAKES], lakes);
+                    Py_SETREF(r->lakes, lakes);
+                }
+                Py_DECREF(enclosed);
             }
         }
         for (int i = 0; i < n_again; i++) {

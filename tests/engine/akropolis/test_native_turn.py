@@ -1,0 +1,195 @@
+"""Akropolis' compiled core, second stage: the running score, the city's copy and
+placement, and the turn around them (`engine.akropolis.native`), against pure Python.
+
+Two equal games are played side by side, the same moves on both, one with the core and
+one without: after every turn, and after every lookahead a turn tries on a copy, the
+two states must hold the same of everything the engine keeps (the cities' cells and
+tiles, the legal triangles and their texts, the updates put off, the running score's
+every slot), and score the same. Where the core is not built these tests skip, or fail
+where AGON_TEST_REQUIRE asks for it (`make test`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from engine.akropolis import native
+from engine.akropolis.city import City
+from engine.akropolis.fast.city_cache import CityCache
+from engine.akropolis.fast.running_score import RunningScore
+from engine.akropolis.state import AkropolisState
+from engine.rng import SplitMix64
+from tests.engine.akropolis.test_properties import Setup, setups
+from tests.engine.akropolis.test_native_core import core  # noqa: F401 (the fixture)
+from tests.engine.support import GAME, property_settings
+
+
+def slots(thing: Any, names: tuple[str, ...]) -> dict[str, Any]:
+    """The slots of a kept object as plain values (a dict's order kept: its items)."""
+    shown: dict[str, Any] = {}
+    for name in names:
+        value = getattr(thing, name)
+        shown[name] = (type(value).__name__, list(value.items())) if type(value) is dict else value
+    return shown
+
+
+def snapshot(state: AkropolisState) -> dict[str, Any]:
+    """Everything the state and its cities keep, read without changing any of it."""
+    cities = []
+    for city in state.cities:
+        kept = city.kept
+        score = kept.score
+        cities.append(
+            {
+                **slots(city, ("top", "tile_at", "tiles")),
+                **slots(kept, tuple(n for n in CityCache.__slots__ if n != "score")),
+                "score": None if score is None else slots(score, RunningScore.__slots__),
+            }
+        )
+    fields = {name: value for name, value in vars(state).items() if name != "cities"}
+    return {**fields, "cities": cities}
+
+
+class Sides:
+    """The same game with the core (`compiled`) and without (`pure`): each call runs
+    on both, the core switched on and off around each."""
+
+    def __init__(self, core: ModuleType, setup: Setup) -> None:
+        seed, players, options = setup
+        self.core = core
+        self.compiled = GAME.new_state(seed, players, dict(options))
+        self.pure = GAME.new_state(seed, players, dict(options))
+
+    def both(self, work: Callable[[AkropolisState], Any]) -> Any:
+        native.CORE = self.core
+        try:
+            compiled = work(self.compiled)
+        finally:
+            native.CORE = None
+        pure = work(self.pure)
+        assert compiled == pure
+        assert snapshot(self.compiled) == snapshot(self.pure), f"turn {self.pure.turn}"
+        return pure
+
+
+def try_ahead(legal: Any, index: int, mover: int, rng: SplitMix64) -> Callable[[Any], Any]:
+    """A lookahead's evaluation on a copy (and a second move on it, now and then): what
+    it scores and keeps."""
+
+    def work(state: AkropolisState) -> Any:
+        twin = GAME.copy_state(state)
+        GAME.apply_legal(twin, legal, index)
+        seen = [GAME.score(twin, mover)]
+        if not GAME.is_over(twin) and rng.below(2):
+            ahead = GAME.legal_actions(twin)
+            GAME.apply_legal(twin, ahead, rng.below(len(ahead)))
+            seen += [GAME.scores(twin), str(GAME.legal_actions(twin).triangles)]
+        return seen, snapshot(twin)
+
+    return work
+
+
+def play_side_by_side(core: ModuleType, setup: Setup, checked_every: int) -> int:
+    """A random game on both sides, lookaheads tried on copies each turn; the turns
+    played."""
+    sides = Sides(core, setup)
+    rng = SplitMix64(setup[0] ^ 0x5EED)
+    # Scored once at the start, as `Lookahead` does: every city keeps a running score.
+    if rng.below(4):
+        sides.both(GAME.scores)
+    while not GAME.is_over(sides.pure):
+        # The legal actions asked of both sides alike: asking updates what a city keeps.
+        size = sides.both(lambda state: len(GAME.legal_actions(state)))
+        mover = GAME.current_player(sides.pure)
+        if rng.below(3) == 0:
+            sides.both(lambda state: GAME.legal_actions(state).compact_text())
+        for _ in range(rng.below(3)):
+            # Each side tries the same moves with its own random stream, alike.
+            seed = rng.next_u64()
+            index = rng.below(size)
+            sides.both(
+                lambda state, index=index, seed=seed: try_ahead(
+                    GAME.legal_actions(state), index, mover, SplitMix64(seed)
+                )(state)
+            )
+        index = rng.below(size)
+        if sides.pure.turn % checked_every == 0:
+            action = sides.both(lambda state, index=index: GAME.legal_actions(state)[index])
+            sides.both(lambda state, action=action: GAME.apply(state, action))
+        else:
+            sides.both(
+                lambda state, index=index: GAME.apply_legal(
+                    state, GAME.legal_actions(state), index
+                )
+            )
+        sides.both(lambda state: [GAME.score(state, seat) for seat in range(state.players)])
+    sides.both(lambda state: GAME.result(state).to_json())
+    return sides.pure.turn
+
+
+@settings(
+    property_settings(10),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(setups())
+def test_every_turn_and_lookahead_of_random_games_is_the_same_in_c_and_in_python(
+    core: ModuleType, setup: Setup
+) -> None:
+    try:
+        assert play_side_by_side(core, setup, checked_every=3) > 0
+    finally:
+        native.CORE = core
+
+
+def test_raised_tiles_lakes_and_every_variant_keep_the_same_score(core: ModuleType) -> None:
+    """Games that stack wherever they can (covered plazas, houses, markets) and play
+    with every variant on (doubled gardens by lakes, barracks, temples, markets)."""
+    options = {name: True for name in ("houses", "markets", "barracks", "temples", "gardens")}
+    try:
+        for seed, players in ((5, 2), (6, 3), (7, 4)):
+            sides = Sides(core, (seed, players, options))
+            sides.both(GAME.scores)
+            rng = SplitMix64(seed)
+            while not GAME.is_over(sides.pure):
+                triangles, tiles = sides.both(
+                    lambda state: (
+                        GAME.legal_actions(state).triangles,
+                        len(GAME.legal_actions(state).tiles),
+                    )
+                )
+                city = sides.pure.cities[GAME.current_player(sides.pure)]
+                raised = [i for i, t in enumerate(triangles) if t >> 1 in city.top]
+                at = raised[rng.below(len(raised))] if raised else rng.below(len(triangles))
+                index = rng.below(tiles) * len(triangles) * 3 + at * 3
+                sides.both(
+                    lambda state, index=index: GAME.apply_legal(
+                        state, GAME.legal_actions(state), index
+                    )
+                )
+                sides.both(GAME.scores)
+    finally:
+        native.CORE = core
+
+
+def test_the_core_refuses_what_is_not_a_city_or_a_score(core: ModuleType) -> None:
+    city = City.starting()
+    with pytest.raises(TypeError, match="a City expected"):
+        core.copy_city(object())
+    with pytest.raises(TypeError, match="a City expected"):
+        core.place(city.kept, 0, (1, 2, 3), (1, 1, 1), 5)
+    with pytest.raises(ValueError, match="hex code out of range"):
+        core.place(city, 0, (1, 2, 3), (1, 99, 1), 5)
+    with pytest.raises(TypeError, match="a RunningScore expected"):
+        core.placed(city, city.top, 0, (1, 2, 3), (1, 1, 1), None, 1)
+    with pytest.raises(TypeError, match="a RunningScore expected"):
+        core.total(city, city.top)
+    with pytest.raises(AttributeError):
+        core.copy_city(City.__new__(City))
+    with pytest.raises(IndexError, match="legal action index"):
+        state = GAME.new_state(1, 2, {})
+        core.apply_legal(state, GAME.legal_actions(state), 10**6)

@@ -71,7 +71,8 @@ class City:
     def copy(self) -> City:
         core = native.CORE
         if core is not None:
-            return core.copy_city(self)  # the compiled core: this, in C
+            twin: City = core.copy_city(self)  # the compiled core: this, in C
+            return twin
         return self.copy_in_python()
 
     def copy_in_python(self) -> City:

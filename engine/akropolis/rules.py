@@ -13,9 +13,9 @@ from __future__ import annotations
 import functools
 from operator import mul
 
+from engine.akropolis import native
 from engine.akropolis.actions import LegalActions, parse_action
 from engine.akropolis.city import City
-from engine.akropolis import native
 from engine.akropolis.components import COLORS, STARTING_STONES, TILE_HEXES, TILES
 from engine.akropolis.geometry import (
     ACTION_CELLS,
@@ -216,7 +216,8 @@ def score(state: AkropolisState, seat: int) -> int:
     """One seat's score of `scores` (the others' are not worked out)."""
     core = native.CORE
     if core is not None:
-        return core.score(state, seat)  # the same, in C
+        points: int = core.score(state, seat)  # the same, in C
+        return points
     return state.cities[seat].points(state.variants) + state.stones[seat]
 
 

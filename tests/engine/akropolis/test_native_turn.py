@@ -12,6 +12,7 @@ where AGON_TEST_REQUIRE asks for it (`make test`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from types import ModuleType
 from typing import Any
 
@@ -25,7 +26,6 @@ from engine.akropolis.fast.running_score import RunningScore
 from engine.akropolis.state import AkropolisState
 from engine.rng import SplitMix64
 from tests.engine.akropolis.test_properties import Setup, setups
-from tests.engine.akropolis.test_native_core import core  # noqa: F401 (the fixture)
 from tests.engine.support import GAME, property_settings
 
 
@@ -77,21 +77,47 @@ class Sides:
         return pure
 
 
-def try_ahead(legal: Any, index: int, mover: int, rng: SplitMix64) -> Callable[[Any], Any]:
+def try_ahead(state: AkropolisState, index: int, mover: int, seed: int) -> Any:
     """A lookahead's evaluation on a copy (and a second move on it, now and then): what
     it scores and keeps."""
+    rng = SplitMix64(seed)
+    twin = GAME.copy_state(state)
+    GAME.apply_legal(twin, GAME.legal_actions(state), index)
+    seen: list[Any] = [GAME.score(twin, mover)]
+    if not GAME.is_over(twin) and rng.below(2):
+        ahead = GAME.legal_actions(twin)
+        GAME.apply_legal(twin, ahead, rng.below(len(ahead)))
+        seen += [GAME.scores(twin), str(GAME.legal_actions(twin).triangles)]
+    return seen, snapshot(twin)
 
-    def work(state: AkropolisState) -> Any:
-        twin = GAME.copy_state(state)
-        GAME.apply_legal(twin, legal, index)
-        seen = [GAME.score(twin, mover)]
-        if not GAME.is_over(twin) and rng.below(2):
-            ahead = GAME.legal_actions(twin)
-            GAME.apply_legal(twin, ahead, rng.below(len(ahead)))
-            seen += [GAME.scores(twin), str(GAME.legal_actions(twin).triangles)]
-        return seen, snapshot(twin)
 
-    return work
+def play_index(state: AkropolisState, index: int) -> None:
+    GAME.apply_legal(state, GAME.legal_actions(state), index)
+
+
+def action_at(state: AkropolisState, index: int) -> Any:
+    return GAME.legal_actions(state)[index]
+
+
+def legal_size(state: AkropolisState) -> int:
+    return len(GAME.legal_actions(state))
+
+
+def legal_text(state: AkropolisState) -> str:
+    return GAME.legal_actions(state).compact_text()
+
+
+def every_score(state: AkropolisState) -> list[int]:
+    return [GAME.score(state, seat) for seat in range(state.players)]
+
+
+def result_json(state: AkropolisState) -> Any:
+    return GAME.result(state).to_json()
+
+
+def placements(state: AkropolisState) -> tuple[tuple[int, ...], int]:
+    legal = GAME.legal_actions(state)
+    return legal.triangles, len(legal.tiles)
 
 
 def play_side_by_side(core: ModuleType, setup: Setup, checked_every: int) -> int:
@@ -104,36 +130,25 @@ def play_side_by_side(core: ModuleType, setup: Setup, checked_every: int) -> int
         sides.both(GAME.scores)
     while not GAME.is_over(sides.pure):
         # The legal actions asked of both sides alike: asking updates what a city keeps.
-        size = sides.both(lambda state: len(GAME.legal_actions(state)))
+        size = sides.both(legal_size)
         mover = GAME.current_player(sides.pure)
         if rng.below(3) == 0:
-            sides.both(lambda state: GAME.legal_actions(state).compact_text())
+            sides.both(legal_text)
         for _ in range(rng.below(3)):
-            # Each side tries the same moves with its own random stream, alike.
-            seed = rng.next_u64()
-            index = rng.below(size)
-            sides.both(
-                lambda state, index=index, seed=seed: try_ahead(
-                    GAME.legal_actions(state), index, mover, SplitMix64(seed)
-                )(state)
-            )
+            sides.both(partial(try_ahead, index=rng.below(size), mover=mover, seed=rng.next_u64()))
         index = rng.below(size)
         if sides.pure.turn % checked_every == 0:
-            action = sides.both(lambda state, index=index: GAME.legal_actions(state)[index])
-            sides.both(lambda state, action=action: GAME.apply(state, action))
+            action = sides.both(partial(action_at, index=index))
+            sides.both(partial(GAME.apply, action=action))
         else:
-            sides.both(
-                lambda state, index=index: GAME.apply_legal(
-                    state, GAME.legal_actions(state), index
-                )
-            )
-        sides.both(lambda state: [GAME.score(state, seat) for seat in range(state.players)])
-    sides.both(lambda state: GAME.result(state).to_json())
+            sides.both(partial(play_index, index=index))
+        sides.both(every_score)
+    sides.both(result_json)
     return sides.pure.turn
 
 
 @settings(
-    property_settings(10),
+    property_settings(25),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(setups())
@@ -156,21 +171,12 @@ def test_raised_tiles_lakes_and_every_variant_keep_the_same_score(core: ModuleTy
             sides.both(GAME.scores)
             rng = SplitMix64(seed)
             while not GAME.is_over(sides.pure):
-                triangles, tiles = sides.both(
-                    lambda state: (
-                        GAME.legal_actions(state).triangles,
-                        len(GAME.legal_actions(state).tiles),
-                    )
-                )
+                triangles, tiles = sides.both(placements)
                 city = sides.pure.cities[GAME.current_player(sides.pure)]
                 raised = [i for i, t in enumerate(triangles) if t >> 1 in city.top]
                 at = raised[rng.below(len(raised))] if raised else rng.below(len(triangles))
                 index = rng.below(tiles) * len(triangles) * 3 + at * 3
-                sides.both(
-                    lambda state, index=index: GAME.apply_legal(
-                        state, GAME.legal_actions(state), index
-                    )
-                )
+                sides.both(partial(play_index, index=index))
                 sides.both(GAME.scores)
     finally:
         native.CORE = core

@@ -194,4 +194,6 @@ def _starting_city() -> City:
     return City.bare_starting()
 
 
-native.CORE = native.load_core()
+# The core works on this module's classes: handed over once they exist (they import it).
+if native.CORE is not None and not native.hand_over_classes(native.CORE):
+    native.CORE = None

@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import sys
 from types import ModuleType
 
 from engine.akropolis import components, scoring
@@ -82,12 +83,25 @@ def load_core() -> ModuleType | None:
             scoring.HOUSES_DOUBLED_FROM,
             scoring.TEMPLES_DOUBLED_FROM_LEVEL,
         )
-        # The classes the core works on, imported here: they import this module.
-        from engine.akropolis.city import City
-        from engine.akropolis.fast.city_cache import PLACEMENT_TEXTS, CityCache
-        from engine.akropolis.fast.running_score import RunningScore
+    except (TypeError, ValueError, MemoryError) as error:
+        logger.warning("Akropolis: compiled core refused the tables (%s); using pure Python", error)
+        return None
+    city = sys.modules.get("engine.akropolis.city")
+    if city is not None and hasattr(city, "City") and not hand_over_classes(_core):
+        return None
+    return _core
 
-        _core.objects_setup(
+
+def hand_over_classes(core: ModuleType) -> bool:
+    """Hand the core the classes it works on and a turn's tables (`engine.akropolis.city`
+    calls this once its classes exist, for they import this module); False (with one
+    warning line) if it refuses them."""
+    from engine.akropolis.city import City
+    from engine.akropolis.fast.city_cache import PLACEMENT_TEXTS, CityCache
+    from engine.akropolis.fast.running_score import RunningScore
+
+    try:
+        core.objects_setup(
             City,
             CityCache,
             RunningScore,
@@ -97,12 +111,13 @@ def load_core() -> ModuleType | None:
             components.QUARRY,
         )
     except (TypeError, ValueError, MemoryError) as error:
-        logger.warning("Akropolis: compiled core refused the tables (%s); using pure Python", error)
-        return None
-    return _core
+        logger.warning(
+            "Akropolis: compiled core refused the classes (%s); using pure Python", error
+        )
+        return False
+    return True
 
 
-CORE: ModuleType | None = None
+CORE = load_core()
 """The compiled core in use, or None: the engine reads it at each call, so setting it to
-None turns the core off (the benchmarks' rows with the core off do). Loaded by
-`engine.akropolis.city` once its classes exist (`load_core` hands them over)."""
+None turns the core off (the benchmarks' rows with the core off do)."""

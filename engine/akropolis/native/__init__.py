@@ -2,11 +2,16 @@
 Python objects as the pure-Python engine, which stays the reference and the fallback.
 
 First stage: the legal-placement upkeep of a city (`CityCache.update_legal`, a third of a
-random playout). Second stage: the running score's upkeep and total (`RunningScore.placed`
-and `RunningScore.total`, most of a lookahead's evaluation), called by `City.place` and
-`City.points`. `CORE` is the extension module when it was built and imports, else None,
-and the engine takes the pure-Python path; the tests compare the two on every state of
-random games.
+random playout). Second stage: the rest of a lookahead's evaluation (copy + move + the
+mover's score): the running score (`RunningScore.placed`, the lakes a tile closes and
+`RunningScore.total`), the city's copy and placement (`City.copy`, `City.place`), and the
+turn around them (`AkropolisState.copy`, `rules.apply_legal`, `rules.take_and_place`,
+`rules.score`). Each Python function stays, readable, as the reference and the fallback
+(the city's `copy_in_python` and `place_in_python`, the others under their own names
+where the core is off); the core works on the same objects, their slots read and
+written where Python keeps them, so everything else that reads a city is unchanged.
+`CORE` is the extension module when it was built and imports, else None, and the engine
+takes the pure-Python path; the tests compare the two on every state of random games.
 
 - Built by `make venv` (setuptools, `pyproject.toml`'s `ext-modules`, optional: without a
   C compiler or Python's headers the install still succeeds).

@@ -1654,6 +1654,31 @@ done:
     return result;
 }
 
+/* `City.points(variants)`: from its running score, kept under these variants (a new
+ * reference, or NULL). */
+static PyObject *city_points(PyObject *city, PyObject *variants) {
+    if (city_type == NULL || Py_TYPE(city) != city_type) {
+        /* Another kind of city (the C prototype's) is asked by its method. */
+        return PyObject_CallMethodOneArg(city, s_points_method, variants);
+    }
+    PyObject *kept = slot_get(city, city_slot[C_KEPT], "kept");
+    if (kept == NULL || exactly(kept, cache_type, "a CityCache") < 0) return NULL;
+    PyObject *score = slot_get(kept, cache_slot[K_SCORE], "score");
+    if (score == NULL) return NULL;
+    int same = 0;
+    if (score != Py_None) {
+        PyObject *kept_variants = slot_get(score, score_slot[S_VARIANTS], "variants");
+        same = kept_variants == NULL ? -1 : PyObject_RichCompareBool(kept_variants, variants, Py_EQ);
+    }
+    if (same < 0) return NULL;
+    if (!same) {
+        /* No running score under these variants yet: the city starts one. */
+        return PyObject_CallMethodOneArg(city, s_points_method, variants);
+    }
+    PyObject *top = slot_get(city, city_slot[C_TOP], "top");
+    return top == NULL ? NULL : total_of(score, top);
+}
+
 /* `rules.score`: one seat's points and stones. */
 static PyObject *core_score(PyObject *self, PyObject *args) {
     PyObject *state, *seat;
@@ -1661,41 +1686,51 @@ static PyObject *core_score(PyObject *self, PyObject *args) {
     PyObject *cities = PyObject_GetAttr(state, s_cities);
     PyObject *city = cities ? PyObject_GetItem(cities, seat) : NULL;
     PyObject *variants = city ? PyObject_GetAttr(state, s_variants) : NULL;
-    PyObject *points = NULL, *result = NULL;
-    if (variants == NULL) goto done;
-    if (city_type == NULL || Py_TYPE(city) != city_type) {
-        /* Another kind of city (the C prototype's) is asked by its method. */
-        points = PyObject_CallMethodOneArg(city, s_points_method, variants);
-        goto add_stones;
-    }
-    PyObject *kept = slot_get(city, city_slot[C_KEPT], "kept");
-    if (kept == NULL || exactly(kept, cache_type, "a CityCache") < 0) goto done;
-    PyObject *score = slot_get(kept, cache_slot[K_SCORE], "score");
-    if (score == NULL) goto done;
-    int same = score == Py_None ? 0 : -2;
-    if (same == -2) {
-        PyObject *kept_variants = slot_get(score, score_slot[S_VARIANTS], "variants");
-        same = kept_variants == NULL ? -1 : PyObject_RichCompareBool(kept_variants, variants, Py_EQ);
-    }
-    if (same < 0) goto done;
-    if (same) {
-        PyObject *top = slot_get(city, city_slot[C_TOP], "top");
-        points = top == NULL ? NULL : total_of(score, top);
-    } else {
-        /* No running score under these variants yet: the city starts one. */
-        points = PyObject_CallMethodOneArg(city, s_points_method, variants);
-    }
-add_stones:
-    if (points == NULL) goto done;
-    PyObject *stones = PyObject_GetAttr(state, s_stones);
+    PyObject *points = variants ? city_points(city, variants) : NULL;
+    PyObject *stones = points ? PyObject_GetAttr(state, s_stones) : NULL;
     PyObject *own = stones ? PyObject_GetItem(stones, seat) : NULL;
-    if (own != NULL) result = PyNumber_Add(points, own);
+    PyObject *result = own ? PyNumber_Add(points, own) : NULL;
     Py_XDECREF(own);
     Py_XDECREF(stones);
-done:
     Py_XDECREF(points);
     Py_XDECREF(variants);
     Py_XDECREF(city);
+    Py_XDECREF(cities);
+    return result;
+}
+
+/* `rules.scores`: every seat's points and stones. */
+static PyObject *core_scores(PyObject *self, PyObject *state) {
+    PyObject *cities = list_attribute(state, s_cities);
+    PyObject *stones = cities ? list_attribute(state, s_stones) : NULL;
+    PyObject *variants = stones ? PyObject_GetAttr(state, s_variants) : NULL;
+    PyObject *result = NULL;
+    if (variants == NULL) goto done;
+    Py_ssize_t count = PyList_GET_SIZE(cities);
+    if (PyList_GET_SIZE(stones) != count) {
+        PyErr_SetString(PyExc_ValueError, "zip() arguments differ in length");
+        goto done;
+    }
+    result = PyList_New(count);
+    for (Py_ssize_t seat = 0; result != NULL && seat < count; seat++) {
+        PyObject *city = Py_NewRef(PyList_GET_ITEM(cities, seat));
+        PyObject *points = city_points(city, variants);
+        Py_DECREF(city);
+        PyObject *total = NULL;
+        if (points != NULL && seat < PyList_GET_SIZE(stones)) {
+            total = PyNumber_Add(points, PyList_GET_ITEM(stones, seat));
+        }
+        Py_XDECREF(points);
+        if (total == NULL) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a seat without stones");
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, seat, total);
+    }
+done:
+    Py_XDECREF(variants);
+    Py_XDECREF(stones);
     Py_XDECREF(cities);
     return result;
 }
@@ -1771,6 +1806,7 @@ static PyMethodDef core_methods[] = {
     {"apply_legal", core_apply_legal, METH_VARARGS,
      "apply_legal(state, legal, index): `rules.apply_legal`."},
     {"score", core_score, METH_VARARGS, "score(state, seat): `rules.score`."},
+    {"scores", core_scores, METH_O, "scores(state): `rules.scores`."},
     {"copy_state", core_copy_state, METH_O, "copy_state(state): `AkropolisState.copy`."},
     {NULL, NULL, 0, NULL},
 };

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.hexgrid import NEIGHBOUR_STEPS
+from engine.hexgrid import COORD_LIMIT, NEIGHBOUR_STEPS, encode
 
 STEP = NEIGHBOUR_STEPS
 
@@ -126,3 +126,10 @@ ACTION_CELLS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
 )
 """For each triangle type, the offsets from y of the three cells each of its three actions
 covers, in `TRIANGLE_ACTIONS` order (the anchor's first)."""
+
+FAR = COORD_LIMIT - 2
+"""Coordinates this far out are refused before they are coded (no city comes near)."""
+ORIGIN = encode(0, 0)
+Q_STEP = encode(1, 0) - ORIGIN
+R_STEP = encode(0, 1) - ORIGIN
+"""An action's anchor is `ORIGIN + q * Q_STEP + r * R_STEP`."""

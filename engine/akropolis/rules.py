@@ -19,6 +19,10 @@ from engine.akropolis.city import City
 from engine.akropolis.components import COLORS, STARTING_STONES, TILE_HEXES, TILES
 from engine.akropolis.geometry import (
     ACTION_CELLS,
+    FAR,
+    ORIGIN,
+    Q_STEP,
+    R_STEP,
     TILE_STEPS,
     TRIANGLE_FROM_ANCHOR,
     explain_illegal,
@@ -26,7 +30,6 @@ from engine.akropolis.geometry import (
 from engine.akropolis.scoring import VARIANTS, CityScore, details_json
 from engine.akropolis.state import AkropolisState
 from engine.core import JSON, IllegalAction, MatchResult, OptionSpec, competition_ranks
-from engine.hexgrid import COORD_LIMIT, encode
 from engine.rng import SplitMix64
 
 # --- setup ------------------------------------------------------------------------------
@@ -113,6 +116,11 @@ def legal_actions(state: AkropolisState) -> LegalActions:
 def apply_action(state: AkropolisState, action: JSON) -> None:
     """A turn: check the action against the rules (IllegalAction saying which one it
     breaks), then `take_and_place`."""
+    core = native.CORE
+    if core is not None and core.apply_action(state, action):
+        # The compiled core took a plain legal action; anything else is checked below,
+        # where each refusal is explained (the core left the state as it was).
+        return
     site, stones = state.site, state.stones
     if len(site) <= 1 and not state.stacks:  # `is_over`, written out as in `legal_actions`
         raise IllegalAction("the game is over")
@@ -183,13 +191,6 @@ def take_and_place(
     state.turn += 1
     if len(site) == 1 and state.stacks:
         site.extend(state.stacks.pop(0))
-
-
-FAR = COORD_LIMIT - 2
-"""Coordinates this far out are refused before they are coded (no city comes near)."""
-ORIGIN = encode(0, 0)
-Q_STEP = encode(1, 0) - ORIGIN
-R_STEP = encode(0, 1) - ORIGIN
 
 
 # --- the end: scores and ranks -------------------------------------------------------------

@@ -29,7 +29,7 @@ import os
 import sys
 from types import ModuleType
 
-from engine.akropolis import components, scoring
+from engine.akropolis import components, geometry, scoring
 from engine.akropolis.fast import legal_tables, triangle_ring
 from engine.akropolis.geometry import ACTION_CELLS, RING, STEP
 
@@ -87,6 +87,14 @@ def load_core() -> ModuleType | None:
             scoring.BARRACKS_DOUBLED_EDGES,
             scoring.HOUSES_DOUBLED_FROM,
             scoring.TEMPLES_DOUBLED_FROM_LEVEL,
+        )
+        _core.action_setup(
+            geometry.ORIGIN,
+            geometry.Q_STEP,
+            geometry.R_STEP,
+            geometry.FAR,
+            geometry.TRIANGLE_FROM_ANCHOR,
+            geometry.TILE_STEPS,
         )
     except (TypeError, ValueError, MemoryError) as error:
         logger.warning("Akropolis: compiled core refused the tables (%s); using pure Python", error)

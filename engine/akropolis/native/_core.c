@@ -15,6 +15,7 @@
 #include <structmember.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 #define CORE_VERSION 2 /* bump with every change of behaviour (checked by the loader) */
@@ -1654,6 +1655,116 @@ done:
     return result;
 }
 
+/* `rules.apply_action`'s plain case: an exact dict of four exact ints naming an
+ * affordable site tile and a triangle in the city's up-to-date legal set. True once it
+ * is applied; False, the state untouched, for anything else (the game over, a malformed
+ * or illegal action, a city whose legal set is not up to date), which the Python function
+ * then checks and explains as it always did. */
+static long origin, q_step, r_step, far_out, triangle_from_anchor[6], tile_steps[6][2];
+static int action_ready;
+static PyObject *s_tile, *s_q, *s_r, *s_rotation;
+
+static PyObject *core_action_setup(PyObject *self, PyObject *args) {
+    PyObject *from_anchor, *steps;
+    action_ready = 0;
+    if (!PyArg_ParseTuple(args, "llllO!O!", &origin, &q_step, &r_step, &far_out, &PyTuple_Type,
+                          &from_anchor, &PyTuple_Type, &steps) ||
+        longs_of(from_anchor, triangle_from_anchor, 6, "TRIANGLE_FROM_ANCHOR") < 0 ||
+        !sized_tuple(steps, 6, "TILE_STEPS"))
+        return NULL;
+    for (int rotation = 0; rotation < 6; rotation++) {
+        if (longs_of(PyTuple_GET_ITEM(steps, rotation), tile_steps[rotation], 2, "a step") < 0)
+            return NULL;
+    }
+    if (far_out <= 0 || far_out > 4096) {
+        PyErr_SetString(PyExc_ValueError, "core tables: FAR out of range");
+        return NULL;
+    }
+    action_ready = 1;
+    Py_RETURN_NONE;
+}
+
+/* An exact int of the action in [low, high], or 0 (no error left set). */
+static int plain_field(PyObject *action, PyObject *key, long low, long high, long *out) {
+    PyObject *value = PyDict_GetItemWithError(action, key);
+    if (value == NULL || !PyLong_CheckExact(value)) {
+        PyErr_Clear();
+        return 0;
+    }
+    int overflow;
+    *out = PyLong_AsLongAndOverflow(value, &overflow);
+    if (overflow || (*out == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    return low <= *out && *out <= high;
+}
+
+static PyObject *core_apply_action(PyObject *self, PyObject *args) {
+    PyObject *state, *action;
+    if (!PyArg_ParseTuple(args, "OO", &state, &action)) return NULL;
+    if (!action_ready || city_type == NULL || !PyDict_CheckExact(action) ||
+        PyDict_GET_SIZE(action) != 4)
+        Py_RETURN_FALSE;
+    long position, q, r, rotation;
+    if (!plain_field(action, s_tile, 0, LONG_MAX, &position) ||
+        !plain_field(action, s_q, 1 - far_out, far_out - 1, &q) ||
+        !plain_field(action, s_r, 1 - far_out, far_out - 1, &r) ||
+        !plain_field(action, s_rotation, 0, 5, &rotation))
+        Py_RETURN_FALSE;
+    PyObject *site = list_attribute(state, s_site);
+    PyObject *stones = site ? list_attribute(state, s_stones) : NULL;
+    PyObject *cities = stones ? list_attribute(state, s_cities) : NULL;
+    PyObject *stacks = cities ? list_attribute(state, s_stacks) : NULL;
+    PyObject *result = NULL;
+    if (stacks == NULL) goto done;
+    long turn = long_attribute(state, s_turn);
+    long players = turn == -1 && PyErr_Occurred() ? -1 : long_attribute(state, s_players);
+    if (PyErr_Occurred()) goto done;
+    result = Py_NewRef(Py_False);
+    if ((PyList_GET_SIZE(site) <= 1 && PyList_GET_SIZE(stacks) == 0) || players <= 0 ||
+        turn < 0 || position >= PyList_GET_SIZE(site))
+        goto done;
+    long player = turn % players;
+    if (player >= PyList_GET_SIZE(stones) || player >= PyList_GET_SIZE(cities)) goto done;
+    long own = PyLong_AsLong(PyList_GET_ITEM(stones, player));
+    if (own == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        goto done;
+    }
+    if (position > own) goto done;
+    long anchor = origin + q * q_step + r * r_step;
+    long triangle = 2 * anchor + triangle_from_anchor[rotation];
+    /* `City.can_cover`, from the kept legal set only when it is up to date. */
+    PyObject *city = PyList_GET_ITEM(cities, player);
+    if (Py_TYPE(city) != city_type || triangle < 0) goto done;
+    PyObject *kept = SLOT(city, city_slot[C_KEPT]);
+    if (kept == NULL || Py_TYPE(kept) != cache_type) goto done;
+    PyObject *legal = SLOT(kept, cache_slot[K_LEGAL]), *pending = SLOT(kept, cache_slot[K_PENDING]);
+    PyObject *legal_set = SLOT(kept, cache_slot[K_LEGAL_SET]);
+    if (legal == NULL || legal == Py_None || pending == NULL || !PyTuple_Check(pending) ||
+        PyTuple_GET_SIZE(pending) != 0 || legal_set == NULL || !PyAnySet_Check(legal_set))
+        goto done;
+    int found = in_set(legal_set, triangle);
+    if (found <= 0) {
+        PyErr_Clear();
+        goto done;
+    }
+    PyObject *cells = Py_BuildValue("(lll)", anchor, anchor + tile_steps[rotation][0],
+                                    anchor + tile_steps[rotation][1]);
+    if (cells == NULL || take_and_place_in(state, player, position, triangle, cells) < 0)
+        Py_CLEAR(result);
+    else
+        Py_SETREF(result, Py_NewRef(Py_True));
+    Py_XDECREF(cells);
+done:
+    Py_XDECREF(site);
+    Py_XDECREF(stones);
+    Py_XDECREF(cities);
+    Py_XDECREF(stacks);
+    return result;
+}
+
 /* `City.points(variants)`: from its running score, kept under these variants (a new
  * reference, or NULL). */
 static PyObject *city_points(PyObject *city, PyObject *variants) {
@@ -1808,6 +1919,12 @@ static PyMethodDef core_methods[] = {
     {"score", core_score, METH_VARARGS, "score(state, seat): `rules.score`."},
     {"scores", core_scores, METH_O, "scores(state): `rules.scores`."},
     {"copy_state", core_copy_state, METH_O, "copy_state(state): `AkropolisState.copy`."},
+    {"action_setup", core_action_setup, METH_VARARGS,
+     "action_setup(origin, q_step, r_step, far, triangle_from_anchor, tile_steps): how an "
+     "action's coordinates are coded, copied once."},
+    {"apply_action", core_apply_action, METH_VARARGS,
+     "apply_action(state, action): `rules.apply_action` for a plain legal action (True), "
+     "or False and the state untouched."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1821,10 +1938,11 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (module == NULL) return NULL;
     const char *names[] = {"difference", "site", "stacks", "stones", "cities", "shared_cities",
                            "turn", "players", "variants", "size", "tiles", "triangles",
-                           "points"};
+                           "points", "tile", "q", "r", "rotation"};
     PyObject **interned[] = {&s_difference, &s_site, &s_stacks, &s_stones, &s_cities,
                              &s_shared_cities, &s_turn, &s_players, &s_variants, &s_size,
-                             &s_tiles, &s_triangles, &s_points_method};
+                             &s_tiles, &s_triangles, &s_points_method, &s_tile, &s_q, &s_r,
+                             &s_rotation};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (*interned[i] == NULL && (*interned[i] = PyUnicode_InternFromString(names[i])) == NULL) {
             Py_DECREF(module);

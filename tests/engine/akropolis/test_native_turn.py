@@ -24,6 +24,7 @@ from engine.akropolis.city import City
 from engine.akropolis.fast.city_cache import CityCache
 from engine.akropolis.fast.running_score import RunningScore
 from engine.akropolis.state import AkropolisState
+from engine.core import IllegalAction
 from engine.rng import SplitMix64
 from tests.engine.akropolis.test_properties import Setup, setups
 from tests.engine.support import GAME, property_settings
@@ -199,3 +200,54 @@ def test_the_core_refuses_what_is_not_a_city_or_a_score(core: ModuleType) -> Non
     with pytest.raises(IndexError, match="legal action index"):
         state = GAME.new_state(1, 2, {})
         core.apply_legal(state, GAME.legal_actions(state), 10**6)
+
+
+def refusal(state: AkropolisState, action: Any) -> str:
+    """What `apply` says of an action it refuses (nothing changed), or "applied"."""
+    try:
+        GAME.apply(state, action)
+    except IllegalAction as error:
+        return str(error)
+    return "applied"
+
+
+def refusal_on_a_copy(state: AkropolisState, action: Any) -> tuple[str, Any]:
+    """`refusal` on a copy played a move ahead first (its city's legal updates put
+    off), and what the copy keeps."""
+    twin = GAME.copy_state(state)
+    GAME.apply_legal(twin, GAME.legal_actions(twin), 0)
+    if GAME.is_over(twin):
+        return "over", snapshot(twin)
+    return refusal(twin, action), snapshot(twin)
+
+
+def test_checked_actions_the_core_does_not_take_are_refused_as_in_python(
+    core: ModuleType,
+) -> None:
+    """The core applies only plain legal actions and leaves the rest, the state as it
+    was, to the Python checks: the same refusals, word for word, and the same state."""
+    try:
+        sides = Sides(core, (21, 3, {}))
+        rng = SplitMix64(21)
+        while not GAME.is_over(sides.pure):
+            action = sides.both(partial(action_at, index=rng.below(sides.both(legal_size))))
+            q, r, tile = action["q"], action["r"], action["tile"]
+            for bad in (
+                {**action, "rotation": 6},
+                {**action, "q": True},
+                {**action, "tile": 99},
+                {**action, "tile": -1},
+                {**action, "q": 10**30},
+                {**action, "q": q + 40, "r": r - 40},
+                {**action, "extra": 1},
+                {"tile": tile, "q": q, "r": r},
+                [tile, q, r, 0],
+            ):
+                assert sides.both(partial(refusal, action=bad)) != "applied"
+            # A copy's city puts its legal updates off: the core leaves its checks to
+            # Python, which applies the action all the same.
+            sides.both(partial(refusal_on_a_copy, action=action))
+            sides.both(partial(GAME.apply, action=action))
+        sides.both(partial(refusal, action=action))
+    finally:
+        native.CORE = core

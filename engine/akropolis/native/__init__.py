@@ -6,7 +6,8 @@ random playout). Second stage: the rest of a lookahead's evaluation (copy + move
 mover's score): the running score (`RunningScore.placed`, the lakes a tile closes and
 `RunningScore.total`), the city's copy and placement (`City.copy`, `City.place`), and the
 turn around them (`AkropolisState.copy`, `rules.apply_legal`, `rules.take_and_place`,
-`rules.score`). Each Python function stays, readable, as the reference and the fallback
+`rules.score`, `rules.scores`, and `rules.apply_action` for a plain legal action: any
+other is left, the state untouched, to the Python checks that explain a refusal). Each Python function stays, readable, as the reference and the fallback
 (the city's `copy_in_python` and `place_in_python`, the others under their own names
 where the core is off); the core works on the same objects, their slots read and
 written where Python keeps them, so everything else that reads a city is unchanged.

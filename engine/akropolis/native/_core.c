@@ -215,8 +215,24 @@ static PyObject *core_setup(PyObject *self, PyObject *args) {
 /* --- the update ----------------------------------------------------------------------- */
 
 /* top.get(cell): a borrowed reference, NULL with no error when the cell is empty. */
+/* A cell's int, kept for the cells near the origin (a city's): a lookup costs no new
+ * object. `origin` is handed over by `action_setup` (0 before: no cells kept). */
+#define CELL_WINDOW 128
+static long origin;
+static PyObject *cell_ints[CELL_WINDOW * CELL_WINDOW];
+
+static PyObject *cell_key(long cell) {
+    long q = (cell >> 12) - (origin >> 12) + CELL_WINDOW / 2;
+    long r = (cell & 4095) - (origin & 4095) + CELL_WINDOW / 2;
+    if (origin == 0 || cell < 0 || q < 0 || q >= CELL_WINDOW || r < 0 || r >= CELL_WINDOW)
+        return PyLong_FromLong(cell);
+    PyObject **kept = &cell_ints[q * CELL_WINDOW + r];
+    if (*kept == NULL) *kept = PyLong_FromLong(cell);
+    return Py_XNewRef(*kept);
+}
+
 static PyObject *top_get(PyObject *top, long cell) {
-    PyObject *key = PyLong_FromLong(cell);
+    PyObject *key = cell_key(cell);
     if (key == NULL) return NULL;
     PyObject *hex = PyDict_GetItemWithError(top, key);
     Py_DECREF(key);
@@ -601,7 +617,7 @@ static PyObject *hex_at(PyObject *top, long cell, long *level, long *code) {
 
 static int in_set(PyObject *set, long cell) {
     if (PySet_GET_SIZE(set) == 0) return 0;
-    PyObject *key = PyLong_FromLong(cell);
+    PyObject *key = cell_key(cell);
     if (key == NULL) return -1;
     int found = PySet_Contains(set, key);
     Py_DECREF(key);
@@ -1660,14 +1676,15 @@ done:
  * is applied; False, the state untouched, for anything else (the game over, a malformed
  * or illegal action, a city whose legal set is not up to date), which the Python function
  * then checks and explains as it always did. */
-static long origin, q_step, r_step, far_out, triangle_from_anchor[6], tile_steps[6][2];
+static long q_step, r_step, far_out, triangle_from_anchor[6], tile_steps[6][2];
 static int action_ready;
 static PyObject *s_tile, *s_q, *s_r, *s_rotation;
 
 static PyObject *core_action_setup(PyObject *self, PyObject *args) {
     PyObject *from_anchor, *steps;
+    long new_origin;
     action_ready = 0;
-    if (!PyArg_ParseTuple(args, "llllO!O!", &origin, &q_step, &r_step, &far_out, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "llllO!O!", &new_origin, &q_step, &r_step, &far_out, &PyTuple_Type,
                           &from_anchor, &PyTuple_Type, &steps) ||
         longs_of(from_anchor, triangle_from_anchor, 6, "TRIANGLE_FROM_ANCHOR") < 0 ||
         !sized_tuple(steps, 6, "TILE_STEPS"))
@@ -1679,6 +1696,11 @@ static PyObject *core_action_setup(PyObject *self, PyObject *args) {
     if (far_out <= 0 || far_out > 4096) {
         PyErr_SetString(PyExc_ValueError, "core tables: FAR out of range");
         return NULL;
+    }
+    if (new_origin != origin) {
+        /* The cells kept are those around the origin: another origin, other cells. */
+        for (int i = 0; i < CELL_WINDOW * CELL_WINDOW; i++) Py_CLEAR(cell_ints[i]);
+        origin = new_origin;
     }
     action_ready = 1;
     Py_RETURN_NONE;

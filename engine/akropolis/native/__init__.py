@@ -7,10 +7,11 @@ mover's score): the running score (`RunningScore.placed`, the lakes a tile close
 `RunningScore.total`), the city's copy and placement (`City.copy`, `City.place`), and the
 turn around them (`AkropolisState.copy`, `rules.apply_legal`, `rules.take_and_place`,
 `rules.score`, `rules.scores`, and `rules.apply_action` for a plain legal action: any
-other is left, the state untouched, to the Python checks that explain a refusal). Each Python function stays, readable, as the reference and the fallback
-(the city's `copy_in_python` and `place_in_python`, the others under their own names
-where the core is off); the core works on the same objects, their slots read and
-written where Python keeps them, so everything else that reads a city is unchanged.
+other is left, the state untouched, to the Python checks that explain a refusal). Each
+Python function stays, readable, as the reference and the fallback (the city's
+`copy_in_python` and `place_in_python`, the others under their own names where the core
+is off); the core works on the same objects, their slots read and written where Python
+keeps them, so everything else that reads a city is unchanged.
 `CORE` is the extension module when it was built and imports, else None, and the engine
 takes the pure-Python path; the tests compare the two on every state of random games.
 

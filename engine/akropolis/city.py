@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 
+from engine.akropolis import native
 from engine.akropolis.components import PLAZA, QUARRY, STARS_OF_CODE
 from engine.akropolis.fast.city_cache import CityCache
 from engine.akropolis.fast.running_score import RunningScore
@@ -68,6 +69,14 @@ class City:
         return city
 
     def copy(self) -> City:
+        core = native.CORE
+        if core is not None:
+            twin: City = core.copy_city(self)  # the compiled core: this, in C
+            return twin
+        return self.copy_in_python()
+
+    def copy_in_python(self) -> City:
+        """`copy` in pure Python: the reference the compiled core is held to."""
         twin = City.__new__(City)
         twin.top = dict(self.top)
         twin.tile_at = dict(self.tile_at)
@@ -84,6 +93,18 @@ class City:
     ) -> int:
         """Put a tile's hexes (`codes`, in `cells` order) on the cells of a legal triangle;
         returns the quarries it covers."""
+        core = native.CORE
+        if core is not None:
+            # The compiled core (`engine.akropolis.native`): `place_in_python`, in C.
+            quarries: int = core.place(self, triangle, cells, codes, uid)
+            return quarries
+        return self.place_in_python(triangle, cells, codes, uid)
+
+    def place_in_python(
+        self, triangle: int, cells: tuple[int, int, int], codes: tuple[int, ...], uid: int
+    ) -> int:
+        """`place` in pure Python: the reference the compiled core is held to, and the
+        fallback where it is not built."""
         top = self.top
         first, second, third = cells
         below = top.get(first)
@@ -156,7 +177,11 @@ class City:
         if score is None or score.variants != variants:
             return self.kept.points(self.top, variants)
         points = score.points
-        return score.total(self.top) if points is None else points
+        if points is not None:
+            return points
+        core = native.CORE
+        # The compiled core: `RunningScore.total` in C.
+        return score.total(self.top) if core is None else core.total(score, self.top)
 
     def colour_values(self, variants: tuple[str, ...]) -> ColorValues:
         """The (values, stars) of the colours under these variants."""
@@ -167,3 +192,8 @@ class City:
 def _starting_city() -> City:
     """The starting city, read only: `City.starting` copies it."""
     return City.bare_starting()
+
+
+# The core works on this module's classes: handed over once they exist (they import it).
+if native.CORE is not None and not native.hand_over_classes(native.CORE):
+    native.CORE = None

@@ -75,3 +75,7 @@ STARS_OF_CODE: tuple[int, ...] = tuple(
     PLAZA_STARS[COLORS[COLOR_INDEX_OF[code]]] if IS_PLAZA[code] else 0 for code in range(HEX_CODES)
 )
 TILE_COUNT_BY_PLAYERS = {n: sum(1 for t in TILES.values() if t.min_players <= n) for n in (2, 3, 4)}
+TILE_HEXES: dict[int, tuple[int, int, int]] = {
+    tile_id: tile.hexes for tile_id, tile in TILES.items()
+}
+"""Each tile's hex codes, by tile id (a turn reads them)."""

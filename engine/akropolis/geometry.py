@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.hexgrid import NEIGHBOUR_STEPS
+from engine.hexgrid import COORD_LIMIT, NEIGHBOUR_STEPS, encode
 
 STEP = NEIGHBOUR_STEPS
 
@@ -115,3 +115,21 @@ def explain_illegal(top: Top, anchor: int, rotation: int) -> str:
     if len({h[0] for h in below if h is not None}) > 1:
         return "the three hexes underneath must be on the same level"
     return "a tile cannot lie on top of a single tile"
+
+
+ACTION_CELLS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple(
+        (offset, offset + TILE_STEPS[rotation][0], offset + TILE_STEPS[rotation][1])
+        for offset, rotation in actions
+    )
+    for actions in TRIANGLE_ACTIONS
+)
+"""For each triangle type, the offsets from y of the three cells each of its three actions
+covers, in `TRIANGLE_ACTIONS` order (the anchor's first)."""
+
+FAR = COORD_LIMIT - 2
+"""Coordinates this far out are refused before they are coded (no city comes near)."""
+ORIGIN = encode(0, 0)
+Q_STEP = encode(1, 0) - ORIGIN
+R_STEP = encode(0, 1) - ORIGIN
+"""An action's anchor is `ORIGIN + q * Q_STEP + r * R_STEP`."""

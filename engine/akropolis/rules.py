@@ -13,19 +13,23 @@ from __future__ import annotations
 import functools
 from operator import mul
 
+from engine.akropolis import native
 from engine.akropolis.actions import LegalActions, parse_action
 from engine.akropolis.city import City
-from engine.akropolis.components import COLORS, STARTING_STONES, TILES
+from engine.akropolis.components import COLORS, STARTING_STONES, TILE_HEXES, TILES
 from engine.akropolis.geometry import (
+    ACTION_CELLS,
+    FAR,
+    ORIGIN,
+    Q_STEP,
+    R_STEP,
     TILE_STEPS,
-    TRIANGLE_ACTIONS,
     TRIANGLE_FROM_ANCHOR,
     explain_illegal,
 )
 from engine.akropolis.scoring import VARIANTS, CityScore, details_json
 from engine.akropolis.state import AkropolisState
 from engine.core import JSON, IllegalAction, MatchResult, OptionSpec, competition_ranks
-from engine.hexgrid import COORD_LIMIT, encode
 from engine.rng import SplitMix64
 
 # --- setup ------------------------------------------------------------------------------
@@ -112,6 +116,11 @@ def legal_actions(state: AkropolisState) -> LegalActions:
 def apply_action(state: AkropolisState, action: JSON) -> None:
     """A turn: check the action against the rules (IllegalAction saying which one it
     breaks), then `take_and_place`."""
+    core = native.CORE
+    if core is not None and core.apply_action(state, action):
+        # The compiled core took a plain legal action; anything else is checked below,
+        # where each refusal is explained (the core left the state as it was).
+        return
     site, stones = state.site, state.stones
     if len(site) <= 1 and not state.stacks:  # `is_over`, written out as in `legal_actions`
         raise IllegalAction("the game is over")
@@ -144,6 +153,12 @@ def apply_legal(state: AkropolisState, legal: LegalActions, index: int) -> None:
     `legal_actions(state)` of this state as it is now, so the action is legal by
     construction (a lookahead trying its own position's moves). Nothing untrusted comes
     this way: the referee applies bots' actions with `apply_action`."""
+    core = native.CORE
+    if core is not None:
+        # The compiled core (`engine.akropolis.native`): this function and
+        # `take_and_place`, in C.
+        core.apply_legal(state, legal, index)
+        return
     if not 0 <= index < legal.size:
         raise IndexError("legal action index out of range")
     triangles = legal.triangles
@@ -162,6 +177,10 @@ def take_and_place(
     tile at `position` and pay its cost, place it on `cells` (covering `triangle`) and
     take a stone per quarry covered; when one tile is left in the site and stacks
     remain, the next stack is revealed behind it."""
+    core = native.CORE
+    if core is not None:
+        core.take_and_place(state, player, position, triangle, cells)  # the same, in C
+        return
     site, stones = state.site, state.stones
     tile_id = site.pop(position)
     # `city_to_change` called only when the city is shared (the check written out).
@@ -172,23 +191,6 @@ def take_and_place(
     state.turn += 1
     if len(site) == 1 and state.stacks:
         site.extend(state.stacks.pop(0))
-
-
-FAR = COORD_LIMIT - 2
-"""Coordinates this far out are refused before they are coded (no city comes near)."""
-ORIGIN = encode(0, 0)
-Q_STEP = encode(1, 0) - ORIGIN
-R_STEP = encode(0, 1) - ORIGIN
-ACTION_CELLS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
-    tuple(
-        (offset, offset + TILE_STEPS[rotation][0], offset + TILE_STEPS[rotation][1])
-        for offset, rotation in actions
-    )
-    for actions in TRIANGLE_ACTIONS
-)
-"""For each triangle type, the offsets from y of the three cells each of its three actions
-covers, in `TRIANGLE_ACTIONS` order (the anchor's first)."""
-TILE_HEXES = {tile_id: tile.hexes for tile_id, tile in TILES.items()}
 
 
 # --- the end: scores and ranks -------------------------------------------------------------
@@ -204,6 +206,10 @@ def city_score(state: AkropolisState, player: int) -> CityScore:
 def scores(state: AkropolisState) -> list[int]:
     """Every seat's score now, as `result` would give it if the game ended here: each
     city's points (kept up to date by `apply`, no rescoring) and a point per stone."""
+    core = native.CORE
+    if core is not None:
+        every: list[int] = core.scores(state)  # the same, in C
+        return every
     variants = state.variants
     return [
         city.points(variants) + stones
@@ -213,6 +219,10 @@ def scores(state: AkropolisState) -> list[int]:
 
 def score(state: AkropolisState, seat: int) -> int:
     """One seat's score of `scores` (the others' are not worked out)."""
+    core = native.CORE
+    if core is not None:
+        points: int = core.score(state, seat)  # the same, in C
+        return points
     return state.cities[seat].points(state.variants) + state.stones[seat]
 
 

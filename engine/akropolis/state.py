@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.akropolis import native
 from engine.akropolis.city import City
 from engine.akropolis.scoring import VARIANTS
 
@@ -36,6 +37,10 @@ class AkropolisState:
         """A copy to change apart from this state. The options and each stack (never
         changed, a stack is only ever drawn whole) are shared, so are the cities until
         one of the two states changes one (`city_to_change`)."""
+        core = native.CORE
+        if core is not None:
+            twin: AkropolisState = core.copy_state(self)  # the same, in C
+            return twin
         everyone = (1 << len(self.cities)) - 1
         self.shared_cities = everyone
         fields = self.__dict__.copy()

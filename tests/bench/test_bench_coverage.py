@@ -18,6 +18,7 @@ RUN_BY = {
     "bot_start.py": "tests/bench/test_bot_start_bench.py",
     "cache_flood.py": "tests/bench/test_cache_flood_bench.py",
     "cli_start.py": "tests/bench/test_cli_start_bench.py",
+    "core_bots.py": "tests/bench/test_core_bots_bench.py",
     "core_in_box.py": "tests/bench/test_core_in_box_bench.py",
     "datasets.py": "tests/bench/test_datasets_bench.py",
     "engine.py": EVERY,

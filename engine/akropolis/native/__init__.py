@@ -2,9 +2,18 @@
 Python objects as the pure-Python engine, which stays the reference and the fallback.
 
 First stage: the legal-placement upkeep of a city (`CityCache.update_legal`, a third of a
-random playout). `CORE` is the extension module when it was built and imports, else None,
-and the engine takes the pure-Python path; the tests compare the two on every state of
-random games.
+random playout). Second stage: the rest of a lookahead's evaluation (copy + move + the
+mover's score): the running score (`RunningScore.placed`, the lakes a tile closes and
+`RunningScore.total`), the city's copy and placement (`City.copy`, `City.place`), and the
+turn around them (`AkropolisState.copy`, `rules.apply_legal`, `rules.take_and_place`,
+`rules.score`, `rules.scores`, and `rules.apply_action` for a plain legal action: any
+other is left, the state untouched, to the Python checks that explain a refusal). Each
+Python function stays, readable, as the reference and the fallback (the city's
+`copy_in_python` and `place_in_python`, the others under their own names where the core
+is off); the core works on the same objects, their slots read and written where Python
+keeps them, so everything else that reads a city is unchanged.
+`CORE` is the extension module when it was built and imports, else None, and the engine
+takes the pure-Python path; the tests compare the two on every state of random games.
 
 - Built by `make venv` (setuptools, `pyproject.toml`'s `ext-modules`, optional: without a
   C compiler or Python's headers the install still succeeds).
@@ -19,12 +28,15 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import sys
 from types import ModuleType
 
-from engine.akropolis.fast import legal_tables
+from engine.akropolis import components, geometry, scoring
+from engine.akropolis.fast import legal_tables, triangle_ring
+from engine.akropolis.geometry import ACTION_CELLS, RING, STEP
 
 PURE_PYTHON_VARIABLE = "AGON_PURE_PYTHON"
-CORE_VERSION = 1
+CORE_VERSION = 2
 """The version of `_core.c` this Python expects (its CORE_VERSION): a module built from an
 older source is not used."""
 
@@ -59,10 +71,66 @@ def load_core() -> ModuleType | None:
             legal_tables.OUTER_WHOLE,
             legal_tables.RING_SECTORS,
         )
+        _core.score_setup(
+            STEP,
+            triangle_ring.RING_CYCLE,
+            RING,
+            components.IS_PLAZA,
+            components.COLOR_INDEX_OF,
+            components.STARS_OF_CODE,
+            (
+                components.HOUSE,
+                components.MARKET,
+                components.BARRACKS,
+                components.TEMPLE,
+                components.GARDEN,
+                components.MARKET_PLAZA,
+            ),
+            scoring.BARRACKS_DOUBLED_EDGES,
+            scoring.HOUSES_DOUBLED_FROM,
+            scoring.TEMPLES_DOUBLED_FROM_LEVEL,
+        )
+        _core.action_setup(
+            geometry.ORIGIN,
+            geometry.Q_STEP,
+            geometry.R_STEP,
+            geometry.FAR,
+            geometry.TRIANGLE_FROM_ANCHOR,
+            geometry.TILE_STEPS,
+        )
     except (TypeError, ValueError, MemoryError) as error:
         logger.warning("Akropolis: compiled core refused the tables (%s); using pure Python", error)
         return None
+    city = sys.modules.get("engine.akropolis.city")
+    if city is not None and hasattr(city, "City") and not hand_over_classes(_core):
+        return None
     return _core
+
+
+def hand_over_classes(core: ModuleType) -> bool:
+    """Hand the core the classes it works on and a turn's tables (`engine.akropolis.city`
+    calls this once its classes exist, for they import this module); False (with one
+    warning line) if it refuses them."""
+    from engine.akropolis.city import City
+    from engine.akropolis.fast.city_cache import PLACEMENT_TEXTS, CityCache
+    from engine.akropolis.fast.running_score import RunningScore
+
+    try:
+        core.objects_setup(
+            City,
+            CityCache,
+            RunningScore,
+            components.TILE_HEXES,
+            PLACEMENT_TEXTS,
+            ACTION_CELLS,
+            components.QUARRY,
+        )
+    except (TypeError, ValueError, MemoryError) as error:
+        logger.warning(
+            "Akropolis: compiled core refused the classes (%s); using pure Python", error
+        )
+        return False
+    return True
 
 
 CORE = load_core()

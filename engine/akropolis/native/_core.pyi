@@ -23,3 +23,60 @@ def update_legal(
     direct: bool,
     /,
 ) -> None: ...
+
+# Second stage: the running score, the city's copy and placement, the turn.
+def score_setup(
+    step: tuple[int, ...],
+    ring_cycle: tuple[tuple[int, ...], ...],
+    ring: tuple[tuple[int, ...], ...],
+    is_plaza: tuple[bool, ...],
+    colour_index: tuple[int, ...],
+    stars_of_code: tuple[int, ...],
+    district_codes: tuple[int, int, int, int, int, int],
+    barracks_doubled_edges: tuple[int, ...],
+    houses_doubled_from: int,
+    temples_doubled_from_level: int,
+    /,
+) -> None: ...
+def objects_setup(
+    city: type,
+    cache: type,
+    score: type,
+    tile_hexes: dict[int, tuple[int, int, int]],
+    placement_texts: Mapping[int, str],
+    action_cells: tuple[tuple[tuple[int, int, int], ...], ...],
+    quarry: int,
+    /,
+) -> None: ...
+def placed(
+    score: object,
+    top: dict[int, tuple[int, int, int]],
+    triangle: int,
+    cells: tuple[int, int, int],
+    codes: tuple[int, ...],
+    covered: tuple[tuple[int, int, int], ...] | None,
+    level: int,
+    /,
+) -> None: ...
+def total(score: object, top: dict[int, tuple[int, int, int]], /) -> int: ...
+def copy_city(city: object, /) -> object: ...
+def place(
+    city: object, triangle: int, cells: tuple[int, int, int], codes: tuple[int, ...], uid: int, /
+) -> int: ...
+def take_and_place(
+    state: object, player: int, position: int, triangle: int, cells: tuple[int, int, int], /
+) -> None: ...
+def apply_legal(state: object, legal: object, index: int, /) -> None: ...
+def score(state: object, seat: int, /) -> int: ...
+def scores(state: object, /) -> list[int]: ...
+def copy_state(state: object, /) -> object: ...
+def action_setup(
+    origin: int,
+    q_step: int,
+    r_step: int,
+    far: int,
+    triangle_from_anchor: tuple[int, ...],
+    tile_steps: tuple[tuple[int, int], ...],
+    /,
+) -> None: ...
+def apply_action(state: object, action: object, /) -> bool: ...

@@ -26,23 +26,14 @@ from tests.engine.akropolis.fast.test_city_cache import play_on_both
 from tests.engine.akropolis.test_properties import Setup, setups
 from tests.engine.goldens.playthroughs import GOLDENS, Golden, build_golden, golden_text
 from tests.engine.support import GAME, property_settings
-from tests.required import missing
-
-
-@pytest.fixture
-def core(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
-    """The compiled core, set up, whatever AGON_PURE_PYTHON says."""
-    monkeypatch.delenv(native.PURE_PYTHON_VARIABLE, raising=False)
-    module = native.load_core()
-    if module is None:
-        missing("compiled-core", "Akropolis' compiled core is not built here (`make venv`)")
-    return module
 
 
 @pytest.fixture
 def checked_updates(core: ModuleType, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """Every legal-triangle update runs in C on the city and in Python on a copy of what
-    it keeps; both must agree. Yields the count of updates compared."""
+    it keeps; both must agree. Yields the count of updates compared. (Since the second
+    stage, the updates made as a tile is placed run inside the core's `place`, not
+    through this method: `test_native_turn` compares those, with the whole city.)"""
     monkeypatch.setattr(native, "CORE", core)
     compiled = CityCache.update_legal
     compared = [0]

@@ -17,7 +17,7 @@ import functools
 
 from engine.akropolis import native
 from engine.akropolis.components import PLAZA, QUARRY, STARS_OF_CODE
-from engine.akropolis.fast.city_cache import CityCache
+from engine.akropolis.fast.city_cache import PLACEMENT_TEXTS, CityCache
 from engine.akropolis.fast.running_score import RunningScore
 from engine.akropolis.geometry import STEP, is_legal
 from engine.akropolis.scoring import ColorValues
@@ -195,5 +195,4 @@ def _starting_city() -> City:
 
 
 # The core works on this module's classes: handed over once they exist (they import it).
-if native.CORE is not None and not native.hand_over_classes(native.CORE):
-    native.CORE = None
+native.hand_over_classes(City, CityCache, RunningScore, PLACEMENT_TEXTS)

@@ -28,7 +28,6 @@ from __future__ import annotations
 import importlib
 import logging
 import os
-import sys
 from types import ModuleType
 
 from engine.akropolis import components, geometry, scoring
@@ -101,27 +100,40 @@ def load_core() -> ModuleType | None:
     except (TypeError, ValueError, MemoryError) as error:
         logger.warning("Akropolis: compiled core refused the tables (%s); using pure Python", error)
         return None
-    city = sys.modules.get("engine.akropolis.city")
-    if city is not None and hasattr(city, "City") and not hand_over_classes(_core):
+    if _handed and not _set_up_objects(_core, *_handed[-1]):
         return None
     return _core
 
 
-def hand_over_classes(core: ModuleType) -> bool:
-    """Hand the core the classes it works on and a turn's tables (`engine.akropolis.city`
-    calls this once its classes exist, for they import this module); False (with one
-    warning line) if it refuses them."""
-    from engine.akropolis.city import City
-    from engine.akropolis.fast.city_cache import PLACEMENT_TEXTS, CityCache
-    from engine.akropolis.fast.running_score import RunningScore
+_handed: list[tuple[type, type, type, object]] = []
+"""The classes the core works on and their placements' texts, as `engine.akropolis.city`
+last handed them over: a core loaded again (the tests') gets them too."""
 
+
+def hand_over_classes(
+    city: type, cache: type, running_score: type, placement_texts: object
+) -> None:
+    """Hand the core the classes it works on (the city, its cache and running score) and a
+    turn's tables. `engine.akropolis.city` calls this once its classes exist: they import
+    this module, so it cannot import them. Kept for a core loaded later (the tests'); a
+    core that refuses them is turned off."""
+    global CORE
+    _handed[:] = [(city, cache, running_score, placement_texts)]
+    if CORE is not None and not _set_up_objects(CORE, city, cache, running_score, placement_texts):
+        CORE = None
+
+
+def _set_up_objects(
+    core: ModuleType, city: type, cache: type, running_score: type, placement_texts: object
+) -> bool:
+    """False (with one warning line) if the core refuses the classes."""
     try:
         core.objects_setup(
-            City,
-            CityCache,
-            RunningScore,
+            city,
+            cache,
+            running_score,
             components.TILE_HEXES,
-            PLACEMENT_TEXTS,
+            placement_texts,
             ACTION_CELLS,
             components.QUARRY,
         )

@@ -5,9 +5,9 @@ with markdown-it (CommonMark and tables, raw HTML escaped), the bot protocol fol
 each game's section from its package; headings get ids for the table of contents, and
 links between the repository's files become links to the pages and files served here.
 The starter kit is a zip of the example bots, the bot protocol, the command line's page,
-a README and the bot kit's wheel (agon.kit_wheel), built in memory with fixed timestamps,
-so the same files always give the same bytes; it is built once per version of those
-files (compressing the wheel again took 70-145 ms a download).
+a README and the bot kit as its source archive and its wheel (agon.kit_wheel), built in
+memory with fixed timestamps, so the same files always give the same bytes; it is built
+once per version of those files (compressing the wheel again took 70-145 ms a download).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from agon.kit_wheel import kit_wheel
+from agon.kit_wheel import kit_sdist, kit_wheel
 from engine.registry import game_ids, get_spec
 
 DOCS = {
@@ -269,8 +269,8 @@ def starter_kit_files() -> list[tuple[str, bytes]]:
     files.append((f"{STARTER_KIT_FOLDER}/docs/bot-protocol.md", protocol))
     command_line = (docs_dir() / DOCS["command-line"]).read_bytes()
     files.append((f"{STARTER_KIT_FOLDER}/docs/command-line.md", command_line))
-    wheel = kit_wheel()
-    files.append((f"{STARTER_KIT_FOLDER}/{wheel.filename}", wheel.content))
+    for kit in (kit_sdist(), kit_wheel()):
+        files.append((f"{STARTER_KIT_FOLDER}/{kit.filename}", kit.content))
     return files
 
 

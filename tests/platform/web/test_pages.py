@@ -234,10 +234,11 @@ def test_the_starter_kit_is_a_zip_of_the_examples_the_protocol_and_a_readme(
         "agon-starter-kit/examples/lookahead_bot.py",
         "agon-starter-kit/docs/bot-protocol.md",
         "agon-starter-kit/docs/command-line.md",
+        f"agon-starter-kit/{kit_sdist().filename}",
         f"agon-starter-kit/{kit_wheel().filename}",
     }
     assert b"run(" in main and "agon-kit play" in readme
-    assert "pip install agon_kit-*.whl" in readme
+    assert "pip install agon_kit-*.tar.gz" in readme
     assert "agon-kit submit" in readme and "docs/command-line.md" in readme
     assert client.get(reverse("web:starter-kit")).content == response.content
 

@@ -1,7 +1,12 @@
 """A match is finished exactly once: when its worker is killed in the middle (played
 again within seconds when only the pool process died, within a minute when the whole
 worker did, on Redis and on the file-system broker), when its task is delivered twice,
-and when a run that fell silent wakes up late."""
+and when a run that fell silent wakes up late.
+
+The workers run on short clocks (a heartbeat every 0.5 s, stale after 2 s, the sweep
+every 2 s): the default clocks' waits (10 s to stale, a sweep every 15 s) took 25-40 s a
+test, each run. That the default clocks keep the promises (seconds, a minute) is checked
+on the settings themselves, at the end of this file."""
 
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ import re
 import signal
 import time
 
-import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
 
@@ -33,19 +38,25 @@ from tests.platform.pipeline.support import (
 )
 from tests.platform.support import pass_validation, ranked_match
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# The database: the tests' `pipeline` fixture's (transactional: its workers see the
+# test's rows); the last test reads settings only.
 
 POOL_KILL_TO_FINISHED_SECONDS = 30
 """A match whose pool process was killed is finished within this (the default settings:
 its heartbeat stale after 10 s, plus playing it again)."""
 WORKER_KILL_TO_FINISHED_SECONDS = 75
 """And one whose whole worker died, once a new worker runs (the sweep every 15 s)."""
+REPLAY_SECONDS = 15
+"""What playing a lost match again takes at most besides the waits for its heartbeat to
+go stale and for the sweep (a sleepy match lasts several seconds)."""
 QUICK_STALE_SECONDS = 2.0
 QUICK_HEARTBEAT = {
     "AGON_MATCH_HEARTBEAT_SECONDS": "0.5",
     "AGON_MATCH_STALE_SECONDS": str(QUICK_STALE_SECONDS),
 }
 """Worker settings for the tests that wait for a heartbeat to go stale."""
+QUICK_SWEEP = {**QUICK_HEARTBEAT, "AGON_REQUEUE_SECONDS": "2"}
+"""And for those that wait for beat's sweep of stuck matches too."""
 FROZEN_RUN_ENDED = re.compile(
     r"Task agon\.matches\.tasks\.execute_queued_match\[\S+\] succeeded in .*: False"
 )
@@ -94,7 +105,7 @@ def test_a_match_whose_pool_process_is_killed_is_played_again_within_seconds(
 ) -> None:
     ladder = only_ladder("akropolis", 2)
     versions = active_bots(SLEEPY_BOT, ["slow-ant", "slow-bee"])
-    worker = pipeline.start_worker()
+    worker = pipeline.start_worker(env=QUICK_HEARTBEAT)
     match = ranked_match(ladder, versions)
     wait_running(match, pipeline, for_seconds=1.0)
     first_claim = match.claimed_by
@@ -123,7 +134,7 @@ def test_a_match_whose_whole_worker_is_killed_is_played_by_the_next_worker_withi
     # Two pool processes: the whole worker dies, so how many processes it had does not
     # matter to what follows.
     versions = active_bots(SLEEPY_BOT, ["slow-ant", "slow-bee"])
-    worker = pipeline.start_worker(concurrency=2)
+    worker = pipeline.start_worker(concurrency=2, env=QUICK_HEARTBEAT)
     match = ranked_match(ladder, versions)
     wait_running(match, pipeline, for_seconds=1.0)
     first_claim = match.claimed_by
@@ -134,7 +145,7 @@ def test_a_match_whose_whole_worker_is_killed_is_played_by_the_next_worker_withi
     lost = worker.tree()
     worker.kill()
     killed = time.monotonic()
-    pipeline.start_worker(beat=True, env={"AGON_MATCHMAKING_SECONDS": "3600"})
+    pipeline.start_worker(beat=True, env={**QUICK_SWEEP, "AGON_MATCHMAKING_SECONDS": "3600"})
     match = wait_finished(match, pipeline.explain(), timeout=WORKER_KILL_TO_FINISHED_SECONDS)
     report(
         f"{broker}: whole worker killed -> match finished in {time.monotonic() - killed:.1f} s "
@@ -272,3 +283,14 @@ def test_a_match_whose_task_is_sent_twice_is_played_once(pipeline: Pipeline) -> 
     assert match.attempts == 1
     assert Ladder.objects.get(id=ladder.id).matches.count() == 1
     assert_finished_exactly_once(match)
+
+
+def test_the_default_clocks_play_a_lost_match_again_within_the_promised_times() -> None:
+    """The tests above run on short clocks; the default ones keep their promises: a
+    killed pool process's match played again within seconds (its heartbeat stale, then
+    the match again), a dead worker's within a minute once a new worker runs (stale,
+    then the sweep's next run, then the match again)."""
+    stale = settings.AGON_MATCH_STALE_SECONDS
+    sweep = settings.CELERY_BEAT_SCHEDULE["requeue-stuck-matches"]["schedule"]
+    assert stale + REPLAY_SECONDS <= POOL_KILL_TO_FINISHED_SECONDS
+    assert stale + sweep + REPLAY_SECONDS <= 60

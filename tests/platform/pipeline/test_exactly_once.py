@@ -297,6 +297,7 @@ def test_the_default_clocks_play_a_lost_match_again_within_the_promised_times() 
     then the sweep's next run, then the match again)."""
     stale = settings.AGON_MATCH_STALE_SECONDS
     sweep = settings.CELERY_BEAT_SCHEDULE["requeue-stuck-matches"]["schedule"]
+    assert isinstance(sweep, float), sweep  # seconds (not a crontab)
     # The killed process's task comes back after Celery's wait for its result, and is
     # played once the heartbeat is stale (a second later).
     lost_wait = float(app.conf.worker_lost_wait)

@@ -3,9 +3,10 @@ again within seconds when only the pool process died, within a minute when the w
 worker did, on Redis and on the file-system broker), when its task is delivered twice,
 and when a run that fell silent wakes up late.
 
-The workers run on short clocks (a heartbeat every 0.5 s, stale after 2 s, the sweep
-every 2 s, Celery's wait for a killed pool process's result 1 s): the default clocks'
-waits (10 s each, a sweep every 15 s) took 25-40 s a test, each run. That the default
+The tests that wait for a lost run give their workers short clocks (a heartbeat every
+0.5 s, stale after 2 s, the sweep every 2 s, Celery's wait for a killed pool process's
+result 1 s): the default clocks' waits (10 s each, a sweep every 15 s) took 25-40 s a
+test, each run. That the default
 clocks keep the promises (seconds, a minute) is checked on the settings themselves, at
 the end of this file."""
 

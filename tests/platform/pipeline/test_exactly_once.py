@@ -273,7 +273,9 @@ def test_a_match_that_kills_its_worker_every_time_ends_failed(pipeline: Pipeline
 def test_a_match_whose_task_is_sent_twice_is_played_once(pipeline: Pipeline) -> None:
     ladder = only_ladder("akropolis", 2)
     versions = active_bots((EXAMPLE_BOTS / "random_bot.py").read_bytes(), ["twin-ant", "twin-bee"])
-    worker = pipeline.start_worker(concurrency=2)
+    # The second task finds the first run's heartbeat fresh and looks again once it would
+    # be stale: 3 s later on the short clock (11 s on the default one).
+    worker = pipeline.start_worker(concurrency=2, env=QUICK_HEARTBEAT)
 
     match = ranked_match(ladder, versions)  # one task, sent when the transaction commits
     tasks.execute_queued_match.delay(match.id)  # and the same task again

@@ -53,16 +53,59 @@ REPLAY_SECONDS = 15
 """What playing a lost match again takes at most besides the waits for its heartbeat to
 go stale and for the sweep (a sleepy match lasts several seconds)."""
 QUICK_STALE_SECONDS = 2.0
+QUICK_LOST_WAIT_SECONDS = 1.0
+QUICK_SWEEP_SECONDS = 2.0
 QUICK_HEARTBEAT = {
     "AGON_MATCH_HEARTBEAT_SECONDS": "0.5",
     "AGON_MATCH_STALE_SECONDS": str(QUICK_STALE_SECONDS),
-    "AGON_TEST_WORKER_LOST_WAIT_SECONDS": "1",
+    "AGON_TEST_WORKER_LOST_WAIT_SECONDS": str(QUICK_LOST_WAIT_SECONDS),
 }
 """Worker settings for the tests that wait for a heartbeat to go stale, or for the task of
 a killed pool process to come back (after Celery's wait for its result: 10 s by
 default, over which the stale limit passed unseen)."""
-QUICK_SWEEP = {**QUICK_HEARTBEAT, "AGON_REQUEUE_SECONDS": "2"}
+QUICK_SWEEP = {**QUICK_HEARTBEAT, "AGON_REQUEUE_SECONDS": str(QUICK_SWEEP_SECONDS)}
 """And for those that wait for beat's sweep of stuck matches too."""
+
+
+def pool_kill_wait(*, stale: float, lost_wait: float) -> float:
+    """From a pool process's death to its match played again: the task comes back after
+    Celery's wait for the dead process's result, and takes the match over once its
+    heartbeat is stale (a second later)."""
+    return max(lost_wait, stale + 1)
+
+
+def worker_kill_wait(*, stale: float, sweep: float) -> float:
+    """From a whole worker's death to its match queued again (a new worker running):
+    its heartbeat stale, then the sweep's next run."""
+    return stale + sweep
+
+
+def default_clocks() -> tuple[float, float, float]:
+    """The settings' stale limit, sweep interval and Celery's wait for a lost result."""
+    sweep = settings.CELERY_BEAT_SCHEDULE["requeue-stuck-matches"]["schedule"]
+    assert isinstance(sweep, float), sweep  # seconds (not a crontab)
+    return settings.AGON_MATCH_STALE_SECONDS, sweep, float(app.conf.worker_lost_wait)
+
+
+def pool_kill_bound() -> float:
+    """The default clocks' bound less what the short clocks save: the same room as on
+    the default clocks for the rest (the match played again, a loaded machine)."""
+    stale, _, lost_wait = default_clocks()
+    saved = pool_kill_wait(stale=stale, lost_wait=lost_wait) - pool_kill_wait(
+        stale=QUICK_STALE_SECONDS, lost_wait=QUICK_LOST_WAIT_SECONDS
+    )
+    return POOL_KILL_TO_FINISHED_SECONDS - saved
+
+
+def worker_kill_bound() -> float:
+    """As `pool_kill_bound`, for a whole worker's death (the new worker's start too)."""
+    stale, sweep, _ = default_clocks()
+    saved = worker_kill_wait(stale=stale, sweep=sweep) - worker_kill_wait(
+        stale=QUICK_STALE_SECONDS, sweep=QUICK_SWEEP_SECONDS
+    )
+    return WORKER_KILL_TO_FINISHED_SECONDS - saved
+
+
 FROZEN_RUN_ENDED = re.compile(
     r"Task agon\.matches\.tasks\.execute_queued_match\[\S+\] succeeded in .*: False"
 )
@@ -120,7 +163,7 @@ def test_a_match_whose_pool_process_is_killed_is_played_again_within_seconds(
     # the task comes again, waits for the dead run's heartbeat to go stale, takes over.
     lost = worker.kill_pool_process()
     killed = time.monotonic()
-    match = wait_finished(match, pipeline.explain(), timeout=POOL_KILL_TO_FINISHED_SECONDS)
+    match = wait_finished(match, pipeline.explain(), timeout=pool_kill_bound())
     report(
         f"{broker}: pool process killed -> match finished in {time.monotonic() - killed:.1f} s "
         f"(the match itself: {match.match_seconds:.1f} s)"
@@ -152,7 +195,7 @@ def test_a_match_whose_whole_worker_is_killed_is_played_by_the_next_worker_withi
     worker.kill()
     killed = time.monotonic()
     pipeline.start_worker(beat=True, env={**QUICK_SWEEP, "AGON_MATCHMAKING_SECONDS": "3600"})
-    match = wait_finished(match, pipeline.explain(), timeout=WORKER_KILL_TO_FINISHED_SECONDS)
+    match = wait_finished(match, pipeline.explain(), timeout=worker_kill_bound())
     report(
         f"{broker}: whole worker killed -> match finished in {time.monotonic() - killed:.1f} s "
         f"(a new worker started, the sweep; the match itself: {match.match_seconds:.1f} s)"
@@ -298,11 +341,12 @@ def test_the_default_clocks_play_a_lost_match_again_within_the_promised_times() 
     killed pool process's match played again within seconds (its heartbeat stale, then
     the match again), a dead worker's within a minute once a new worker runs (stale,
     then the sweep's next run, then the match again)."""
-    stale = settings.AGON_MATCH_STALE_SECONDS
-    sweep = settings.CELERY_BEAT_SCHEDULE["requeue-stuck-matches"]["schedule"]
-    assert isinstance(sweep, float), sweep  # seconds (not a crontab)
-    # The killed process's task comes back after Celery's wait for its result, and is
-    # played once the heartbeat is stale (a second later).
-    lost_wait = float(app.conf.worker_lost_wait)
-    assert max(lost_wait, stale + 1) + REPLAY_SECONDS <= POOL_KILL_TO_FINISHED_SECONDS
-    assert stale + sweep + REPLAY_SECONDS <= 60
+    stale, sweep, lost_wait = default_clocks()
+    assert (
+        pool_kill_wait(stale=stale, lost_wait=lost_wait) + REPLAY_SECONDS
+        <= POOL_KILL_TO_FINISHED_SECONDS
+    )
+    assert worker_kill_wait(stale=stale, sweep=sweep) + REPLAY_SECONDS <= 60
+    # The short clocks leave the same room as the default ones.
+    assert 0 < pool_kill_bound() <= POOL_KILL_TO_FINISHED_SECONDS
+    assert 0 < worker_kill_bound() <= WORKER_KILL_TO_FINISHED_SECONDS

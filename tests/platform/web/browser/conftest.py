@@ -50,9 +50,10 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 900}
 FULL_SCREENSHOTS = os.environ.get("AGON_TEST_FULL_SCREENSHOTS", "") not in ("", "0")
-"""Whole pages in the screenshots the tests ask for whole. A whole page took Chromium
-1-6 s on a loaded machine (a window 0.05-0.2 s): the 329 screenshots of a run were a
-quarter of the browser tests' time, and they check nothing; people look at them."""
+"""Whole pages in the screenshots the tests ask for whole. A long page (the docs, the
+rules) took Chromium 1-6 s whole on a loaded machine, a window 0.05-0.2 s: whole pages
+cost about 30 s of the browser tests' 500 s, and screenshots check nothing; people
+look at them."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

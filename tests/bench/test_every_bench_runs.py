@@ -171,41 +171,46 @@ def test_the_pipeline_bench_times_every_pairing_and_the_throughput() -> None:
     assert_cleaned_up(database, keys)
 
 
-def test_the_pipeline_bench_sets_the_fork_server_beside_bubblewrap() -> None:
+@pytest.fixture(scope="module")
+def side_by_side() -> str:
+    """One side-by-side run of the pipeline bench for the two tests below (each run
+    migrates a database and starts a worker per contender: 35-50 s on a loaded machine):
+    bubblewrap, the fork server, and the fork server again at another concurrency with
+    matches kept waiting in the queue."""
     require_backend("bwrap")
     database, keys = bench_database("pipeline"), bench_redis("pipeline")
     output = run_bench(
         "pipeline.py",
-        *("--fork-server", "--matches", "2", "--rounds", "1"),
+        *("--fork-server", "--slots", "3", "--waiting", "2", "--matches", "3", "--rounds", "1"),
         *("--database-url", database.url, "--broker-url", keys.url, "--redis-prefix", keys.prefix),
     )
+    assert_cleaned_up(database, keys)
+    return output
+
+
+def test_the_pipeline_bench_sets_the_fork_server_beside_bubblewrap(side_by_side: str) -> None:
+    output = side_by_side
     for name, on in (("new", 0), ("fork", 1)):
         (row,) = [line for line in output.splitlines() if line.startswith(f"  {name} (")]
         assert f"AGON_SANDBOX_FORK_SERVER={on}): matches/min" in row, output
         boxes = float(row.rsplit("boxes ", 1)[1])
         assert boxes > 0, row  # the forked boxes' CPU is counted too
     assert re.search(r"  fork / new: [\d.]+x", output), output
-    assert_cleaned_up(database, keys)
 
 
-def test_the_pipeline_bench_sets_a_worker_of_other_concurrency_with_a_queue_kept() -> None:
-    require_backend("bwrap")
-    database, keys = bench_database("pipeline"), bench_redis("pipeline")
-    output = run_bench(
-        "pipeline.py",
-        *("--slots", "3", "--waiting", "2", "--matches", "3", "--rounds", "1"),
-        *("--database-url", database.url, "--broker-url", keys.url, "--redis-prefix", keys.prefix),
-    )
+def test_the_pipeline_bench_sets_a_worker_of_other_concurrency_with_a_queue_kept(
+    side_by_side: str,
+) -> None:
+    output = side_by_side
     assert "3 matches a turn 2 more kept waiting" in output, output
-    (row,) = [line for line in output.splitlines() if line.startswith("  new@3 (")]
-    assert "AGON_SANDBOX_FORK_SERVER=0, concurrency 3): matches/min" in row, output
+    (row,) = [line for line in output.splitlines() if line.startswith("  fork@3 (")]
+    assert "AGON_SANDBOX_FORK_SERVER=1, concurrency 3): matches/min" in row, output
     memory = [line for line in output.splitlines() if line.startswith("    memory (PSS): ")]
-    assert len(memory) == 2, output  # new and new@3
+    assert len(memory) == 3, output  # new, fork and fork@3
     for line in memory:
         main, slot = figures(line)
         assert main > 10 and slot > 10, line  # a Python process with Django: tens of MB
-    assert re.search(r"  new@3 / new: [\d.]+x", output), output
-    assert_cleaned_up(database, keys)
+    assert re.search(r"  fork@3 / new: [\d.]+x", output), output
 
 
 def test_the_match_wall_bench_splits_a_match_and_its_turns() -> None:

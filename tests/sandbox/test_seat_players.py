@@ -59,7 +59,7 @@ class SlowThinker(Player):
 
 def test_the_bot_counts_nothing_while_the_seat_in_its_place_thinks() -> None:
     require_backend("bwrap")
-    thinker = SlowThinker(0.5)
+    thinker = SlowThinker(0.3)  # longer than the bot's 0.2 s a turn, as a person is
     record = run_match(
         game_id="akropolis",
         seed=4,
@@ -83,7 +83,7 @@ def test_the_bot_counts_nothing_while_the_seat_in_its_place_thinks() -> None:
     assert len(counts) >= 8
     thawed = [after - before for before, after in counts]  # 0.2 s thawed, a turn
     between = [counts[k + 1][0] - counts[k][1] for k in range(len(counts) - 1)]
-    # Between two of its turns (Akropolis alternates) the other seat thought 0.5 s;
+    # Between two of its turns (Akropolis alternates) the other seat thought 0.3 s;
     # frozen, the bot's thread counted only in the moments its box was thawed around its
     # replies. (Left thawed, it counts more between its turns than in them.)
     assert statistics.median(between) < 0.25 * statistics.median(thawed), (between, thawed)

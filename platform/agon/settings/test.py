@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agon.env import env_str
+from agon.env import env_float, env_str
 from agon.settings.base import *  # noqa: F403
 from agon.settings.base import (
     QUEUES_IN_ORDER,
@@ -45,6 +45,10 @@ if CELERY_BROKER_URL.startswith("filesystem"):
     CELERY_BROKER_TRANSPORT_OPTIONS = filesystem_broker_options(
         Path(env_str("AGON_TEST_BROKER_DIR", str(VAR_DIR / "test-broker")))
     )
+CELERY_WORKER_LOST_WAIT = env_float("AGON_TEST_WORKER_LOST_WAIT_SECONDS", 10.0)
+"""How long a worker waits for the result of a pool process that died before it gives
+the task back (Celery's default, 10 s). The pipeline tests that kill pool processes
+shorten it: a process killed by SIGKILL sends nothing after."""
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast, tests only
 AGON_SANDBOX = sandbox_setting("bwrap")
 AGON_MATCH_SLOTS = 64

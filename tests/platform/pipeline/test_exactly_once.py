@@ -1,7 +1,14 @@
 """A match is finished exactly once: when its worker is killed in the middle (played
 again within seconds when only the pool process died, within a minute when the whole
 worker did, on Redis and on the file-system broker), when its task is delivered twice,
-and when a run that fell silent wakes up late."""
+and when a run that fell silent wakes up late.
+
+The tests that wait for a lost run give their workers short clocks (a heartbeat every
+0.5 s, stale after 2 s, the sweep every 2 s, Celery's wait for a killed pool process's
+result 1 s): the default clocks' waits (10 s each, a sweep every 15 s) took 25-40 s a
+test, each run. That the default
+clocks keep the promises (seconds, a minute) is checked on the settings themselves, at
+the end of this file."""
 
 from __future__ import annotations
 
@@ -11,12 +18,13 @@ import re
 import signal
 import time
 
-import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
 
 from agon.bots.models import BotVersion
 from agon.bots.services import bot_submit
+from agon.celery import app
 from agon.ladders.models import Ladder, RatingChange
 from agon.matches import tasks
 from agon.matches.models import Match
@@ -33,19 +41,71 @@ from tests.platform.pipeline.support import (
 )
 from tests.platform.support import pass_validation, ranked_match
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# The database: the tests' `pipeline` fixture's (transactional: its workers see the
+# test's rows); the last test reads settings only.
 
 POOL_KILL_TO_FINISHED_SECONDS = 30
 """A match whose pool process was killed is finished within this (the default settings:
 its heartbeat stale after 10 s, plus playing it again)."""
 WORKER_KILL_TO_FINISHED_SECONDS = 75
 """And one whose whole worker died, once a new worker runs (the sweep every 15 s)."""
+REPLAY_SECONDS = 15
+"""What playing a lost match again takes at most besides the waits for its heartbeat to
+go stale and for the sweep (a sleepy match lasts several seconds)."""
 QUICK_STALE_SECONDS = 2.0
+QUICK_LOST_WAIT_SECONDS = 1.0
+QUICK_SWEEP_SECONDS = 2.0
 QUICK_HEARTBEAT = {
     "AGON_MATCH_HEARTBEAT_SECONDS": "0.5",
     "AGON_MATCH_STALE_SECONDS": str(QUICK_STALE_SECONDS),
+    "AGON_TEST_WORKER_LOST_WAIT_SECONDS": str(QUICK_LOST_WAIT_SECONDS),
 }
-"""Worker settings for the tests that wait for a heartbeat to go stale."""
+"""Worker settings for the tests that wait for a heartbeat to go stale, or for the task of
+a killed pool process to come back (after Celery's wait for its result: 10 s by
+default, over which the stale limit passed unseen)."""
+QUICK_SWEEP = {**QUICK_HEARTBEAT, "AGON_REQUEUE_SECONDS": str(QUICK_SWEEP_SECONDS)}
+"""And for those that wait for beat's sweep of stuck matches too."""
+
+
+def pool_kill_wait(*, stale: float, lost_wait: float) -> float:
+    """From a pool process's death to its match played again: the task comes back after
+    Celery's wait for the dead process's result, and takes the match over once its
+    heartbeat is stale (a second later)."""
+    return max(lost_wait, stale + 1)
+
+
+def worker_kill_wait(*, stale: float, sweep: float) -> float:
+    """From a whole worker's death to its match queued again (a new worker running):
+    its heartbeat stale, then the sweep's next run."""
+    return stale + sweep
+
+
+def default_clocks() -> tuple[float, float, float]:
+    """The settings' stale limit, sweep interval and Celery's wait for a lost result."""
+    sweep = settings.CELERY_BEAT_SCHEDULE["requeue-stuck-matches"]["schedule"]
+    assert isinstance(sweep, float), sweep  # seconds (not a crontab)
+    return settings.AGON_MATCH_STALE_SECONDS, sweep, float(app.conf.worker_lost_wait)
+
+
+def pool_kill_bound() -> float:
+    """The default clocks' bound less what the short clocks save: the same room as on
+    the default clocks for the rest (the match played again, a loaded machine)."""
+    stale, _, lost_wait = default_clocks()
+    saved = pool_kill_wait(stale=stale, lost_wait=lost_wait) - pool_kill_wait(
+        stale=QUICK_STALE_SECONDS, lost_wait=QUICK_LOST_WAIT_SECONDS
+    )
+    return POOL_KILL_TO_FINISHED_SECONDS - saved
+
+
+def worker_kill_bound() -> float:
+    """As `pool_kill_bound`, for a whole worker's death (the new worker's start too)."""
+    stale, sweep, _ = default_clocks()
+    saved = worker_kill_wait(stale=stale, sweep=sweep) - worker_kill_wait(
+        stale=QUICK_STALE_SECONDS, sweep=QUICK_SWEEP_SECONDS
+    )
+    return WORKER_KILL_TO_FINISHED_SECONDS - saved
+
+
 FROZEN_RUN_ENDED = re.compile(
     r"Task agon\.matches\.tasks\.execute_queued_match\[\S+\] succeeded in .*: False"
 )
@@ -94,7 +154,7 @@ def test_a_match_whose_pool_process_is_killed_is_played_again_within_seconds(
 ) -> None:
     ladder = only_ladder("akropolis", 2)
     versions = active_bots(SLEEPY_BOT, ["slow-ant", "slow-bee"])
-    worker = pipeline.start_worker()
+    worker = pipeline.start_worker(env=QUICK_HEARTBEAT)
     match = ranked_match(ladder, versions)
     wait_running(match, pipeline, for_seconds=1.0)
     first_claim = match.claimed_by
@@ -103,7 +163,7 @@ def test_a_match_whose_pool_process_is_killed_is_played_again_within_seconds(
     # the task comes again, waits for the dead run's heartbeat to go stale, takes over.
     lost = worker.kill_pool_process()
     killed = time.monotonic()
-    match = wait_finished(match, pipeline.explain(), timeout=POOL_KILL_TO_FINISHED_SECONDS)
+    match = wait_finished(match, pipeline.explain(), timeout=pool_kill_bound())
     report(
         f"{broker}: pool process killed -> match finished in {time.monotonic() - killed:.1f} s "
         f"(the match itself: {match.match_seconds:.1f} s)"
@@ -123,7 +183,7 @@ def test_a_match_whose_whole_worker_is_killed_is_played_by_the_next_worker_withi
     # Two pool processes: the whole worker dies, so how many processes it had does not
     # matter to what follows.
     versions = active_bots(SLEEPY_BOT, ["slow-ant", "slow-bee"])
-    worker = pipeline.start_worker(concurrency=2)
+    worker = pipeline.start_worker(concurrency=2, env=QUICK_HEARTBEAT)
     match = ranked_match(ladder, versions)
     wait_running(match, pipeline, for_seconds=1.0)
     first_claim = match.claimed_by
@@ -134,8 +194,8 @@ def test_a_match_whose_whole_worker_is_killed_is_played_by_the_next_worker_withi
     lost = worker.tree()
     worker.kill()
     killed = time.monotonic()
-    pipeline.start_worker(beat=True, env={"AGON_MATCHMAKING_SECONDS": "3600"})
-    match = wait_finished(match, pipeline.explain(), timeout=WORKER_KILL_TO_FINISHED_SECONDS)
+    pipeline.start_worker(beat=True, env={**QUICK_SWEEP, "AGON_MATCHMAKING_SECONDS": "3600"})
+    match = wait_finished(match, pipeline.explain(), timeout=worker_kill_bound())
     report(
         f"{broker}: whole worker killed -> match finished in {time.monotonic() - killed:.1f} s "
         f"(a new worker started, the sweep; the match itself: {match.match_seconds:.1f} s)"
@@ -256,7 +316,9 @@ def test_a_match_that_kills_its_worker_every_time_ends_failed(pipeline: Pipeline
 def test_a_match_whose_task_is_sent_twice_is_played_once(pipeline: Pipeline) -> None:
     ladder = only_ladder("akropolis", 2)
     versions = active_bots((EXAMPLE_BOTS / "random_bot.py").read_bytes(), ["twin-ant", "twin-bee"])
-    worker = pipeline.start_worker(concurrency=2)
+    # The second task finds the first run's heartbeat fresh and looks again once it would
+    # be stale: 3 s later on the short clock (11 s on the default one).
+    worker = pipeline.start_worker(concurrency=2, env=QUICK_HEARTBEAT)
 
     match = ranked_match(ladder, versions)  # one task, sent when the transaction commits
     tasks.execute_queued_match.delay(match.id)  # and the same task again
@@ -272,3 +334,19 @@ def test_a_match_whose_task_is_sent_twice_is_played_once(pipeline: Pipeline) -> 
     assert match.attempts == 1
     assert Ladder.objects.get(id=ladder.id).matches.count() == 1
     assert_finished_exactly_once(match)
+
+
+def test_the_default_clocks_play_a_lost_match_again_within_the_promised_times() -> None:
+    """The tests above run on short clocks; the default ones keep their promises: a
+    killed pool process's match played again within seconds (its heartbeat stale, then
+    the match again), a dead worker's within a minute once a new worker runs (stale,
+    then the sweep's next run, then the match again)."""
+    stale, sweep, lost_wait = default_clocks()
+    assert (
+        pool_kill_wait(stale=stale, lost_wait=lost_wait) + REPLAY_SECONDS
+        <= POOL_KILL_TO_FINISHED_SECONDS
+    )
+    assert worker_kill_wait(stale=stale, sweep=sweep) + REPLAY_SECONDS <= 60
+    # The short clocks leave the same room as the default ones.
+    assert 0 < pool_kill_bound() <= POOL_KILL_TO_FINISHED_SECONDS
+    assert 0 < worker_kill_bound() <= WORKER_KILL_TO_FINISHED_SECONDS

@@ -3,7 +3,8 @@
 One browser per test process; a fresh context (cookies, storage) per test. Every page
 a test opens is watched: a console error, a failed request or an uncaught exception
 fails the test. Screenshots go to var/screenshots/ at the top of the checkout (ignored
-by git), for people to look at.
+by git), for people to look at: the top of each page, a window's height, unless
+AGON_TEST_FULL_SCREENSHOTS=1 asks for whole pages.
 
 Playwright's synchronous API runs an event loop in the test's thread; Django would then
 refuse the test's own ORM calls as "async unsafe", so that check is off in these tests.
@@ -48,6 +49,11 @@ SCREENSHOTS = REPO_DIR / "var" / "screenshots"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 900}
+FULL_SCREENSHOTS = os.environ.get("AGON_TEST_FULL_SCREENSHOTS", "") not in ("", "0")
+"""Whole pages in the screenshots the tests ask for whole. A long page (the docs, the
+rules) took Chromium 1-6 s whole on a loaded machine, a window 0.05-0.2 s: whole pages
+cost about 30 s of the browser tests' 500 s, and screenshots check nothing; people
+look at them."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -128,11 +134,11 @@ class Site:
         return page
 
     def screenshot(self, name: str, page: Page | None = None, *, full_page: bool = True) -> Path:
-        """The page (the whole of it unless `full_page` is False) as `name`.png, where
-        `name` may name folders: `first-hour/attika/01-home`."""
+        """The page (the whole of it if `full_page` and FULL_SCREENSHOTS, else its top)
+        as `name`.png, where `name` may name folders: `first-hour/attika/01-home`."""
         path = SCREENSHOTS / f"{name}.png"
         path.parent.mkdir(parents=True, exist_ok=True)
-        (page or self.page).screenshot(path=str(path), full_page=full_page)
+        (page or self.page).screenshot(path=str(path), full_page=full_page and FULL_SCREENSHOTS)
         return path
 
 

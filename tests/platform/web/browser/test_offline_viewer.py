@@ -11,7 +11,13 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Request, expect
 
 from agon.cli import main
-from tests.platform.web.browser.conftest import DESKTOP, PHONE, SCREENSHOTS, Problems
+from tests.platform.web.browser.conftest import (
+    DESKTOP,
+    FULL_SCREENSHOTS,
+    PHONE,
+    SCREENSHOTS,
+    Problems,
+)
 
 HOSTILE_NAME = "</script><script>window.pwned = 1</script><img src=x onerror=alert(1)>"
 
@@ -76,10 +82,14 @@ def test_the_page_plays_the_replay_with_no_network(
     if game == "akropolis":
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         assert moves_scroll_in_their_box(page), "desktop"
-        page.screenshot(path=str(SCREENSHOTS / "offline-viewer-desktop.png"), full_page=True)
+        page.screenshot(
+            path=str(SCREENSHOTS / "offline-viewer-desktop.png"), full_page=FULL_SCREENSHOTS
+        )
         page.set_viewport_size(PHONE)  # type: ignore[arg-type]
         assert moves_scroll_in_their_box(page), "phone"
-        page.screenshot(path=str(SCREENSHOTS / "offline-viewer-phone.png"), full_page=True)
+        page.screenshot(
+            path=str(SCREENSHOTS / "offline-viewer-phone.png"), full_page=FULL_SCREENSHOTS
+        )
 
 
 def moves_scroll_in_their_box(page: Page) -> bool:

@@ -35,7 +35,7 @@ from engine.akropolis.fast import legal_tables, triangle_ring
 from engine.akropolis.geometry import ACTION_CELLS, RING, STEP
 
 PURE_PYTHON_VARIABLE = "AGON_PURE_PYTHON"
-CORE_VERSION = 2
+CORE_VERSION = 3
 """The version of `_core.c` this Python expects (its CORE_VERSION): a module built from an
 older source is not used."""
 

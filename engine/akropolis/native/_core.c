@@ -18,7 +18,7 @@
 #include <limits.h>
 #include <string.h>
 
-#define CORE_VERSION 2 /* bump with every change of behaviour (checked by the loader) */
+#define CORE_VERSION 3 /* bump with every change of behaviour (checked by the loader) */
 #define RING_SIZE 9
 #define RING_MASKS (1 << RING_SIZE)
 #define MAX_SECTORS 8
@@ -1912,6 +1912,199 @@ static PyObject *core_copy_state(PyObject *self, PyObject *state) {
     return twin;
 }
 
+/* ---- Third stage: a city scored from scratch (`fast.board_score.colour_values`) ----
+ * The end of a random playout scores cities that keep no running score. Here the city's
+ * bounding box, two cells wider on each side (its two outer rings empty, outside), is a grid
+ * of the hexes' levels and codes; the outside is flooded from the rim over the empty
+ * cells, and each colour's rule is read cell by cell on the grid. The same rules as
+ * `scoring.score_surface` (the oracle) and `board_score` (the reference, which works on
+ * bit boards); the tests compare the two on every state of random games. */
+
+#define EMPTY_CODE (-1)
+
+static PyObject *core_board_values(PyObject *self, PyObject *args) {
+    PyObject *top, *doubled_tuple;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyDict_Type, &top, &PyTuple_Type, &doubled_tuple))
+        return NULL;
+    if (!score_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "the core's score tables are not set up");
+        return NULL;
+    }
+    int doubled[5];
+    if (PyTuple_GET_SIZE(doubled_tuple) != 5) {
+        PyErr_SetString(PyExc_ValueError, "board_values: five variants' flags");
+        return NULL;
+    }
+    for (int i = 0; i < 5; i++) {
+        doubled[i] = PyObject_IsTrue(PyTuple_GET_ITEM(doubled_tuple, i));
+        if (doubled[i] < 0) return NULL;
+    }
+    long values[COLOUR_COUNT] = {0}, stars[COLOUR_COUNT] = {0};
+    Py_ssize_t count = PyDict_GET_SIZE(top);
+    if (count > 0) {
+        long q_low = LONG_MAX, q_high = LONG_MIN, r_low = LONG_MAX, r_high = LONG_MIN;
+        Py_ssize_t pos = 0;
+        PyObject *key, *hex;
+        while (PyDict_Next(top, &pos, &key, &hex)) {
+            long cell = PyLong_AsLong(key);
+            if (cell == -1 && PyErr_Occurred()) return NULL;
+            if (cell < 0 || cell >= (1L << 24)) {
+                PyErr_SetString(PyExc_ValueError, "a city's cell out of range");
+                return NULL;
+            }
+            long q = cell >> 12, r = cell & 4095;
+            if (q < q_low) q_low = q;
+            if (q > q_high) q_high = q;
+            if (r < r_low) r_low = r;
+            if (r > r_high) r_high = r;
+        }
+        long width = r_high - r_low + 5, rows = q_high - q_low + 5;
+        Py_ssize_t size = width * rows;
+        /* Per grid cell: level, code (EMPTY_CODE if none), 1 if outside; a flood stack. */
+        long *level = malloc(sizeof(long) * size);
+        int *code = malloc(sizeof(int) * size), *outside = malloc(sizeof(int) * size);
+        Py_ssize_t *stack = malloc(sizeof(Py_ssize_t) * size);
+        if (level == NULL || code == NULL || outside == NULL || stack == NULL) {
+            free(level), free(code), free(outside), free(stack);
+            return PyErr_NoMemory();
+        }
+        Py_ssize_t near[6];
+        for (int d = 0; d < 6; d++) {
+            long dq = (step[d] + 2048) >> 12, dr = step[d] - dq * 4096;
+            near[d] = dq * width + dr;
+        }
+        for (Py_ssize_t i = 0; i < size; i++) code[i] = EMPTY_CODE, level[i] = 0, outside[i] = 0;
+        int has[MAX_CODES] = {0};
+        pos = 0;
+        while (PyDict_Next(top, &pos, &key, &hex)) {
+            long cell = PyLong_AsLong(key);
+            long q = cell >> 12, r = cell & 4095;
+            if (!PyTuple_Check(hex) || PyTuple_GET_SIZE(hex) != 3) {
+                PyErr_SetString(PyExc_TypeError, "a city's hex: a (level, code, stars) tuple");
+                goto fail;
+            }
+            long hex_level = PyLong_AsLong(PyTuple_GET_ITEM(hex, 0));
+            long hex_code = PyLong_AsLong(PyTuple_GET_ITEM(hex, 1));
+            long hex_stars = PyLong_AsLong(PyTuple_GET_ITEM(hex, 2));
+            if (PyErr_Occurred()) goto fail;
+            if (hex_code < 0 || hex_code >= n_codes) {
+                PyErr_SetString(PyExc_ValueError, "a city's hex: a code out of range");
+                goto fail;
+            }
+            Py_ssize_t i = (q - q_low + 2) * width + r - r_low + 2;
+            code[i] = (int)hex_code, level[i] = hex_level;
+            has[hex_code] = 1;
+            if (is_plaza[hex_code]) stars[colour_of[hex_code]] += hex_stars;
+        }
+        int need_outside = has[barracks] || (has[garden] && doubled[4]);
+        if (need_outside) {
+            /* The rim is outside, and so is the empty ring inside it, where the flood starts:
+             * it grows over the empty cells, never past the rim. */
+            Py_ssize_t top_of_stack = 0;
+            for (Py_ssize_t i = 0; i < size; i++) {
+                long q = i / width, r = i % width;
+                if (q == 0 || q == rows - 1 || r == 0 || r == width - 1) {
+                    outside[i] = 1;
+                } else if (q == 1 || q == rows - 2 || r == 1 || r == width - 2) {
+                    outside[i] = 1;
+                    stack[top_of_stack++] = i;
+                }
+            }
+            while (top_of_stack) {
+                Py_ssize_t i = stack[--top_of_stack];
+                for (int d = 0; d < 6; d++) {
+                    Py_ssize_t j = i + near[d];
+                    if (code[j] == EMPTY_CODE && !outside[j]) {
+                        outside[j] = 1;
+                        stack[top_of_stack++] = j;
+                    }
+                }
+            }
+        }
+        long best_size = 0, best_value = 0;
+        for (long q = 2; q < rows - 2; q++) {
+            for (long r = 2; r < width - 2; r++) {
+                Py_ssize_t i = q * width + r;
+                int c = code[i];
+                if (c < 0 || is_plaza[c]) continue; /* empty, a house met, or a plaza */
+                long lv = level[i];
+                if (c == house) {
+                    /* A house group not met yet: flooded, its cells marked -2. */
+                    long group_size = 0, group_value = 0;
+                    Py_ssize_t top_of_stack = 0;
+                    stack[top_of_stack++] = i;
+                    code[i] = -2;
+                    while (top_of_stack) {
+                        Py_ssize_t k = stack[--top_of_stack];
+                        group_size++, group_value += level[k];
+                        for (int d = 0; d < 6; d++) {
+                            Py_ssize_t j = k + near[d];
+                            if (code[j] == house) code[j] = -2, stack[top_of_stack++] = j;
+                        }
+                    }
+                    if (group_size > best_size || (group_size == best_size && group_value > best_value))
+                        best_size = group_size, best_value = group_value;
+                    continue;
+                }
+                int markets_near = 0, plazas_near = 0, filled_near = 0, outside_near = 0,
+                    lakes_near = 0;
+                for (int d = 0; d < 6; d++) {
+                    Py_ssize_t j = i + near[d];
+                    int n = code[j];
+                    if (n == EMPTY_CODE) {
+                        if (outside[j]) outside_near++;
+                        else lakes_near++;
+                    } else {
+                        filled_near++;
+                        if (n == market) markets_near++;
+                        else if (n == market_plaza) plazas_near++;
+                    }
+                }
+                if (c == market) {
+                    if (!markets_near) values[colour_of[market]] += plazas_near && doubled[1] ? 2 * lv : lv;
+                } else if (c == temple) {
+                    if (filled_near == 6)
+                        values[colour_of[temple]] +=
+                            doubled[3] && lv >= temples_doubled_from_level ? 2 * lv : lv;
+                } else if (c == barracks) {
+                    if (outside_near)
+                        values[colour_of[barracks]] +=
+                            doubled[2] && (barracks_doubled_mask >> outside_near & 1) ? 2 * lv : lv;
+                } else if (c == garden) {
+                    values[colour_of[garden]] += lakes_near && doubled[4] && need_outside ? 2 * lv : lv;
+                }
+            }
+        }
+        values[colour_of[house]] =
+            doubled[0] && best_value >= houses_doubled_from ? 2 * best_value : best_value;
+        free(level), free(code), free(outside), free(stack);
+        goto done;
+    fail:
+        free(level), free(code), free(outside), free(stack);
+        return NULL;
+    }
+done:;
+    PyObject *value_list = PyList_New(COLOUR_COUNT), *star_list = PyList_New(COLOUR_COUNT);
+    if (value_list == NULL || star_list == NULL) goto lost;
+    for (int k = 0; k < COLOUR_COUNT; k++) {
+        PyObject *v = PyLong_FromLong(values[k]), *s = PyLong_FromLong(stars[k]);
+        if (v == NULL || s == NULL) {
+            Py_XDECREF(v), Py_XDECREF(s);
+            goto lost;
+        }
+        PyList_SET_ITEM(value_list, k, v);
+        PyList_SET_ITEM(star_list, k, s);
+    }
+    PyObject *pair = PyTuple_Pack(2, value_list, star_list);
+    Py_DECREF(value_list);
+    Py_DECREF(star_list);
+    return pair;
+lost:
+    Py_XDECREF(value_list);
+    Py_XDECREF(star_list);
+    return NULL;
+}
+
 static PyMethodDef core_methods[] = {
     {"setup", core_setup, METH_VARARGS,
      "setup(ring_bits, split_by_level, maybe_legal_before, outer_needed, outer_whole, "
@@ -1940,6 +2133,9 @@ static PyMethodDef core_methods[] = {
      "apply_legal(state, legal, index): `rules.apply_legal`."},
     {"score", core_score, METH_VARARGS, "score(state, seat): `rules.score`."},
     {"scores", core_scores, METH_O, "scores(state): `rules.scores`."},
+    {"board_values", core_board_values, METH_VARARGS,
+     "board_values(top, doubled): `fast.board_score.colour_values` (doubled: the five "
+     "variants' flags, `board_score.doubled`)."},
     {"copy_state", core_copy_state, METH_O, "copy_state(state): `AkropolisState.copy`."},
     {"action_setup", core_action_setup, METH_VARARGS,
      "action_setup(origin, q_step, r_step, far, triangle_from_anchor, tile_steps): how an "

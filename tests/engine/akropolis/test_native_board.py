@@ -1,0 +1,133 @@
+"""Akropolis' compiled core, third stage: a city scored from scratch at a game's end
+(`board_score.colour_values`, the score of a city that keeps no running score, as a
+random playout's cities), against the pure-Python reference.
+
+Every state of random games (every city, under each of the 32 sets of variants), cities
+that stack wherever they can, and made-up cities of any shape (wider than the window
+`board_score` favours, full of lakes and house groups) must get the same values and
+stars in C and in Python; a playout's result is the same text with the core and
+without. Where the core is not built these tests skip, or fail where AGON_TEST_REQUIRE
+asks for it (`make test`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from types import ModuleType
+
+import pytest
+from hypothesis import given
+
+from engine.akropolis import native
+from engine.akropolis.components import IS_PLAZA, STARS_OF_CODE
+from engine.akropolis.fast.board_score import colour_values, doubled
+from engine.akropolis.fast.city_cache import Hex
+from engine.akropolis.scoring import VARIANTS
+from engine.hexgrid import encode
+from engine.rng import SplitMix64
+from tests.engine.akropolis.test_properties import Setup, setups
+from tests.engine.support import GAME, property_settings
+
+EVERY_VARIANTS = [
+    tuple(name for name, on in zip(VARIANTS, flags, strict=True) if on)
+    for flags in itertools.product((False, True), repeat=len(VARIANTS))
+]
+"""The 32 sets of variants, as a state's `variants` names them."""
+
+
+def assert_same_board_score(core: ModuleType, top: dict[int, Hex]) -> None:
+    for variants in EVERY_VARIANTS:
+        assert core.board_values(top, doubled(variants)) == colour_values(top, variants), (
+            variants,
+            top,
+        )
+
+
+@property_settings(12)
+@given(setups())
+def test_every_city_of_random_games_scores_the_same_in_c_and_in_python(setup: Setup) -> None:
+    core = native.load_core()
+    if core is None:
+        pytest.skip("the compiled core is not built here")
+    seed, players, options = setup
+    state = GAME.new_state(seed, players, dict(options))
+    rng = SplitMix64(seed)
+    while True:
+        for city in state.cities:
+            assert_same_board_score(core, city.top)
+        if GAME.is_over(state):
+            break
+        legal = GAME.legal_actions(state)
+        GAME.apply_legal(state, legal, rng.below(len(legal)))
+
+
+def test_stacked_cities_score_the_same_in_c_and_in_python(core: ModuleType) -> None:
+    """Games that stack wherever they can: raised temples, covered plazas, lakes."""
+    for seed, players in ((5, 2), (6, 3), (7, 4)):
+        state = GAME.new_state(seed, players, {})
+        rng = SplitMix64(seed)
+        while not GAME.is_over(state):
+            legal = GAME.legal_actions(state)
+            city = state.cities[GAME.current_player(state)]
+            triangles = legal.triangles
+            raised = [i for i, t in enumerate(triangles) if t >> 1 in city.top]
+            at = raised[rng.below(len(raised))] if raised else rng.below(len(triangles))
+            index = rng.below(len(legal.tiles)) * len(triangles) * 3 + at * 3
+            GAME.apply_legal(state, legal, index)
+            assert_same_board_score(core, city.top)
+
+
+def made_up_city(rng: SplitMix64, reach: int, density: int) -> dict[int, Hex]:
+    """A city of any shape: each cell within `reach` of the centre holds a random hex
+    (level 1-4, any code, its stars) with a chance of `density` in 8."""
+    top: dict[int, Hex] = {}
+    for q in range(-reach, reach + 1):
+        for r in range(-reach, reach + 1):
+            if rng.below(8) < density:
+                code = rng.below(len(IS_PLAZA))
+                top[encode(q, r)] = (rng.below(4) + 1, code, STARS_OF_CODE[code])
+    return top
+
+
+def test_made_up_cities_of_any_shape_score_the_same_in_c_and_in_python(
+    core: ModuleType,
+) -> None:
+    """Dense cities are full of lakes, surrounded temples and house groups of equal size;
+    those reaching past `board_score.WINDOW` take its other path (`boxed_hex_boards`)."""
+    rng = SplitMix64(32)
+    for reach, density in [(1, 4), (3, 5), (6, 6), (6, 7), (14, 6), (20, 5)] * 4:
+        assert_same_board_score(core, made_up_city(rng, reach, density))
+    assert_same_board_score(core, {})
+
+
+def test_a_playouts_result_is_the_same_with_the_core_and_without(
+    core: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def results() -> list[str]:
+        shown = []
+        for seed, players in ((21, 2), (22, 3), (23, 4)):
+            options = {name: seed % 2 == 1 for name in VARIANTS}
+            state = GAME.new_state(seed, players, options)
+            rng = SplitMix64(seed)
+            while not GAME.is_over(state):
+                legal = GAME.legal_actions(state)
+                GAME.apply_legal(state, legal, rng.below(len(legal)))
+            shown.append(str(GAME.result(state).to_json()))
+        return shown
+
+    monkeypatch.setattr(native, "CORE", core)
+    compiled = results()
+    monkeypatch.setattr(native, "CORE", None)
+    assert compiled == results()
+
+
+def test_the_core_refuses_what_is_not_a_city_board(core: ModuleType) -> None:
+    flags = doubled(())
+    with pytest.raises(TypeError):
+        core.board_values([], flags)
+    with pytest.raises(TypeError):
+        core.board_values({encode(0, 0): "a hex"}, flags)
+    with pytest.raises(ValueError):
+        core.board_values({encode(0, 0): (1, len(IS_PLAZA), 0)}, flags)
+    with pytest.raises(ValueError):
+        core.board_values({}, (True,))

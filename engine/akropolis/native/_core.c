@@ -2105,6 +2105,143 @@ lost:
     return NULL;
 }
 
+/* ---- Third stage: a turn's legal actions (`rules.legal_actions`) ----
+ * The lazy product `actions.LegalActions` (affordable site positions x the city's legal
+ * triangles), made here as Python makes it, every slot set: a random playout asks for it
+ * every turn. Its class is handed over by `engine.akropolis.actions` (`legal_setup`). */
+
+static PyTypeObject *legal_type;
+enum { L_CITY, L_CITY_TILES, L_SIZE, L_TILES, L_TRIANGLES, L_COUNT };
+static const char *legal_names[L_COUNT] = {"city", "city_tiles", "size", "tiles", "triangles"};
+static Py_ssize_t legal_slot[L_COUNT];
+#define MAX_RANGES 16
+static PyObject *ranges[MAX_RANGES]; /* tuple(range(n)), kept */
+static PyObject *s_legal_triangles, *minus_one;
+
+static PyObject *core_legal_setup(PyObject *self, PyObject *type) {
+    if (!PyType_Check(type)) {
+        PyErr_SetString(PyExc_TypeError, "legal_setup: the LegalActions class");
+        return NULL;
+    }
+    Py_CLEAR(legal_type);
+    if (slot_offsets((PyTypeObject *)type, legal_names, L_COUNT, legal_slot) < 0) return NULL;
+    if (s_legal_triangles == NULL &&
+        (s_legal_triangles = PyUnicode_InternFromString("legal_triangles")) == NULL)
+        return NULL;
+    if (minus_one == NULL && (minus_one = PyLong_FromLong(-1)) == NULL) return NULL;
+    legal_type = (PyTypeObject *)Py_NewRef(type);
+    Py_RETURN_NONE;
+}
+
+/* tuple(range(n)), n >= 0 (a new reference). */
+static PyObject *range_tuple(Py_ssize_t n) {
+    if (n < MAX_RANGES && ranges[n] != NULL) return Py_NewRef(ranges[n]);
+    PyObject *tuple = PyTuple_New(n);
+    if (tuple == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyLong_FromSsize_t(i);
+        if (item == NULL) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tuple, i, item);
+    }
+    if (n < MAX_RANGES) ranges[n] = Py_NewRef(tuple);
+    return tuple;
+}
+
+/* `City.legal_triangles()` (a new reference) and the city's tile count: read from the
+ * cache's slots where its legal list is its own and up to date, else asked. */
+static PyObject *legal_triangles_of(PyObject *city, PyObject **tiles) {
+    if (city_type != NULL && Py_TYPE(city) == city_type) {
+        PyObject *kept = slot_get(city, city_slot[C_KEPT], "kept");
+        if (kept == NULL || exactly(kept, cache_type, "a CityCache") < 0) return NULL;
+        PyObject *legal = slot_get(kept, cache_slot[K_LEGAL], "legal");
+        PyObject *shared = legal ? slot_get(kept, cache_slot[K_LEGAL_SHARED], "legal_shared") : NULL;
+        *tiles = shared ? slot_get(city, city_slot[C_TILES], "tiles") : NULL;
+        if (*tiles == NULL) return NULL;
+        Py_INCREF(*tiles);
+        int is_shared = PyObject_IsTrue(shared);
+        if (is_shared < 0) goto fail;
+        if (legal != Py_None && !is_shared) return Py_NewRef(legal);
+        PyObject *asked = PyObject_CallMethodNoArgs(city, s_legal_triangles);
+        if (asked != NULL) return asked;
+    fail:
+        Py_CLEAR(*tiles);
+        return NULL;
+    }
+    /* Another kind of city (the C prototype's) is asked by its methods. */
+    *tiles = PyObject_GetAttr(city, s_tiles);
+    if (*tiles == NULL) return NULL;
+    PyObject *asked = PyObject_CallMethodNoArgs(city, s_legal_triangles);
+    if (asked == NULL) Py_CLEAR(*tiles);
+    return asked;
+}
+
+static PyObject *core_legal_actions(PyObject *self, PyObject *state) {
+    if (legal_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "the core's LegalActions class is not set up");
+        return NULL;
+    }
+    PyObject *site = list_attribute(state, s_site), *stacks = NULL, *stones = NULL,
+             *cities = NULL, *city = NULL, *city_tiles = NULL, *listed = NULL, *tiles = NULL,
+             *triangles = NULL, *size = NULL, *legal = NULL;
+    if (site == NULL || (stacks = PyObject_GetAttr(state, s_stacks)) == NULL) goto done;
+    int stacks_left = PyObject_IsTrue(stacks);
+    if (stacks_left < 0) goto done;
+    if (PyList_GET_SIZE(site) <= 1 && !stacks_left) {
+        /* The game is over: no actions (`LegalActions((), ())`). */
+        tiles = range_tuple(0);
+        triangles = tiles ? range_tuple(0) : NULL;
+        city = Py_NewRef(Py_None);
+        city_tiles = Py_NewRef(minus_one);
+    } else {
+        long turn = long_attribute(state, s_turn);
+        long players = turn == -1 && PyErr_Occurred() ? -1 : long_attribute(state, s_players);
+        if (PyErr_Occurred()) goto done;
+        if (players <= 0 || turn < 0) {
+            PyErr_SetString(PyExc_ValueError, "a state's turn and players");
+            goto done;
+        }
+        long player = turn % players;
+        if ((stones = list_attribute(state, s_stones)) == NULL ||
+            (cities = list_attribute(state, s_cities)) == NULL)
+            goto done;
+        if (player >= PyList_GET_SIZE(stones) || player >= PyList_GET_SIZE(cities)) {
+            PyErr_SetString(PyExc_IndexError, "list index out of range");
+            goto done;
+        }
+        long own = PyLong_AsLong(PyList_GET_ITEM(stones, player));
+        if (own == -1 && PyErr_Occurred()) goto done;
+        Py_ssize_t affordable = PyList_GET_SIZE(site);
+        if (own + 1 < affordable) affordable = own + 1 < 0 ? 0 : own + 1;
+        city = Py_NewRef(PyList_GET_ITEM(cities, player));
+        if ((listed = legal_triangles_of(city, &city_tiles)) == NULL) goto done;
+        tiles = range_tuple(affordable);
+        triangles = tiles ? PySequence_Tuple(listed) : NULL;
+    }
+    if (triangles == NULL) goto done;
+    size = PyLong_FromSsize_t(PyTuple_GET_SIZE(tiles) * PyTuple_GET_SIZE(triangles) * 3);
+    if (size == NULL || (legal = legal_type->tp_alloc(legal_type, 0)) == NULL) goto done;
+    slot_set(legal, legal_slot[L_TILES], tiles);
+    slot_set(legal, legal_slot[L_TRIANGLES], triangles);
+    slot_set(legal, legal_slot[L_SIZE], size);
+    slot_set(legal, legal_slot[L_CITY], city);
+    slot_set(legal, legal_slot[L_CITY_TILES], city_tiles);
+done:
+    Py_XDECREF(site);
+    Py_XDECREF(stacks);
+    Py_XDECREF(stones);
+    Py_XDECREF(cities);
+    Py_XDECREF(city);
+    Py_XDECREF(city_tiles);
+    Py_XDECREF(listed);
+    Py_XDECREF(tiles);
+    Py_XDECREF(triangles);
+    Py_XDECREF(size);
+    return legal;
+}
+
 static PyMethodDef core_methods[] = {
     {"setup", core_setup, METH_VARARGS,
      "setup(ring_bits, split_by_level, maybe_legal_before, outer_needed, outer_whole, "
@@ -2133,6 +2270,9 @@ static PyMethodDef core_methods[] = {
      "apply_legal(state, legal, index): `rules.apply_legal`."},
     {"score", core_score, METH_VARARGS, "score(state, seat): `rules.score`."},
     {"scores", core_scores, METH_O, "scores(state): `rules.scores`."},
+    {"legal_setup", core_legal_setup, METH_O,
+     "legal_setup(LegalActions): the class `legal_actions` makes, its slots found once."},
+    {"legal_actions", core_legal_actions, METH_O, "legal_actions(state): `rules.legal_actions`."},
     {"board_values", core_board_values, METH_VARARGS,
      "board_values(top, doubled): `fast.board_score.colour_values` (doubled: the five "
      "variants' flags, `board_score.doubled`)."},

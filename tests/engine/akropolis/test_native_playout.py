@@ -1,12 +1,15 @@
-"""Akropolis' compiled core, third stage: a city scored from scratch at a game's end
-(`board_score.colour_values`, the score of a city that keeps no running score, as a
-random playout's cities), against the pure-Python reference.
+"""Akropolis' compiled core, third stage: the rest of a random playout, against the
+pure-Python reference: a turn's legal actions (`rules.legal_actions`) and a city scored
+from scratch at a game's end (`board_score.colour_values`, the score of a city that
+keeps no running score, as a random playout's cities).
 
-Every state of random games (every city, under each of the 32 sets of variants), cities
-that stack wherever they can, and made-up cities of any shape (wider than the window
-`board_score` favours, full of lakes and house groups) must get the same values and
-stars in C and in Python; a playout's result is the same text with the core and
-without. Where the core is not built these tests skip, or fail where AGON_TEST_REQUIRE
+The legal actions made in C must hold what Python's hold, slot by slot, on every turn
+of random games, on copies (whose legal lists are shared, or whose updates are put
+off) and once the game is over. Every city of random games (under each of the 32
+sets of variants), cities that stack wherever they can, and made-up cities of any
+shape (wider than the window `board_score` favours, full of lakes and house groups)
+must get the same values and stars in C and in Python; a playout's result is the same
+text with the core and without. Where the core is not built these tests skip, or fail where AGON_TEST_REQUIRE
 asks for it (`make test`).
 """
 
@@ -18,7 +21,8 @@ from types import ModuleType
 import pytest
 from hypothesis import given
 
-from engine.akropolis import native
+from engine.akropolis import native, rules
+from engine.akropolis.actions import LegalActions
 from engine.akropolis.components import IS_PLAZA, STARS_OF_CODE
 from engine.akropolis.fast.board_score import colour_values, doubled
 from engine.akropolis.fast.city_cache import Hex
@@ -121,6 +125,43 @@ def test_a_playouts_result_is_the_same_with_the_core_and_without(
     assert compiled == results()
 
 
+def legal_slots(legal: LegalActions) -> tuple[object, ...]:
+    return (type(legal), legal.tiles, legal.triangles, legal.size, legal.city, legal.city_tiles)
+
+
+def assert_same_legal_actions(core: ModuleType, state: object) -> None:
+    made = core.legal_actions(state)
+    saved, native.CORE = native.CORE, None
+    try:
+        assert legal_slots(made) == legal_slots(rules.legal_actions(state))
+    finally:
+        native.CORE = saved
+    assert made.city is None or made.city is state.cities[state.turn % state.players]
+
+
+@property_settings(10)
+@given(setups())
+def test_every_turns_legal_actions_are_the_same_in_c_and_in_python(setup: Setup) -> None:
+    core = native.load_core()
+    if core is None:
+        pytest.skip("the compiled core is not built here")
+    seed, players, options = setup
+    state = GAME.new_state(seed, players, dict(options))
+    rng = SplitMix64(seed)
+    while not GAME.is_over(state):
+        assert_same_legal_actions(core, state)
+        legal = GAME.legal_actions(state)
+        if state.turn % 3 == 0:
+            # A copy shares its legal lists; a move on it puts its updates off.
+            twin = GAME.copy_state(state)
+            assert_same_legal_actions(core, twin)
+            GAME.apply_legal(twin, legal, rng.below(len(legal)))
+            assert_same_legal_actions(core, twin)
+        GAME.apply_legal(state, legal, rng.below(len(legal)))
+    assert_same_legal_actions(core, state)
+    assert core.legal_actions(state).size == 0
+
+
 def test_the_core_refuses_what_is_not_a_city_board(core: ModuleType) -> None:
     flags = doubled(())
     with pytest.raises(TypeError):
@@ -131,3 +172,5 @@ def test_the_core_refuses_what_is_not_a_city_board(core: ModuleType) -> None:
         core.board_values({encode(0, 0): (1, len(IS_PLAZA), 0)}, flags)
     with pytest.raises(ValueError):
         core.board_values({}, (True,))
+    with pytest.raises(AttributeError):
+        core.legal_actions(object())

@@ -9,8 +9,8 @@ off) and once the game is over. Every city of random games (under each of the 32
 sets of variants), cities that stack wherever they can, and made-up cities of any
 shape (wider than the window `board_score` favours, full of lakes and house groups)
 must get the same values and stars in C and in Python; a playout's result is the same
-text with the core and without. Where the core is not built these tests skip, or fail where AGON_TEST_REQUIRE
-asks for it (`make test`).
+text with the core and without. Where the core is not built these tests skip, or fail
+where AGON_TEST_REQUIRE asks for it (`make test`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from engine.akropolis.components import IS_PLAZA, STARS_OF_CODE
 from engine.akropolis.fast.board_score import colour_values, doubled
 from engine.akropolis.fast.city_cache import Hex
 from engine.akropolis.scoring import VARIANTS
+from engine.akropolis.state import AkropolisState
 from engine.hexgrid import encode
 from engine.rng import SplitMix64
 from tests.engine.akropolis.test_properties import Setup, setups
@@ -129,7 +130,7 @@ def legal_slots(legal: LegalActions) -> tuple[object, ...]:
     return (type(legal), legal.tiles, legal.triangles, legal.size, legal.city, legal.city_tiles)
 
 
-def assert_same_legal_actions(core: ModuleType, state: object) -> None:
+def assert_same_legal_actions(core: ModuleType, state: AkropolisState) -> None:
     made = core.legal_actions(state)
     saved, native.CORE = native.CORE, None
     try:

@@ -19,7 +19,7 @@ import itertools
 from types import ModuleType
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 
 from engine.akropolis import native, rules
 from engine.akropolis.actions import LegalActions
@@ -48,12 +48,15 @@ def assert_same_board_score(core: ModuleType, top: dict[int, Hex]) -> None:
         )
 
 
-@property_settings(12)
+# The `core` fixture holds for every example, as meant: it is only read.
+@settings(
+    property_settings(12),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(setups())
-def test_every_city_of_random_games_scores_the_same_in_c_and_in_python(setup: Setup) -> None:
-    core = native.load_core()
-    if core is None:
-        pytest.skip("the compiled core is not built here")
+def test_every_city_of_random_games_scores_the_same_in_c_and_in_python(
+    core: ModuleType, setup: Setup
+) -> None:
     seed, players, options = setup
     state = GAME.new_state(seed, players, dict(options))
     rng = SplitMix64(seed)
@@ -140,12 +143,14 @@ def assert_same_legal_actions(core: ModuleType, state: AkropolisState) -> None:
     assert made.city is None or made.city is state.cities[state.turn % state.players]
 
 
-@property_settings(10)
+@settings(
+    property_settings(10),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(setups())
-def test_every_turns_legal_actions_are_the_same_in_c_and_in_python(setup: Setup) -> None:
-    core = native.load_core()
-    if core is None:
-        pytest.skip("the compiled core is not built here")
+def test_every_turns_legal_actions_are_the_same_in_c_and_in_python(
+    core: ModuleType, setup: Setup
+) -> None:
     seed, players, options = setup
     state = GAME.new_state(seed, players, dict(options))
     rng = SplitMix64(seed)

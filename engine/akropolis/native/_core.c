@@ -272,7 +272,7 @@ static int lose(PyObject *legal, PyObject *legal_set, PyObject *texts, long id) 
     return 0;
 }
 
-/* One gained id: without texts appended (the list sorted once at the end), with texts
+/* One gained id: without texts appended (merged into order once at the end), with texts
  * inserted in order beside its placements' text. */
 static int gain(PyObject *legal, PyObject *legal_set, PyObject *texts, PyObject *placement_texts,
                 long id) {
@@ -299,6 +299,46 @@ static int gain(PyObject *legal, PyObject *legal_set, PyObject *texts, PyObject 
     }
     Py_DECREF(key);
     return status < 0 ? -1 : 0;
+}
+
+#define MAX_MERGED 256
+
+/* The list sorted again once ids were appended after its sorted first `sorted` items (the
+ * gains: distinct ints, none already in it): the appended ones sorted (a few) and merged
+ * in from the back, what `list.sort()` gives, without its general comparisons. */
+static int merge_gained(PyObject *legal, Py_ssize_t sorted) {
+    Py_ssize_t total = PyList_GET_SIZE(legal), count = total - sorted;
+    if (count > MAX_MERGED) return PyList_Sort(legal);
+    PyObject **items = ((PyListObject *)legal)->ob_item;
+    PyObject *gained[MAX_MERGED];
+    long value[MAX_MERGED];
+    for (Py_ssize_t g = 0; g < count; g++) {
+        /* Insertion sort: a turn gains a few ids. */
+        PyObject *item = items[sorted + g];
+        long id = PyLong_AsLong(item);
+        if (id == -1 && PyErr_Occurred()) return -1;
+        Py_ssize_t at = g;
+        while (at > 0 && value[at - 1] > id) {
+            value[at] = value[at - 1], gained[at] = gained[at - 1];
+            at--;
+        }
+        value[at] = id, gained[at] = item;
+    }
+    /* The sorted items that move (those above the least gain) read first, so that
+     * nothing is moved before every value is known. */
+    Py_ssize_t low = sorted;
+    while (low > 0) {
+        long id = PyLong_AsLong(items[low - 1]);
+        if (id == -1 && PyErr_Occurred()) return -1;
+        if (id < value[0]) break;
+        low--;
+    }
+    Py_ssize_t i = sorted - 1, j = count - 1, k = total - 1;
+    while (j >= 0) {
+        if (i >= low && PyLong_AsLong(items[i]) > value[j]) items[k--] = items[i--];
+        else items[k--] = gained[j--];
+    }
+    return 0;
 }
 
 static int update_legal_in(PyObject *top, PyObject *legal, PyObject *legal_set, PyObject *texts,
@@ -394,8 +434,7 @@ static int update_legal_in(PyObject *top, PyObject *legal, PyObject *legal_set, 
             }
         }
     }
-    if (texts == Py_None && PyList_GET_SIZE(legal) != size && PyList_Sort(legal) < 0)
-        return -1;
+    if (texts == Py_None && PyList_GET_SIZE(legal) != size) return merge_gained(legal, size);
     return 0;
 }
 

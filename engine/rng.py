@@ -12,6 +12,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
+_SPAN = _MASK + 1
 
 
 class SplitMix64:
@@ -43,10 +44,22 @@ class SplitMix64:
                 return value % bound
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher-Yates shuffle in place."""
+        """Fisher-Yates shuffle in place: each `j` drawn as `below(i + 1)` draws it, the
+        draws written out (a game's deal shuffles its tiles: a random playout's setup)."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            bound = i + 1
+            limit = _SPAN - _SPAN % bound
+            while True:
+                state = (state + 0x9E3779B97F4A7C15) & _MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                value = z ^ (z >> 31)
+                if value < limit:
+                    break
+            j = value % bound
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
 
 def derive_seed(seed: int, *labels: int | str, one_way: bool = False) -> int:

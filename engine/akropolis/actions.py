@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from engine import legal
+from engine.akropolis import native
 from engine.akropolis.city import City
 from engine.akropolis.compact import ExpandedActions as ExpandedActions  # re-exported
 from engine.akropolis.compact import parse_action as parse_action  # re-exported
@@ -114,3 +115,8 @@ class LegalActions(legal.LegalActions):
         else:
             placements = ",".join(map(PLACEMENT_TEXTS.__getitem__, self.triangles))
         return f'{{"tiles":[{",".join(map(str, self.tiles))}],"placements":[{placements}]}}'
+
+
+# The core makes this module's legal actions: handed over once the class exists (this
+# module imports the loader, so the loader cannot import it).
+native.hand_over_legal_actions(LegalActions)

@@ -103,6 +103,10 @@ def is_over(state: AkropolisState) -> bool:
 def legal_actions(state: AkropolisState) -> LegalActions:
     """Every site position the player can pay for (position k costs k stones) crossed
     with every placement in their city, as a lazy product (`actions.LegalActions`)."""
+    core = native.CORE
+    if core is not None:
+        made: LegalActions = core.legal_actions(state)  # the same, in C
+        return made
     # `is_over` and `current_player` written out: a playout asks this every turn.
     site = state.site
     if len(site) <= 1 and not state.stacks:

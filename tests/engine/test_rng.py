@@ -148,3 +148,18 @@ def test_a_one_way_seed_is_a_64_bit_seed_of_the_seed_taken_as_64_bits() -> None:
     assert len(set(seeds)) == 50 and all(0 <= seed < 2**64 for seed in seeds)
     assert derive_seed(2**64 + 5, "x", one_way=True) == derive_seed(5, "x", one_way=True)
     assert derive_seed(5, "deal", 0, one_way=True) != derive_seed(5, "deal", 0)
+
+
+def test_shuffle_draws_as_below_does_and_leaves_the_same_state() -> None:
+    """`shuffle` writes its draws out: it must swap as Fisher-Yates with `below` does,
+    and leave the stream where that would."""
+    for seed in (0, 1, 2**63 + 5, 2**64 - 1):
+        for length in (0, 1, 2, 7, 37, 61):
+            items, plain = list(range(length)), list(range(length))
+            fast, reference = SplitMix64(seed), SplitMix64(seed)
+            fast.shuffle(items)
+            for i in range(length - 1, 0, -1):
+                j = reference.below(i + 1)
+                plain[i], plain[j] = plain[j], plain[i]
+            assert items == plain
+            assert fast.state == reference.state

@@ -37,6 +37,7 @@ from collections.abc import Mapping
 
 from engine.akropolis import native
 from engine.akropolis.fast.board_score import colour_values as board_colour_values
+from engine.akropolis.fast.board_score import doubled
 from engine.akropolis.fast.legal_tables import (
     MAYBE_LEGAL_BEFORE,
     OUTER_NEEDED,
@@ -271,6 +272,12 @@ class CityCache:
         score = self.score
         if score is not None and score.variants == variants:
             return score.colour_values(top)
+        core = native.CORE
+        if core is not None and type(top) is dict:
+            # The compiled core (`engine.akropolis.native`): `board_score.colour_values`,
+            # in C.
+            values: ColorValues = core.board_values(top, doubled(variants))
+            return values
         return board_colour_values(top, variants)
 
 

@@ -7,7 +7,10 @@ mover's score): the running score (`RunningScore.placed`, the lakes a tile close
 `RunningScore.total`), the city's copy and placement (`City.copy`, `City.place`), and the
 turn around them (`AkropolisState.copy`, `rules.apply_legal`, `rules.take_and_place`,
 `rules.score`, `rules.scores`, and `rules.apply_action` for a plain legal action: any
-other is left, the state untouched, to the Python checks that explain a refusal). Each
+other is left, the state untouched, to the Python checks that explain a refusal). Third
+stage: the rest of a random playout, a turn's legal actions (`rules.legal_actions`, the
+`actions.LegalActions` object made with every slot set) and the end's score of a city
+that keeps no running score (`fast.board_score.colour_values`). Each
 Python function stays, readable, as the reference and the fallback (the city's
 `copy_in_python` and `place_in_python`, the others under their own names where the core
 is off); the core works on the same objects, their slots read and written where Python
@@ -35,7 +38,7 @@ from engine.akropolis.fast import legal_tables, triangle_ring
 from engine.akropolis.geometry import ACTION_CELLS, RING, STEP
 
 PURE_PYTHON_VARIABLE = "AGON_PURE_PYTHON"
-CORE_VERSION = 2
+CORE_VERSION = 3
 """The version of `_core.c` this Python expects (its CORE_VERSION): a module built from an
 older source is not used."""
 
@@ -102,6 +105,8 @@ def load_core() -> ModuleType | None:
         return None
     if _handed and not _set_up_objects(_core, *_handed[-1]):
         return None
+    if _handed_legal and not _set_up_legal_actions(_core, _handed_legal[-1]):
+        return None
     return _core
 
 
@@ -140,6 +145,32 @@ def _set_up_objects(
     except (TypeError, ValueError, MemoryError) as error:
         logger.warning(
             "Akropolis: compiled core refused the classes (%s); using pure Python", error
+        )
+        return False
+    return True
+
+
+_handed_legal: list[type] = []
+"""The legal actions' class, as `engine.akropolis.actions` last handed it over."""
+
+
+def hand_over_legal_actions(legal_actions: type) -> None:
+    """Hand the core the class `legal_actions` makes (`actions.LegalActions`), once it
+    exists (its module imports this one). A core that refuses it is turned off."""
+    global CORE
+    _handed_legal[:] = [legal_actions]
+    if CORE is not None and not _set_up_legal_actions(CORE, legal_actions):
+        CORE = None
+
+
+def _set_up_legal_actions(core: ModuleType, legal_actions: type) -> bool:
+    """False (with one warning line) if the core refuses the class."""
+    try:
+        core.legal_setup(legal_actions)
+    except (TypeError, ValueError, MemoryError) as error:
+        logger.warning(
+            "Akropolis: compiled core refused the legal actions' class (%s); using pure Python",
+            error,
         )
         return False
     return True

@@ -18,7 +18,7 @@
 #include <limits.h>
 #include <string.h>
 
-#define CORE_VERSION 2 /* bump with every change of behaviour (checked by the loader) */
+#define CORE_VERSION 3 /* bump with every change of behaviour (checked by the loader) */
 #define RING_SIZE 9
 #define RING_MASKS (1 << RING_SIZE)
 #define MAX_SECTORS 8
@@ -272,7 +272,7 @@ static int lose(PyObject *legal, PyObject *legal_set, PyObject *texts, long id) 
     return 0;
 }
 
-/* One gained id: without texts appended (the list sorted once at the end), with texts
+/* One gained id: without texts appended (merged into order once at the end), with texts
  * inserted in order beside its placements' text. */
 static int gain(PyObject *legal, PyObject *legal_set, PyObject *texts, PyObject *placement_texts,
                 long id) {
@@ -299,6 +299,46 @@ static int gain(PyObject *legal, PyObject *legal_set, PyObject *texts, PyObject 
     }
     Py_DECREF(key);
     return status < 0 ? -1 : 0;
+}
+
+#define MAX_MERGED 256
+
+/* The list sorted again once ids were appended after its sorted first `sorted` items (the
+ * gains: distinct ints, none already in it): the appended ones sorted (a few) and merged
+ * in from the back, what `list.sort()` gives, without its general comparisons. */
+static int merge_gained(PyObject *legal, Py_ssize_t sorted) {
+    Py_ssize_t total = PyList_GET_SIZE(legal), count = total - sorted;
+    if (count > MAX_MERGED) return PyList_Sort(legal);
+    PyObject **items = ((PyListObject *)legal)->ob_item;
+    PyObject *gained[MAX_MERGED];
+    long value[MAX_MERGED];
+    for (Py_ssize_t g = 0; g < count; g++) {
+        /* Insertion sort: a turn gains a few ids. */
+        PyObject *item = items[sorted + g];
+        long id = PyLong_AsLong(item);
+        if (id == -1 && PyErr_Occurred()) return -1;
+        Py_ssize_t at = g;
+        while (at > 0 && value[at - 1] > id) {
+            value[at] = value[at - 1], gained[at] = gained[at - 1];
+            at--;
+        }
+        value[at] = id, gained[at] = item;
+    }
+    /* The sorted items that move (those above the least gain) read first, so that
+     * nothing is moved before every value is known. */
+    Py_ssize_t low = sorted;
+    while (low > 0) {
+        long id = PyLong_AsLong(items[low - 1]);
+        if (id == -1 && PyErr_Occurred()) return -1;
+        if (id < value[0]) break;
+        low--;
+    }
+    Py_ssize_t i = sorted - 1, j = count - 1, k = total - 1;
+    while (j >= 0) {
+        if (i >= low && PyLong_AsLong(items[i]) > value[j]) items[k--] = items[i--];
+        else items[k--] = gained[j--];
+    }
+    return 0;
 }
 
 static int update_legal_in(PyObject *top, PyObject *legal, PyObject *legal_set, PyObject *texts,
@@ -394,8 +434,7 @@ static int update_legal_in(PyObject *top, PyObject *legal, PyObject *legal_set, 
             }
         }
     }
-    if (texts == Py_None && PyList_GET_SIZE(legal) != size && PyList_Sort(legal) < 0)
-        return -1;
+    if (texts == Py_None && PyList_GET_SIZE(legal) != size) return merge_gained(legal, size);
     return 0;
 }
 
@@ -1912,6 +1951,336 @@ static PyObject *core_copy_state(PyObject *self, PyObject *state) {
     return twin;
 }
 
+/* ---- Third stage: a city scored from scratch (`fast.board_score.colour_values`) ----
+ * The end of a random playout scores cities that keep no running score. Here the city's
+ * bounding box, two cells wider on each side (its two outer rings empty, outside), is a grid
+ * of the hexes' levels and codes; the outside is flooded from the rim over the empty
+ * cells, and each colour's rule is read cell by cell on the grid. The same rules as
+ * `scoring.score_surface` (the oracle) and `board_score` (the reference, which works on
+ * bit boards); the tests compare the two on every state of random games. */
+
+#define EMPTY_CODE (-1)
+
+static PyObject *core_board_values(PyObject *self, PyObject *args) {
+    PyObject *top, *doubled_tuple;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyDict_Type, &top, &PyTuple_Type, &doubled_tuple))
+        return NULL;
+    if (!score_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "the core's score tables are not set up");
+        return NULL;
+    }
+    int doubled[5];
+    if (PyTuple_GET_SIZE(doubled_tuple) != 5) {
+        PyErr_SetString(PyExc_ValueError, "board_values: five variants' flags");
+        return NULL;
+    }
+    for (int i = 0; i < 5; i++) {
+        doubled[i] = PyObject_IsTrue(PyTuple_GET_ITEM(doubled_tuple, i));
+        if (doubled[i] < 0) return NULL;
+    }
+    long values[COLOUR_COUNT] = {0}, stars[COLOUR_COUNT] = {0};
+    Py_ssize_t count = PyDict_GET_SIZE(top);
+    if (count > 0) {
+        long q_low = LONG_MAX, q_high = LONG_MIN, r_low = LONG_MAX, r_high = LONG_MIN;
+        Py_ssize_t pos = 0;
+        PyObject *key, *hex;
+        while (PyDict_Next(top, &pos, &key, &hex)) {
+            long cell = PyLong_AsLong(key);
+            if (cell == -1 && PyErr_Occurred()) return NULL;
+            if (cell < 0 || cell >= (1L << 24)) {
+                PyErr_SetString(PyExc_ValueError, "a city's cell out of range");
+                return NULL;
+            }
+            long q = cell >> 12, r = cell & 4095;
+            if (q < q_low) q_low = q;
+            if (q > q_high) q_high = q;
+            if (r < r_low) r_low = r;
+            if (r > r_high) r_high = r;
+        }
+        long width = r_high - r_low + 5, rows = q_high - q_low + 5;
+        Py_ssize_t size = width * rows;
+        /* Per grid cell: level, code (EMPTY_CODE if none), 1 if outside; a flood stack. */
+        long *level = malloc(sizeof(long) * size);
+        int *code = malloc(sizeof(int) * size), *outside = malloc(sizeof(int) * size);
+        Py_ssize_t *stack = malloc(sizeof(Py_ssize_t) * size);
+        if (level == NULL || code == NULL || outside == NULL || stack == NULL) {
+            free(level), free(code), free(outside), free(stack);
+            return PyErr_NoMemory();
+        }
+        Py_ssize_t near[6];
+        for (int d = 0; d < 6; d++) {
+            long dq = (step[d] + 2048) >> 12, dr = step[d] - dq * 4096;
+            near[d] = dq * width + dr;
+        }
+        for (Py_ssize_t i = 0; i < size; i++) code[i] = EMPTY_CODE, level[i] = 0, outside[i] = 0;
+        int has[MAX_CODES] = {0};
+        pos = 0;
+        while (PyDict_Next(top, &pos, &key, &hex)) {
+            long cell = PyLong_AsLong(key);
+            long q = cell >> 12, r = cell & 4095;
+            if (!PyTuple_Check(hex) || PyTuple_GET_SIZE(hex) != 3) {
+                PyErr_SetString(PyExc_TypeError, "a city's hex: a (level, code, stars) tuple");
+                goto fail;
+            }
+            long hex_level = PyLong_AsLong(PyTuple_GET_ITEM(hex, 0));
+            long hex_code = PyLong_AsLong(PyTuple_GET_ITEM(hex, 1));
+            long hex_stars = PyLong_AsLong(PyTuple_GET_ITEM(hex, 2));
+            if (PyErr_Occurred()) goto fail;
+            if (hex_code < 0 || hex_code >= n_codes) {
+                PyErr_SetString(PyExc_ValueError, "a city's hex: a code out of range");
+                goto fail;
+            }
+            Py_ssize_t i = (q - q_low + 2) * width + r - r_low + 2;
+            code[i] = (int)hex_code, level[i] = hex_level;
+            has[hex_code] = 1;
+            if (is_plaza[hex_code]) stars[colour_of[hex_code]] += hex_stars;
+        }
+        int need_outside = has[barracks] || (has[garden] && doubled[4]);
+        if (need_outside) {
+            /* The rim is outside, and so is the empty ring inside it, where the flood starts:
+             * it grows over the empty cells, never past the rim. */
+            Py_ssize_t top_of_stack = 0;
+            for (Py_ssize_t i = 0; i < size; i++) {
+                long q = i / width, r = i % width;
+                if (q == 0 || q == rows - 1 || r == 0 || r == width - 1) {
+                    outside[i] = 1;
+                } else if (q == 1 || q == rows - 2 || r == 1 || r == width - 2) {
+                    outside[i] = 1;
+                    stack[top_of_stack++] = i;
+                }
+            }
+            while (top_of_stack) {
+                Py_ssize_t i = stack[--top_of_stack];
+                for (int d = 0; d < 6; d++) {
+                    Py_ssize_t j = i + near[d];
+                    if (code[j] == EMPTY_CODE && !outside[j]) {
+                        outside[j] = 1;
+                        stack[top_of_stack++] = j;
+                    }
+                }
+            }
+        }
+        long best_size = 0, best_value = 0;
+        for (long q = 2; q < rows - 2; q++) {
+            for (long r = 2; r < width - 2; r++) {
+                Py_ssize_t i = q * width + r;
+                int c = code[i];
+                if (c < 0 || is_plaza[c]) continue; /* empty, a house met, or a plaza */
+                long lv = level[i];
+                if (c == house) {
+                    /* A house group not met yet: flooded, its cells marked -2. */
+                    long group_size = 0, group_value = 0;
+                    Py_ssize_t top_of_stack = 0;
+                    stack[top_of_stack++] = i;
+                    code[i] = -2;
+                    while (top_of_stack) {
+                        Py_ssize_t k = stack[--top_of_stack];
+                        group_size++, group_value += level[k];
+                        for (int d = 0; d < 6; d++) {
+                            Py_ssize_t j = k + near[d];
+                            if (code[j] == house) code[j] = -2, stack[top_of_stack++] = j;
+                        }
+                    }
+                    if (group_size > best_size || (group_size == best_size && group_value > best_value))
+                        best_size = group_size, best_value = group_value;
+                    continue;
+                }
+                int markets_near = 0, plazas_near = 0, filled_near = 0, outside_near = 0,
+                    lakes_near = 0;
+                for (int d = 0; d < 6; d++) {
+                    Py_ssize_t j = i + near[d];
+                    int n = code[j];
+                    if (n == EMPTY_CODE) {
+                        if (outside[j]) outside_near++;
+                        else lakes_near++;
+                    } else {
+                        filled_near++;
+                        if (n == market) markets_near++;
+                        else if (n == market_plaza) plazas_near++;
+                    }
+                }
+                if (c == market) {
+                    if (!markets_near) values[colour_of[market]] += plazas_near && doubled[1] ? 2 * lv : lv;
+                } else if (c == temple) {
+                    if (filled_near == 6)
+                        values[colour_of[temple]] +=
+                            doubled[3] && lv >= temples_doubled_from_level ? 2 * lv : lv;
+                } else if (c == barracks) {
+                    if (outside_near)
+                        values[colour_of[barracks]] +=
+                            doubled[2] && (barracks_doubled_mask >> outside_near & 1) ? 2 * lv : lv;
+                } else if (c == garden) {
+                    values[colour_of[garden]] += lakes_near && doubled[4] && need_outside ? 2 * lv : lv;
+                }
+            }
+        }
+        values[colour_of[house]] =
+            doubled[0] && best_value >= houses_doubled_from ? 2 * best_value : best_value;
+        free(level), free(code), free(outside), free(stack);
+        goto done;
+    fail:
+        free(level), free(code), free(outside), free(stack);
+        return NULL;
+    }
+done:;
+    PyObject *value_list = PyList_New(COLOUR_COUNT), *star_list = PyList_New(COLOUR_COUNT);
+    if (value_list == NULL || star_list == NULL) goto lost;
+    for (int k = 0; k < COLOUR_COUNT; k++) {
+        PyObject *v = PyLong_FromLong(values[k]), *s = PyLong_FromLong(stars[k]);
+        if (v == NULL || s == NULL) {
+            Py_XDECREF(v), Py_XDECREF(s);
+            goto lost;
+        }
+        PyList_SET_ITEM(value_list, k, v);
+        PyList_SET_ITEM(star_list, k, s);
+    }
+    PyObject *pair = PyTuple_Pack(2, value_list, star_list);
+    Py_DECREF(value_list);
+    Py_DECREF(star_list);
+    return pair;
+lost:
+    Py_XDECREF(value_list);
+    Py_XDECREF(star_list);
+    return NULL;
+}
+
+/* ---- Third stage: a turn's legal actions (`rules.legal_actions`) ----
+ * The lazy product `actions.LegalActions` (affordable site positions x the city's legal
+ * triangles), made here as Python makes it, every slot set: a random playout asks for it
+ * every turn. Its class is handed over by `engine.akropolis.actions` (`legal_setup`). */
+
+static PyTypeObject *legal_type;
+enum { L_CITY, L_CITY_TILES, L_SIZE, L_TILES, L_TRIANGLES, L_COUNT };
+static const char *legal_names[L_COUNT] = {"city", "city_tiles", "size", "tiles", "triangles"};
+static Py_ssize_t legal_slot[L_COUNT];
+#define MAX_RANGES 16
+static PyObject *ranges[MAX_RANGES]; /* tuple(range(n)), kept */
+static PyObject *s_legal_triangles, *minus_one;
+
+static PyObject *core_legal_setup(PyObject *self, PyObject *type) {
+    if (!PyType_Check(type)) {
+        PyErr_SetString(PyExc_TypeError, "legal_setup: the LegalActions class");
+        return NULL;
+    }
+    Py_CLEAR(legal_type);
+    if (slot_offsets((PyTypeObject *)type, legal_names, L_COUNT, legal_slot) < 0) return NULL;
+    if (s_legal_triangles == NULL &&
+        (s_legal_triangles = PyUnicode_InternFromString("legal_triangles")) == NULL)
+        return NULL;
+    if (minus_one == NULL && (minus_one = PyLong_FromLong(-1)) == NULL) return NULL;
+    legal_type = (PyTypeObject *)Py_NewRef(type);
+    Py_RETURN_NONE;
+}
+
+/* tuple(range(n)), n >= 0 (a new reference). */
+static PyObject *range_tuple(Py_ssize_t n) {
+    if (n < MAX_RANGES && ranges[n] != NULL) return Py_NewRef(ranges[n]);
+    PyObject *tuple = PyTuple_New(n);
+    if (tuple == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyLong_FromSsize_t(i);
+        if (item == NULL) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tuple, i, item);
+    }
+    if (n < MAX_RANGES) ranges[n] = Py_NewRef(tuple);
+    return tuple;
+}
+
+/* `City.legal_triangles()` (a new reference) and the city's tile count: read from the
+ * cache's slots where its legal list is its own and up to date, else asked. */
+static PyObject *legal_triangles_of(PyObject *city, PyObject **tiles) {
+    if (city_type != NULL && Py_TYPE(city) == city_type) {
+        PyObject *kept = slot_get(city, city_slot[C_KEPT], "kept");
+        if (kept == NULL || exactly(kept, cache_type, "a CityCache") < 0) return NULL;
+        PyObject *legal = slot_get(kept, cache_slot[K_LEGAL], "legal");
+        PyObject *shared = legal ? slot_get(kept, cache_slot[K_LEGAL_SHARED], "legal_shared") : NULL;
+        *tiles = shared ? slot_get(city, city_slot[C_TILES], "tiles") : NULL;
+        if (*tiles == NULL) return NULL;
+        Py_INCREF(*tiles);
+        int is_shared = PyObject_IsTrue(shared);
+        if (is_shared < 0) goto fail;
+        if (legal != Py_None && !is_shared) return Py_NewRef(legal);
+        PyObject *asked = PyObject_CallMethodNoArgs(city, s_legal_triangles);
+        if (asked != NULL) return asked;
+    fail:
+        Py_CLEAR(*tiles);
+        return NULL;
+    }
+    /* Another kind of city (the C prototype's) is asked by its methods. */
+    *tiles = PyObject_GetAttr(city, s_tiles);
+    if (*tiles == NULL) return NULL;
+    PyObject *asked = PyObject_CallMethodNoArgs(city, s_legal_triangles);
+    if (asked == NULL) Py_CLEAR(*tiles);
+    return asked;
+}
+
+static PyObject *core_legal_actions(PyObject *self, PyObject *state) {
+    if (legal_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "the core's LegalActions class is not set up");
+        return NULL;
+    }
+    PyObject *site = list_attribute(state, s_site), *stacks = NULL, *stones = NULL,
+             *cities = NULL, *city = NULL, *city_tiles = NULL, *listed = NULL, *tiles = NULL,
+             *triangles = NULL, *size = NULL, *legal = NULL;
+    if (site == NULL || (stacks = PyObject_GetAttr(state, s_stacks)) == NULL) goto done;
+    int stacks_left = PyObject_IsTrue(stacks);
+    if (stacks_left < 0) goto done;
+    if (PyList_GET_SIZE(site) <= 1 && !stacks_left) {
+        /* The game is over: no actions (`LegalActions((), ())`). */
+        tiles = range_tuple(0);
+        triangles = tiles ? range_tuple(0) : NULL;
+        city = Py_NewRef(Py_None);
+        city_tiles = Py_NewRef(minus_one);
+    } else {
+        long turn = long_attribute(state, s_turn);
+        long players = turn == -1 && PyErr_Occurred() ? -1 : long_attribute(state, s_players);
+        if (PyErr_Occurred()) goto done;
+        if (players <= 0 || turn < 0) {
+            PyErr_SetString(PyExc_ValueError, "a state's turn and players");
+            goto done;
+        }
+        long player = turn % players;
+        if ((stones = list_attribute(state, s_stones)) == NULL ||
+            (cities = list_attribute(state, s_cities)) == NULL)
+            goto done;
+        if (player >= PyList_GET_SIZE(stones) || player >= PyList_GET_SIZE(cities)) {
+            PyErr_SetString(PyExc_IndexError, "list index out of range");
+            goto done;
+        }
+        long own = PyLong_AsLong(PyList_GET_ITEM(stones, player));
+        if (own == -1 && PyErr_Occurred()) goto done;
+        Py_ssize_t affordable = PyList_GET_SIZE(site);
+        if (own + 1 < affordable) affordable = own + 1 < 0 ? 0 : own + 1;
+        city = Py_NewRef(PyList_GET_ITEM(cities, player));
+        if ((listed = legal_triangles_of(city, &city_tiles)) == NULL) goto done;
+        tiles = range_tuple(affordable);
+        triangles = tiles ? PySequence_Tuple(listed) : NULL;
+    }
+    if (triangles == NULL) goto done;
+    size = PyLong_FromSsize_t(PyTuple_GET_SIZE(tiles) * PyTuple_GET_SIZE(triangles) * 3);
+    if (size == NULL || (legal = legal_type->tp_alloc(legal_type, 0)) == NULL) goto done;
+    slot_set(legal, legal_slot[L_TILES], tiles);
+    slot_set(legal, legal_slot[L_TRIANGLES], triangles);
+    slot_set(legal, legal_slot[L_SIZE], size);
+    slot_set(legal, legal_slot[L_CITY], city);
+    slot_set(legal, legal_slot[L_CITY_TILES], city_tiles);
+done:
+    Py_XDECREF(site);
+    Py_XDECREF(stacks);
+    Py_XDECREF(stones);
+    Py_XDECREF(cities);
+    Py_XDECREF(city);
+    Py_XDECREF(city_tiles);
+    Py_XDECREF(listed);
+    Py_XDECREF(tiles);
+    Py_XDECREF(triangles);
+    Py_XDECREF(size);
+    return legal;
+}
+
 static PyMethodDef core_methods[] = {
     {"setup", core_setup, METH_VARARGS,
      "setup(ring_bits, split_by_level, maybe_legal_before, outer_needed, outer_whole, "
@@ -1940,6 +2309,12 @@ static PyMethodDef core_methods[] = {
      "apply_legal(state, legal, index): `rules.apply_legal`."},
     {"score", core_score, METH_VARARGS, "score(state, seat): `rules.score`."},
     {"scores", core_scores, METH_O, "scores(state): `rules.scores`."},
+    {"legal_setup", core_legal_setup, METH_O,
+     "legal_setup(LegalActions): the class `legal_actions` makes, its slots found once."},
+    {"legal_actions", core_legal_actions, METH_O, "legal_actions(state): `rules.legal_actions`."},
+    {"board_values", core_board_values, METH_VARARGS,
+     "board_values(top, doubled): `fast.board_score.colour_values` (doubled: the five "
+     "variants' flags, `board_score.doubled`)."},
     {"copy_state", core_copy_state, METH_O, "copy_state(state): `AkropolisState.copy`."},
     {"action_setup", core_action_setup, METH_VARARGS,
      "action_setup(origin, q_step, r_step, far, triangle_from_anchor, tile_steps): how an "

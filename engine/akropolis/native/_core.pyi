@@ -1,5 +1,6 @@
 # Akropolis' compiled core (_core.c): see engine/akropolis/native/__init__.py.
 from collections.abc import Mapping
+from typing import Any
 
 VERSION: int
 
@@ -80,3 +81,10 @@ def action_setup(
     /,
 ) -> None: ...
 def apply_action(state: object, action: object, /) -> bool: ...
+
+# Third stage: a city scored from scratch at a game's end.
+def board_values(
+    top: dict[int, tuple[int, int, int]], doubled: tuple[bool, ...], /
+) -> tuple[list[int], list[int]]: ...
+def legal_setup(legal_actions: type, /) -> None: ...
+def legal_actions(state: object, /) -> Any: ...

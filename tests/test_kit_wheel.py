@@ -196,14 +196,20 @@ def test_the_sdist_installs_with_the_compiled_core_and_plays_akropolis_with_it(
     )  # fmt: skip
     assert probed.returncode == 0 and probed.stderr == "", probed.stderr
     assert probed.stdout.strip().endswith(f"/site-packages/engine/akropolis/native/_core{suffix}")
+    played = akropolis_played(bin_folder, tmp_path)
+    assert "pure Python" not in played.stderr
+
+
+def akropolis_played(bin_folder: Path, folder: Path) -> subprocess.CompletedProcess[str]:
+    """An Akropolis match of the installed kit's builtins, played without a fault."""
     played = run(
         bin_folder / "agon-kit", "play", "--game", "akropolis", "--seed", "3",
         "--sandbox", "none", "builtin:greedy", "builtin:random",
-        cwd=tmp_path,
+        cwd=folder,
     )  # fmt: skip
     assert played.returncode == 0, played.stdout + played.stderr
     assert json.loads(played.stdout.strip().splitlines()[-1])["faults"] == []
-    assert "pure Python" not in played.stderr
+    return played
 
 
 def test_without_a_compiler_the_sdist_installs_in_pure_python_and_says_so_in_one_line(
@@ -214,13 +220,7 @@ def test_without_a_compiler_the_sdist_installs_in_pure_python_and_says_so_in_one
     assert notice.strip() == (
         "agon-kit: the compiled core was not built (false failed: 1); Akropolis runs in pure Python"
     )
-    played = run(
-        bin_folder / "agon-kit", "play", "--game", "akropolis", "--seed", "3",
-        "--sandbox", "none", "builtin:greedy", "builtin:random",
-        cwd=tmp_path,
-    )  # fmt: skip
-    assert played.returncode == 0, played.stdout + played.stderr
-    assert json.loads(played.stdout.strip().splitlines()[-1])["faults"] == []
+    played = akropolis_played(bin_folder, tmp_path)
     [warning] = [line for line in played.stderr.splitlines() if "compiled core" in line]
     assert warning.startswith("Akropolis: compiled core not available (")
     assert warning.endswith("; using pure Python")

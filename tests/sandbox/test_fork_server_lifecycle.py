@@ -108,7 +108,21 @@ def assert_processes_gone(processes: dict[int, str], *, what: str, timeout: floa
         return [pid for pid, started in processes.items() if start_time(pid) == started]
 
     wait_until(lambda: not survivors(), timeout)
-    assert not survivors(), f"{what}: still there: {survivors()}"
+    assert not survivors(), f"{what}: still there: {describe(survivors())}"
+
+
+def describe(pids: list[int]) -> list[str]:
+    """Each process as its pid, state, parent and command line (for a failure's message)."""
+    described = []
+    for pid in pids:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+        except (FileNotFoundError, ProcessLookupError):
+            described.append(f"{pid} (gone)")
+            continue
+        described.append(f"{pid} {stat[0]} parent {stat[1]}: {command.decode(errors='replace')}")
+    return described
 
 
 def box_is_running(box: ForkedBox) -> bool:
@@ -140,10 +154,12 @@ def test_a_server_dies_with_its_referee_killed_by_sigkill(
     )
     assert referee.stdout is not None
     said = json.loads(referee.stdout.readline())
+    # The server (bubblewrap, the interpreter), a box's monitor and the bot: 4 at least,
+    # once the box's child has forked the bot (`open` returns before it may have).
+    wait_until(lambda: len(process_tree(said["server"])) >= 4)
     below_the_referee = process_tree(referee.pid)
     server = process_tree(said["server"])
     assert said["server"] in below_the_referee
-    # The server (bubblewrap, the interpreter), a box's monitor and the bot: 4 at least.
     assert len(server) >= 4, server
     referee.send_signal(signal.SIGKILL)
     referee.wait()

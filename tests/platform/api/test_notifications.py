@@ -138,6 +138,15 @@ def test_a_bad_change_is_refused_saying_why_and_changes_nothing(
     assert not Choice.objects.filter(user=alice).exists()
 
 
+def test_an_error_repeats_a_few_of_the_names_sent_cut_short(alice_client: APIClient) -> None:
+    names = {f"{n}{'x' * 100}": {"email": True} for n in range(8)}
+
+    said = refusal(alice_client.patch(SETTINGS, {"kinds": names}, format="json"))
+
+    assert said.startswith(f"kinds: no kind of notification called 0{'x' * 39}, 1{'x' * 39}, ")
+    assert f"4{'x' * 39} and 3 more (the kinds: validation_failed," in said
+
+
 def test_put_names_what_is_missing(alice_client: APIClient) -> None:
     kinds = everything(True)
     del kinds["rating_milestone"]

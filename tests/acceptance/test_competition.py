@@ -1,13 +1,11 @@
 """A competition's season on `agon up` itself, on each stack, as its staff and entrants
 live it: staff make the competition with `manage.py competition_create` in the
 platform's environment; three authors upload bots, choose to be told by e-mail and by a
-webhook, and enter the competition through the API; the platform's own worker and beat
-open it, freeze it, play its final and archive it on a clock of seconds; each notice
-reaches each author's webhook (a receiver on this machine) once, and is printed once by
-the console mail backend into the platform's log.
-
-The authors' e-mail addresses and webhooks are set through the notification services in
-a `manage.py shell` of the platform (the site sets them on a page, with no API).
+webhook, and enter the competition, all through the API; the platform's own worker and
+beat open it, freeze it, play its final and archive it on a clock of seconds; each notice
+reaches each author's webhook (a receiver on this machine) once, signed with the secret
+the API showed when the webhook was added, is logged as delivered in the webhook's
+deliveries, and is printed once by the console mail backend into the platform's log.
 """
 
 from __future__ import annotations
@@ -19,7 +17,9 @@ import sys
 import time
 import uuid
 from collections import Counter
+from typing import Any
 
+from agon.notifications.payloads import SIGNATURE_HEADER, TIMESTAMP_HEADER, verify
 from tests.acceptance.platforms import platform_env
 from tests.acceptance.support import (
     FIRST_LEGAL,
@@ -38,21 +38,24 @@ OPEN_MINUTES = 0.4
 FROZEN_MINUTES = 0.1
 """From the freeze to the final."""
 PHASES = ("open", "frozen", "final", "finished")
-SETUP = """
-from django.contrib.auth.models import User
-from agon.notifications.services import choices_set, email_set, webhook_create
+EVERYWHERE = {"site": True, "email": True, "webhooks": True}
 
-User.objects.create_user({staff!r}, is_staff=True)
-for name, url in {hooks!r}.items():
-    user = User.objects.get(username=name)
-    email_set(user=user, email=name + "@example.org")
-    everywhere = ["site", "email", "webhooks"]
-    choices_set(
-        user=user,
-        choices={{"competition_phase": everywhere, "competition_result": everywhere}},
+
+def be_told_of_the_season(author: User, url: str) -> dict[str, Any]:
+    """The author's address, the competitions' notices everywhere and a webhook to `url`,
+    set through the API as a script would: the webhook, with its secret."""
+    author.json(
+        "PATCH",
+        "/api/notifications/settings/",
+        {
+            "email": f"{author.username}@example.org",
+            "kinds": {"competition_phase": EVERYWHERE, "competition_result": EVERYWHERE},
+        },
     )
-    webhook_create(user=user, url=url, style="generic")
-"""
+    webhook: dict[str, Any] = author.post(
+        "/api/notifications/webhooks/", {"url": url, "style": "generic"}
+    )
+    return webhook
 
 
 def manage(agon: AgonUp, *args: str) -> str:
@@ -84,8 +87,11 @@ def test_a_season_on_agon_up_tells_every_entrant_once_by_webhook_and_mail(
     ]
     with receiver() as hooks:
         staff = f"season-{run}-staff"
-        urls = {author.username: f"{hooks.url}/{author.username}" for author in authors}
-        manage(agon, "shell", "-c", SETUP.format(staff=staff, hooks=urls))
+        manage(agon, "createsuperuser", "--noinput", "--username", staff, "--email", "s@x.org")
+        webhooks = {
+            author.username: be_told_of_the_season(author, f"{hooks.url}/{author.username}")
+            for author in authors
+        }
         for author, bot in zip(authors, bots, strict=True):
             author.wait_active(bot["id"], 1, agon.explain)
         made = manage(
@@ -141,6 +147,10 @@ def test_a_season_on_agon_up_tells_every_entrant_once_by_webhook_and_mail(
         )
         time.sleep(3)  # a duplicate would come now
         hooked = Counter(delivered())
+        for hook in hooks.received:
+            secret = webhooks[hook.path.rsplit("/", 1)[1]]["secret"]
+            timestamp, signature = hook.headers[TIMESTAMP_HEADER], hook.headers[SIGNATURE_HEADER]
+            assert verify(secret, timestamp, hook.body, signature), hook.headers
 
     assert set(seen) <= {"upcoming", *PHASES}, seen
     standings = authors[0].get(f"/api/competitions/{competition_id}/standings/")
@@ -158,6 +168,19 @@ def test_a_season_on_agon_up_tells_every_entrant_once_by_webhook_and_mail(
         for phase in PHASES[:3]
     } | {(author.username, "competition_result:finished") for author in authors}
     assert hooked == Counter(told), hooked  # each notice once, to its author's webhook
+
+    def logged_as_delivered() -> bool:
+        """Each author's webhook's log: the season's four notices, delivered (the API's
+        own log of what the receiver got)."""
+        for author in authors:
+            hook_id = webhooks[author.username]["id"]
+            rows = author.get(f"/api/notifications/webhooks/{hook_id}/deliveries/")["results"]
+            statuses = [row["status"] for row in rows if row["kind"].startswith("competition_")]
+            if statuses != ["delivered"] * 4:
+                return False
+        return True
+
+    wait_for(logged_as_delivered, timeout=30, what="the deliveries logged", explain=agon.explain)
     log = (agon.var_dir / "agon-up.log").read_text(errors="replace")
     mailed = Counter(
         address

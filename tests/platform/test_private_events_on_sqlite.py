@@ -5,8 +5,9 @@ retired, deleted or measured against as a public baseline, what the public datas
 hold (a match made private is taken out), a competition's season from entry to
 archive (its phase steps under SQLite's write lock rather than a row lock), and a match's
 analysis (beat's choice under the day's budget, the claim of a run, owners' requests, who
-reads a bot's own evaluations), and a season played by real workers on SQLite and the
-file-system broker, `agon up`'s stack (tests/platform/pipeline/test_competition_season.py).
+reads a bot's own evaluations), the notifications API (settings, webhooks, deliveries),
+and a season played by real workers on SQLite and the file-system broker, `agon up`'s
+stack (tests/platform/pipeline/test_competition_season.py).
 The same test files run in a pytest of their own, with the test settings pointed at a
 SQLite file (this process's are PostgreSQL's): its test database is a file too
 (AGON_TEST_SQLITE_FILE), with `agon up`'s options, which the season's workers share."""
@@ -38,6 +39,7 @@ FILES = (
     "tests/platform/competitions/test_api_and_pages.py",
     "tests/platform/analysis/test_services.py",
     "tests/platform/analysis/test_api.py",
+    "tests/platform/api/test_notifications.py",
     "tests/platform/pipeline/test_competition_season.py",
 )
 

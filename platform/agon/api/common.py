@@ -1,15 +1,15 @@
 """What the API modules share: the signed-in user, error schemas, owner checks, file
-responses and the early size check of uploads."""
+responses, the early size check of uploads and small JSON bodies."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import IO, Any
 
 from django.contrib.auth.models import User
 from rest_framework import exceptions, serializers
 from rest_framework.negotiation import BaseContentNegotiation
-from rest_framework.parsers import BaseParser
+from rest_framework.parsers import BaseParser, JSONParser
 from rest_framework.permissions import BasePermission
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
@@ -97,3 +97,40 @@ def refuse_oversized_upload(request: Request) -> None:
         raise exceptions.ValidationError(
             f"the package is larger than {MAX_PACKED_BYTES // (1024 * 1024)} MiB"
         )
+
+
+SMALL_BODY_BYTES = 16 * 1024
+"""The most a SmallJSONParser reads: settings and webhooks are a few hundred bytes."""
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = 413
+    default_detail = "the request's body is too large"
+    default_code = "payload_too_large"
+
+
+def _content_length(request: Any) -> int:
+    meta = getattr(request, "META", {})
+    try:
+        return int(meta.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
+
+
+class SmallJSONParser(JSONParser):
+    """JSON bodies of at most SMALL_BODY_BYTES, a larger one refused (413) before it is
+    read: DRF's own parser reads whatever length it is sent (Django bounds only
+    `request.body` and forms)."""
+
+    def parse(
+        self,
+        stream: IO[Any],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        request = (parser_context or {}).get("request")
+        if _content_length(request) > SMALL_BODY_BYTES:
+            raise PayloadTooLarge(
+                f"the request's body is larger than {SMALL_BODY_BYTES // 1024} KiB"
+            )
+        return super().parse(stream, media_type, parser_context)

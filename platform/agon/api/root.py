@@ -28,6 +28,7 @@ class ApiRootView(APIView):
                 "challenges": link("challenges"),
                 "tournaments": link("tournaments"),
                 "competitions": link("competitions"),
+                "notifications": link("notifications"),
                 "register": link("register"),
                 "token": link("token"),
                 "schema": link("schema"),

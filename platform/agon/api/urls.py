@@ -13,6 +13,7 @@ from agon.api import (
     games,
     ladders,
     matches,
+    notifications,
     root,
     tournaments,
     version_tests,
@@ -80,6 +81,32 @@ urlpatterns = [
         name="match-seat-log",
     ),
     path("challenges/", challenges.ChallengeView.as_view(), name="challenges"),
+    path("notifications/", notifications.NotificationListView.as_view(), name="notifications"),
+    path(
+        "notifications/settings/",
+        notifications.NotificationSettingsView.as_view(),
+        name="notification-settings",
+    ),
+    path(
+        "notifications/webhooks/",
+        notifications.WebhookListView.as_view(),
+        name="webhooks",
+    ),
+    path(
+        "notifications/webhooks/<int:webhook_id>/",
+        notifications.WebhookDetailView.as_view(),
+        name="webhook",
+    ),
+    path(
+        "notifications/webhooks/<int:webhook_id>/test/",
+        notifications.WebhookTestView.as_view(),
+        name="webhook-test",
+    ),
+    path(
+        "notifications/webhooks/<int:webhook_id>/deliveries/",
+        notifications.WebhookDeliveriesView.as_view(),
+        name="webhook-deliveries",
+    ),
     path("competitions/", competitions.CompetitionListView.as_view(), name="competitions"),
     path(
         "competitions/<int:competition_id>/",

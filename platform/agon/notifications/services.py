@@ -121,6 +121,38 @@ def choices_set(*, user: User, choices: Mapping[str, Iterable[str]]) -> None:
         )
 
 
+@transaction.atomic
+def choices_update(*, user: User, changes: Mapping[str, Mapping[str, bool]]) -> None:
+    """Turn channels of the kinds named on or off (`{"bot_paused": {"email": True}}`);
+    the channels and kinds not named keep theirs."""
+    User.objects.select_for_update().get(id=user.id)  # two changes at once: each sees the other
+    current = choices_of(user=user)
+    wanted = {}
+    for kind, switches in changes.items():
+        kind_of(kind)
+        channels = set(current[kind])
+        for channel, on in switches.items():
+            if channel not in CHANNELS:
+                raise ValidationError(f"no channel called {channel}")
+            if on:
+                channels.add(channel)
+            else:
+                channels.discard(channel)
+        wanted[kind] = channels
+    choices_set(user=user, choices=wanted)
+
+
+@transaction.atomic
+def notification_settings_update(
+    *, user: User, changes: Mapping[str, Mapping[str, bool]], email: str | None = None
+) -> None:
+    """The API's settings: the channels switched (`choices_update`) and, unless None,
+    the e-mail address ("" for none)."""
+    if email is not None:
+        email_set(user=user, email=email)
+    choices_update(user=user, changes=changes)
+
+
 def choices_of(*, user: User) -> dict[str, frozenset[str]]:
     """Every kind's channels for the user, in the order of KINDS."""
     rows = {choice.kind: choice for choice in Choice.objects.filter(user=user)}

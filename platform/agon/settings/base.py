@@ -312,6 +312,8 @@ SPECTACULAR_SETTINGS = {
         "VersionTestStatusEnum": "agon.version_testing.models.VersionTest.Status",
         "VerdictEnum": "agon.version_testing.models.VersionTest.Verdict",
         "BuiltinBotEnum": "engine.bots.BUILTIN_BOTS",
+        "DeliveryStatusEnum": "agon.notifications.models.Delivery.Status",
+        "WebhookStyleEnum": "agon.notifications.models.Webhook.Style",
     },
 }
 

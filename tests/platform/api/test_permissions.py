@@ -6,7 +6,8 @@ bot's owner uploads its versions, tests them (and sees its tests), downloads its
 opens it to other users' events and reads its logs; its owner (or staff) renames, retires
 and deletes it. A version of somebody else's bot is
 not found rather than forbidden, so its existence stays private, and so is a version
-test and a private tournament for all but who may see them.
+test and a private tournament for all but who may see them. A user's notifications,
+settings and webhooks are their own: another user has none of the owner's to find.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ from agon.competitions.services import competition_enter
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
 from agon.matches.services import match_create
+from agon.notifications.kinds import CHANNELS, KINDS
+from agon.notifications.models import Webhook
+from agon.notifications.services import webhook_create
 from agon.tournaments.models import Entry, Tournament
 from agon.tournaments.services import entry_create
 from agon.version_testing.models import VersionTest
@@ -60,6 +64,8 @@ class World:
     """ant's entry in `tournament`."""
     competition: Competition
     """Staff's, upcoming (it takes entries), with ant2 entered."""
+    webhook: Webhook
+    """Alice's."""
 
 
 @pytest.fixture
@@ -82,7 +88,10 @@ def world(make_bot: MakeBot, alice: User, bob: User, ladder_2p: Ladder) -> World
     entry = entry_create(user=alice, tournament_id=tournament.id, bot_id=ant.id)
     competition = season(staff_user())
     competition_enter(user=alice, competition_id=competition.id, bot_id=ant2.id)
-    return World(alice, bob, ant, ant2, bee, ladder_2p, match, test, tournament, entry, competition)
+    webhook = webhook_create(user=alice, url="https://hooks.example.org/agon", style="generic")
+    return World(
+        alice, bob, ant, ant2, bee, ladder_2p, match, test, tournament, entry, competition, webhook
+    )
 
 
 @dataclass(frozen=True)
@@ -345,6 +354,65 @@ ENDPOINTS: dict[str, tuple[Endpoint, dict[str, int]]] = {
         Endpoint("get", lambda w: f"/api/bots/{w.ant.id}/competitions/"),
         {"anonymous": 200, "other": 200, "owner": 200},
     ),
+    # Every user has notifications and settings of their own: "other" reads Bob's.
+    "list one's notifications": (
+        Endpoint("get", lambda w: "/api/notifications/"),
+        {"anonymous": 401, "other": 200, "owner": 200},
+    ),
+    "see one's notification settings": (
+        Endpoint("get", lambda w: "/api/notifications/settings/"),
+        {"anonymous": 401, "other": 200, "owner": 200},
+    ),
+    "set all of one's notification settings": (
+        Endpoint(
+            "put",
+            lambda w: "/api/notifications/settings/",
+            lambda w: {
+                "email": None,
+                "kinds": {kind: dict.fromkeys(CHANNELS, True) for kind in KINDS},
+            },
+            "json",
+        ),
+        {"anonymous": 401, "other": 200, "owner": 200},
+    ),
+    "change one's notification settings": (
+        Endpoint(
+            "patch",
+            lambda w: "/api/notifications/settings/",
+            lambda w: {"kinds": {"bot_paused": {"email": True}}},
+            "json",
+        ),
+        {"anonymous": 401, "other": 200, "owner": 200},
+    ),
+    "list one's webhooks": (
+        Endpoint("get", lambda w: "/api/notifications/webhooks/"),
+        {"anonymous": 401, "other": 200, "owner": 200},
+    ),
+    "add a webhook": (
+        Endpoint(
+            "post",
+            lambda w: "/api/notifications/webhooks/",
+            lambda w: {"url": "https://hooks.example.org/more"},
+            "json",
+        ),
+        {"anonymous": 401, "other": 201, "owner": 201},
+    ),
+    "see a webhook": (
+        Endpoint("get", lambda w: f"/api/notifications/webhooks/{w.webhook.id}/"),
+        {"anonymous": 401, "other": 404, "owner": 200},
+    ),
+    "remove a webhook": (
+        Endpoint("delete", lambda w: f"/api/notifications/webhooks/{w.webhook.id}/"),
+        {"anonymous": 401, "other": 404, "owner": 204},
+    ),
+    "send a webhook a test": (
+        Endpoint("post", lambda w: f"/api/notifications/webhooks/{w.webhook.id}/test/"),
+        {"anonymous": 401, "other": 404, "owner": 202},
+    ),
+    "read a webhook's deliveries": (
+        Endpoint("get", lambda w: f"/api/notifications/webhooks/{w.webhook.id}/deliveries/"),
+        {"anonymous": 401, "other": 404, "owner": 200},
+    ),
 }
 
 CASES = [
@@ -373,6 +441,8 @@ def test_who_may_call_each_endpoint(
         response = client.delete(url)
     elif endpoint.method == "patch":
         response = client.patch(url, data, format=endpoint.format)
+    elif endpoint.method == "put":
+        response = client.put(url, data, format=endpoint.format)
     else:
         response = client.post(url, data, format=endpoint.format)
 

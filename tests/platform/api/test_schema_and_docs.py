@@ -71,6 +71,12 @@ def test_the_schema_describes_every_endpoint(anonymous: APIClient) -> None:
         "/api/competitions/{competition_id}/games/",
         "/api/competitions/{competition_id}/entries/",
         "/api/competitions/{competition_id}/entries/{bot_id}/",
+        "/api/notifications/",
+        "/api/notifications/settings/",
+        "/api/notifications/webhooks/",
+        "/api/notifications/webhooks/{webhook_id}/",
+        "/api/notifications/webhooks/{webhook_id}/test/",
+        "/api/notifications/webhooks/{webhook_id}/deliveries/",
     }
     one_bot = paths["/api/bots/{bot_id}/"]
     assert {"get", "patch", "delete"} <= set(one_bot)
@@ -81,6 +87,11 @@ def test_the_schema_describes_every_endpoint(anonymous: APIClient) -> None:
     schemas = response.json()["components"]["schemas"]
     assert schemas["BotCreateRequest"]["properties"]["file"]["format"] == "binary"
     assert "PaginatedMatchList" in schemas
+    assert set(paths["/api/notifications/settings/"]) == {"get", "put", "patch"}
+    kinds = schemas["NotificationSettingsRequest"]["properties"]["kinds"]
+    assert kinds["additionalProperties"] is False, "an unknown kind is refused, as it says"
+    assert "secret" in schemas["WebhookCreated"]["properties"]
+    assert "secret" not in schemas["Webhook"]["properties"], "shown once, when it is added"
 
 
 def test_the_docs_page_renders_with_local_assets(anonymous: APIClient) -> None:

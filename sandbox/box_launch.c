@@ -35,23 +35,23 @@
 #include <unistd.h>
 
 #define MAX_ENV 64
-#define MAX_FILTER (BPF_MAXINSNS * sizeof(struct sock_filter))
 
 extern char **environ;
 
-static void fail(int status, const char *what, const char *detail)
+/* "agon: what: detail" on stderr (the box's log once redirected), then exit. */
+_Noreturn static void fail(int status, const char *what, const char *detail)
 {
-    /* One write, so the line reaches the log whole. */
-    char line[512];
+    char line[512]; /* one write, so the line reaches the log whole */
     int length = snprintf(line, sizeof line, "agon: %s: %s\n", what, detail);
     if (length > 0) {
-        ssize_t ignored = write(2, line, (size_t)length < sizeof line ? (size_t)length : sizeof line - 1);
+        size_t size = (size_t)length < sizeof line ? (size_t)length : sizeof line - 1;
+        ssize_t ignored = write(2, line, size);
         (void)ignored;
     }
     _exit(status);
 }
 
-static void usage(const char *detail)
+_Noreturn static void usage(const char *detail)
 {
     fail(2, detail,
          "usage: box-launch --stdin PATH --stdout PATH --stderr PATH [--seccomp PATH] "
@@ -75,15 +75,17 @@ static void redirect(const char *path, int flags, int target)
 
 static void install_filter(const char *path)
 {
-    static unsigned char program[MAX_FILTER + 1];
+    /* One instruction more than the kernel takes: a longer file is refused, not cut. */
+    static struct sock_filter program[BPF_MAXINSNS + 1];
     const char *what = "the box's seccomp filter could not be installed";
+    char *bytes = (char *)program;
     size_t length = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         fail(1, what, strerror(errno));
     }
     for (;;) {
-        ssize_t got = read(fd, program + length, sizeof program - length);
+        ssize_t got = read(fd, bytes + length, sizeof program - length);
         if (got < 0 && errno == EINTR) {
             continue;
         }
@@ -99,12 +101,12 @@ static void install_filter(const char *path)
         }
     }
     close(fd);
-    if (length == 0 || length % sizeof(struct sock_filter) != 0) {
+    if (length == 0 || length % sizeof program[0] != 0) {
         fail(1, what, "the program is not a whole number of instructions");
     }
     struct sock_fprog installed = {
-        .len = (unsigned short)(length / sizeof(struct sock_filter)),
-        .filter = (struct sock_filter *)program,
+        .len = (unsigned short)(length / sizeof program[0]),
+        .filter = program,
     };
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
         || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &installed, 0, 0) != 0) {

@@ -119,7 +119,7 @@ def test_a_filter_that_cannot_be_installed_starts_nothing(
     box_launcher: Path, tmp_path: Path, content: bytes
 ) -> None:
     (tmp_path / "filter.bpf").write_bytes(content)  # empty, half an instruction, too long
-    done, out, log = launch(
+    done, _, log = launch(
         box_launcher, tmp_path, ["touch", "ran"], seccomp_filter=tmp_path / "filter.bpf"
     )
     assert done.returncode == 1

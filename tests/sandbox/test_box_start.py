@@ -24,6 +24,8 @@ print(json.dumps({
     "main_names": sorted(name for name in globals() if not name.startswith("__")),
 }))
 """
+
+
 def start(folder: Path, **options: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run(  # noqa: S603 - a fixed argv
         start_argv(PYTHON, **options),  # type: ignore[arg-type]

@@ -17,7 +17,8 @@ exit). Time to first answer is the wall time from opening the box to the answer.
 
 For Docker, what the container's cgroup holds besides the bot is split off as bubblewrap's
 is: `launch`, a box whose program is /bin/sleep (runc's `init`, which sets the container
-up inside it, then the launch's `sh` and `env`), read once sleep runs. A bot's own CPU
+up inside it, then the launch: the box's launcher, `sandbox/box_launch.c`, which installs
+the filter; before it, `sh` and `env`), read once sleep runs. A bot's own CPU
 (its interpreter, `sandbox.box_start` and its imports, its first turn) is its row less
 `launch`, against a bare interpreter's start in the same image (`python3 -c pass`, run
 in a container of that image, its CPU from `RUSAGE_CHILDREN`). Docker's daemons, outside
@@ -275,16 +276,19 @@ def measure(backend_name: str, bot: str, boxes: int) -> list[tuple[float, float,
 
 def _sleeping_box(backend: Any, spec: Any) -> tuple[float, float, float]:
     """A Docker box launched as always but with /bin/sleep for its python3: its cgroup's
-    CPU once sleep runs (runc's init, `sh`, `env`)."""
+    CPU once sleep runs (runc's init, then the launch: `sh` and `env` before the box's
+    launcher, since then the launcher, which installs the filter)."""
     from sandbox.backends import docker
 
     real = docker.launch_command
 
-    def sleeping(*, with_filter: bool) -> str:
-        line = real(with_filter=with_filter)
-        program = line.index(" python3 ")
-        redirections = line.rindex(" <")
-        return line[:program] + " /bin/sleep 600" + line[redirections:]
+    def sleeping(*, with_filter: bool) -> Any:
+        command = real(with_filter=with_filter)
+        if isinstance(command, str):  # before the launcher: `sh -c` ran this line
+            program = command.index(" python3 ")
+            redirections = command.rindex(" <")
+            return command[:program] + " /bin/sleep 600" + command[redirections:]
+        return [*command[: command.index("--") + 1], "/bin/sleep", "600"]
 
     daemons_before = _daemons_ms()
     docker.launch_command = sleeping

@@ -61,7 +61,7 @@ def server_program() -> str:
         + START_FUNCTION
         + "import sys\n"
         + "serve(int(sys.argv[1]), bytes.fromhex(sys.argv[2]), sys.argv[3].split(','))\n"
-        + "start('', '')\n"
+        + "start('')\n"
     )
 
 

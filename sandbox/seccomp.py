@@ -2,10 +2,10 @@
 let it see the host or the other boxes fail with ENOSYS (`REFUSED`, with why).
 
 One filter serves both backends, so they refuse the same calls in the same way:
-bubblewrap loads it (--seccomp); in a Docker box the bot's interpreter stacks it on
-Docker's own profile (which a profile of ours would replace whole) before the bot's
-first instruction (`sandbox.box_start`). Where Docker's profile refuses a call too, the
-errno is still ours (of two refusals the kernel keeps the last filter's).
+bubblewrap loads it (--seccomp); in a Docker box the box's launcher
+(`sandbox/box_launch.c`) stacks it on Docker's own profile (which a profile of ours would
+replace whole) before it starts the bot's interpreter. Where Docker's profile refuses a
+call too, the errno is still ours (of two refusals the kernel keeps the last filter's).
 
 ENOSYS, "no such call", is what software takes for a kernel without the feature and
 falls back from: glibc's preadv2 turns into preadv when it gets ENOSYS (so os.preadv

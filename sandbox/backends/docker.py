@@ -9,12 +9,14 @@ every container of the host). Its /proc shows fixed stand-ins for the host-wide 
 and hides the rest of what is host-wide (`sandbox.host_view`, masked paths); its /sys
 is an empty tmpfs but for its own cgroup; the system calls of `sandbox.seccomp.REFUSED`
 (sysinfo, keyrings, the page cache's, io_uring, ...) are refused by a seccomp filter
-stacked on Docker's own (`sandbox.seccomp`).
+stacked on Docker's own (`sandbox.seccomp`) by the container's command, the box's
+launcher (`sandbox/box_launch.c`, compiled into the bot image), before the bot's
+interpreter starts.
 
 The protocol does not go through Docker's attach stream (several times slower than a
 pipe): the referee makes a private folder with three named pipes (to the bot, from the
-bot, its log), shows it at /io in the container, and the container's command starts
-the bot with its stdin, stdout and stderr on them. Between turns the container is
+bot, its log), shows it at /io in the container, and the container's command (the
+launcher) starts the bot with its stdin, stdout and stderr on them. Between turns the container is
 frozen by writing its cgroup's freezer directly (`docker pause` costs a round trip to
 the engine); only when the cgroup is out of this process's reach does it fall back to
 pause and unpause through the API.
@@ -36,7 +38,6 @@ import logging
 import os
 import re
 import select
-import shlex
 import shutil
 import tempfile
 import time
@@ -73,15 +74,27 @@ SECCOMP_FILTER = "seccomp.bpf"
 """The file of `box_filter()` in the box's /io."""
 
 
-def launch_command(*, with_filter: bool) -> str:
-    """The container's shell line. Redirections first, so the box is connected before any
-    bot code runs; `env -i` so the image's own variables (and Docker's HOSTNAME) do not
-    reach the bot either; then one python3, which installs the filter (with the filter)
-    and runs the bot (`sandbox.box_start`)."""
-    env = " ".join(shlex.quote(f"{key}={value}") for key, value in sorted(BOX_ENV.items()))
-    filter_path = f"{IO_DIR}/{SECCOMP_FILTER}" if with_filter else ""
-    program = shlex.join(start_argv("python3", filter_path=filter_path))
-    return f"exec /usr/bin/env -i {env} {program} <{IO_DIR}/in >{IO_DIR}/out 2>{IO_DIR}/log"
+LAUNCHER = "/opt/agon/bin/box-launch"
+"""The container's command (`sandbox/box_launch.c`, compiled into the bot image)."""
+LAUNCHER_LABEL = "agon.box-launch"
+LAUNCHER_VERSION = "1"
+"""The bot image's label that says it has `LAUNCHER`, and which command line it reads."""
+
+
+def launch_command(*, with_filter: bool) -> list[str]:
+    """The container's command: the launcher opens the named pipes onto the bot's stdin,
+    stdout and stderr (so the box is connected before any bot code runs), installs the
+    box's seccomp filter (with the filter), replaces the environment with exactly
+    `BOX_ENV` (not the image's own variables, nor Docker's HOSTNAME), then execs one
+    python3, which runs the bot (`sandbox.box_start`)."""
+    argv = [LAUNCHER]
+    for option, name in (("--stdin", "in"), ("--stdout", "out"), ("--stderr", "log")):
+        argv += [option, f"{IO_DIR}/{name}"]
+    if with_filter:
+        argv += ["--seccomp", f"{IO_DIR}/{SECCOMP_FILTER}"]
+    for key, value in sorted(BOX_ENV.items()):
+        argv += ["--env", f"{key}={value}"]
+    return [*argv, "--", *start_argv("python3")]
 
 
 class DockerEngineUnavailable(SandboxError):
@@ -182,7 +195,7 @@ class DockerBox:
             host_config["MaskedPaths"] = [path for path, _ in hidden_paths()]
             created = self._api.create_container(
                 image,
-                command=["/bin/sh", "-c", launch_command(with_filter=bool(seccomp_filter))],
+                command=launch_command(with_filter=bool(seccomp_filter)),
                 name=name,
                 hostname="box",
                 user=f"{BOX_UID}:{BOX_UID}",
@@ -385,7 +398,7 @@ class DockerBackend:
                 f"no Docker engine answers at {_engine_address()}: {error}"
             ) from error
         try:
-            api.inspect_image(self.image)
+            config = api.inspect_image(self.image).get("Config") or {}
         except docker.errors.ImageNotFound:
             raise SandboxError(
                 f"the bot image {self.image} is missing: build it with "
@@ -393,6 +406,12 @@ class DockerBackend:
             ) from None
         except (docker.errors.DockerException, requests.RequestException) as error:
             raise SandboxError(f"cannot inspect the bot image {self.image}: {error}") from error
+        if (config.get("Labels") or {}).get(LAUNCHER_LABEL) != LAUNCHER_VERSION:
+            raise SandboxError(
+                f"the bot image {self.image} was built for another version of Agon (it has "
+                f"no {LAUNCHER} of version {LAUNCHER_VERSION}, label {LAUNCHER_LABEL}): "
+                "build it again with deploy/bot-image/build.sh"
+            )
         self._checked = True
 
     def open(self, spec: BoxSpec) -> DockerBox:

@@ -4,11 +4,13 @@ running, and print every stage's row, as the sandbox under it changes."""
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
 
 from sandbox.backends import ISOLATING_BACKENDS
+from sandbox.backends.docker import IMAGE_ENV
 from tests.bench.support import run_bench
 from tests.platform.pipeline.support import REPO_DIR
 from tests.sandbox.support import require_backend
@@ -32,6 +34,8 @@ def test_the_bot_start_bench_splits_a_box_s_cpu_for_old_and_new(backend: str) ->
         # Docker's boxes cost seconds each: its table is run for one column (the code
         # that reads --old is the same for every backend).
         *(["--old", str(REPO_DIR)] if backend == "bwrap" else []),
+        # The bot image the sandbox tests use (run_bench leaves out AGON_ variables).
+        *(["--new-image", os.environ[IMAGE_ENV]] if os.environ.get(IMAGE_ENV) else []),
     )
     rows = {match[1]: match for line in output.splitlines() if (match := ROW.match(line))}
     extra = {"bwrap": ["bwrap"], "docker": ["launch"]}[backend]

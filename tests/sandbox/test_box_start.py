@@ -1,19 +1,16 @@
 """How a bot starts in its box (`sandbox.box_start`), run here without a box: one
-interpreter that installs the filter before anything of the bot's runs, moves stdout and
-then shows the bot what `python3 main.py` would; and the bytecode the boxes read."""
+interpreter that moves stdout and then shows the bot what `python3 main.py` would; and
+the bytecode the boxes read. (The filter, in force before the interpreter starts:
+tests/sandbox/test_box_launch.py for a Docker box's launcher.)"""
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from sandbox import seccomp
 from sandbox.backends.bwrap import BOX_PYTHON
 from sandbox.box_start import START_FLAGS, start_argv
 from sandbox.libraries import BOX_LIBRARY_PATH, compiled_copy, library_dirs
@@ -22,22 +19,10 @@ PYTHON = BOX_PYTHON if Path(BOX_PYTHON).exists() else sys.executable
 
 REPORTER = """\
 import json, os, sys
-import ctypes
-libc = ctypes.CDLL(None, use_errno=True)
-refused = libc.sysinfo(ctypes.create_string_buffer(256)) == -1 and ctypes.get_errno()
 print(json.dumps({
     "argv": sys.argv, "file": __file__, "name": __name__, "path0": sys.path[0],
-    "sysinfo_errno": refused, "shadow": sorted(sys.modules.get("shadowed_marker", {})),
     "main_names": sorted(name for name in globals() if not name.startswith("__")),
 }))
-"""
-SITE_FOLDERS_ON_PATH = (
-    "import site, sys; print([p for p in site.getsitepackages() if p in sys.path])"
-)
-SHADOW = """\
-import sys
-sys.modules["shadowed_marker"] = {"the bot's _ctypes.py ran": 1}
-raise SystemExit("the bot's own _ctypes.py ran before its main.py")
 """
 
 
@@ -55,31 +40,18 @@ def start(folder: Path, **options: object) -> subprocess.CompletedProcess[str]:
 
 
 def test_it_is_one_interpreter_that_imports_nothing_of_the_bots_folder_first() -> None:
-    argv = start_argv("python3", filter_path="/io/f", stdout_fd=7)
+    argv = start_argv("python3", stdout_fd=7)
     assert argv[:3] == ["python3", *START_FLAGS]
     assert "-P" in START_FLAGS  # neither the current folder nor a script's on the path
-    assert argv[-2:] == ["/io/f", "7"]
-
-
-@pytest.mark.skipif(seccomp.box_filter() is None, reason="no filter for this machine")
-def test_the_filter_is_in_force_before_the_bots_own_modules_can_run(tmp_path: Path) -> None:
-    program = seccomp.box_filter()
-    assert program is not None
-    (tmp_path / "filter.bpf").write_bytes(program)
-    (tmp_path / "main.py").write_text(REPORTER)
-    (tmp_path / "_ctypes.py").write_text(SHADOW)  # a bot's module named as the installer's
-    done = start(tmp_path, filter_path=str(tmp_path / "filter.bpf"))
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
-    assert report["shadow"] == []
-    assert report["sysinfo_errno"] == errno.ENOSYS
+    assert argv[-1] == "7"
 
 
 FIRST_TURN_IMPORTS = """\
 import sys
 from agon_bot import run
 
-HEAVY = {"typing", "json", "re", "enum", "functools", "collections", "ctypes", "importlib"}
+HEAVY = {"typing", "json", "re", "enum", "functools", "collections", "ctypes", "_ctypes",
+         "importlib"}
 
 
 def act(observation, legal):
@@ -91,15 +63,12 @@ run(act)
 """
 
 
-@pytest.mark.skipif(seccomp.box_filter() is None, reason="no filter for this machine")
 def test_a_bots_first_turn_imports_nothing_heavy(tmp_path: Path) -> None:
-    """What a Docker box's bot runs to its first answer: the filter installed, agon_bot,
-    an Akropolis turn's compact legal actions expanded, the reply. No `typing`, `json`
-    (with `re`), `collections`, `ctypes` or `importlib`: each costs a bot's start a few
-    ms, and all together more than a bare interpreter's start (bench/README.md)."""
-    program = seccomp.box_filter()
-    assert program is not None
-    (tmp_path / "filter.bpf").write_bytes(program)
+    """What a Docker box's bot runs to its first answer (its filter installed before, by
+    the launcher): agon_bot, an Akropolis turn's compact legal actions expanded, the
+    reply. No `typing`, `json` (with `re`), `collections`, `ctypes` or `importlib`: each
+    costs a bot's start a few ms, and all together more than a bare interpreter's start
+    (bench/README.md)."""
     (tmp_path / "main.py").write_text(FIRST_TURN_IMPORTS)
     legal = {"tiles": [3, 4], "placements": [[0, 1, 2], [1, 0, 5]]}
     messages = [
@@ -108,7 +77,7 @@ def test_a_bots_first_turn_imports_nothing_heavy(tmp_path: Path) -> None:
         {"type": "end", "result": {}},
     ]
     done = subprocess.run(  # noqa: S603 - a fixed argv
-        start_argv(PYTHON, filter_path=str(tmp_path / "filter.bpf")),
+        start_argv(PYTHON),
         cwd=tmp_path,
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
         input="".join(json.dumps(message) + "\n" for message in messages),
@@ -131,8 +100,7 @@ def test_the_bot_sees_what_python3_main_py_shows_it(tmp_path: Path) -> None:
     assert report["name"] == "__main__"
     assert report["file"] == str(tmp_path / "main.py")
     assert report["path0"] == str(tmp_path)
-    assert report["main_names"] == ["ctypes", "json", "libc", "os", "refused", "sys"]
-    assert report["sysinfo_errno"] is False  # no filter asked for, none installed
+    assert report["main_names"] == ["json", "os", "sys"]
 
 
 def test_the_builtins_of_site_are_there_for_a_bot_that_calls_exit(tmp_path: Path) -> None:

@@ -431,6 +431,31 @@ def test_check_explains_that_the_bot_image_is_missing(monkeypatch: pytest.Monkey
         get_backend("docker")
 
 
+class _EngineWithImage:
+    """The two calls `check` makes, answered for an image with these labels."""
+
+    def __init__(self, labels: dict[str, str] | None) -> None:
+        self.labels = labels
+
+    def ping(self) -> bool:
+        return True
+
+    def inspect_image(self, image: str) -> dict[str, Any]:
+        return {"Id": "sha256:0", "Config": {"Labels": self.labels}}
+
+
+@pytest.mark.parametrize("labels", [None, {"agon.box-launch": "0"}])
+def test_check_refuses_an_image_built_without_this_versions_launcher(
+    labels: dict[str, str] | None,
+) -> None:
+    backend = DockerBackend(image="agon-bot:older")
+    backend._api = _EngineWithImage(labels)
+    with pytest.raises(SandboxError, match=r"agon-bot:older was built for another version.*build"):
+        backend.check()
+    backend._api = _EngineWithImage({"agon.box-launch": "1"})
+    backend.check()
+
+
 def test_check_explains_that_no_docker_engine_answers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

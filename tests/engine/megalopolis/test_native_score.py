@@ -69,18 +69,18 @@ def game_states(seed: int, players: int, greedy_seats: int) -> list[MegalopolisS
     return seen
 
 
-@property_settings(10)
+@settings(
+    property_settings(10),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(
     st.integers(min_value=0, max_value=2**64 - 1),
     st.sampled_from([2, 3, 4, 5, 6]),
     st.integers(min_value=0, max_value=6),
 )
 def test_every_state_of_random_and_greedy_games_scores_the_same_in_c_and_in_python(
-    seed: int, players: int, greedy_seats: int
+    core: ModuleType, seed: int, players: int, greedy_seats: int
 ) -> None:
-    core = native.load_core()
-    if core is None:
-        missing("compiled-core", "Megalopolis' compiled core is not built here (`make venv`)")
     for state in game_states(seed, players, min(greedy_seats, players)):
         same_parts(core, state)
 

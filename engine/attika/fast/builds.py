@@ -9,6 +9,10 @@ with the surcharge for the whole group, once without it for the group's cells th
 the player's buildings. Free builds (along an arrow, or a road next to an own road) are
 added on top. Checked against the plain rule, which prices every free cell on its own,
 by tests/engine/attika/fast/test_builds.py.
+
+Where Attika's compiled core is in use (`engine.attika.native`), `legal_builds` is C
+pricing each free cell (cheaper there than grouping); `legal_builds_in_python` stays the
+reference, held to it by tests/engine/attika/test_native_builds.py.
 """
 
 from __future__ import annotations

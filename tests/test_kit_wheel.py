@@ -186,6 +186,23 @@ def test_the_kits_backend_builds_the_extension_modules_pyproject_toml_declares()
     }
 
 
+def test_the_kits_backend_builds_each_core_into_a_file_of_its_own(tmp_path: Path) -> None:
+    """The cores share a file name (`_core`): each is built apart and goes to its own
+    package, none over another."""
+    if shutil.which(core_build.compiler()[0]) is None:
+        missing("compiled-core", f"no C compiler {core_build.compiler()[0]} here")
+    built, tag = core_build.build_modules(REPO_DIR, tmp_path)
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    assert sorted(built) == sorted(
+        f"{module.rpartition('.')[0].replace('.', '/')}/_core{suffix}"
+        for module in core_build.COMPILED
+    )
+    for name, path in built.items():  # each module's docstring names its package
+        package = name.rpartition("/")[0]
+        assert f"(see {package}/__init__.py)".encode() in path.read_bytes(), name
+    assert tag != "py3-none-any"
+
+
 def test_the_sdist_installs_with_the_compiled_cores_and_plays_with_them(
     made: tuple[Path, Path], tmp_path: Path
 ) -> None:

@@ -121,7 +121,9 @@ def build_modules(root: Path, folder: Path) -> tuple[dict[str, Path], str]:
         target = this_python()
         for module, source in COMPILED.items():
             package = module.rpartition(".")[0].replace(".", "/")
-            path = compile_module(root / source, module, folder, target)
+            into = folder / package  # the modules share a name (`_core`): one folder each
+            into.mkdir(parents=True, exist_ok=True)
+            path = compile_module(root / source, module, into, target)
             built[f"{package}/{path.name}"] = path
     except CompileError as error:
         print(NOTICE.format(who="agon-kit", reason=error), file=sys.stderr)

@@ -23,7 +23,8 @@ By default the bases are local: $LOCAL_BASE, a minimal Debian bookworm with pyth
 made with debootstrap and \`docker import\` when missing (root, the debootstrap package,
 a Debian mirror; no container registry). Every image adds Debian's packages to it with
 apt inside the build (a Debian mirror, over HTTP, signed): the bot and app images gcc
-and Python's headers in a build stage, for Akropolis' compiled core.
+and Python's headers in a build stage, for the compiled cores (Akropolis',
+Attika's, Megalopolis').
 
 The app image installs the runtime part of requirements.lock, hash-checked, from wheels
 this script downloads on the host into $WHEELS/ (git-ignored; again only when

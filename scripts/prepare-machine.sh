@@ -103,7 +103,7 @@ trust_local_postgres() {
 }
 
 need_deb make bubblewrap python3 python3-numpy
-# gcc and Python's headers: `make venv` builds Akropolis' compiled core (issue 32); without
+# gcc and Python's headers: `make venv` builds the compiled cores (issue 32); without
 # them it still installs, and the engine runs in pure Python.
 need_deb gcc libc6-dev python3-dev
 if [ "$purpose" = test ]; then

@@ -1,7 +1,7 @@
 """Parts of the machine a test needs, skipped where missing, except where required.
 
 Some tests need real parts of the machine: a sandbox backend (bwrap, docker), cgroups
-for boxes, root, Chromium, a compose command, Akropolis' compiled core (built by `make venv`
+for boxes, root, Chromium, a compose command, the compiled cores (built by `make venv`
 where the machine has a C compiler and Python's headers). On a developer's machine a test whose part
 is missing is skipped, saying why. Where AGON_TEST_REQUIRE names the part (a comma
 separated list, or `all`), its absence fails the test instead: `make test`, which CI

@@ -1,8 +1,8 @@
 """The bot kit's wheel (`make kit`): built the same from the same files, installed with
 `pip install --no-index` into a fresh virtual environment (no Django, nothing else), it
 plays a file bot against a builtin one, writes the offline viewer and verifies replays.
-Its sdist (issue 32) builds Akropolis' compiled core at install where a C compiler is,
-and installs in pure Python, saying so in one line, where none is."""
+Its sdist (issue 32) builds the compiled cores (Akropolis', Attika's, Megalopolis') at
+install where a C compiler is, and installs in pure Python, saying so in one line, where none is."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ from tests.required import missing
 
 REPO_DIR = Path(__file__).resolve().parents[1]
 MAKE = shutil.which("make") or "make"
+GAMES_WITH_A_CORE = ("akropolis", "attika", "megalopolis")
+"""The games with a compiled core (issue 32): `engine.<game>.native`."""
 
 
 def run(
@@ -136,8 +138,10 @@ def test_the_wheel_holds_whole_packages_the_library_the_engine_and_the_kit_only(
     assert "agon_kit/view.py" in names and "agon_kit/viewer/static/web/viewer.js" in names
     assert not [n for n in names if n.startswith(("agon/cli/", "agon/web/", "agon/settings/"))]
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
-    # Akropolis' compiled core is built here for this platform only: not in the kit.
+    # The compiled cores are built here for this platform only: not in the kit.
     assert "engine/akropolis/native/_core.c" in names
+    assert "engine/attika/native/_core.c" in names
+    assert "engine/megalopolis/native/_core.c" in names
     assert not [n for n in names if n.endswith((".so", ".pyd"))]
 
 
@@ -165,6 +169,8 @@ def test_the_sdist_holds_the_wheels_files_its_backend_and_builds_the_same_bytes(
         "PKG-INFO", "entry_points.txt", "pyproject.toml", "agon_core_build.py",
     }  # fmt: skip
     assert "engine/akropolis/native/_core.c" in names
+    assert "engine/attika/native/_core.c" in names
+    assert "engine/megalopolis/native/_core.c" in names
     assert pyproject["build-system"] == {
         "requires": [], "build-backend": "agon_core_build", "backend-path": ["."],
     }  # fmt: skip
@@ -180,30 +186,49 @@ def test_the_kits_backend_builds_the_extension_modules_pyproject_toml_declares()
     }
 
 
-def test_the_sdist_installs_with_the_compiled_core_and_plays_akropolis_with_it(
+def test_the_kits_backend_builds_each_core_into_a_file_of_its_own(tmp_path: Path) -> None:
+    """The cores share a file name (`_core`): each is built apart and goes to its own
+    package, none over another."""
+    if shutil.which(core_build.compiler()[0]) is None:
+        missing("compiled-core", f"no C compiler {core_build.compiler()[0]} here")
+    built, tag = core_build.build_modules(REPO_DIR, tmp_path)
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    assert sorted(built) == sorted(
+        f"{module.rpartition('.')[0].replace('.', '/')}/_core{suffix}"
+        for module in core_build.COMPILED
+    )
+    for name, path in built.items():  # each module's docstring names its package
+        package = name.rpartition("/")[0]
+        assert f"(see {package}/__init__.py)".encode() in path.read_bytes(), name
+    assert tag != "py3-none-any"
+
+
+def test_the_sdist_installs_with_the_compiled_cores_and_plays_with_them(
     made: tuple[Path, Path], tmp_path: Path
 ) -> None:
-    """Issue 32: `pip install` of the sdist, offline, builds the core with the machine's
-    C compiler; the installed engine uses it, with no warning line."""
+    """Issue 32: `pip install` of the sdist, offline, builds the cores with the machine's
+    C compiler; the installed engine uses them, with no warning line."""
     if shutil.which(core_build.compiler()[0]) is None:
         missing("compiled-core", f"no C compiler {core_build.compiler()[0]} here")
     bin_folder, _ = installed_kit(tmp_path, made[0])
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
-    probed = run(
-        bin_folder / "python", "-c",
-        "import engine.akropolis.native as native; print(native.CORE and native.CORE.__file__)",
-        cwd=tmp_path,
-    )  # fmt: skip
-    assert probed.returncode == 0 and probed.stderr == "", probed.stderr
-    assert probed.stdout.strip().endswith(f"/site-packages/engine/akropolis/native/_core{suffix}")
-    played = akropolis_played(bin_folder, tmp_path)
-    assert "pure Python" not in played.stderr
+    for game in GAMES_WITH_A_CORE:
+        probed = run(
+            bin_folder / "python", "-c",
+            f"import engine.{game}.native as native; print(native.CORE and native.CORE.__file__)",
+            cwd=tmp_path,
+        )  # fmt: skip
+        assert probed.returncode == 0 and probed.stderr == "", probed.stderr
+        assert probed.stdout.strip().endswith(f"/site-packages/engine/{game}/native/_core{suffix}")
+    for game in GAMES_WITH_A_CORE:
+        played = match_played(bin_folder, tmp_path, game)
+        assert "pure Python" not in played.stderr
 
 
-def akropolis_played(bin_folder: Path, folder: Path) -> subprocess.CompletedProcess[str]:
-    """An Akropolis match of the installed kit's builtins, played without a fault."""
+def match_played(bin_folder: Path, folder: Path, game: str) -> subprocess.CompletedProcess[str]:
+    """A match of the installed kit's builtins, played without a fault."""
     played = run(
-        bin_folder / "agon-kit", "play", "--game", "akropolis", "--seed", "3",
+        bin_folder / "agon-kit", "play", "--game", game, "--seed", "3",
         "--sandbox", "none", "builtin:greedy", "builtin:random",
         cwd=folder,
     )  # fmt: skip
@@ -218,12 +243,14 @@ def test_without_a_compiler_the_sdist_installs_in_pure_python_and_says_so_in_one
     bin_folder, pip_output = installed_kit(tmp_path, made[0], CC="false")
     [notice] = [line for line in pip_output.splitlines() if "compiled core" in line]
     assert notice.strip() == (
-        "agon-kit: the compiled core was not built (false failed: 1); Akropolis runs in pure Python"
+        "agon-kit: the compiled cores were not built (false failed: 1); "
+        "Akropolis, Attika and Megalopolis run in pure Python"
     )
-    played = akropolis_played(bin_folder, tmp_path)
-    [warning] = [line for line in played.stderr.splitlines() if "compiled core" in line]
-    assert warning.startswith("Akropolis: compiled core not available (")
-    assert warning.endswith("; using pure Python")
+    for game in GAMES_WITH_A_CORE:
+        played = match_played(bin_folder, tmp_path, game)
+        [warning] = [line for line in played.stderr.splitlines() if "compiled core" in line]
+        assert warning.startswith(f"{game.capitalize()}: compiled core not available (")
+        assert warning.endswith("; using pure Python")
 
 
 def test_the_kit_plays_views_and_verifies_without_the_platform(kit: Path, tmp_path: Path) -> None:

@@ -221,6 +221,10 @@ COST: tuple[tuple[int, int, int, int], ...] = tuple(
     for b in BUILDINGS
 )
 """Printed cost of each building, in cards of each landscape (zeros for a road)."""
+WORST: tuple[int, ...] = tuple(
+    ROAD_COST if IS_ROAD[b] else 2 * sum(COST[b]) for b in range(BUILDING_COUNT)
+)
+"""The most a building can cost before the surcharge: nothing discounted, nothing matched."""
 MAIN_BUILDINGS: tuple[int, ...] = tuple(i for i, b in enumerate(BUILDINGS) if b.main)
 REGULAR_BUILDINGS: tuple[int, ...] = tuple(i for i, b in enumerate(BUILDINGS) if not b.main)
 TILE_SYMBOLS: tuple[tuple[int, ...], ...] = tuple(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.megalopolis import native
 from engine.megalopolis.components import BONUS, SILVER, SMALLEST_SCORING_GROUP
 from engine.megalopolis.state import MegalopolisState
 from engine.megalopolis.table import groups
@@ -44,7 +45,9 @@ def group_points(sizes: list[int]) -> int:
     return sum(size for size in sizes if size >= SMALLEST_SCORING_GROUP)
 
 
-def score_state(state: MegalopolisState) -> list[PlayerScore]:
+def score_parts(state: MegalopolisState) -> list[tuple[int, int, int, int]]:
+    """Each player's (group points, bonus points, silver tiles, largest group), in pure
+    Python: the reference of the compiled core's `score_parts` and its fallback."""
     cells_of: list[list[int]] = [[] for _ in range(state.players)]
     for code, tile in state.board.items():
         for player, count in enumerate(tile.tokens):
@@ -62,6 +65,15 @@ def score_state(state: MegalopolisState) -> list[PlayerScore]:
                 max(sizes, default=0),
             )
         )
+    return parts
+
+
+def score_state(state: MegalopolisState) -> list[PlayerScore]:
+    core = native.CORE
+    if core is not None:
+        parts: list[tuple[int, int, int, int]] = core.score_parts(state.board, state.players)
+    else:
+        parts = score_parts(state)
     most_silver = max(silver for _, _, silver, _ in parts)
     return [
         PlayerScore(

@@ -1,15 +1,16 @@
-"""Building Akropolis' compiled core (issue 32) where setuptools is not at hand: the bot
-kit's sdist builds with this file as its PEP 517 backend, and the bot image's build stage
-runs it as a script, each against the Python that will import the module.
+"""Building the compiled cores (issue 32: Akropolis', Attika's, Megalopolis') where
+setuptools is not at hand: the bot kit's sdist builds with this file as its PEP 517
+backend, and the bot image's build stage runs it as a script, each against the Python
+that will import the modules.
 
-`make venv` and the application image build the core with setuptools
+`make venv` and the application image build the cores with setuptools
 (`pyproject.toml`'s `ext-modules`); a bot's box and a bot author's machine may have no
 setuptools at all (Debian's minimal python3, a fresh virtual environment, pip without
 network), so the recipe here is the standard library's `sysconfig` and one call of the C
 compiler: the same flags setuptools would pass on Linux and macOS. Where the compiler is
 missing or fails, the build goes on without the module and says so in one line; the
-engine then runs in pure Python and says so in one line too
-(`engine.akropolis.native`): never silently wrong.
+engine then runs in pure Python and says so in one line too (`engine.akropolis.native`
+and the others): never silently wrong.
 
 Standard library only, and no import of the rest of Agon: the sdist's backend runs from
 the sdist's root, before anything of it is installed.
@@ -32,14 +33,21 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-COMPILED: dict[str, str] = {"engine.akropolis.native._core": "engine/akropolis/native/_core.c"}
+COMPILED: dict[str, str] = {
+    "engine.akropolis.native._core": "engine/akropolis/native/_core.c",
+    "engine.attika.native._core": "engine/attika/native/_core.c",
+    "engine.megalopolis.native._core": "engine/megalopolis/native/_core.c",
+}
 """The extension modules the kit builds: module name, its C source inside the sdist."""
 COMPILE_FLAGS = ("-O2", "-fPIC", "-fwrapv", "-fno-strict-aliasing", "-DNDEBUG", "-Wall")
 """What setuptools passes on Linux (`CFLAGS`, `CCSHARED` and `pyproject.toml`'s `-O2`),
 without debugging information: the module is a fifth of the size."""
 COMPILE_SECONDS = 300
 ZIP_TIME = (2024, 1, 1, 0, 0, 0)
-NOTICE = "{who}: the compiled core was not built ({reason}); Akropolis runs in pure Python"
+NOTICE = (
+    "{who}: the compiled cores were not built ({reason}); "
+    "Akropolis, Attika and Megalopolis run in pure Python"
+)
 
 
 class CompileError(Exception):
@@ -113,7 +121,9 @@ def build_modules(root: Path, folder: Path) -> tuple[dict[str, Path], str]:
         target = this_python()
         for module, source in COMPILED.items():
             package = module.rpartition(".")[0].replace(".", "/")
-            path = compile_module(root / source, module, folder, target)
+            into = folder / package  # the modules share a name (`_core`): one folder each
+            into.mkdir(parents=True, exist_ok=True)
+            path = compile_module(root / source, module, into, target)
             built[f"{package}/{path.name}"] = path
     except CompileError as error:
         print(NOTICE.format(who="agon-kit", reason=error), file=sys.stderr)

@@ -18,11 +18,12 @@ version, `0.1.0+kit.1a2b3c4d`), so pip never takes an old kit for the new one.
 `make kit` writes it to dist/ (`python -m agon.kit_wheel dist`); the site serves it
 (agon.web.views.docs). It is the platform's, not the kit's: the kit has no use for it.
 
-The wheel is one for any platform, so it holds no extension module: its Akropolis runs
-in pure Python (one warning line says so). The sdist beside it (`kit_sdist`, the same
-files and version, and the command the guide gives) builds Akropolis' compiled core at
-install (issue 32) with its own backend, `agon.core_build`: no setuptools, no network,
-one call of the machine's C compiler; without one, the install still succeeds, pure.
+The wheel is one for any platform, so it holds no extension module: its Akropolis, Attika
+and Megalopolis run in pure Python (one warning line each says so). The sdist beside it
+(`kit_sdist`, the same files and version, and the command the guide gives) builds their
+compiled cores at install (issue 32) with its own backend, `agon.core_build`: no
+setuptools, no network, one call of the machine's C compiler per core; without one, the
+install still succeeds, pure.
 """
 
 from __future__ import annotations
@@ -79,8 +80,8 @@ lookahead.
 BACKEND_MODULE = "agon_core_build"
 """The sdist's build backend: `agon.core_build`, at the sdist's root under this name."""
 SDIST_PYPROJECT = f"""\
-# Akropolis' compiled core is built at install, where a C compiler is (issue 32); where
-# none is, the kit installs without it and runs Akropolis in pure Python.
+# The compiled cores (Akropolis', Attika's, Megalopolis') are built at install, where a C
+# compiler is (issue 32); where none is, the kit installs without them and runs in pure Python.
 [build-system]
 requires = []
 build-backend = "{BACKEND_MODULE}"
@@ -130,8 +131,8 @@ def _package_files(folder: Path) -> Iterator[Path]:
 
 
 def is_compiled_module(path: Path) -> bool:
-    """An extension module built here (Akropolis' compiled core, issue 32): not shipped in
-    the kit, a wheel for any platform; the kit's engine runs in pure Python and says so."""
+    """An extension module built here (a compiled core, issue 32): not shipped in the kit,
+    a wheel for any platform; the sdist builds them at install (`agon.core_build`)."""
     return path.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 

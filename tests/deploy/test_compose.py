@@ -451,12 +451,16 @@ def wait_ranked(
 # --- the tests ----------------------------------------------------------------------------
 
 
-def test_the_referees_image_and_the_bots_image_use_akropolis_compiled_core(
+def test_the_referees_image_and_the_bots_image_use_the_compiled_cores(
     images: None,
 ) -> None:
-    """Issue 32: each image builds the core against its own Python in a stage of its own;
-    the engine the referee (the `matches` worker) and a bot import uses it."""
-    probe = "import engine.akropolis.native as native; print(native.CORE and native.CORE.__file__)"
+    """Issue 32: each image builds the cores against its own Python in a stage of its own;
+    the engine the referee (the `matches` worker) and a bot import uses them."""
+    probe = (
+        "import engine.akropolis.native as a, engine.attika.native as b, "
+        "engine.megalopolis.native as c; "
+        "print(*(n.CORE and n.CORE.__file__ for n in (a, b, c)), sep='\\n')"
+    )
     for variable, default, folder in (
         ("AGON_APP_IMAGE", "agon-app:latest", "/opt/agon/app"),
         ("AGON_BOT_IMAGE", "agon-bot:latest", "/opt/agon/lib"),
@@ -468,8 +472,10 @@ def test_the_referees_image_and_the_bots_image_use_akropolis_compiled_core(
             capture_output=True, text=True, timeout=120, check=False,
         )  # fmt: skip
         assert done.returncode == 0 and done.stderr == "", (image, done.stderr)
-        core = done.stdout.strip()
-        assert core.startswith(f"{folder}/engine/akropolis/native/_core.cpython-"), (image, core)
+        cores = done.stdout.split()
+        assert len(cores) == 3, (image, cores)
+        for core, game in zip(cores, ("akropolis", "attika", "megalopolis"), strict=True):
+            assert core.startswith(f"{folder}/engine/{game}/native/_core.cpython-"), (image, core)
 
 
 def test_the_stack_plays_ladder_matches_between_uploaded_bots_in_docker_boxes(

@@ -6,6 +6,7 @@ tests/engine/attika/fast/.
   discounts, colonies, where a tile fits), kept up to date move by move;
 - `map_rules`: the map's questions and a build's cost (`map`, `costs.build_cost`,
   `colonies.shrines_linked`) answered from those tables;
-- `builds`: `costs.legal_builds`, pricing groups of cells rather than each cell;
+- `builds`: `costs.legal_builds`, pricing groups of cells rather than each cell (in C
+  where the compiled core is built, `engine.attika.native`);
 - `map_text`, `observation_text`, `legal_text`: the bot message's parts as JSON text.
 """

@@ -9,12 +9,17 @@ with the surcharge for the whole group, once without it for the group's cells th
 the player's buildings. Free builds (along an arrow, or a road next to an own road) are
 added on top. Checked against the plain rule, which prices every free cell on its own,
 by tests/engine/attika/fast/test_builds.py.
+
+Where Attika's compiled core is in use (`engine.attika.native`), `legal_builds` is C
+pricing each free cell (cheaper there than grouping); `legal_builds_in_python` stays the
+reference, held to it by tests/engine/attika/test_native_builds.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.attika import native
 from engine.attika.actions import BuildOptions
 from engine.attika.components import (
     BUILDING_COUNT,
@@ -23,15 +28,11 @@ from engine.attika.components import (
     IS_ROAD,
     ROAD_COST,
     UPSTREAM,
+    WORST,
     Discount,
 )
 from engine.attika.state import AttikaState
 from engine.hexgrid import NEIGHBOUR_STEPS as STEPS
-
-WORST: tuple[int, ...] = tuple(
-    ROAD_COST if IS_ROAD[b] else 2 * sum(COST[b]) for b in range(BUILDING_COUNT)
-)
-"""The most a building can cost before the surcharge: nothing discounted, nothing matched."""
 
 Due = tuple[int, int, int, int, int]
 """Cards still due per landscape after a discount, then in all (of any landscape for a
@@ -103,7 +104,19 @@ def discount_groups(state: AttikaState, cache: GroupsCache) -> Groups:
 
 
 def legal_builds(state: AttikaState, player: int, buildings: Iterable[int]) -> BuildOptions:
-    """`costs.legal_builds`."""
+    """`costs.legal_builds`: in C where Attika's compiled core is in use (`native`), else
+    `legal_builds_in_python`, its reference."""
+    core = native.CORE
+    if core is not None:
+        options: BuildOptions = core.legal_builds(state, player, buildings)
+        return options
+    return legal_builds_in_python(state, player, buildings)
+
+
+def legal_builds_in_python(
+    state: AttikaState, player: int, buildings: Iterable[int]
+) -> BuildOptions:
+    """`costs.legal_builds`, pricing each group of free cells of one discount once."""
     seat = state.seats[player]
     hand = seat.hand
     total = hand[0] + hand[1] + hand[2] + hand[3]

@@ -28,8 +28,8 @@ def doc_page(request: HttpRequest, slug: str) -> HttpResponse:
             "slug": slug,
             "toc": [h for h in doc.headings if h.level == 2],
             "examples": [path.name for path in example_files()],
-            # The sdist: pip builds Akropolis' compiled core from it where the machine has
-            # a C compiler, and installs the kit in pure Python where it has none.
+            # The sdist: pip builds the compiled cores from it where the machine has a C
+            # compiler, and installs the kit in pure Python where it has none.
             "kit_url": request.build_absolute_uri(
                 reverse("web:kit-wheel", args=[kit_sdist().filename])
             ),

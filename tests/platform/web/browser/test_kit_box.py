@@ -1,5 +1,5 @@
 """The guide's "Play on your machine" box: the exact `pip install URL` of the bot kit (its
-sdist, which builds Akropolis' compiled core where it can),
+sdist, which builds the compiled cores where it can),
 legible and inside the page on a desktop and on a phone (screenshots kit-box*.png)."""
 
 from __future__ import annotations

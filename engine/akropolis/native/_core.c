@@ -267,7 +267,8 @@ static PyObject *triangle_key(long id) {
 typedef struct {
     PyObject_HEAD
     Py_ssize_t size, capacity;
-    long *ids; /* sorted, distinct */
+    long *ids;       /* sorted, distinct */
+    PyObject **keys; /* each id's int (`triangle_key`), owned: read without a new object */
 } LegalObject;
 
 static PyTypeObject legal_triangles_type;
@@ -279,7 +280,8 @@ static LegalObject *legal_sized(Py_ssize_t capacity) {
     made->size = 0;
     made->capacity = capacity < 32 ? 32 : capacity;
     made->ids = PyMem_Malloc((size_t)made->capacity * sizeof(long));
-    if (made->ids == NULL) {
+    made->keys = PyMem_Malloc((size_t)made->capacity * sizeof(PyObject *));
+    if (made->ids == NULL || made->keys == NULL) {
         Py_DECREF(made);
         PyErr_NoMemory();
         return NULL;
@@ -288,7 +290,10 @@ static LegalObject *legal_sized(Py_ssize_t capacity) {
 }
 
 static void legal_dealloc(PyObject *self) {
-    PyMem_Free(((LegalObject *)self)->ids);
+    LegalObject *legal = (LegalObject *)self;
+    for (Py_ssize_t i = 0; i < legal->size; i++) Py_DECREF(legal->keys[i]);
+    PyMem_Free(legal->ids);
+    PyMem_Free(legal->keys);
     PyObject_Free(self);
 }
 
@@ -320,12 +325,30 @@ static int legal_insert(LegalObject *legal, Py_ssize_t at, long id) {
             PyErr_NoMemory();
             return -1;
         }
-        legal->ids = grown, legal->capacity = capacity;
+        legal->ids = grown;
+        PyObject **more = PyMem_Realloc(legal->keys, (size_t)capacity * sizeof(PyObject *));
+        if (more == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        legal->keys = more, legal->capacity = capacity;
     }
-    memmove(legal->ids + at + 1, legal->ids + at, (size_t)(legal->size - at) * sizeof(long));
-    legal->ids[at] = id;
+    PyObject *key = triangle_key(id);
+    if (key == NULL) return -1;
+    Py_ssize_t after = legal->size - at;
+    memmove(legal->ids + at + 1, legal->ids + at, (size_t)after * sizeof(long));
+    memmove(legal->keys + at + 1, legal->keys + at, (size_t)after * sizeof(PyObject *));
+    legal->ids[at] = id, legal->keys[at] = key;
     legal->size++;
     return 0;
+}
+
+static void legal_remove(LegalObject *legal, Py_ssize_t at) {
+    Py_ssize_t after = legal->size - at - 1;
+    Py_DECREF(legal->keys[at]);
+    memmove(legal->ids + at, legal->ids + at + 1, (size_t)after * sizeof(long));
+    memmove(legal->keys + at, legal->keys + at + 1, (size_t)after * sizeof(PyObject *));
+    legal->size--;
 }
 
 /* From a list of ints, sorted and distinct (ValueError otherwise). */
@@ -346,7 +369,9 @@ static LegalObject *legal_from_list(PyObject *list) {
             PyErr_SetString(PyExc_ValueError, "legal triangles: sorted, distinct ids");
             goto fail;
         }
-        made->ids[i] = id;
+        PyObject *key = triangle_key(id);
+        if (key == NULL) goto fail;
+        made->ids[i] = id, made->keys[i] = key;
         made->size = i + 1;
     }
     return made;
@@ -359,6 +384,7 @@ static LegalObject *legal_copy_of(const LegalObject *legal) {
     LegalObject *twin = legal_sized(legal->capacity);
     if (twin == NULL) return NULL;
     memcpy(twin->ids, legal->ids, (size_t)legal->size * sizeof(long));
+    for (Py_ssize_t i = 0; i < legal->size; i++) twin->keys[i] = Py_NewRef(legal->keys[i]);
     twin->size = legal->size;
     return twin;
 }
@@ -382,7 +408,7 @@ static PyObject *legal_item(PyObject *self, Py_ssize_t at) {
         PyErr_SetString(PyExc_IndexError, "legal triangles index out of range");
         return NULL;
     }
-    return triangle_key(legal->ids[at]);
+    return Py_NewRef(legal->keys[at]);
 }
 
 static int legal_contains(PyObject *self, PyObject *item) {
@@ -396,28 +422,14 @@ static int legal_contains(PyObject *self, PyObject *item) {
 static PyObject *legal_as_list(const LegalObject *legal) {
     PyObject *list = PyList_New(legal->size);
     if (list == NULL) return NULL;
-    for (Py_ssize_t i = 0; i < legal->size; i++) {
-        PyObject *item = triangle_key(legal->ids[i]);
-        if (item == NULL) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, i, item);
-    }
+    for (Py_ssize_t i = 0; i < legal->size; i++) PyList_SET_ITEM(list, i, Py_NewRef(legal->keys[i]));
     return list;
 }
 
 static PyObject *legal_as_tuple(const LegalObject *legal) {
     PyObject *tuple = PyTuple_New(legal->size);
     if (tuple == NULL) return NULL;
-    for (Py_ssize_t i = 0; i < legal->size; i++) {
-        PyObject *item = triangle_key(legal->ids[i]);
-        if (item == NULL) {
-            Py_DECREF(tuple);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(tuple, i, item);
-    }
+    for (Py_ssize_t i = 0; i < legal->size; i++) PyTuple_SET_ITEM(tuple, i, Py_NewRef(legal->keys[i]));
     return tuple;
 }
 
@@ -436,10 +448,7 @@ static PyObject *legal_compare(PyObject *self, PyObject *other, int op) {
         if (mine == NULL) return NULL;
         if (PyAnySet_Check(other)) {
             for (Py_ssize_t i = 0; i < legal->size; i++) {
-                PyObject *item = triangle_key(legal->ids[i]);
-                int added = item == NULL ? -1 : PySet_Add(mine, item);
-                Py_XDECREF(item);
-                if (added < 0) {
+                if (PySet_Add(mine, legal->keys[i]) < 0) {
                     Py_DECREF(mine);
                     return NULL;
                 }
@@ -712,9 +721,7 @@ static int update_kept(LegalObject *legal, PyObject *texts, PyObject *placement_
         long id = changes->lost[i];
         Py_ssize_t at = legal_search(legal, id);
         if (at >= legal->size || legal->ids[at] != id) continue;
-        memmove(legal->ids + at, legal->ids + at + 1,
-                (size_t)(legal->size - at - 1) * sizeof(long));
-        legal->size--;
+        legal_remove(legal, at);
         if (texts != Py_None && PyList_SetSlice(texts, at, at + 1, NULL) < 0) return -1;
     }
     for (int i = 0; i < changes->n_gained; i++) {
@@ -2016,19 +2023,39 @@ static PyObject *core_take_and_place(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* The legal actions' class (`actions.LegalActions`, handed over by `legal_setup`) and
+ * its slots. */
+static PyTypeObject *legal_type;
+enum { L_CITY, L_CITY_TILES, L_SIZE, L_TILES, L_TRIANGLES, L_COUNT };
+static const char *legal_names[L_COUNT] = {"city", "city_tiles", "size", "tiles", "triangles"};
+static Py_ssize_t legal_slot[L_COUNT];
+
 /* `rules.apply_legal`. */
 static PyObject *core_apply_legal(PyObject *self, PyObject *args) {
     PyObject *state, *legal;
     Py_ssize_t index;
     if (!PyArg_ParseTuple(args, "OOn", &state, &legal, &index)) return NULL;
-    long size = long_attribute(legal, s_size);
-    if (size == -1 && PyErr_Occurred()) return NULL;
+    /* The legal actions' slots read where they are kept (`legal_setup`), or asked. */
+    int ours = legal_type != NULL && Py_TYPE(legal) == legal_type;
+    PyObject *size_of = ours ? Py_XNewRef(SLOT(legal, legal_slot[L_SIZE]))
+                             : PyObject_GetAttr(legal, s_size);
+    long size = size_of == NULL ? -1 : PyLong_AsLong(size_of);
+    Py_XDECREF(size_of);
+    if (size == -1 && (size_of == NULL || PyErr_Occurred())) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_AttributeError, "size: not set");
+        return NULL;
+    }
     if (index < 0 || index >= size) {
         PyErr_SetString(PyExc_IndexError, "legal action index out of range");
         return NULL;
     }
-    PyObject *triangles = PyObject_GetAttr(legal, s_triangles);
-    PyObject *tiles = triangles ? PyObject_GetAttr(legal, s_tiles) : NULL;
+    PyObject *triangles = ours ? Py_XNewRef(SLOT(legal, legal_slot[L_TRIANGLES]))
+                               : PyObject_GetAttr(legal, s_triangles);
+    PyObject *tiles = triangles == NULL ? NULL
+                      : ours            ? Py_XNewRef(SLOT(legal, legal_slot[L_TILES]))
+                                        : PyObject_GetAttr(legal, s_tiles);
+    if (ours && tiles == NULL && !PyErr_Occurred())
+        PyErr_SetString(PyExc_AttributeError, "legal actions: slots not set");
     PyObject *result = NULL;
     if (tiles == NULL) goto done;
     if (!PyTuple_Check(triangles) || !PyTuple_Check(tiles) || PyTuple_GET_SIZE(triangles) == 0) {
@@ -2509,10 +2536,6 @@ lost:
  * triangles), made here as Python makes it, every slot set: a random playout asks for it
  * every turn. Its class is handed over by `engine.akropolis.actions` (`legal_setup`). */
 
-static PyTypeObject *legal_type;
-enum { L_CITY, L_CITY_TILES, L_SIZE, L_TILES, L_TRIANGLES, L_COUNT };
-static const char *legal_names[L_COUNT] = {"city", "city_tiles", "size", "tiles", "triangles"};
-static Py_ssize_t legal_slot[L_COUNT];
 #define MAX_RANGES 16
 static PyObject *ranges[MAX_RANGES]; /* tuple(range(n)), kept */
 static PyObject *s_legal_triangles, *minus_one;

@@ -616,22 +616,18 @@ static int merge_gained(PyObject *legal, Py_ssize_t sorted) {
     return 0;
 }
 
-/* What one placement changes: the ids that may be lost, then those that may be gained, in
- * the Python method's order. */
-#define MAX_CHANGES 1024
+/* What one placement changes, as runs of the tables' relative ids (moved to the placed
+ * triangle by `base`): the first run the ids that may be lost, the others those that may
+ * be gained, in the Python method's order. */
+#define MAX_RUNS (2 + MAX_SECTORS)
 typedef struct {
-    int n_lost, n_gained;
-    long lost[MAX_CHANGES], gained[MAX_CHANGES];
+    long base;
+    int n_runs;
+    const Span *runs[MAX_RUNS];
 } Changes;
 
-static int add_span(long *ids, int *count, long base, const Span *span) {
-    if (*count + span->len > MAX_CHANGES) {
-        PyErr_SetString(PyExc_RuntimeError, "more legal-triangle changes than the core holds");
-        return -1;
-    }
-    for (int32_t i = 0; i < span->len; i++) ids[(*count)++] = base + pool[span->start + i];
-    return 0;
-}
+/* The `i`-th id of run `run`. */
+#define CHANGED_ID(changes, run, i) ((changes)->base + pool[(changes)->runs[run]->start + (i)])
 
 static int changes_of(PyObject *top, long triangle, long level, int direct, Changes *changes) {
     if (kinds == NULL) {
@@ -644,7 +640,7 @@ static int changes_of(PyObject *top, long triangle, long level, int direct, Chan
     }
     long y = triangle >> 1, y2 = 2 * y;
     const KindTables *t = &kinds[triangle & 1];
-    changes->n_lost = changes->n_gained = 0;
+    changes->base = y2;
 
     /* The nine ring cells, read once: the empty ones and those on the new tile's level. */
     int empty = 0, at_level = 0;
@@ -665,9 +661,9 @@ static int changes_of(PyObject *top, long triangle, long level, int direct, Chan
     }
     const Span *lost_span =
         (direct && level == 1) ? &t->maybe_before[empty] : &t->lost[at_level];
-    if (add_span(changes->lost, &changes->n_lost, y2, lost_span) < 0 ||
-        add_span(changes->gained, &changes->n_gained, y2, &t->gained[at_level]) < 0)
-        return -1;
+    changes->runs[0] = lost_span;
+    changes->runs[1] = &t->gained[at_level];
+    changes->n_runs = 2;
     if (level == 1) {
         /* The ring triangles whose cells are all empty are legal. */
         long outer = outer_whole;
@@ -689,8 +685,7 @@ static int changes_of(PyObject *top, long triangle, long level, int direct, Chan
                 PyErr_SetString(PyExc_RuntimeError, "a sector's index out of its table");
                 return -1;
             }
-            if (add_span(changes->gained, &changes->n_gained, y2, &s->table[index]) < 0)
-                return -1;
+            changes->runs[changes->n_runs++] = &s->table[index];
         }
     }
     return 0;
@@ -699,12 +694,15 @@ static int changes_of(PyObject *top, long triangle, long level, int direct, Chan
 /* The changes on a Python list and its set (and texts), as the Python method makes them. */
 static int update_list(PyObject *legal, PyObject *legal_set, PyObject *texts,
                        PyObject *placement_texts, const Changes *changes) {
-    for (int i = 0; i < changes->n_lost; i++) {
-        if (lose(legal, legal_set, texts, changes->lost[i]) < 0) return -1;
+    for (int32_t i = 0; i < changes->runs[0]->len; i++) {
+        if (lose(legal, legal_set, texts, CHANGED_ID(changes, 0, i)) < 0) return -1;
     }
     Py_ssize_t size = PyList_GET_SIZE(legal);
-    for (int i = 0; i < changes->n_gained; i++) {
-        if (gain(legal, legal_set, texts, placement_texts, changes->gained[i]) < 0) return -1;
+    for (int run = 1; run < changes->n_runs; run++) {
+        for (int32_t i = 0; i < changes->runs[run]->len; i++) {
+            if (gain(legal, legal_set, texts, placement_texts, CHANGED_ID(changes, run, i)) < 0)
+                return -1;
+        }
     }
     if (texts == Py_None && PyList_GET_SIZE(legal) != size) return merge_gained(legal, size);
     return 0;
@@ -717,26 +715,28 @@ static int update_kept(LegalObject *legal, PyObject *texts, PyObject *placement_
         PyErr_SetString(PyExc_RuntimeError, "legal triangles and their texts out of step");
         return -1;
     }
-    for (int i = 0; i < changes->n_lost; i++) {
-        long id = changes->lost[i];
+    for (int32_t i = 0; i < changes->runs[0]->len; i++) {
+        long id = CHANGED_ID(changes, 0, i);
         Py_ssize_t at = legal_search(legal, id);
         if (at >= legal->size || legal->ids[at] != id) continue;
         legal_remove(legal, at);
         if (texts != Py_None && PyList_SetSlice(texts, at, at + 1, NULL) < 0) return -1;
     }
-    for (int i = 0; i < changes->n_gained; i++) {
-        long id = changes->gained[i];
-        Py_ssize_t at = legal_search(legal, id);
-        if (at < legal->size && legal->ids[at] == id) continue;
-        if (texts != Py_None) {
-            PyObject *key = triangle_key(id);
-            PyObject *text = key == NULL ? NULL : PyObject_GetItem(placement_texts, key);
-            Py_XDECREF(key);
-            int inserted = text == NULL ? -1 : PyList_Insert(texts, at, text);
-            Py_XDECREF(text);
-            if (inserted < 0) return -1;
+    for (int run = 1; run < changes->n_runs; run++) {
+        for (int32_t i = 0; i < changes->runs[run]->len; i++) {
+            long id = CHANGED_ID(changes, run, i);
+            Py_ssize_t at = legal_search(legal, id);
+            if (at < legal->size && legal->ids[at] == id) continue;
+            if (texts != Py_None) {
+                PyObject *key = triangle_key(id);
+                PyObject *text = key == NULL ? NULL : PyObject_GetItem(placement_texts, key);
+                Py_XDECREF(key);
+                int inserted = text == NULL ? -1 : PyList_Insert(texts, at, text);
+                Py_XDECREF(text);
+                if (inserted < 0) return -1;
+            }
+            if (legal_insert(legal, at, id) < 0) return -1;
         }
-        if (legal_insert(legal, at, id) < 0) return -1;
     }
     return 0;
 }

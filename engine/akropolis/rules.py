@@ -60,7 +60,11 @@ def deal(seed: int, players: int, options: dict[str, bool]) -> AkropolisState:
     their seat's starting stones (1, 2, 3, 4)."""
     all_tiles = options["all_tiles"]
     tiles = list(tiles_in_play(players, all_tiles))
-    SplitMix64(seed).shuffle(tiles)
+    core = native.CORE
+    if core is None:
+        SplitMix64(seed).shuffle(tiles)
+    else:
+        core.shuffle(tiles, SplitMix64(seed).state)  # the same shuffle, in C
     stack_size = players + 1
     stacks_count = ALL_TILES_STACKS[players] if all_tiles else STANDARD_STACKS
     site_size = len(tiles) - stacks_count * stack_size

@@ -5,7 +5,9 @@ Each thing kept must equal a plain rule's answer for the city as it is:
 - the legal triangles, a sorted list (and a set), equal to
   `geometry.scan_legal_triangles`; kept up to date around each placement
   (`legal_tables`), with each one's placements as JSON text once the compact legal
-  actions are written (`actions.LegalActions.compact_text`);
+  actions are written (`actions.LegalActions.compact_text`). Under the compiled core
+  (`engine.akropolis.native`) the list and the set are one object of the core's,
+  `LegalTriangles`, from the city's first placement on: a sorted C array read as both;
 - the score (`running_score.RunningScore`), equal to `scoring.score_surface`;
 - the city's entry of the observation as JSON text (`observation_text.city_entry_text`),
   equal to `compact_json` of `state_json.city_hexes_to_json` with the tile count.
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Mapping
+from typing import cast
 
 from engine.akropolis import native
 from engine.akropolis.fast.board_score import colour_values as board_colour_values
@@ -74,7 +77,9 @@ class CityCache:
 
     def __init__(self, legal: list[int] | None = None) -> None:
         self.legal = legal
-        """The legal triangles, sorted (do not mutate: see `legal_shared`); None: not known."""
+        """The legal triangles, sorted (do not mutate: see `legal_shared`); None: not known.
+        Under the compiled core, once the city has changed: the core's `LegalTriangles`
+        (`engine.akropolis.native`), read as this list is, and the set too."""
         self.legal_set: set[int] = set() if legal is None else set(legal)
         self.legal_shared = False
         """Whether `legal`, `legal_set` and `legal_texts` are shared with copies (then
@@ -131,8 +136,15 @@ class CityCache:
             self.legal_texts = None
             self.legal_shared = False
         elif self.legal_shared:
-            legal = self.legal = list(legal)
-            self.legal_set = set(self.legal_set)
+            # Copied before it changes: a list and its set, or the compiled core's
+            # `LegalTriangles`, which is both (see `update_legal`).
+            if type(legal) is list:
+                legal = self.legal = list(legal)
+                self.legal_set = set(self.legal_set)
+            else:
+                legal = self.legal = legal.copy()
+                # The same object, read as the set (`in`, `len`) where the list is read.
+                self.legal_set = cast(set[int], legal)
             if self.legal_texts is not None:
                 self.legal_texts = list(self.legal_texts)
             self.legal_shared = False
@@ -161,6 +173,9 @@ class CityCache:
         core = native.CORE
         if core is not None and type(top) is dict:
             # The compiled core (`engine.akropolis.native`): `update_legal_in_python`, in C.
+            # Under the core, a city's first placement turns its list and set into the
+            # core's `LegalTriangles` (sorted ids in a C array, read as the list and as the
+            # set: kept in both slots), which it updates in place.
             core.update_legal(
                 top,
                 legal,
@@ -172,6 +187,11 @@ class CityCache:
                 direct,
             )
             return
+        if type(legal) is not list:
+            # The core's `LegalTriangles`, the core now off (the tests and benchmarks turn
+            # it off between calls): a list and its set again.
+            self.legal = list(legal)
+            self.legal_set = set(legal)
         self.update_legal_in_python(top, triangle, level, direct)
 
     def update_legal_in_python(

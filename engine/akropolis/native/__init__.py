@@ -10,7 +10,11 @@ turn around them (`AkropolisState.copy`, `rules.apply_legal`, `rules.take_and_pl
 other is left, the state untouched, to the Python checks that explain a refusal). Third
 stage: the rest of a random playout, a turn's legal actions (`rules.legal_actions`, the
 `actions.LegalActions` object made with every slot set) and the end's score of a city
-that keeps no running score (`fast.board_score.colour_values`). Each
+that keeps no running score (`fast.board_score.colour_values`). Fourth stage: a city's
+legal triangles kept in C (`_core.LegalTriangles`, a sorted array of ids that reads as
+the list and the set it replaces, in both of `CityCache`'s slots, from the city's first
+placement under the core; back to a list and a set if the core is turned off), and the
+deal's shuffle (`SplitMix64(seed).shuffle`, in `rules.deal`). Each
 Python function stays, readable, as the reference and the fallback (the city's
 `copy_in_python` and `place_in_python`, the others under their own names where the core
 is off); the core works on the same objects, their slots read and written where Python
@@ -38,7 +42,7 @@ from engine.akropolis.fast import legal_tables, triangle_ring
 from engine.akropolis.geometry import ACTION_CELLS, RING, STEP
 
 PURE_PYTHON_VARIABLE = "AGON_PURE_PYTHON"
-CORE_VERSION = 3
+CORE_VERSION = 4
 """The version of `_core.c` this Python expects (its CORE_VERSION): a module built from an
 older source is not used."""
 

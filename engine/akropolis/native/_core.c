@@ -3,7 +3,9 @@
  * `update_legal` is `engine.akropolis.fast.city_cache.CityCache.update_legal` in C, on
  * the same Python objects (the city's `top` dict, the sorted legal list, its set and the
  * placements' texts): the pure-Python method stays the reference and the fallback, and
- * the tests compare the two on every state of random games.
+ * the tests compare the two on every state of random games. Since the fourth stage the
+ * core keeps a city's legal triangles in a C array of its own (`LegalTriangles`, read
+ * from Python as the list and the set it stands for) from the city's first placement.
  *
  * The tables it reads are the Python engine's own (`fast.legal_tables`), handed over once
  * by `setup` (engine/akropolis/native/__init__.py) and copied into C arrays there: no rule
@@ -18,7 +20,7 @@
 #include <limits.h>
 #include <string.h>
 
-#define CORE_VERSION 3 /* bump with every change of behaviour (checked by the loader) */
+#define CORE_VERSION 4 /* bump with every change of behaviour (checked by the loader) */
 #define RING_SIZE 9
 #define RING_MASKS (1 << RING_SIZE)
 #define MAX_SECTORS 8
@@ -239,6 +241,279 @@ static PyObject *top_get(PyObject *top, long cell) {
     return hex;
 }
 
+/* A triangle's int, kept as the cells' are (a triangle is 2 * its cell + its kind): the
+ * legal triangles' ints are made once, and a set's lookups of them find the same object. */
+static PyObject *triangle_ints[2 * CELL_WINDOW * CELL_WINDOW];
+
+static PyObject *triangle_key(long id) {
+    long cell = id >> 1;
+    long q = (cell >> 12) - (origin >> 12) + CELL_WINDOW / 2;
+    long r = (cell & 4095) - (origin & 4095) + CELL_WINDOW / 2;
+    if (origin == 0 || id < 0 || q < 0 || q >= CELL_WINDOW || r < 0 || r >= CELL_WINDOW)
+        return PyLong_FromLong(id);
+    PyObject **kept = &triangle_ints[2 * (q * CELL_WINDOW + r) + (id & 1)];
+    if (*kept == NULL) *kept = PyLong_FromLong(id);
+    return Py_XNewRef(*kept);
+}
+
+/* --- the legal triangles kept in C (`LegalTriangles`) --------------------------------
+ * Under the core, a city's legal triangles are this object rather than a Python list and
+ * its set: a sorted array of distinct ids, read from Python as the list was (length,
+ * indexing, iteration, `in`, equality with a list or a set, a list's repr) and kept in
+ * both of `CityCache`'s slots, `legal` and `legal_set`. The core makes it from the list
+ * at the city's first update, then updates it in place: no Python int or set entry per
+ * gained or lost triangle. `copy()` is what a shared list's first change calls. */
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t size, capacity;
+    long *ids;       /* sorted, distinct */
+    PyObject **keys; /* each id's int (`triangle_key`), owned: read without a new object */
+} LegalObject;
+
+static PyTypeObject legal_triangles_type;
+#define IS_KEPT_LEGAL(object) Py_IS_TYPE((object), &legal_triangles_type)
+
+static LegalObject *legal_sized(Py_ssize_t capacity) {
+    LegalObject *made = PyObject_New(LegalObject, &legal_triangles_type);
+    if (made == NULL) return NULL;
+    made->size = 0;
+    made->capacity = capacity < 32 ? 32 : capacity;
+    made->ids = PyMem_Malloc((size_t)made->capacity * sizeof(long));
+    made->keys = PyMem_Malloc((size_t)made->capacity * sizeof(PyObject *));
+    if (made->ids == NULL || made->keys == NULL) {
+        Py_DECREF(made);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    return made;
+}
+
+static void legal_dealloc(PyObject *self) {
+    LegalObject *legal = (LegalObject *)self;
+    for (Py_ssize_t i = 0; i < legal->size; i++) Py_DECREF(legal->keys[i]);
+    PyMem_Free(legal->ids);
+    PyMem_Free(legal->keys);
+    PyObject_Free(self);
+}
+
+/* The first index whose id is >= `id`: a binary search without branches on the ids (the
+ * answer stays in [base, base + length]; a conditional move, not a jump, narrows it), as
+ * an update looks up some 25 ids at random places of the array. */
+static Py_ssize_t legal_search(const LegalObject *legal, long id) {
+    const long *base = legal->ids;
+    Py_ssize_t length = legal->size;
+    if (length == 0) return 0;
+    while (length > 1) {
+        Py_ssize_t half = length / 2;
+        base = base[half] < id ? base + half : base;
+        length -= half;
+    }
+    return (base - legal->ids) + (*base < id);
+}
+
+static int legal_has(const LegalObject *legal, long id) {
+    Py_ssize_t at = legal_search(legal, id);
+    return at < legal->size && legal->ids[at] == id;
+}
+
+static int legal_insert(LegalObject *legal, Py_ssize_t at, long id) {
+    if (legal->size == legal->capacity) {
+        Py_ssize_t capacity = 2 * legal->capacity;
+        long *grown = PyMem_Realloc(legal->ids, (size_t)capacity * sizeof(long));
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        legal->ids = grown;
+        PyObject **more = PyMem_Realloc(legal->keys, (size_t)capacity * sizeof(PyObject *));
+        if (more == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        legal->keys = more, legal->capacity = capacity;
+    }
+    PyObject *key = triangle_key(id);
+    if (key == NULL) return -1;
+    Py_ssize_t after = legal->size - at;
+    memmove(legal->ids + at + 1, legal->ids + at, (size_t)after * sizeof(long));
+    memmove(legal->keys + at + 1, legal->keys + at, (size_t)after * sizeof(PyObject *));
+    legal->ids[at] = id, legal->keys[at] = key;
+    legal->size++;
+    return 0;
+}
+
+static void legal_remove(LegalObject *legal, Py_ssize_t at) {
+    Py_ssize_t after = legal->size - at - 1;
+    Py_DECREF(legal->keys[at]);
+    memmove(legal->ids + at, legal->ids + at + 1, (size_t)after * sizeof(long));
+    memmove(legal->keys + at, legal->keys + at + 1, (size_t)after * sizeof(PyObject *));
+    legal->size--;
+}
+
+/* From a list of ints, sorted and distinct (ValueError otherwise). */
+static LegalObject *legal_from_list(PyObject *list) {
+    Py_ssize_t size = PyList_GET_SIZE(list);
+    LegalObject *made = legal_sized(size + 32);
+    if (made == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        long id;
+        PyObject *item = PyList_GET_ITEM(list, i);
+        id = PyLong_Check(item) ? PyLong_AsLong(item) : -1;
+        if (id < 0) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "legal triangles: non-negative int ids");
+            goto fail;
+        }
+        if (i > 0 && id <= made->ids[i - 1]) {
+            PyErr_SetString(PyExc_ValueError, "legal triangles: sorted, distinct ids");
+            goto fail;
+        }
+        PyObject *key = triangle_key(id);
+        if (key == NULL) goto fail;
+        made->ids[i] = id, made->keys[i] = key;
+        made->size = i + 1;
+    }
+    return made;
+fail:
+    Py_DECREF(made);
+    return NULL;
+}
+
+static LegalObject *legal_copy_of(const LegalObject *legal) {
+    LegalObject *twin = legal_sized(legal->capacity);
+    if (twin == NULL) return NULL;
+    memcpy(twin->ids, legal->ids, (size_t)legal->size * sizeof(long));
+    for (Py_ssize_t i = 0; i < legal->size; i++) twin->keys[i] = Py_NewRef(legal->keys[i]);
+    twin->size = legal->size;
+    return twin;
+}
+
+static PyObject *legal_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"ids", NULL};
+    PyObject *ids = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:LegalTriangles", names, &ids)) return NULL;
+    PyObject *list = ids == NULL ? PyList_New(0) : PySequence_List(ids);
+    if (list == NULL) return NULL;
+    LegalObject *made = legal_from_list(list);
+    Py_DECREF(list);
+    return (PyObject *)made;
+}
+
+static Py_ssize_t legal_length(PyObject *self) { return ((LegalObject *)self)->size; }
+
+static PyObject *legal_item(PyObject *self, Py_ssize_t at) {
+    LegalObject *legal = (LegalObject *)self;
+    if (at < 0 || at >= legal->size) {
+        PyErr_SetString(PyExc_IndexError, "legal triangles index out of range");
+        return NULL;
+    }
+    return Py_NewRef(legal->keys[at]);
+}
+
+static int legal_contains(PyObject *self, PyObject *item) {
+    if (!PyLong_Check(item)) return 0;
+    int overflow;
+    long id = PyLong_AsLongAndOverflow(item, &overflow);
+    if (id == -1 && PyErr_Occurred()) return -1;
+    return !overflow && legal_has((LegalObject *)self, id);
+}
+
+static PyObject *legal_as_list(const LegalObject *legal) {
+    PyObject *list = PyList_New(legal->size);
+    if (list == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < legal->size; i++) PyList_SET_ITEM(list, i, Py_NewRef(legal->keys[i]));
+    return list;
+}
+
+static PyObject *legal_as_tuple(const LegalObject *legal) {
+    PyObject *tuple = PyTuple_New(legal->size);
+    if (tuple == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < legal->size; i++) PyTuple_SET_ITEM(tuple, i, Py_NewRef(legal->keys[i]));
+    return tuple;
+}
+
+/* Equal to another LegalTriangles, a list or tuple of the same ids in order, or a set of
+ * the same ids (the list and the set it stands for). */
+static PyObject *legal_compare(PyObject *self, PyObject *other, int op) {
+    if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED;
+    const LegalObject *legal = (LegalObject *)self;
+    int equal;
+    if (IS_KEPT_LEGAL(other)) {
+        const LegalObject *that = (LegalObject *)other;
+        equal = legal->size == that->size &&
+                memcmp(legal->ids, that->ids, (size_t)legal->size * sizeof(long)) == 0;
+    } else if (PyList_Check(other) || PyTuple_Check(other) || PyAnySet_Check(other)) {
+        PyObject *mine = PyAnySet_Check(other) ? PyFrozenSet_New(NULL) : legal_as_list(legal);
+        if (mine == NULL) return NULL;
+        if (PyAnySet_Check(other)) {
+            for (Py_ssize_t i = 0; i < legal->size; i++) {
+                if (PySet_Add(mine, legal->keys[i]) < 0) {
+                    Py_DECREF(mine);
+                    return NULL;
+                }
+            }
+        } else if (PyTuple_Check(other)) {
+            Py_SETREF(mine, PyList_AsTuple(mine));
+            if (mine == NULL) return NULL;
+        }
+        equal = PyObject_RichCompareBool(mine, other, Py_EQ);
+        Py_DECREF(mine);
+        if (equal < 0) return NULL;
+    } else {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return PyBool_FromLong(op == Py_EQ ? equal : !equal);
+}
+
+static PyObject *legal_repr(PyObject *self) {
+    PyObject *list = legal_as_list((LegalObject *)self);
+    if (list == NULL) return NULL;
+    PyObject *shown = PyObject_Repr(list);
+    Py_DECREF(list);
+    return shown;
+}
+
+static PyObject *legal_copy_method(PyObject *self, PyObject *unused) {
+    return (PyObject *)legal_copy_of((LegalObject *)self);
+}
+
+static PyObject *legal_reduce(PyObject *self, PyObject *unused) {
+    PyObject *list = legal_as_list((LegalObject *)self);
+    if (list == NULL) return NULL;
+    return Py_BuildValue("(O(N))", (PyObject *)&legal_triangles_type, list);
+}
+
+static PySequenceMethods legal_sequence = {
+    .sq_length = legal_length,
+    .sq_item = legal_item,
+    .sq_contains = legal_contains,
+};
+
+static PyMethodDef legal_methods[] = {
+    {"copy", legal_copy_method, METH_NOARGS, "copy(): the same ids, to change apart."},
+    {"__reduce__", legal_reduce, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject legal_triangles_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "engine.akropolis.native._core.LegalTriangles",
+    .tp_basicsize = sizeof(LegalObject),
+    .tp_dealloc = legal_dealloc,
+    .tp_repr = legal_repr,
+    .tp_as_sequence = &legal_sequence,
+    .tp_hash = PyObject_HashNotImplemented,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A city's legal triangles kept by the core: sorted, distinct ids, read as the "
+              "list (and the set) they stand for.",
+    .tp_richcompare = legal_compare,
+    .tp_methods = legal_methods,
+    .tp_new = legal_new,
+};
+
+/* --- the update ------------------------------------------------------------------------ */
+
 /* bisect_left on a list of ints. */
 static Py_ssize_t bisect_left(PyObject *list, long value) {
     Py_ssize_t low = 0, high = PyList_GET_SIZE(list);
@@ -256,7 +531,7 @@ static Py_ssize_t bisect_left(PyObject *list, long value) {
 
 /* One lost id: out of the set, the list (and the texts, when kept). */
 static int lose(PyObject *legal, PyObject *legal_set, PyObject *texts, long id) {
-    PyObject *key = PyLong_FromLong(id);
+    PyObject *key = triangle_key(id);
     if (key == NULL) return -1;
     int found = PySet_Discard(legal_set, key);
     Py_DECREF(key);
@@ -276,7 +551,7 @@ static int lose(PyObject *legal, PyObject *legal_set, PyObject *texts, long id) 
  * inserted in order beside its placements' text. */
 static int gain(PyObject *legal, PyObject *legal_set, PyObject *texts, PyObject *placement_texts,
                 long id) {
-    PyObject *key = PyLong_FromLong(id);
+    PyObject *key = triangle_key(id);
     if (key == NULL) return -1;
     int found = PySet_Contains(legal_set, key);
     int status = found;
@@ -341,31 +616,22 @@ static int merge_gained(PyObject *legal, Py_ssize_t sorted) {
     return 0;
 }
 
-static int update_legal_in(PyObject *top, PyObject *legal, PyObject *legal_set, PyObject *texts,
-                           PyObject *placement_texts, long triangle, long level, int direct);
+/* What one placement changes, as runs of the tables' relative ids (moved to the placed
+ * triangle by `base`): the first run the ids that may be lost, the others those that may
+ * be gained, in the Python method's order. */
+#define MAX_RUNS (2 + MAX_SECTORS)
+typedef struct {
+    long base;
+    int n_runs;
+    const Span *runs[MAX_RUNS];
+} Changes;
 
-static PyObject *core_update_legal(PyObject *self, PyObject *args) {
-    PyObject *top, *legal, *legal_set, *texts, *placement_texts;
-    long triangle, level;
-    int direct;
-    if (!PyArg_ParseTuple(args, "O!O!O!OOllp", &PyDict_Type, &top, &PyList_Type, &legal,
-                          &PySet_Type, &legal_set, &texts, &placement_texts, &triangle, &level,
-                          &direct))
-        return NULL;
-    if (update_legal_in(top, legal, legal_set, texts, placement_texts, triangle, level, direct) < 0)
-        return NULL;
-    Py_RETURN_NONE;
-}
+/* The `i`-th id of run `run`. */
+#define CHANGED_ID(changes, run, i) ((changes)->base + pool[(changes)->runs[run]->start + (i)])
 
-/* The update on checked objects: 0, or -1 with an exception set. */
-static int update_legal_in(PyObject *top, PyObject *legal, PyObject *legal_set, PyObject *texts,
-                           PyObject *placement_texts, long triangle, long level, int direct) {
+static int changes_of(PyObject *top, long triangle, long level, int direct, Changes *changes) {
     if (kinds == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "core tables not set up");
-        return -1;
-    }
-    if (texts != Py_None && !PyList_Check(texts)) {
-        PyErr_SetString(PyExc_TypeError, "texts: a list or None");
         return -1;
     }
     if (triangle < 0) {
@@ -374,6 +640,7 @@ static int update_legal_in(PyObject *top, PyObject *legal, PyObject *legal_set, 
     }
     long y = triangle >> 1, y2 = 2 * y;
     const KindTables *t = &kinds[triangle & 1];
+    changes->base = y2;
 
     /* The nine ring cells, read once: the empty ones and those on the new tile's level. */
     int empty = 0, at_level = 0;
@@ -392,20 +659,11 @@ static int update_legal_in(PyObject *top, PyObject *legal, PyObject *legal_set, 
         if (hex_level == -1 && PyErr_Occurred()) return -1;
         if (hex_level == level) at_level |= 1 << j;
     }
-    const Span *gained_span = &t->gained[at_level];
     const Span *lost_span =
         (direct && level == 1) ? &t->maybe_before[empty] : &t->lost[at_level];
-
-    /* Lost first, then gained (the sharing triangles', then the ring sectors'), as the
-     * Python method does. */
-    for (int32_t i = 0; i < lost_span->len; i++) {
-        if (lose(legal, legal_set, texts, y2 + pool[lost_span->start + i]) < 0) return -1;
-    }
-    Py_ssize_t size = PyList_GET_SIZE(legal);
-    for (int32_t i = 0; i < gained_span->len; i++) {
-        if (gain(legal, legal_set, texts, placement_texts, y2 + pool[gained_span->start + i]) < 0)
-            return -1;
-    }
+    changes->runs[0] = lost_span;
+    changes->runs[1] = &t->gained[at_level];
+    changes->n_runs = 2;
     if (level == 1) {
         /* The ring triangles whose cells are all empty are legal. */
         long outer = outer_whole;
@@ -427,15 +685,95 @@ static int update_legal_in(PyObject *top, PyObject *legal, PyObject *legal_set, 
                 PyErr_SetString(PyExc_RuntimeError, "a sector's index out of its table");
                 return -1;
             }
-            const Span *ids = &s->table[index];
-            for (int32_t i = 0; i < ids->len; i++) {
-                if (gain(legal, legal_set, texts, placement_texts, y2 + pool[ids->start + i]) < 0)
-                    return -1;
-            }
+            changes->runs[changes->n_runs++] = &s->table[index];
+        }
+    }
+    return 0;
+}
+
+/* The changes on a Python list and its set (and texts), as the Python method makes them. */
+static int update_list(PyObject *legal, PyObject *legal_set, PyObject *texts,
+                       PyObject *placement_texts, const Changes *changes) {
+    for (int32_t i = 0; i < changes->runs[0]->len; i++) {
+        if (lose(legal, legal_set, texts, CHANGED_ID(changes, 0, i)) < 0) return -1;
+    }
+    Py_ssize_t size = PyList_GET_SIZE(legal);
+    for (int run = 1; run < changes->n_runs; run++) {
+        for (int32_t i = 0; i < changes->runs[run]->len; i++) {
+            if (gain(legal, legal_set, texts, placement_texts, CHANGED_ID(changes, run, i)) < 0)
+                return -1;
         }
     }
     if (texts == Py_None && PyList_GET_SIZE(legal) != size) return merge_gained(legal, size);
     return 0;
+}
+
+/* The changes on the core's LegalTriangles (and the texts, when kept, in step). */
+static int update_kept(LegalObject *legal, PyObject *texts, PyObject *placement_texts,
+                       const Changes *changes) {
+    if (texts != Py_None && PyList_GET_SIZE(texts) != legal->size) {
+        PyErr_SetString(PyExc_RuntimeError, "legal triangles and their texts out of step");
+        return -1;
+    }
+    for (int32_t i = 0; i < changes->runs[0]->len; i++) {
+        long id = CHANGED_ID(changes, 0, i);
+        Py_ssize_t at = legal_search(legal, id);
+        if (at >= legal->size || legal->ids[at] != id) continue;
+        legal_remove(legal, at);
+        if (texts != Py_None && PyList_SetSlice(texts, at, at + 1, NULL) < 0) return -1;
+    }
+    for (int run = 1; run < changes->n_runs; run++) {
+        for (int32_t i = 0; i < changes->runs[run]->len; i++) {
+            long id = CHANGED_ID(changes, run, i);
+            Py_ssize_t at = legal_search(legal, id);
+            if (at < legal->size && legal->ids[at] == id) continue;
+            if (texts != Py_None) {
+                PyObject *key = triangle_key(id);
+                PyObject *text = key == NULL ? NULL : PyObject_GetItem(placement_texts, key);
+                Py_XDECREF(key);
+                int inserted = text == NULL ? -1 : PyList_Insert(texts, at, text);
+                Py_XDECREF(text);
+                if (inserted < 0) return -1;
+            }
+            if (legal_insert(legal, at, id) < 0) return -1;
+        }
+    }
+    return 0;
+}
+
+static int update_legal_in(PyObject *top, PyObject *legal, PyObject *legal_set, PyObject *texts,
+                           PyObject *placement_texts, long triangle, long level, int direct);
+
+static PyObject *core_update_legal(PyObject *self, PyObject *args) {
+    PyObject *top, *legal, *legal_set, *texts, *placement_texts;
+    long triangle, level;
+    int direct;
+    if (!PyArg_ParseTuple(args, "O!OOOOllp", &PyDict_Type, &top, &legal, &legal_set, &texts,
+                          &placement_texts, &triangle, &level, &direct))
+        return NULL;
+    if (update_legal_in(top, legal, legal_set, texts, placement_texts, triangle, level, direct) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* The update on either kind of legal triangles: a list and its set, or the core's
+ * LegalTriangles in both places. 0, or -1 with an exception set. */
+static int update_legal_in(PyObject *top, PyObject *legal, PyObject *legal_set, PyObject *texts,
+                           PyObject *placement_texts, long triangle, long level, int direct) {
+    int kept = IS_KEPT_LEGAL(legal);
+    if (kept ? legal_set != legal : !(PyList_Check(legal) && PySet_Check(legal_set))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "a city's legal triangles: a list and a set, or LegalTriangles in both");
+        return -1;
+    }
+    if (texts != Py_None && !PyList_Check(texts)) {
+        PyErr_SetString(PyExc_TypeError, "texts: a list or None");
+        return -1;
+    }
+    Changes changes;
+    if (changes_of(top, triangle, level, direct, &changes) < 0) return -1;
+    if (kept) return update_kept((LegalObject *)legal, texts, placement_texts, &changes);
+    return update_list(legal, legal_set, texts, placement_texts, &changes);
 }
 
 /* --- second stage: the running score (`fast.running_score.RunningScore`) ------------- */
@@ -452,6 +790,8 @@ static int update_legal_in(PyObject *top, PyObject *legal, PyObject *legal_set, 
 #define MAX_FLOOD 512
 
 static int score_ready;
+#define MAX_HEX_LEVEL 64
+static PyObject *hexes_made[MAX_HEX_LEVEL][MAX_CODES]; /* `hex_of`'s, made once */
 static long step[6];
 static long ring_cycle[2][RING_SIZE]; /* triangle_ring.RING_CYCLE */
 static long ring_any[2][RING_SIZE];   /* geometry.RING */
@@ -584,6 +924,9 @@ static PyObject *core_score_setup(PyObject *self, PyObject *args) {
         barracks_doubled_mask |= 1L << count;
     }
     n_codes = (int)n;
+    for (int level = 0; level < MAX_HEX_LEVEL; level++) {
+        for (int code = 0; code < MAX_CODES; code++) Py_CLEAR(hexes_made[level][code]);
+    }
     house = plain[0], market = plain[1], barracks = plain[2], temple = plain[3];
     garden = plain[4], market_plaza = plain[5];
     houses_doubled_from = limits[0], temples_doubled_from_level = limits[1];
@@ -1416,6 +1759,16 @@ static int slot_extend(PyObject *object, Py_ssize_t offset, const char *name, Py
     return slot_put(object, offset, PySequence_Concat(old, more));
 }
 
+/* The hex (level, code, stars) a tile puts on a cell (a new reference): made once per
+ * level and code and kept (a tuple, never changed), so a placement makes no new object. */
+static PyObject *hex_of(long level, long code) {
+    if (level < 0 || level >= MAX_HEX_LEVEL)
+        return Py_BuildValue("(lll)", level, code, (long)stars_of[code]);
+    PyObject **kept = &hexes_made[level][code];
+    if (*kept == NULL) *kept = Py_BuildValue("(lll)", level, code, (long)stars_of[code]);
+    return Py_XNewRef(*kept);
+}
+
 /* `City.place`: the quarries covered, or -1 with an exception set. */
 static long place_in(PyObject *city, long triangle, PyObject *cell_tuple, PyObject *code_tuple,
                      PyObject *uid) {
@@ -1466,7 +1819,7 @@ static long place_in(PyObject *city, long triangle, PyObject *cell_tuple, PyObje
     }
     int status = 0;
     for (int j = 0; j < 3 && status == 0; j++) {
-        PyObject *hex = Py_BuildValue("(lll)", level, codes[j], (long)stars_of[codes[j]]);
+        PyObject *hex = hex_of(level, codes[j]);
         PyObject *cell = PyTuple_GET_ITEM(cell_tuple, j);
         status = hex == NULL ? -1 : PyDict_SetItem(top, cell, hex);
         Py_XDECREF(hex);
@@ -1502,13 +1855,25 @@ static long place_in(PyObject *city, long triangle, PyObject *cell_tuple, PyObje
             PyObject *texts = legal_set ? slot_get(kept, cache_slot[K_LEGAL_TEXTS], "legal_texts") : NULL;
             if (texts == NULL) {
                 status = -1;
-            } else if (!PyList_Check(legal) || !PySet_Check(legal_set) ||
-                       (texts != Py_None && !PyList_Check(texts))) {
+            } else if (IS_KEPT_LEGAL(legal)) {
+                status = update_legal_in(top, legal, legal_set, texts, placement_texts, triangle,
+                                         level, 1);
+            } else if (!PyList_Check(legal) || !PySet_Check(legal_set)) {
                 PyErr_SetString(PyExc_TypeError, "a city's legal triangles: a list and a set");
                 status = -1;
             } else {
-                status = update_legal_in(top, legal, legal_set, texts, placement_texts, triangle,
-                                         level, 1);
+                /* The city's list and set become the core's LegalTriangles, in both slots,
+                 * at its first update here. */
+                PyObject *made = (PyObject *)legal_from_list(legal);
+                if (made == NULL) {
+                    status = -1;
+                } else {
+                    slot_set(kept, cache_slot[K_LEGAL], made);
+                    slot_set(kept, cache_slot[K_LEGAL_SET], made);
+                    status = update_legal_in(top, made, made, texts, placement_texts, triangle,
+                                             level, 1);
+                    Py_DECREF(made);
+                }
             }
         }
     }
@@ -1658,19 +2023,39 @@ static PyObject *core_take_and_place(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* The legal actions' class (`actions.LegalActions`, handed over by `legal_setup`) and
+ * its slots. */
+static PyTypeObject *legal_type;
+enum { L_CITY, L_CITY_TILES, L_SIZE, L_TILES, L_TRIANGLES, L_COUNT };
+static const char *legal_names[L_COUNT] = {"city", "city_tiles", "size", "tiles", "triangles"};
+static Py_ssize_t legal_slot[L_COUNT];
+
 /* `rules.apply_legal`. */
 static PyObject *core_apply_legal(PyObject *self, PyObject *args) {
     PyObject *state, *legal;
     Py_ssize_t index;
     if (!PyArg_ParseTuple(args, "OOn", &state, &legal, &index)) return NULL;
-    long size = long_attribute(legal, s_size);
-    if (size == -1 && PyErr_Occurred()) return NULL;
+    /* The legal actions' slots read where they are kept (`legal_setup`), or asked. */
+    int ours = legal_type != NULL && Py_TYPE(legal) == legal_type;
+    PyObject *size_of = ours ? Py_XNewRef(SLOT(legal, legal_slot[L_SIZE]))
+                             : PyObject_GetAttr(legal, s_size);
+    long size = size_of == NULL ? -1 : PyLong_AsLong(size_of);
+    Py_XDECREF(size_of);
+    if (size == -1 && (size_of == NULL || PyErr_Occurred())) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_AttributeError, "size: not set");
+        return NULL;
+    }
     if (index < 0 || index >= size) {
         PyErr_SetString(PyExc_IndexError, "legal action index out of range");
         return NULL;
     }
-    PyObject *triangles = PyObject_GetAttr(legal, s_triangles);
-    PyObject *tiles = triangles ? PyObject_GetAttr(legal, s_tiles) : NULL;
+    PyObject *triangles = ours ? Py_XNewRef(SLOT(legal, legal_slot[L_TRIANGLES]))
+                               : PyObject_GetAttr(legal, s_triangles);
+    PyObject *tiles = triangles == NULL ? NULL
+                      : ours            ? Py_XNewRef(SLOT(legal, legal_slot[L_TILES]))
+                                        : PyObject_GetAttr(legal, s_tiles);
+    if (ours && tiles == NULL && !PyErr_Occurred())
+        PyErr_SetString(PyExc_AttributeError, "legal actions: slots not set");
     PyObject *result = NULL;
     if (tiles == NULL) goto done;
     if (!PyTuple_Check(triangles) || !PyTuple_Check(tiles) || PyTuple_GET_SIZE(triangles) == 0) {
@@ -1804,9 +2189,11 @@ static PyObject *core_apply_action(PyObject *self, PyObject *args) {
     PyObject *legal = SLOT(kept, cache_slot[K_LEGAL]), *pending = SLOT(kept, cache_slot[K_PENDING]);
     PyObject *legal_set = SLOT(kept, cache_slot[K_LEGAL_SET]);
     if (legal == NULL || legal == Py_None || pending == NULL || !PyTuple_Check(pending) ||
-        PyTuple_GET_SIZE(pending) != 0 || legal_set == NULL || !PyAnySet_Check(legal_set))
+        PyTuple_GET_SIZE(pending) != 0 || legal_set == NULL ||
+        !(PyAnySet_Check(legal_set) || IS_KEPT_LEGAL(legal_set)))
         goto done;
-    int found = in_set(legal_set, triangle);
+    int found = IS_KEPT_LEGAL(legal_set) ? legal_has((LegalObject *)legal_set, triangle)
+                                          : in_set(legal_set, triangle);
     if (found <= 0) {
         PyErr_Clear();
         goto done;
@@ -2149,10 +2536,6 @@ lost:
  * triangles), made here as Python makes it, every slot set: a random playout asks for it
  * every turn. Its class is handed over by `engine.akropolis.actions` (`legal_setup`). */
 
-static PyTypeObject *legal_type;
-enum { L_CITY, L_CITY_TILES, L_SIZE, L_TILES, L_TRIANGLES, L_COUNT };
-static const char *legal_names[L_COUNT] = {"city", "city_tiles", "size", "tiles", "triangles"};
-static Py_ssize_t legal_slot[L_COUNT];
 #define MAX_RANGES 16
 static PyObject *ranges[MAX_RANGES]; /* tuple(range(n)), kept */
 static PyObject *s_legal_triangles, *minus_one;
@@ -2257,7 +2640,9 @@ static PyObject *core_legal_actions(PyObject *self, PyObject *state) {
         city = Py_NewRef(PyList_GET_ITEM(cities, player));
         if ((listed = legal_triangles_of(city, &city_tiles)) == NULL) goto done;
         tiles = range_tuple(affordable);
-        triangles = tiles ? PySequence_Tuple(listed) : NULL;
+        triangles = tiles == NULL       ? NULL
+                    : IS_KEPT_LEGAL(listed) ? legal_as_tuple((LegalObject *)listed)
+                                            : PySequence_Tuple(listed);
     }
     if (triangles == NULL) goto done;
     size = PyLong_FromSsize_t(PyTuple_GET_SIZE(tiles) * PyTuple_GET_SIZE(triangles) * 3);
@@ -2279,6 +2664,35 @@ done:
     Py_XDECREF(triangles);
     Py_XDECREF(size);
     return legal;
+}
+
+/* ---- The deal's shuffle (`engine.rng.SplitMix64(seed).shuffle(items)`) ------------------
+ * Fisher-Yates in place, each `j` drawn as `SplitMix64.below(i + 1)` draws it (a draw at or
+ * above the largest multiple of the bound below 2**64 drawn again): the same items in the
+ * same order as the Python method, which stays the reference (`tests/engine/test_rng.py`
+ * and the core's tests compare the two). */
+
+static PyObject *core_shuffle(PyObject *self, PyObject *args) {
+    PyObject *items;
+    unsigned long long state;
+    if (!PyArg_ParseTuple(args, "O!K", &PyList_Type, &items, &state)) return NULL;
+    PyObject **item = ((PyListObject *)items)->ob_item;
+    for (Py_ssize_t i = PyList_GET_SIZE(items) - 1; i > 0; i--) {
+        uint64_t bound = (uint64_t)i + 1, value;
+        /* 2**64 - 2**64 % bound, less one: the largest value drawn and kept. */
+        uint64_t last = UINT64_MAX - (UINT64_MAX % bound + 1) % bound;
+        do {
+            state += 0x9E3779B97F4A7C15ULL;
+            uint64_t z = state;
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+            value = z ^ (z >> 31);
+        } while (value > last);
+        Py_ssize_t j = (Py_ssize_t)(value % bound);
+        PyObject *swap = item[i];
+        item[i] = item[j], item[j] = swap;
+    }
+    return PyLong_FromUnsignedLongLong(state);
 }
 
 static PyMethodDef core_methods[] = {
@@ -2316,6 +2730,9 @@ static PyMethodDef core_methods[] = {
      "board_values(top, doubled): `fast.board_score.colour_values` (doubled: the five "
      "variants' flags, `board_score.doubled`)."},
     {"copy_state", core_copy_state, METH_O, "copy_state(state): `AkropolisState.copy`."},
+    {"shuffle", core_shuffle, METH_VARARGS,
+     "shuffle(items, state): `SplitMix64` of this state's `shuffle(items)`, in place; the "
+     "generator's state after."},
     {"action_setup", core_action_setup, METH_VARARGS,
      "action_setup(origin, q_step, r_step, far, triangle_from_anchor, tile_steps): how an "
      "action's coordinates are coded, copied once."},
@@ -2346,7 +2763,9 @@ PyMODINIT_FUNC PyInit__core(void) {
             return NULL;
         }
     }
-    if (PyModule_AddIntConstant(module, "VERSION", CORE_VERSION) < 0) {
+    if (PyType_Ready(&legal_triangles_type) < 0 ||
+        PyModule_AddObjectRef(module, "LegalTriangles", (PyObject *)&legal_triangles_type) < 0 ||
+        PyModule_AddIntConstant(module, "VERSION", CORE_VERSION) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -31,11 +31,19 @@ from tests.engine.support import GAME, property_settings
 
 
 def slots(thing: Any, names: tuple[str, ...]) -> dict[str, Any]:
-    """The slots of a kept object as plain values (a dict's order kept: its items)."""
+    """The slots of a kept object as plain values (a dict's order kept: its items; the
+    legal triangles as a list and a set, which the core keeps as its `LegalTriangles`)."""
     shown: dict[str, Any] = {}
     for name in names:
         value = getattr(thing, name)
-        shown[name] = (type(value).__name__, list(value.items())) if type(value) is dict else value
+        if type(value) is dict:
+            shown[name] = (type(value).__name__, list(value.items()))
+        elif name == "legal" and value is not None:
+            shown[name] = list(value)
+        elif name == "legal_set":
+            shown[name] = set(value)
+        else:
+            shown[name] = value
     return shown
 
 

@@ -121,7 +121,8 @@ def describe(pids: list[int]) -> list[str]:
         except (FileNotFoundError, ProcessLookupError):
             described.append(f"{pid} (gone)")
             continue
-        described.append(f"{pid} {stat[0]} parent {stat[1]}: {command.decode(errors='replace')}")
+        shown = command.decode(errors="replace")
+        described.append(f"{pid} {stat[0]} parent {stat[1]}: {shown[:120]}...{shown[-200:]}")
     return described
 
 

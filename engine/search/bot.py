@@ -44,9 +44,9 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "mcts-1": Level(iterations=24, determinizations=4, candidates=4, horizon=4),
-    "mcts-2": Level(iterations=96, determinizations=12, candidates=8, horizon=6),
-    "mcts-3": Level(iterations=288, determinizations=36, candidates=12, horizon=8),
+    "mcts-1": Level(iterations=16, determinizations=4, candidates=3, horizon=4),
+    "mcts-2": Level(iterations=64, determinizations=12, candidates=8, horizon=5),
+    "mcts-3": Level(iterations=192, determinizations=32, candidates=12, horizon=6),
 }
 """The builtin names of the search bots, weakest first."""
 
@@ -74,6 +74,8 @@ class SearchBot(Player):
         self._values: MoveValues = spec.move_values
         self._seen: Callable[[JSON], Any] | None = spec.state_from_observation
         """The state the greedy bot ranks the candidates on: what the seat sees."""
+        self._kept = spec.scores
+        """The game's kept scores: scored once on a state, kept up to date on its copies."""
         scores = spec.scores or (lambda state: self.game.result(state).scores)
         self._standing: Callable[[Any], Sequence[float]] = spec.standing or scores
         self.last = SearchStats()
@@ -87,6 +89,8 @@ class SearchBot(Player):
         for state in states:
             if len(self.game.legal_actions(state)) != len(legal_actions):
                 raise RuntimeError("a determinized state has other legal actions than the seat")
+            if self._kept is not None:
+                self._kept(state)
         search = Guided(
             self.game,
             self._values,

@@ -140,6 +140,7 @@ def score_breakdown(details: Sequence[Mapping[str, Any]]) -> ScoreBreakdown:
 
 def move_values(state: AkropolisState, legal_actions: Sequence[JSON]) -> list[int]:
     """The greedy bot's gains (`greedy.move_values`), imported when a search bot asks."""
+    # Imported when first asked for: a process that only plays starts without it.
     from engine.akropolis.greedy import move_values as greedy_values
 
     return greedy_values(state, legal_actions)

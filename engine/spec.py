@@ -76,6 +76,13 @@ class GameSpec(Generic[StateT]):
     to date by `apply`: the cheap evaluation for lookahead (`agon_bot.Lookahead`)."""
     score: Callable[[StateT, int], int] | None = None
     """One seat's score of `scores`, without working out the others'."""
+    move_values: Callable[[StateT, Sequence[JSON]], Sequence[float]] | None = None
+    """The game's greedy bot's value of each of the legal actions given (those of the
+    state's player to move), the first of the best its choice: the search bots' guide
+    (`engine.search.guided`), which orders their candidates and plays their playouts."""
+    standing: Callable[[StateT], Sequence[float]] | None = None
+    """Every seat's standing in an unfinished game, more being better, in the units of
+    its scores: how the search bots judge a playout cut short. None: the scores."""
 
     @property
     def id(self) -> str:

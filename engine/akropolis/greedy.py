@@ -13,11 +13,13 @@ from typing import Any
 
 from engine.akropolis.components import hex_code
 from engine.akropolis.fast.gains import fast_gains
+from engine.akropolis.observation import observation
+from engine.akropolis.rules import current_player
 from engine.akropolis.scoring import VARIANTS, placed_surface, score_surface, surface_from_json
 from engine.core import JSON
 from engine.players import Player
 
-__all__ = ["GreedyBot", "naive_gains"]
+__all__ = ["GreedyBot", "move_values", "naive_gains"]
 
 
 def naive_gains(observation: dict[str, Any], legal_actions: Sequence[dict[str, int]]) -> list[int]:
@@ -37,6 +39,12 @@ def naive_gains(observation: dict[str, Any], legal_actions: Sequence[dict[str, i
         stones_after = stones - action["tile"] + quarries
         gains.append(score_surface(after, stones_after, variants).total - before)
     return gains
+
+
+def move_values(state: Any, legal_actions: Sequence[dict[str, int]]) -> list[int]:
+    """The greedy bot's gain of each legal action of the player to move (its choice the
+    first of the best): the search bots' guide."""
+    return fast_gains(observation(state, current_player(state)), legal_actions)
 
 
 class GreedyBot(Player):

@@ -138,6 +138,14 @@ def score_breakdown(details: Sequence[Mapping[str, Any]]) -> ScoreBreakdown:
     )
 
 
+def move_values(state: AkropolisState, legal_actions: Sequence[JSON]) -> list[int]:
+    """The greedy bot's gains (`greedy.move_values`), imported when a search bot asks."""
+    # Imported when first asked for: a process that only plays starts without it.
+    from engine.akropolis.greedy import move_values as greedy_values
+
+    return greedy_values(state, legal_actions)
+
+
 SPEC: GameSpec[AkropolisState] = GameSpec(
     game=AKROPOLIS,
     blurb="Build a city of hex tiles, stack them for height and buy the best ones "
@@ -153,4 +161,5 @@ SPEC: GameSpec[AkropolisState] = GameSpec(
     score_json=AKROPOLIS.score_json,
     scores=AKROPOLIS.scores,
     score=AKROPOLIS.score,
+    move_values=move_values,
 )

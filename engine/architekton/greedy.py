@@ -30,6 +30,7 @@ from engine.architekton.board import (
 from engine.architekton.components import TERRAIN_OF_NAME, edge
 from engine.architekton.observation import state_from_observation
 from engine.architekton.state import MOVE_HOUSE, ArchitektonState
+from engine.architekton.turns import current_player
 from engine.core import JSON
 from engine.players import Player
 from engine.squaregrid import NEIGHBOUR_STEPS, encode, opposite
@@ -89,6 +90,27 @@ def removes_house(state: ArchitektonState, player: int, cell: int, loss: int) ->
     groups = house_groups(houses_of(state, player))
     largest = max(groups, key=len, default=set())
     return cell not in largest
+
+
+def move_values(state: ArchitektonState, legal_actions: Sequence[JSON]) -> list[float]:
+    """The greedy bot's value of each legal action of the player to move (its choice the
+    first of the best): the search bots' guide."""
+    player = current_player(state)
+    if state.pending:
+        decision = state.pending[0]
+        if decision.kind == MOVE_HOUSE:
+            chosen = move_choice(state, player, decision.cell, legal_actions)
+            return [float(index == chosen) for index in range(len(legal_actions))]
+        remove = removes_house(state, player, decision.cell, decision.loss)
+        return [float(action.get("remove_house") == remove) for action in legal_actions]
+    return [
+        float(
+            building_value(state, player, action)
+            if "building" in action
+            else landscape_value(state, player, action)
+        )
+        for action in legal_actions
+    ]
 
 
 class GreedyBot(Player):

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.architekton.greedy import move_values
 from engine.architekton.observation import state_from_observation
 from engine.architekton.rules import ARCHITEKTON
 from engine.architekton.spectator import ArchitektonSpectator
@@ -47,4 +48,5 @@ SPEC: GameSpec[ArchitektonState] = GameSpec(
     score_breakdown=score_breakdown,
     state_from_observation=ARCHITEKTON.state_from_observation,
     sample_state=state_from_observation,
+    move_values=move_values,
 )

@@ -125,6 +125,24 @@ class GreedyBot(Player):
         return legal_actions[values.index(max(values))]
 
 
+def move_values(state: AttikaState, legal_actions: Sequence[JSON]) -> list[float]:
+    """The greedy bot's value of each legal action of the player to move (its choice the
+    first of the best): the search bots' guide."""
+    return action_values(state, state.current, legal_actions)
+
+
+def standing(state: AttikaState) -> list[float]:
+    """Every seat's progress towards a win, in buildings: the buildings on the map, or
+    more when two linked shrines are nearer than the last building (30 less the buildings
+    still missing between its colonies and two shrines, as `ShrinePlanner` counts them).
+    The search bots judge a playout cut short by it: the score (the buildings on the
+    map) does not see the shrines."""
+    return [
+        float(max(len(seat.placed), BUILDING_COUNT - ShrinePlanner(state, player).best))
+        for player, seat in enumerate(state.seats)
+    ]
+
+
 def action_values(state: AttikaState, me: int, legal_actions: Sequence[JSON]) -> list[float]:
     """The value of each legal action, in order."""
     planner = ShrinePlanner(state, me)

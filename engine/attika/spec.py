@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.attika.greedy import move_values, standing
 from engine.attika.observation import state_from_observation
 from engine.attika.rules import ATTIKA
 from engine.attika.spectator import AttikaSpectator
@@ -20,4 +21,6 @@ SPEC: GameSpec[AttikaState] = GameSpec(
     legal_actions_from_json=ATTIKA.legal_actions_from_json,
     state_from_observation=ATTIKA.state_from_observation,
     sample_state=state_from_observation,
+    move_values=move_values,
+    standing=standing,
 )

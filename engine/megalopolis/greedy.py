@@ -96,6 +96,18 @@ def position_value(state: MegalopolisState, player: int) -> int:
     return 10 * (totals[player] - best_other) + len(state.hands[player])
 
 
+def move_values(state: MegalopolisState, legal_actions: Sequence[JSON]) -> list[int]:
+    """The greedy bot's value of each legal action of the player to move (its choice the
+    first of the best): the search bots' guide."""
+    legal = legal_actions if isinstance(legal_actions, LegalActions) else None
+    choices: list[Choice] = (
+        [legal.choice(i) for i in range(len(legal))]
+        if legal is not None
+        else [parse_action(action) for action in legal_actions]
+    )
+    return GreedyBot().values(state, state.turn_player, choices)
+
+
 class GreedyBot(Player):
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed  # the greedy bot draws nothing at random; kept for a uniform interface

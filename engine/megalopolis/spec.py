@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.megalopolis.greedy import move_values
 from engine.megalopolis.observation import state_from_observation
 from engine.megalopolis.rules import MEGALOPOLIS
 from engine.megalopolis.spectator import MegalopolisSpectator
@@ -20,4 +21,5 @@ SPEC: GameSpec[MegalopolisState] = GameSpec(
     legal_actions_from_json=MEGALOPOLIS.legal_actions_from_json,
     state_from_observation=MEGALOPOLIS.state_from_observation,
     sample_state=state_from_observation,
+    move_values=move_values,
 )

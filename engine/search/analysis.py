@@ -1,10 +1,13 @@
 """A finished match's story: every seat's chances after every move, judged by a search bot.
 
 For each state of the replay (step 0, the table after setup, then after each action, as
-the replay viewer counts its steps) the search of a reference level (`LEVELS`, mcts-1 by
-default) runs from that state: UCT over the moves of the seat to move, its `candidates`
-best by their immediate lead, `iterations` playouts of at most `horizon` random moves
-each, judged as the search bots judge them (`engine.search.uct`). A position's value for
+the replay viewer counts its steps) the search of a reference level (`LEVELS`, named as
+the search bots, mcts-1 by default) runs from that state: UCT over the moves of the seat
+to move, its `candidates` best by their immediate lead, `iterations` playouts of at most
+`horizon` random moves each, judged by the score margins (`engine.search.uct`). These
+are the first search bots' levels, unguided: the curves' noise and `DROP_THRESHOLD` were
+measured with them (bench/README.md, "Match analysis"); the bots themselves now search
+guided by the greedy bots (`engine.search.guided`). A position's value for
 each seat is the mean reward, to every seat, of the playouts through the move the search
 visited most: the line the search believes in, not the average over the moves it tried
 and rejected. A finished game's values are its result's.
@@ -32,9 +35,16 @@ from typing import Any
 from engine.registry import get_spec
 from engine.replay import Replay, replay_states
 from engine.rng import SplitMix64, derive_seed
-from engine.search.bot import LEVELS, Level, leading_moves
+from engine.search.bot import Level, leading_moves
 from engine.search.uct import Searcher, pairwise_rewards
 
+LEVELS: dict[str, Level] = {
+    "mcts-1": Level(iterations=64, determinizations=1, candidates=8, horizon=4),
+    "mcts-2": Level(iterations=384, determinizations=1, candidates=12, horizon=4),
+    "mcts-3": Level(iterations=2048, determinizations=1, candidates=16, horizon=4),
+}
+"""The analysis's levels by name, weakest first (the whole state is searched: one
+"determinization")."""
 DEFAULT_LEVEL = "mcts-1"
 DROPS_SHOWN = 5
 """At most this many drops are marked."""

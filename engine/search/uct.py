@@ -41,7 +41,7 @@ def pairwise_rewards(result: MatchResult) -> list[float]:
     ]
 
 
-def margin_rewards(scores: Sequence[int]) -> list[float]:
+def margin_rewards(scores: Sequence[float]) -> list[float]:
     """Each seat's pairwise share judged on scores of an unfinished game: a meeting is
     worth 1/2 + tanh(margin / scale) / 2, the scale a tenth of the largest score (at
     least 1), so a lead counts more the larger it is, and saturates."""

@@ -28,7 +28,7 @@ class MatchAnalysis(models.Model):
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
     level = models.CharField(max_length=16, blank=True)
-    """The search level that judged the positions (engine.search.bot.LEVELS)."""
+    """The search level that judged the positions (engine.search.analysis.LEVELS)."""
     values = models.JSONField(default=list, blank=True)
     """values[step][seat]: each seat's expected share of its meetings, in thousandths."""
     movers = models.JSONField(default=list, blank=True)

@@ -607,7 +607,8 @@ AGON_GAME_STATS_CACHE_SECONDS = env_int("AGON_GAME_STATS_CACHE_SECONDS", 300)
 AGON_GAME_STATS_DIGESTS_PER_RUN = env_int("AGON_GAME_STATS_DIGESTS_PER_RUN", 500)
 """How many ranked matches' replays one beat run reads for the statistics at most."""
 AGON_ANALYSIS_LEVEL = env_choice("AGON_ANALYSIS_LEVEL", ("mcts-1", "mcts-2", "mcts-3"), "mcts-1")
-"""The search bot whose playouts judge every position of an analysed match."""
+"""The search level (engine.search.analysis.LEVELS) whose playouts judge every position
+of an analysed match."""
 AGON_ANALYSIS_PER_DAY = env_int("AGON_ANALYSIS_PER_DAY", 2000)
 """Analyses asked for over any 24 hours, by beat and by owners together: the queue's
 daily bound (bench/README.md, "Match analysis": about 2 % of two cores at mcts-1)."""

@@ -14,12 +14,12 @@ from engine.match import play_match
 from engine.registry import game_ids, get_game
 from engine.replay import Replay, ReplayError
 from engine.search.analysis import (
+    LEVELS,
     Drop,
     analyse_replay,
     biggest_drops,
     expected_rank,
 )
-from engine.search.bot import LEVELS
 from engine.search.uct import pairwise_rewards
 
 

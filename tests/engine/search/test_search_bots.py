@@ -1,8 +1,10 @@
 """The search bots: deterministic from their seed, always legal, bounded by their
-iterations, and stronger than chance."""
+iterations, guided by the greedy bots, and stronger than chance."""
 
 from __future__ import annotations
 
+import itertools
+import time
 from typing import Any
 
 import pytest
@@ -11,10 +13,13 @@ from engine.bots import SEARCH_BOTS, builtin_bot
 from engine.core import MatchResult, compact_json
 from engine.match import play_match
 from engine.players import Player, RandomBot
-from engine.registry import get_game
+from engine.registry import get_game, get_spec
 from engine.rng import SplitMix64, derive_seed
 from engine.search.bot import LEVELS, Level, SearchBot
+from engine.search.guided import open_candidates, ranked
 from engine.search.uct import Searcher, margin_rewards, pairwise_rewards
+
+GAMES = ["akropolis", "architekton", "attika", "megalopolis"]
 
 TINY = Level(iterations=8, determinizations=2, candidates=4, horizon=4)
 """A level small enough to play whole games of every size in the suite."""
@@ -31,9 +36,30 @@ def play(game_id: str, players: int, seed: int, bots: list[Player]) -> Any:
     )
 
 
+def greedy_positions(game_id: str, count: int, seed: int = 3) -> list[tuple[Any, Any]]:
+    """Observations and legal actions of `count` decisions spread over a greedy match."""
+    game = get_game(game_id)
+    state = game.new_state(seed, 2, {})
+    bots = [builtin_bot("greedy", game_id, seed, seat) for seat in range(2)]
+    seen = []
+    while not game.is_over(state):
+        seat = game.current_player(state)
+        observation, legal = game.observation(state, seat), game.legal_actions(state)
+        if len(legal) > 1:
+            seen.append((observation, legal))
+        game.apply(state, bots[seat].act(observation, legal))
+    step = max(1, len(seen) // count)
+    return seen[step // 2 :: step][:count]
+
+
 def test_the_levels_grow_weakest_first() -> None:
     levels = [LEVELS[name] for name in SEARCH_BOTS]
     assert [level.iterations for level in levels] == sorted({level.iterations for level in levels})
+    for lower, higher in itertools.pairwise(levels):
+        # more deals seen, not only the same few more often; longer and wider
+        assert higher.determinizations > lower.determinizations
+        assert higher.candidates > lower.candidates
+        assert (higher.horizon or 0) >= (lower.horizon or 0)
 
 
 def test_a_builtin_search_bot_is_seeded_from_the_match_seed_its_name_and_seat() -> None:
@@ -103,6 +129,77 @@ def test_a_decision_runs_exactly_its_iterations_and_no_more_playout_moves(game_i
     assert bot.last.iterations == level.iterations
     assert bot.last.determinizations == level.determinizations
     assert 0 < bot.last.playout_moves <= level.iterations * (level.horizon or 0)
+
+
+@pytest.fixture
+def no_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any look at a clock fails: a decision's work is its iterations, never a time."""
+
+    def clock() -> float:
+        raise AssertionError("a search bot read a clock")
+
+    for name in ("time", "monotonic", "perf_counter", "process_time", "thread_time"):
+        monkeypatch.setattr(time, name, clock)
+        monkeypatch.setattr(time, f"{name}_ns", clock)
+
+
+@pytest.mark.usefixtures("no_clock")
+@pytest.mark.parametrize("name", SEARCH_BOTS)
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_level_decides_alike_from_one_seed_within_its_bounds_and_no_clock(
+    game_id: str, name: str
+) -> None:
+    level = LEVELS[name]
+    [(observation, legal)] = greedy_positions(game_id, 1)
+    decided = []
+    for _ in range(2):
+        bot = SearchBot(game_id, level, 11)
+        decided.append((compact_json(bot.act(observation, legal)), bot.last))
+    assert decided[0] == decided[1]
+    stats = decided[0][1]
+    assert stats.iterations == level.iterations
+    assert stats.determinizations == level.determinizations
+    assert 1 < stats.candidates <= level.candidates
+    assert 0 < stats.playout_moves <= level.iterations * (level.horizon or 0)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_single_iteration_plays_the_greedy_move(game_id: str) -> None:
+    """The greedy bot's choice is the first candidate: the guide is the greedy bot."""
+    one = Level(iterations=1, determinizations=1, candidates=4, horizon=1)
+    for number, (observation, legal) in enumerate(greedy_positions(game_id, 6)):
+        greedy = builtin_bot("greedy", game_id, 1, 0).act(observation, legal)
+        searched = SearchBot(game_id, one, number).act(observation, legal)
+        assert compact_json(searched) == compact_json(greedy)
+
+
+def test_candidates_open_one_by_one_the_greedy_move_first() -> None:
+    opened = [open_candidates(done, 12) for done in (0, 1, 2, 8, 18, 32, 128, 392, 10_000)]
+    assert opened == [1, 1, 2, 3, 4, 5, 9, 12, 12]
+    assert ranked([3.0, 7.0, 3.0, 9.0, 7.0], 4) == [3, 1, 4, 0]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_search_tries_no_more_candidates_than_widening_has_opened(game_id: str) -> None:
+    level = Level(iterations=9, determinizations=3, candidates=8, horizon=2)
+    for number, (observation, legal) in enumerate(greedy_positions(game_id, 3)):
+        bot = SearchBot(game_id, level, number)
+        bot.act(observation, legal)
+        assert bot.last.candidates <= min(open_candidates(8, 8), len(legal))
+
+
+def test_attika_standing_counts_the_buildings_or_more_near_two_shrines() -> None:
+    spec = get_spec("attika")
+    assert spec.standing is not None
+    game = spec.game
+    state = game.new_state(2, 2, {})
+    bots = [builtin_bot("greedy", "attika", 2, seat) for seat in range(2)]
+    while not game.is_over(state):
+        standing = spec.standing(state)
+        placed = game.result(state).scores
+        assert all(mine >= built for mine, built in zip(standing, placed, strict=True))
+        seat = game.current_player(state)
+        game.apply(state, bots[seat].act(game.observation(state, seat), game.legal_actions(state)))
 
 
 def test_a_forced_move_is_played_without_searching() -> None:

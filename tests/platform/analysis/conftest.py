@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from agon.analysis import services
 from agon.bots.models import BotVersion
 from agon.ladders.models import Ladder
-from engine.search.bot import LEVELS
+from engine.search.analysis import LEVELS
 from tests.platform.conftest import MakeBot
 
 GAME = "architekton"

@@ -11,7 +11,7 @@ from django.conf import settings
 
 from agon.analysis.services import ANALYSIS_TASK
 from agon.celery import app
-from engine.search.bot import LEVELS
+from engine.search.analysis import LEVELS
 
 REPO_DIR = Path(__file__).resolve().parents[3]
 

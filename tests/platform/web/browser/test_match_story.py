@@ -20,7 +20,7 @@ from agon.analysis.selectors import analysis_document
 from agon.bots.models import BotVersion
 from agon.ladders.models import Ladder
 from agon.matches.models import Match
-from engine.search.bot import LEVELS
+from engine.search.analysis import LEVELS
 from tests.platform.conftest import MakeBot
 from tests.platform.support import ranked_match
 from tests.platform.web.browser.conftest import (

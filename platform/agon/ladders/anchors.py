@@ -33,18 +33,29 @@ from agon.bots.models import Bot, BotVersion
 from agon.ladders.models import Ladder
 from agon.ladders.services import ratings_enter
 from engine.bots import BUILTIN_BOTS
+from engine.registry import game_ids
 
 ANCHORS_OWNER = "builtin"
 """The account the anchors belong to: a reserved username (agon.accounts.names)."""
 
 
+def search_code() -> list[Path]:
+    """The files of the code that decides the search bots' moves: the search
+    (engine/search) and each game's greedy bot, which ranks its candidates and plays its
+    playouts."""
+    search = Path(engine.search.__file__).resolve().parent
+    greedy = [search.parent / game / "greedy.py" for game in sorted(game_ids())]
+    return [*sorted(search.glob("*.py")), *greedy]
+
+
 @cache
 def search_digest() -> str:
-    """The sha256 of the code that decides the search bots' moves (engine/search)."""
-    folder = Path(engine.search.__file__).resolve().parent
+    """The sha256 of `search_code`: a change in it makes the anchors new versions."""
+    root = Path(engine.search.__file__).resolve().parents[2]
     digest = hashlib.sha256()
-    for path in sorted(folder.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in search_code():
+        name = path.relative_to(root).as_posix()
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 

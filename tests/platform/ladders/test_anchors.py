@@ -198,3 +198,12 @@ def test_ladders_of_anchors_alone_starve_no_other_ladder(
 
     assert len(made) == 2
     assert {match.game for match in made} == {"architekton"}
+
+
+def test_the_search_digest_covers_the_search_and_every_game_s_greedy_bot() -> None:
+    files = {path.as_posix() for path in anchors.search_code()}
+
+    assert all(path.exists() for path in anchors.search_code())
+    assert any(path.endswith("engine/search/guided.py") for path in files)
+    for game in game_ids():  # the greedy bot ranks a search bot's candidates
+        assert any(path.endswith(f"engine/{game}/greedy.py") for path in files), game

@@ -32,16 +32,15 @@ takes the pure-Python path; the tests compare the two on every state of random g
 
 from __future__ import annotations
 
-import importlib
 import logging
-import os
 from types import ModuleType
 
+from engine import compiled_core
 from engine.akropolis import components, geometry, scoring
 from engine.akropolis.fast import legal_tables, triangle_ring
 from engine.akropolis.geometry import ACTION_CELLS, RING, STEP
 
-PURE_PYTHON_VARIABLE = "AGON_PURE_PYTHON"
+PURE_PYTHON_VARIABLE = compiled_core.PURE_PYTHON_VARIABLE
 CORE_VERSION = 4
 """The version of `_core.c` this Python expects (its CORE_VERSION): a module built from an
 older source is not used."""
@@ -50,68 +49,54 @@ logger = logging.getLogger(__name__)
 
 
 def load_core() -> ModuleType | None:
-    """The compiled core, set up with the engine's tables; None (with one warning line
-    unless pure Python was asked for) where it cannot be used."""
-    if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
-        return None
-    try:
-        _core = importlib.import_module(f"{__name__}._core")
-    except ImportError as error:
-        logger.warning("Akropolis: compiled core not available (%s); using pure Python", error)
-        return None
-    version = getattr(_core, "VERSION", None)
-    if version != CORE_VERSION:
-        logger.warning(
-            "Akropolis: compiled core is version %s, not %s (rebuild with `make venv`); "
-            "using pure Python",
-            version,
-            CORE_VERSION,
-        )
-        return None
-    try:
-        _core.setup(
-            legal_tables.RING_BITS,
-            legal_tables.SPLIT_BY_LEVEL,
-            legal_tables.MAYBE_LEGAL_BEFORE,
-            legal_tables.OUTER_NEEDED,
-            legal_tables.OUTER_WHOLE,
-            legal_tables.RING_SECTORS,
-        )
-        _core.score_setup(
-            STEP,
-            triangle_ring.RING_CYCLE,
-            RING,
-            components.IS_PLAZA,
-            components.COLOR_INDEX_OF,
-            components.STARS_OF_CODE,
-            (
-                components.HOUSE,
-                components.MARKET,
-                components.BARRACKS,
-                components.TEMPLE,
-                components.GARDEN,
-                components.MARKET_PLAZA,
-            ),
-            scoring.BARRACKS_DOUBLED_EDGES,
-            scoring.HOUSES_DOUBLED_FROM,
-            scoring.TEMPLES_DOUBLED_FROM_LEVEL,
-        )
-        _core.action_setup(
-            geometry.ORIGIN,
-            geometry.Q_STEP,
-            geometry.R_STEP,
-            geometry.FAR,
-            geometry.TRIANGLE_FROM_ANCHOR,
-            geometry.TILE_STEPS,
-        )
-    except (TypeError, ValueError, MemoryError) as error:
-        logger.warning("Akropolis: compiled core refused the tables (%s); using pure Python", error)
+    """The compiled core, set up with the engine's tables and the classes `city` and
+    `actions` handed over (`compiled_core.load_core`)."""
+    _core = compiled_core.load_core(__name__, "Akropolis", CORE_VERSION, _set_up, logger)
+    if _core is None:
         return None
     if _handed and not _set_up_objects(_core, *_handed[-1]):
         return None
     if _handed_legal and not _set_up_legal_actions(_core, _handed_legal[-1]):
         return None
     return _core
+
+
+def _set_up(core: ModuleType) -> None:
+    core.setup(
+        legal_tables.RING_BITS,
+        legal_tables.SPLIT_BY_LEVEL,
+        legal_tables.MAYBE_LEGAL_BEFORE,
+        legal_tables.OUTER_NEEDED,
+        legal_tables.OUTER_WHOLE,
+        legal_tables.RING_SECTORS,
+    )
+    core.score_setup(
+        STEP,
+        triangle_ring.RING_CYCLE,
+        RING,
+        components.IS_PLAZA,
+        components.COLOR_INDEX_OF,
+        components.STARS_OF_CODE,
+        (
+            components.HOUSE,
+            components.MARKET,
+            components.BARRACKS,
+            components.TEMPLE,
+            components.GARDEN,
+            components.MARKET_PLAZA,
+        ),
+        scoring.BARRACKS_DOUBLED_EDGES,
+        scoring.HOUSES_DOUBLED_FROM,
+        scoring.TEMPLES_DOUBLED_FROM_LEVEL,
+    )
+    core.action_setup(
+        geometry.ORIGIN,
+        geometry.Q_STEP,
+        geometry.R_STEP,
+        geometry.FAR,
+        geometry.TRIANGLE_FROM_ANCHOR,
+        geometry.TILE_STEPS,
+    )
 
 
 _handed: list[tuple[type, type, type, object]] = []

@@ -19,15 +19,14 @@ takes the pure-Python path; the tests compare the two on every decision of rando
 
 from __future__ import annotations
 
-import importlib
 import logging
-import os
 from types import ModuleType
 
+from engine import compiled_core
 from engine.attika.components import COST, IS_MAIN, IS_ROAD, ROAD_COST, UPSTREAM, WORST
 from engine.hexgrid import NEIGHBOUR_STEPS
 
-PURE_PYTHON_VARIABLE = "AGON_PURE_PYTHON"
+PURE_PYTHON_VARIABLE = compiled_core.PURE_PYTHON_VARIABLE
 CORE_VERSION = 1
 """The version of `_core.c` this Python expects (its CORE_VERSION): a module built from an
 older source is not used."""
@@ -36,30 +35,12 @@ logger = logging.getLogger(__name__)
 
 
 def load_core() -> ModuleType | None:
-    """The compiled core, set up with the engine's numbers; None (with one warning line
-    unless pure Python was asked for) where it cannot be used."""
-    if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
-        return None
-    try:
-        _core = importlib.import_module(f"{__name__}._core")
-    except ImportError as error:
-        logger.warning("Attika: compiled core not available (%s); using pure Python", error)
-        return None
-    version = getattr(_core, "VERSION", None)
-    if version != CORE_VERSION:
-        logger.warning(
-            "Attika: compiled core is version %s, not %s (rebuild with `make venv`); "
-            "using pure Python",
-            version,
-            CORE_VERSION,
-        )
-        return None
-    try:
-        _core.setup(COST, WORST, IS_MAIN, IS_ROAD, UPSTREAM, ROAD_COST, NEIGHBOUR_STEPS)
-    except (TypeError, ValueError) as error:
-        logger.warning("Attika: compiled core refused the tables (%s); using pure Python", error)
-        return None
-    return _core
+    """The compiled core, set up with the engine's numbers (`compiled_core.load_core`)."""
+    return compiled_core.load_core(__name__, "Attika", CORE_VERSION, _set_up, logger)
+
+
+def _set_up(core: ModuleType) -> None:
+    core.setup(COST, WORST, IS_MAIN, IS_ROAD, UPSTREAM, ROAD_COST, NEIGHBOUR_STEPS)
 
 
 CORE = load_core()

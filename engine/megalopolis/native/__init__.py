@@ -20,16 +20,15 @@ takes the pure-Python path; the tests compare the two on every state of random g
 
 from __future__ import annotations
 
-import importlib
 import logging
-import os
 from types import ModuleType
 
+from engine import compiled_core
 from engine.megalopolis.components import BONUS, SILVER, SMALLEST_SCORING_GROUP
 from engine.megalopolis.state import Tile
 from engine.squaregrid import NEIGHBOUR_STEPS
 
-PURE_PYTHON_VARIABLE = "AGON_PURE_PYTHON"
+PURE_PYTHON_VARIABLE = compiled_core.PURE_PYTHON_VARIABLE
 CORE_VERSION = 1
 """The version of `_core.c` this Python expects (its CORE_VERSION): a module built from an
 older source is not used."""
@@ -38,32 +37,12 @@ logger = logging.getLogger(__name__)
 
 
 def load_core() -> ModuleType | None:
-    """The compiled core, set up with the engine's numbers; None (with one warning line
-    unless pure Python was asked for) where it cannot be used."""
-    if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
-        return None
-    try:
-        _core = importlib.import_module(f"{__name__}._core")
-    except ImportError as error:
-        logger.warning("Megalopolis: compiled core not available (%s); using pure Python", error)
-        return None
-    version = getattr(_core, "VERSION", None)
-    if version != CORE_VERSION:
-        logger.warning(
-            "Megalopolis: compiled core is version %s, not %s (rebuild with `make venv`); "
-            "using pure Python",
-            version,
-            CORE_VERSION,
-        )
-        return None
-    try:
-        _core.setup(Tile, NEIGHBOUR_STEPS, BONUS, SILVER, SMALLEST_SCORING_GROUP)
-    except (TypeError, ValueError, AttributeError) as error:
-        logger.warning(
-            "Megalopolis: compiled core refused the tables (%s); using pure Python", error
-        )
-        return None
-    return _core
+    """The compiled core, set up with the engine's numbers (`compiled_core.load_core`)."""
+    return compiled_core.load_core(__name__, "Megalopolis", CORE_VERSION, _set_up, logger)
+
+
+def _set_up(core: ModuleType) -> None:
+    core.setup(Tile, NEIGHBOUR_STEPS, BONUS, SILVER, SMALLEST_SCORING_GROUP)
 
 
 CORE = load_core()

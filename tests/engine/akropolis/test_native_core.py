@@ -9,10 +9,8 @@ these tests skip, or fail where AGON_TEST_REQUIRE asks for it (`make test`).
 
 from __future__ import annotations
 
-import logging
-import sys
 from collections.abc import Iterator, Mapping
-from types import ModuleType, SimpleNamespace
+from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -143,46 +141,3 @@ def test_the_core_refuses_what_is_not_a_city(core: ModuleType) -> None:
         core.update_legal({}, [], set(), None, {}, -1, 1, True)
     with pytest.raises(ValueError, match="one entry per triangle type"):
         core.setup((), (), (), (), 0, ())
-
-
-# --- the loader ------------------------------------------------------------------------
-
-
-def test_pure_python_can_be_forced_silently(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    monkeypatch.setenv(native.PURE_PYTHON_VARIABLE, "1")
-    with caplog.at_level(logging.WARNING):
-        assert native.load_core() is None
-    assert caplog.records == []
-
-
-def test_a_core_that_does_not_import_means_pure_python_and_one_warning(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    monkeypatch.delenv(native.PURE_PYTHON_VARIABLE, raising=False)
-    monkeypatch.setitem(sys.modules, "engine.akropolis.native._core", None)
-    with caplog.at_level(logging.WARNING):
-        assert native.load_core() is None
-    [record] = caplog.records
-    assert "compiled core not available" in record.getMessage()
-    assert "engine.akropolis.native._core" in record.getMessage()
-    assert "\n" not in record.getMessage()
-
-
-@pytest.mark.parametrize("broken", ["stale", "bad tables"])
-def test_a_stale_or_broken_core_is_not_used(
-    broken: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    def refuse(*tables: object) -> None:
-        raise ValueError("core tables: out of shape")
-
-    fake = SimpleNamespace(VERSION=native.CORE_VERSION, setup=refuse)
-    if broken == "stale":
-        fake.VERSION = native.CORE_VERSION - 1
-    monkeypatch.delenv(native.PURE_PYTHON_VARIABLE, raising=False)
-    monkeypatch.setitem(sys.modules, "engine.akropolis.native._core", fake)
-    with caplog.at_level(logging.WARNING):
-        assert native.load_core() is None
-    [record] = caplog.records
-    assert "using pure Python" in record.getMessage()

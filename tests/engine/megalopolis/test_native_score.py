@@ -11,9 +11,7 @@ where AGON_TEST_REQUIRE asks for it (`make test`).
 
 from __future__ import annotations
 
-import logging
-import sys
-from types import ModuleType, SimpleNamespace
+from types import ModuleType
 from typing import ClassVar
 
 import pytest
@@ -230,46 +228,3 @@ def test_the_goldens_play_byte_for_byte_with_the_core_and_without(
 ) -> None:
     monkeypatch.setattr(native, "CORE", core if compiled else None)
     assert golden_text(build_golden(golden)) == golden.path.read_text()
-
-
-# --- the loader ------------------------------------------------------------------------
-
-
-def test_pure_python_can_be_forced_silently(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    monkeypatch.setenv(native.PURE_PYTHON_VARIABLE, "1")
-    with caplog.at_level(logging.WARNING):
-        assert native.load_core() is None
-    assert caplog.records == []
-
-
-def test_a_core_that_does_not_import_means_pure_python_and_one_warning(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    monkeypatch.delenv(native.PURE_PYTHON_VARIABLE, raising=False)
-    monkeypatch.setitem(sys.modules, "engine.megalopolis.native._core", None)
-    with caplog.at_level(logging.WARNING):
-        assert native.load_core() is None
-    [record] = caplog.records
-    assert record.getMessage().startswith("Megalopolis: compiled core not available")
-    assert "engine.megalopolis.native._core" in record.getMessage()
-    assert "\n" not in record.getMessage()
-
-
-@pytest.mark.parametrize("broken", ["stale", "bad tables"])
-def test_a_stale_or_broken_core_is_not_used(
-    broken: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    def refuse(*tables: object) -> None:
-        raise ValueError("core tables: out of shape")
-
-    fake = SimpleNamespace(VERSION=native.CORE_VERSION, setup=refuse)
-    if broken == "stale":
-        fake.VERSION = native.CORE_VERSION - 1
-    monkeypatch.delenv(native.PURE_PYTHON_VARIABLE, raising=False)
-    monkeypatch.setitem(sys.modules, "engine.megalopolis.native._core", fake)
-    with caplog.at_level(logging.WARNING):
-        assert native.load_core() is None
-    [record] = caplog.records
-    assert "using pure Python" in record.getMessage()

@@ -68,6 +68,8 @@ STEPS = (
     ("finish_committed", "next_queued", "  of which: committed -> next queued"),
     ("next_queued", "next_prerun", "  of which: next queued -> it starts"),
 )
+TASK_STEPS = STEPS[3:13]
+"""The steps of the task itself, "task starts" to "task ends", one after the other."""
 TIMED_STEPS = (
     "turn",
     "freeze",
@@ -138,6 +140,12 @@ def step_medians(matches: Sequence[MatchSteps]) -> dict[str, float | None]:
         medians[f"{start}>{end}"] = statistics.median(spans) if spans else None
     walls = [m.times["postrun"] - m.times["prerun"] for m in matches if "postrun" in m.times]
     medians["task"] = statistics.median(walls) if walls else None
+    added = [
+        sum(m.times[end] - m.times[start] for start, end, _ in TASK_STEPS)
+        for m in matches
+        if all(start in m.times and end in m.times for start, end, _ in TASK_STEPS)
+    ]
+    medians["task steps"] = statistics.median(added) if added else None
     return medians
 
 
@@ -293,6 +301,8 @@ def print_split(
     for start, end, label in STEPS:
         print(f"  {label:<46}" + "".join(_ms(medians[name][f"{start}>{end}"]) for name in names))
     print(f"  {'the task (starts -> ends)':<46}" + "".join(_ms(medians[n]["task"]) for n in names))
+    steps_row = "  its steps added up, per match"
+    print(f"{steps_row:<48}" + "".join(_ms(medians[n]["task steps"]) for n in names))
     cycle: dict[str, float | None] = {}
     for name in names:
         task, idle = medians[name]["task"], medians[name]["postrun>next_prerun"]
